@@ -1,0 +1,80 @@
+/*
+ * main.c -- `placer COMMAND [ARGS]`: find the subcommand, run it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "placer.h"
+
+static const cli_command commands[] = {
+    {"demo", "build a 120-node ring and measure lookups per second", cmd_demo, cmd_demo_usage},
+    {"version", "print the version, CPU features and chosen kernels", cmd_version,
+     cmd_version_usage},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: placer COMMAND [OPTIONS]\n"
+            "       placer help COMMAND | placer COMMAND --help\n"
+            "\n"
+            "placer answers which node owns a key, from an immutable ring snapshot.\n"
+            "\n"
+            "commands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out,
+            "\n"
+            "exit status: 0 ok, 1 usage error, 2 bad input, 3 failure (out of memory)\n");
+}
+
+static const cli_command *find(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(commands[i].name, name))
+            return &commands[i];
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    const char *name = argv[1];
+    if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(name, "--version")) {
+        printf("placer %s\n", placer_version_string());
+        return CLI_OK;
+    }
+    if (!strcmp(name, "help")) {
+        if (argc < 3) {
+            usage(stdout);
+            return CLI_OK;
+        }
+        const cli_command *c = find(argv[2]);
+        if (!c) {
+            fprintf(stderr, "placer help: unknown command '%s'\n", argv[2]);
+            return CLI_USAGE;
+        }
+        c->usage(stdout);
+        return CLI_OK;
+    }
+    const cli_command *c = find(name);
+    if (!c) {
+        fprintf(stderr, "placer: unknown command '%s'\n\n", name);
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    if (cli_wants_help(argc - 1, argv + 1)) {
+        c->usage(stdout);
+        return CLI_OK;
+    }
+    return c->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,27 @@
+/*
+ * alloc.h -- the one allocation seam of libplacer (redis' zmalloc idea).
+ *
+ * With jemalloc (meson option -Djemalloc=enabled, the default when found and
+ * no sanitizer is on) these map to mallocx/rallocx/dallocx; otherwise to libc.
+ * Memory from any of them is released with plc_free, which accepts NULL.
+ *
+ * plc_alloc_fail_at() is a test hook: the k-th allocation from now (0-based)
+ * fails, so every allocation-failure path can be walked; -1 turns it off.
+ */
+#ifndef PLC_ENGINE_ALLOC_H
+#define PLC_ENGINE_ALLOC_H
+
+#include <stddef.h>
+
+#define PLC_CACHE_LINE 64u
+
+void *plc_malloc(size_t n);
+void *plc_calloc(size_t count, size_t size); /* NULL also when count * size overflows */
+void *plc_realloc(void *p, size_t n);
+void *plc_aligned_alloc(size_t n); /* PLC_CACHE_LINE-aligned */
+void plc_free(void *p);
+
+const char *plc_allocator_name(void);
+void plc_alloc_fail_at(long k);
+
+#endif

@@ -1,0 +1,152 @@
+/*
+ * builder.c -- a mutable membership description: nodes (id, zone, weight)
+ * and explicit tokens. Every change is validated before anything is touched,
+ * so a failed call leaves the builder exactly as it was.
+ *
+ * Duplicate ids are found through a small open-addressing index keyed by
+ * placer_hash64 of the id, so adding N nodes costs O(N), not O(N^2).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "builder_internal.h"
+#include "validate.h"
+
+placer_builder *placer_builder_new(void)
+{
+    placer_builder *b = plc_calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->seed = PLACER_DEFAULT_SEED;
+    b->vnodes = PLACER_DEFAULT_VNODES;
+    return b;
+}
+
+void placer_builder_free(placer_builder *b)
+{
+    if (!b)
+        return;
+    for (uint32_t i = 0; i < b->nnodes; i++) {
+        plc_free(b->nodes[i].id);
+        plc_free(b->nodes[i].zone);
+    }
+    plc_free(b->nodes);
+    plc_free(b->explicit_tokens);
+    plc_free(b->id_index);
+    plc_free(b);
+}
+
+int placer_builder_set_seed(placer_builder *b, uint64_t seed)
+{
+    PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
+    b->seed = seed;
+    return 0;
+}
+
+int placer_builder_set_vnodes(placer_builder *b, uint32_t v)
+{
+    PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
+    PLC_VALIDATE_OR_RET(v >= 1 && v <= PLACER_MAX_TOKENS, PLACER_EINVAL);
+    b->vnodes = v;
+    return 0;
+}
+
+static uint32_t id_slot(const uint32_t *index, uint32_t cap, const placer_builder *b,
+                        const char *id, size_t len)
+{
+    uint32_t mask = cap - 1;
+    uint32_t i = (uint32_t)placer_hash64(0, id, len) & mask;
+    while (index[i]) {
+        const plc_bnode *n = &b->nodes[index[i] - 1];
+        if (n->id_len == len && memcmp(n->id, id, len) == 0)
+            break;
+        i = (i + 1) & mask;
+    }
+    return i;
+}
+
+/* Make room for one more id in the index (load factor <= 1/2). */
+static int grow_id_index(placer_builder *b)
+{
+    if ((uint64_t)(b->nnodes + 1) * 2 < b->id_index_cap)
+        return 0;
+    uint32_t cap = b->id_index_cap ? b->id_index_cap * 2 : 16;
+    uint32_t *index = plc_calloc(cap, sizeof *index);
+    if (!index)
+        return PLACER_ENOMEM;
+    for (uint32_t n = 0; n < b->nnodes; n++) {
+        const plc_bnode *node = &b->nodes[n];
+        index[id_slot(index, cap, b, node->id, node->id_len)] = n + 1;
+    }
+    plc_free(b->id_index);
+    b->id_index = index;
+    b->id_index_cap = cap;
+    return 0;
+}
+
+static char *dup_string(const char *s, size_t len)
+{
+    char *d = plc_malloc(len + 1);
+    if (d) {
+        memcpy(d, s, len);
+        d[len] = '\0';
+    }
+    return d;
+}
+
+int placer_builder_add_node(placer_builder *b, const char *id, const char *zone, double weight)
+{
+    PLC_VALIDATE_OR_RET(b && id, PLACER_ENULL);
+    size_t id_len = strnlen(id, PLACER_MAX_ID_LEN + 1);
+    size_t zone_len = zone ? strnlen(zone, PLACER_MAX_ID_LEN + 1) : 0;
+    PLC_VALIDATE_OR_RET(id_len > 0, PLACER_EIDEMPTY);
+    PLC_VALIDATE_OR_RET(id_len <= PLACER_MAX_ID_LEN && zone_len <= PLACER_MAX_ID_LEN,
+                        PLACER_EIDLONG);
+    PLC_VALIDATE_OR_RET(isfinite(weight) && weight > 0, PLACER_EWEIGHT);
+    PLC_VALIDATE_OR_RET(b->nnodes < PLACER_MAX_NODES, PLACER_ETOOMANY);
+    if (b->id_index_cap && b->id_index[id_slot(b->id_index, b->id_index_cap, b, id, id_len)])
+        return PLACER_EIDDUP;
+
+    if (b->nnodes == b->cap_nodes) {
+        uint32_t cap = b->cap_nodes ? b->cap_nodes * 2 : 8;
+        plc_bnode *nodes = plc_realloc(b->nodes, (size_t)cap * sizeof *nodes);
+        if (!nodes)
+            return PLACER_ENOMEM;
+        b->nodes = nodes;
+        b->cap_nodes = cap;
+    }
+    if (grow_id_index(b))
+        return PLACER_ENOMEM;
+    char *id_copy = dup_string(id, id_len);
+    char *zone_copy = dup_string(zone ? zone : "", zone_len);
+    if (!id_copy || !zone_copy) {
+        plc_free(id_copy);
+        plc_free(zone_copy);
+        return PLACER_ENOMEM;
+    }
+    uint32_t index = b->nnodes;
+    b->nodes[index] = (plc_bnode){id_copy, zone_copy, (uint32_t)id_len, (uint32_t)zone_len,
+                                  weight, 0};
+    b->nnodes++;
+    b->id_index[id_slot(b->id_index, b->id_index_cap, b, id, id_len)] = index + 1;
+    return (int)index;
+}
+
+int placer_builder_add_token(placer_builder *b, uint32_t node, uint64_t token)
+{
+    PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
+    PLC_VALIDATE_OR_RET(node < b->nnodes, PLACER_ERANGE);
+    PLC_VALIDATE_OR_RET(b->nexplicit < PLACER_MAX_TOKENS, PLACER_ETOOMANY);
+    if (b->nexplicit == b->cap_explicit) {
+        uint32_t cap = b->cap_explicit ? b->cap_explicit * 2 : 16;
+        plc_btoken *t = plc_realloc(b->explicit_tokens, (size_t)cap * sizeof *t);
+        if (!t)
+            return PLACER_ENOMEM;
+        b->explicit_tokens = t;
+        b->cap_explicit = cap;
+    }
+    b->explicit_tokens[b->nexplicit++] = (plc_btoken){token, node};
+    b->nodes[node].explicit_tokens++;
+    return 0;
+}

@@ -1,0 +1,21 @@
+/* errors.c -- names of the PLACER_E* codes. */
+#include "placer.h"
+
+const char *placer_strerror(int err)
+{
+    switch (err) {
+    case PLACER_OK: return "PLACER_OK: success";
+    case PLACER_ENULL: return "PLACER_ENULL: a required pointer argument is NULL";
+    case PLACER_ENOMEM: return "PLACER_ENOMEM: out of memory";
+    case PLACER_EIDEMPTY: return "PLACER_EIDEMPTY: node id is empty";
+    case PLACER_EIDDUP: return "PLACER_EIDDUP: duplicate node id";
+    case PLACER_EIDLONG: return "PLACER_EIDLONG: node id or zone longer than PLACER_MAX_ID_LEN";
+    case PLACER_EWEIGHT: return "PLACER_EWEIGHT: weight must be finite and > 0";
+    case PLACER_ENONODES: return "PLACER_ENONODES: no nodes to build from";
+    case PLACER_ETOOMANY: return "PLACER_ETOOMANY: more tokens or nodes than the documented cap";
+    case PLACER_ERANGE: return "PLACER_ERANGE: node or token index out of range";
+    case PLACER_EINVAL: return "PLACER_EINVAL: argument out of its documented range";
+    case PLACER_ENOTSUP: return "PLACER_ENOTSUP: not supported by this CPU or build";
+    default: return "unknown error";
+    }
+}

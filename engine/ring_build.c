@@ -1,0 +1,237 @@
+/*
+ * ring_build.c -- turn a builder into an immutable ring snapshot.
+ *
+ * Order of equal tokens is part of the protocol: (token, node id, vnode
+ * index). Rather than compare strings while sorting, the entries are
+ * generated already ordered by (id, vnode) -- nodes visited in id order,
+ * vnodes ascending -- and then sorted by token with a stable LSD radix sort,
+ * which keeps that order among equal tokens. The sort is O(n) and needs no
+ * comparison callback, which matters for 2^20-token rings.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "builder_internal.h"
+#include "snapshot_internal.h"
+#include "validate.h"
+
+typedef struct entry {
+    uint64_t token;
+    uint32_t owner;
+    uint32_t pad_;
+} entry;
+
+static size_t align_up(size_t n)
+{
+    return (n + PLC_CACHE_LINE - 1) & ~(size_t)(PLC_CACHE_LINE - 1);
+}
+
+/* Tokens node n gets, or 0 when its weight asks for more than the cap. */
+static uint64_t node_token_count(const placer_builder *b, const plc_bnode *n)
+{
+    if (n->explicit_tokens)
+        return n->explicit_tokens;
+    double want = n->weight * (double)b->vnodes;
+    if (!(want <= (double)PLACER_MAX_TOKENS))
+        return 0;
+    uint64_t t = (uint64_t)llround(want);
+    return t ? t : 1; /* a tiny weight never silently gets no token */
+}
+
+/* "<id>-<j>" into buf; returns its length. */
+static size_t vnode_name(char *buf, const plc_bnode *n, uint32_t j)
+{
+    memcpy(buf, n->id, n->id_len);
+    size_t len = n->id_len;
+    buf[len++] = '-';
+    char digits[10];
+    int d = 0;
+    do {
+        digits[d++] = (char)('0' + j % 10);
+        j /= 10;
+    } while (j);
+    while (d)
+        buf[len++] = digits[--d];
+    return len;
+}
+
+typedef struct named {
+    const char *id;
+    uint32_t index;
+} named;
+
+static int cmp_named(const void *x, const void *y)
+{
+    return strcmp(((const named *)x)->id, ((const named *)y)->id);
+}
+
+/* Node indices in ascending id order (byte-wise, as strcmp). Ids are unique,
+ * so the order is total and qsort's instability does not matter. */
+static uint32_t *order_by_id(const placer_builder *b)
+{
+    named *tmp = plc_malloc((size_t)b->nnodes * sizeof *tmp);
+    uint32_t *order = plc_malloc((size_t)b->nnodes * sizeof *order);
+    if (tmp && order) {
+        for (uint32_t i = 0; i < b->nnodes; i++)
+            tmp[i] = (named){b->nodes[i].id, i};
+        qsort(tmp, b->nnodes, sizeof *tmp, cmp_named);
+        for (uint32_t i = 0; i < b->nnodes; i++)
+            order[i] = tmp[i].index;
+    } else {
+        plc_free(order);
+        order = NULL;
+    }
+    plc_free(tmp);
+    return order;
+}
+
+/* Stable LSD radix sort by token, 8 bits per pass; passes in which every
+ * token has the same digit are skipped. */
+static void radix_sort(entry *e, entry *tmp, size_t n)
+{
+    for (unsigned shift = 0; shift < 64; shift += 8) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[((e[i].token >> shift) & 0xff) + 1]++;
+        if (count[((e[0].token >> shift) & 0xff) + 1] == n)
+            continue;
+        for (int d = 0; d < 256; d++)
+            count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++)
+            tmp[count[(e[i].token >> shift) & 0xff]++] = e[i];
+        memcpy(e, tmp, n * sizeof *e);
+    }
+}
+
+/* Fill entries in (id, vnode) order; explicit tokens keep their call order. */
+static int generate(const placer_builder *b, const uint32_t *order, const uint64_t *counts,
+                    entry *out)
+{
+    const plc_kernels *k = plc_kernels_get();
+    /* Explicit tokens grouped per node, call order kept: offsets by counting. */
+    uint32_t *first = plc_calloc((size_t)b->nnodes + 1, sizeof *first);
+    uint64_t *grouped = plc_malloc((size_t)b->nexplicit * sizeof *grouped);
+    if (!first || !grouped) {
+        plc_free(first);
+        plc_free(grouped);
+        return PLACER_ENOMEM;
+    }
+    for (uint32_t i = 0; i < b->nexplicit; i++)
+        first[b->explicit_tokens[i].node + 1]++;
+    for (uint32_t n = 0; n < b->nnodes; n++)
+        first[n + 1] += first[n];
+    for (uint32_t i = 0; i < b->nexplicit; i++)
+        grouped[first[b->explicit_tokens[i].node]++] = b->explicit_tokens[i].token;
+    /* first[n] now points past node n's group; its group starts at first[n] - count. */
+
+    char name[PLACER_MAX_ID_LEN + 16];
+    size_t at = 0;
+    for (uint32_t r = 0; r < b->nnodes; r++) {
+        uint32_t n = order[r];
+        const plc_bnode *node = &b->nodes[n];
+        if (node->explicit_tokens) {
+            const uint64_t *g = grouped + first[n] - node->explicit_tokens;
+            for (uint32_t j = 0; j < node->explicit_tokens; j++)
+                out[at++] = (entry){g[j], n, 0};
+        } else {
+            for (uint32_t j = 0; j < (uint32_t)counts[n]; j++) {
+                size_t len = vnode_name(name, node, j);
+                out[at++] = (entry){k->hash64(b->seed, name, len), n, 0};
+            }
+        }
+    }
+    plc_free(first);
+    plc_free(grouped);
+    return 0;
+}
+
+static placer_snapshot *assemble(const placer_builder *b, const entry *e, uint32_t ntokens,
+                                 const uint64_t *counts, uint64_t epoch)
+{
+    size_t strings = 0;
+    for (uint32_t n = 0; n < b->nnodes; n++)
+        strings += (size_t)b->nodes[n].id_len + b->nodes[n].zone_len + 2;
+    size_t off_tokens = align_up(sizeof(placer_snapshot));
+    size_t off_owners = off_tokens + align_up((size_t)ntokens * sizeof(uint64_t));
+    size_t off_nodes = off_owners + align_up((size_t)ntokens * sizeof(uint32_t));
+    size_t off_strings = off_nodes + (size_t)b->nnodes * sizeof(plc_node);
+    size_t bytes = off_strings + strings;
+
+    unsigned char *mem = plc_aligned_alloc(bytes);
+    if (!mem)
+        return NULL;
+    memset(mem, 0, bytes);
+    placer_snapshot *s = (placer_snapshot *)mem;
+    uint64_t *tokens = (uint64_t *)(mem + off_tokens);
+    uint32_t *owners = (uint32_t *)(mem + off_owners);
+    plc_node *nodes = (plc_node *)(mem + off_nodes);
+    char *str = (char *)(mem + off_strings);
+
+    for (uint32_t i = 0; i < ntokens; i++) {
+        tokens[i] = e[i].token;
+        owners[i] = e[i].owner;
+    }
+    for (uint32_t n = 0; n < b->nnodes; n++) {
+        const plc_bnode *src = &b->nodes[n];
+        nodes[n].id = str;
+        memcpy(str, src->id, src->id_len + 1);
+        str += src->id_len + 1;
+        nodes[n].zone = str;
+        memcpy(str, src->zone, src->zone_len + 1);
+        str += src->zone_len + 1;
+        nodes[n].weight = src->weight;
+        nodes[n].ntokens = (uint32_t)counts[n];
+    }
+    const plc_kernels *k = plc_kernels_get();
+    *s = (placer_snapshot){
+        .tokens = tokens,
+        .owners = owners,
+        .hash64 = k->hash64,
+        .search = k->search,
+        .seed = b->seed,
+        .ntokens = ntokens,
+        .nnodes = b->nnodes,
+        .epoch = epoch,
+        .nodes = nodes,
+        .bytes = bytes,
+    };
+    return s;
+}
+
+int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
+{
+    PLC_VALIDATE_OR_RET(b && out, PLACER_ENULL);
+    PLC_VALIDATE_OR_RET(b->nnodes > 0, PLACER_ENONODES);
+
+    uint64_t *counts = plc_malloc((size_t)b->nnodes * sizeof *counts);
+    if (!counts)
+        return PLACER_ENOMEM;
+    uint64_t total = 0;
+    for (uint32_t n = 0; n < b->nnodes; n++) {
+        counts[n] = node_token_count(b, &b->nodes[n]);
+        total += counts[n];
+        if (counts[n] == 0 || total > PLACER_MAX_TOKENS) {
+            plc_free(counts);
+            return PLACER_ETOOMANY;
+        }
+    }
+    int err = PLACER_ENOMEM;
+    placer_snapshot *s = NULL;
+    uint32_t *order = order_by_id(b);
+    entry *e = plc_malloc((size_t)total * sizeof *e);
+    entry *tmp = plc_malloc((size_t)total * sizeof *tmp);
+    if (order && e && tmp && (err = generate(b, order, counts, e)) == 0) {
+        radix_sort(e, tmp, (size_t)total);
+        s = assemble(b, e, (uint32_t)total, counts, epoch);
+        err = s ? 0 : PLACER_ENOMEM;
+    }
+    plc_free(order);
+    plc_free(e);
+    plc_free(tmp);
+    plc_free(counts);
+    if (!err)
+        *out = s;
+    return err;
+}

@@ -1,0 +1,61 @@
+/*
+ * snapshot.c -- release and inspection of immutable snapshots. Every
+ * accessor tolerates NULL and out-of-range indices with a documented value.
+ */
+#include "alloc.h"
+#include "snapshot_internal.h"
+#include "validate.h"
+
+void placer_snapshot_free(placer_snapshot *s)
+{
+    plc_free(s);
+}
+
+uint32_t placer_node_count(const placer_snapshot *s)
+{
+    return s ? s->nnodes : 0;
+}
+
+uint32_t placer_token_count(const placer_snapshot *s)
+{
+    return s ? s->ntokens : 0;
+}
+
+const char *placer_node_id(const placer_snapshot *s, uint32_t node)
+{
+    return s && node < s->nnodes ? s->nodes[node].id : NULL;
+}
+
+const char *placer_node_zone(const placer_snapshot *s, uint32_t node)
+{
+    return s && node < s->nnodes ? s->nodes[node].zone : NULL;
+}
+
+double placer_node_weight(const placer_snapshot *s, uint32_t node)
+{
+    return s && node < s->nnodes ? s->nodes[node].weight : 0.0;
+}
+
+uint32_t placer_node_tokens(const placer_snapshot *s, uint32_t node)
+{
+    return s && node < s->nnodes ? s->nodes[node].ntokens : 0;
+}
+
+int placer_token_at(const placer_snapshot *s, uint32_t i, uint64_t *token, uint32_t *owner)
+{
+    PLC_VALIDATE_OR_RET(s && token && owner, PLACER_ENULL);
+    PLC_VALIDATE_OR_RET(i < s->ntokens, PLACER_ERANGE);
+    *token = s->tokens[i];
+    *owner = s->owners[i];
+    return 0;
+}
+
+uint64_t placer_snapshot_epoch(const placer_snapshot *s)
+{
+    return s ? s->epoch : 0;
+}
+
+uint64_t placer_snapshot_seed(const placer_snapshot *s)
+{
+    return s ? s->seed : 0;
+}

@@ -1,0 +1,226 @@
+/*
+ * placer.h -- which node owns this key?
+ *
+ * The one public header of libplacer. Handles are opaque; no struct layout
+ * that could freeze the ABI is shown here. Every function that can fail
+ * returns an int: >= 0 on success, a negative PLACER_E* code on failure
+ * (name it with placer_strerror()). Functions that cannot fail, such as the
+ * hashes, return their value directly. The library never prints, aborts or
+ * exits.
+ *
+ * Thread contract, unless a function says otherwise:
+ *   - a placer_builder belongs to one thread at a time;
+ *   - a placer_snapshot is immutable once built: any number of threads may
+ *     look up in it concurrently, without locks, until it is freed;
+ *   - the hash functions are pure and may be called from any thread.
+ *
+ * Compiles as C11 and as C++ (no restrict, no _Atomic in this header).
+ */
+#ifndef PLACER_H
+#define PLACER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PLACER_VERSION_MAJOR 0
+#define PLACER_VERSION_MINOR 1
+#define PLACER_VERSION_PATCH 0
+
+#if defined(_WIN32) && defined(PLACER_BUILDING_DLL)
+#define PLACER_API __declspec(dllexport)
+#elif defined(__GNUC__) || defined(__clang__)
+#define PLACER_API __attribute__((visibility("default")))
+#else
+#define PLACER_API
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Errors                                                                   */
+/* ------------------------------------------------------------------------ */
+
+#define PLACER_OK 0
+#define PLACER_ENULL (-1)      /* a required pointer argument is NULL */
+#define PLACER_ENOMEM (-2)     /* an allocation failed; nothing was changed */
+#define PLACER_EIDEMPTY (-3)   /* a node id is empty */
+#define PLACER_EIDDUP (-4)     /* a node id is already in the builder */
+#define PLACER_EIDLONG (-5)    /* a node id or zone is longer than PLACER_MAX_ID_LEN */
+#define PLACER_EWEIGHT (-6)    /* a weight is <= 0, NaN or infinite */
+#define PLACER_ENONODES (-7)   /* build asked of a builder with no nodes */
+#define PLACER_ETOOMANY (-8)   /* tokens or nodes past PLACER_MAX_TOKENS / PLACER_MAX_NODES */
+#define PLACER_ERANGE (-9)     /* a node index is out of range */
+#define PLACER_EINVAL (-10)    /* another argument is out of its documented range */
+#define PLACER_ENOTSUP (-11)   /* the CPU or build lacks what was asked for */
+
+/* Name of an error code ("PLACER_EIDDUP: duplicate node id"); never NULL.
+ * Unknown codes give "unknown error". The string is static. */
+PLACER_API const char *placer_strerror(int err);
+
+/* ------------------------------------------------------------------------ */
+/* Limits and defaults                                                      */
+/* ------------------------------------------------------------------------ */
+
+#define PLACER_MAX_TOKENS (1u << 25) /* tokens in one snapshot, all nodes together */
+#define PLACER_MAX_NODES (1u << 20)  /* nodes in one snapshot */
+#define PLACER_MAX_ID_LEN 255u       /* bytes in a node id or zone name */
+#define PLACER_DEFAULT_SEED UINT64_C(0)
+#define PLACER_DEFAULT_VNODES 256u   /* tokens per unit of weight */
+
+/* ------------------------------------------------------------------------ */
+/* Hashes (pure, thread-safe, never fail)                                   */
+/* ------------------------------------------------------------------------ */
+
+/* CRC-32C (Castagnoli) as iSCSI uses it (RFC 3720): start with crc = 0.
+ * Chaining: placer_crc32c(placer_crc32c(0, a, n), b, m) is the CRC of a
+ * followed by b. data may be NULL only when len is 0. Uses the SSE4.2 (or
+ * ARMv8 CRC) instruction with three interleaved streams when the CPU has it,
+ * a slicing-by-8 table path otherwise; both give the same bits. */
+PLACER_API uint32_t placer_crc32c(uint32_t crc, const void *data, size_t len);
+
+/* The 64-bit placement hash of a key. Two CRC-32C lanes over differently
+ * transformed input words (the second non-linearly, so the lanes are
+ * independent) plus a 64-bit finaliser. Hardware and software paths give the
+ * same bits on every machine. key may be NULL only when len is 0. */
+PLACER_API uint64_t placer_hash64(uint64_t seed, const void *key, size_t len);
+
+/* ------------------------------------------------------------------------ */
+/* Building snapshots                                                       */
+/* ------------------------------------------------------------------------ */
+
+typedef struct placer_builder placer_builder;
+typedef struct placer_snapshot placer_snapshot;
+
+/* A new, empty builder with seed PLACER_DEFAULT_SEED and
+ * PLACER_DEFAULT_VNODES tokens per unit of weight; NULL when out of memory.
+ * Release with placer_builder_free(). */
+PLACER_API placer_builder *placer_builder_new(void);
+
+/* Release a builder; NULL is accepted. Snapshots built from it stay valid. */
+PLACER_API void placer_builder_free(placer_builder *b);
+
+/* Seed of the placement hash for keys and generated tokens.
+ * Returns 0, or PLACER_ENULL. */
+PLACER_API int placer_builder_set_seed(placer_builder *b, uint64_t seed);
+
+/* V, the tokens generated per unit of weight: a node of weight w gets
+ * max(1, round(w * V)) tokens. Returns 0, PLACER_ENULL, or PLACER_EINVAL when
+ * V is 0 or above PLACER_MAX_TOKENS. */
+PLACER_API int placer_builder_set_vnodes(placer_builder *b, uint32_t tokens_per_unit_weight);
+
+/* Add a physical node. id: non-empty, at most PLACER_MAX_ID_LEN bytes,
+ * unique in the builder. zone: NULL or "" for none, at most
+ * PLACER_MAX_ID_LEN bytes. weight: finite and > 0. Both strings are copied.
+ * Returns the node's index (0, 1, 2, ... in call order; snapshots keep these
+ * indices), or PLACER_ENULL, PLACER_EIDEMPTY, PLACER_EIDLONG, PLACER_EIDDUP,
+ * PLACER_EWEIGHT, PLACER_ETOOMANY (more than PLACER_MAX_NODES nodes), or
+ * PLACER_ENOMEM. On error the builder is unchanged. */
+PLACER_API int placer_builder_add_node(placer_builder *b, const char *id, const char *zone,
+                                       double weight);
+
+/* Give node `node` an explicit token. A node with at least one explicit
+ * token gets no generated ones. Its explicit tokens are numbered (vnode index)
+ * in call order. Returns 0, PLACER_ENULL, PLACER_ERANGE (no such node),
+ * PLACER_ETOOMANY (more than PLACER_MAX_TOKENS explicit tokens) or
+ * PLACER_ENOMEM. */
+PLACER_API int placer_builder_add_token(placer_builder *b, uint32_t node, uint64_t token);
+
+/* Build an immutable snapshot of the builder's current contents, tagged with
+ * `epoch`. Node i generates tokens placer_hash64(seed, "<id>-<j>") for
+ * j = 0, 1, ...; equal tokens are ordered by (token, node id, vnode index).
+ * The builder is not changed and may be built again. *out receives a
+ * snapshot the caller owns (release with placer_snapshot_free); it is
+ * untouched on error. Returns 0, PLACER_ENULL, PLACER_ENONODES,
+ * PLACER_ETOOMANY (more than PLACER_MAX_TOKENS tokens in all) or
+ * PLACER_ENOMEM. */
+PLACER_API int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
+
+/* Release a snapshot; NULL is accepted. No thread may still be reading it. */
+PLACER_API void placer_snapshot_free(placer_snapshot *s);
+
+/* ------------------------------------------------------------------------ */
+/* Lookup (any number of concurrent readers per snapshot)                   */
+/* ------------------------------------------------------------------------ */
+
+/* Owner of a key: the node index of the first token >= placer_hash64(seed,
+ * key, len), wrapping to the smallest token. Returns the index (>= 0), or
+ * PLACER_ENULL when s is NULL or key is NULL with len > 0. */
+PLACER_API int placer_lookup(const placer_snapshot *s, const void *key, size_t len);
+
+/* Owner of an already computed hash. Returns the node index, or PLACER_ENULL. */
+PLACER_API int placer_lookup_hash(const placer_snapshot *s, uint64_t hash);
+
+/* The hash a snapshot uses for keys: placer_hash64(its seed, key, len).
+ * Returns 0 when s is NULL or key is NULL with len > 0. */
+PLACER_API uint64_t placer_snapshot_hash(const placer_snapshot *s, const void *key, size_t len);
+
+/* ------------------------------------------------------------------------ */
+/* Inspecting snapshots                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Counts; 0 when s is NULL. */
+PLACER_API uint32_t placer_node_count(const placer_snapshot *s);
+PLACER_API uint32_t placer_token_count(const placer_snapshot *s);
+
+/* Node id and zone ("" when the node has none). The strings are owned by the
+ * snapshot and live as long as it. NULL when s is NULL or node is out of
+ * range. */
+PLACER_API const char *placer_node_id(const placer_snapshot *s, uint32_t node);
+PLACER_API const char *placer_node_zone(const placer_snapshot *s, uint32_t node);
+
+/* A node's weight (0.0 when out of range) and number of tokens (0 when out
+ * of range). */
+PLACER_API double placer_node_weight(const placer_snapshot *s, uint32_t node);
+PLACER_API uint32_t placer_node_tokens(const placer_snapshot *s, uint32_t node);
+
+/* Token i of the ring in ascending order, and its owner. Return 0, or
+ * PLACER_ENULL, or PLACER_ERANGE when i >= placer_token_count(s). */
+PLACER_API int placer_token_at(const placer_snapshot *s, uint32_t i, uint64_t *token,
+                               uint32_t *owner);
+
+/* Epoch and hash seed the snapshot was built with; 0 when s is NULL. */
+PLACER_API uint64_t placer_snapshot_epoch(const placer_snapshot *s);
+PLACER_API uint64_t placer_snapshot_seed(const placer_snapshot *s);
+
+/* ------------------------------------------------------------------------ */
+/* Version and CPU                                                          */
+/* ------------------------------------------------------------------------ */
+
+/* "MAJOR.MINOR.PATCH"; static. */
+PLACER_API const char *placer_version_string(void);
+
+#define PLACER_CPU_SSE42 (1u << 0)
+#define PLACER_CPU_PCLMUL (1u << 1)
+#define PLACER_CPU_AVX2 (1u << 2)
+#define PLACER_CPU_AVX512 (1u << 3) /* AVX-512 F, BW, VL, DQ with ZMM state saved by the OS */
+#define PLACER_CPU_ARM_CRC (1u << 4)
+#define PLACER_CPU_ARM_NEON (1u << 5)
+
+/* Features detected once (cpuid, and xgetbv for vector state), masked by
+ * placer_set_cpu_mask(). Thread-safe. */
+PLACER_API unsigned placer_cpu_features(void);
+
+#define PLACER_KERNEL_CRC32C 0
+#define PLACER_KERNEL_HASH64 1
+#define PLACER_KERNEL_SEARCH 2
+
+/* Name of the kernel chosen for a job ("sse4.2-3way", "slicing-by-8", ...);
+ * NULL for an unknown job. Static string. */
+PLACER_API const char *placer_kernel_name(int job);
+
+#ifdef PLACER_STATIC_LINKING_ONLY
+/* Testing and diagnosis hook: hide CPU features outside `mask` so that the
+ * kernels chosen from then on are the ones a CPU without them would get
+ * (pass ~0u to restore). Snapshots built afterwards use the new choice;
+ * snapshots built before keep theirs. Call it while no other thread hashes:
+ * it is for tests, not for production switching. Returns 0. */
+PLACER_API int placer_set_cpu_mask(unsigned mask);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PLACER_H */

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Install every Debian 12 package placer needs to build, test, benchmark and fuzz.
+# Idempotent: installs only what is missing; safe to run again.
+set -euo pipefail
+
+packages=(
+  # build
+  meson ninja-build pkg-config gcc g++ git
+  # data plane
+  libsimde-dev liburcu-dev libjemalloc-dev
+  # control plane (later issues)
+  libjansson-dev libcurl4-openssl-dev
+  # proof harnesses
+  libbenchmark-dev libbenchmark-tools clang libclang-rt-14-dev llvm
+  valgrind python3
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,53 @@
+/*
+ * crc32c.h -- CRC-32C kernels (Castagnoli, reflected polynomial 0x82F63B78).
+ *
+ * Two families with identical results:
+ *   *_sw : slicing-by-8 tables, any CPU;
+ *   *_hw : the SSE4.2 / ARMv8 crc32c instruction through SIMDe, three
+ *          independent streams for long buffers, combined with shift tables.
+ * The _u64 step functions are the raw register update of the instruction
+ * (no pre/post inversion), the building block of placer_hash64.
+ *
+ * The tables are computed by plc_crc32c_tables_init(), which the dispatcher
+ * (kernels.c) runs once before any kernel can be reached.
+ */
+#ifndef PLC_SIMD_CRC32C_H
+#define PLC_SIMD_CRC32C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PLC_CRC32C_POLY 0x82F63B78u
+
+/* Lengths of the three-stream blocks of the hardware path. */
+#define PLC_CRC32C_LONG 8192u
+#define PLC_CRC32C_SHORT 256u
+
+/* Slicing-by-8 tables, and the tables that shift a CRC register across
+ * LONG or SHORT zero bytes (x^(8n) mod P, one table per byte of the CRC). */
+extern uint32_t plc_crc32c_slice[8][256];
+extern uint32_t plc_crc32c_shift_long[4][256];
+extern uint32_t plc_crc32c_shift_short[4][256];
+
+void plc_crc32c_tables_init(void);
+
+/* (a * b) mod P over GF(2), in the reflected bit order of the CRC. */
+uint32_t plc_crc32c_multmodp(uint32_t a, uint32_t b);
+/* x^(8 * nbytes) mod P: the operator that advances a register over nbytes zeros. */
+uint32_t plc_crc32c_x8nmodp(uint64_t nbytes);
+
+static inline uint32_t plc_crc32c_shift(const uint32_t t[4][256], uint32_t crc)
+{
+    return t[0][crc & 0xff] ^ t[1][(crc >> 8) & 0xff] ^ t[2][(crc >> 16) & 0xff] ^ t[3][crc >> 24];
+}
+
+uint32_t plc_crc32c_sw(uint32_t crc, const void *data, size_t len);
+uint32_t plc_crc32c_sw_u64(uint32_t crc, uint64_t word);
+uint64_t plc_hash64_sw(uint64_t seed, const void *key, size_t len);
+
+#if defined(PLC_HAVE_CRC_HW)
+uint32_t plc_crc32c_hw(uint32_t crc, const void *data, size_t len);
+uint64_t plc_hash64_hw(uint64_t seed, const void *key, size_t len);
+#endif
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * kernels.h -- the dispatch table: one choice of kernel per job, made from
+ * the CPU features at first use and again after plc_cpu_set_mask().
+ *
+ * Hot paths never look at CPU features: a snapshot copies the function
+ * pointers it needs from this table when it is built (as zstd copies its
+ * bmi2 flag into a context), and the free functions placer_crc32c /
+ * placer_hash64 read the table through one atomic pointer load.
+ */
+#ifndef PLC_SIMD_KERNELS_H
+#define PLC_SIMD_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint32_t (*plc_crc32c_fn)(uint32_t crc, const void *data, size_t len);
+typedef uint64_t (*plc_hash64_fn)(uint64_t seed, const void *key, size_t len);
+/* Index of the first of n sorted tokens >= h, or 0 when none is (the wrap). */
+typedef uint32_t (*plc_search_fn)(const uint64_t *tokens, uint32_t n, uint64_t h);
+
+typedef struct plc_kernels {
+    plc_crc32c_fn crc32c;
+    plc_hash64_fn hash64;
+    plc_search_fn search;
+    const char *crc32c_name;
+    const char *hash64_name;
+    const char *search_name;
+} plc_kernels;
+
+/* The current table; never NULL. Thread-safe. */
+const plc_kernels *plc_kernels_get(void);
+
+/* The software-only table (reference for tests and benchmarks). */
+const plc_kernels *plc_kernels_sw(void);
+
+/* Re-choose the kernels after a change of plc_cpu_set_mask(). */
+void plc_kernels_reselect(void);
+
+#endif
