@@ -1,0 +1,41 @@
+/* reference.c -- see reference.h. */
+#include "reference.h"
+
+#include <string.h>
+
+uint32_t ref_crc32c(uint32_t crc, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    crc = ~crc;
+    for (size_t i = 0; i < len; i++) {
+        crc ^= p[i];
+        for (int k = 0; k < 8; k++)
+            crc = (crc >> 1) ^ (0x82F63B78u & (0u - (crc & 1)));
+    }
+    return ~crc;
+}
+
+/* -1, 0, 1 as (token, id, vnode) of a is below, equal to, above b's. */
+static int order(const ref_token *a, const ref_token *b, const char *const *ids)
+{
+    if (a->token != b->token)
+        return a->token < b->token ? -1 : 1;
+    int c = strcmp(ids[a->node], ids[b->node]);
+    if (c)
+        return c < 0 ? -1 : 1;
+    if (a->vnode != b->vnode)
+        return a->vnode < b->vnode ? -1 : 1;
+    return 0;
+}
+
+uint32_t ref_ring_owner(const ref_token *t, size_t n, const char *const *ids, uint64_t h)
+{
+    const ref_token *best = NULL, *smallest = &t[0];
+    for (size_t i = 0; i < n; i++) {
+        if (order(&t[i], smallest, ids) < 0)
+            smallest = &t[i];
+        if (t[i].token >= h && (!best || order(&t[i], best, ids) < 0))
+            best = &t[i];
+    }
+    return best ? best->node : smallest->node;
+}

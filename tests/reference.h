@@ -1,0 +1,27 @@
+/*
+ * reference.h -- plain, obviously-correct implementations that the fast
+ * paths are checked against, in unit tests and in the fuzz targets.
+ * Slow on purpose: no tables, no search, no cleverness.
+ */
+#ifndef PLACER_TESTS_REFERENCE_H
+#define PLACER_TESTS_REFERENCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* CRC-32C one bit at a time (RFC 3720 semantics: start with 0, chainable). */
+uint32_t ref_crc32c(uint32_t crc, const void *data, size_t len);
+
+/* One token of a reference ring: its value, owner and vnode index. */
+typedef struct ref_token {
+    uint64_t token;
+    uint32_t node;
+    uint32_t vnode;
+} ref_token;
+
+/* Owner of hash h by a linear scan: the smallest (token, id, vnode) with
+ * token >= h, else the smallest overall (the wrap). ids[node] are the node
+ * ids. n >= 1. */
+uint32_t ref_ring_owner(const ref_token *t, size_t n, const char *const *ids, uint64_t h);
+
+#endif

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# test_cli.sh PLACER -- the command as a user meets it: help everywhere,
+# exit codes (0 ok, 1 usage), version output, and a short demo run.
+set -u
+placer=$1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+expect_exit() { # CODE DESCRIPTION -- CMD...
+    local want=$1 what=$2; shift 3
+    "$@" >/tmp/placer_cli_out.$$ 2>&1; local got=$?
+    if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat /tmp/placer_cli_out.$$ >&2; fi
+}
+expect_out() { # PATTERN DESCRIPTION
+    if grep -qE -- "$1" /tmp/placer_cli_out.$$; then ok; else bad "$2: no '$1' in output"; cat /tmp/placer_cli_out.$$ >&2; fi
+}
+
+expect_exit 0 "placer --help" -- "$placer" --help
+expect_out '^usage: placer COMMAND' "top-level help"
+expect_out 'demo' "help lists demo"
+expect_exit 1 "no command" -- "$placer"
+expect_exit 1 "unknown command" -- "$placer" frobnicate
+expect_out "unknown command 'frobnicate'" "unknown command is named"
+for cmd in demo version; do
+    expect_exit 0 "$cmd --help" -- "$placer" "$cmd" --help
+    expect_out "^usage: placer $cmd" "$cmd --help shows its usage"
+    expect_exit 0 "help $cmd" -- "$placer" help "$cmd"
+    expect_exit 1 "$cmd with a bad option" -- "$placer" "$cmd" --no-such-option
+done
+expect_exit 0 "placer version" -- "$placer" version
+expect_out '^placer [0-9]+\.[0-9]+\.[0-9]+$' "version line"
+expect_out '^kernels: crc32c=[a-z0-9.-]+ hash64=[a-z0-9.-]+ search=[a-z0-9.-]+$' "kernels line"
+expect_exit 0 "placer version --json" -- "$placer" version --json
+expect_out '^\{"version":"[0-9.]+","cpu_features":\[.*\],"kernels":\{"crc32c":' "version json"
+expect_exit 0 "placer --version" -- "$placer" --version
+expect_exit 0 "short demo" -- "$placer" demo --keys 200000
+expect_out '^[0-9]+ lookups/s \(target 2000000 lookups/s' "demo prints the rate"
+expect_out 'keys per node: min [0-9]+, mean 1667, max [0-9]+, max/mean [0-9.]+, coefficient of variation' "demo prints balance"
+expect_out '^ring: 120 nodes in 3 zones, 256 tokens per node, 30720 tokens' "demo ring shape"
+expect_exit 1 "demo --keys 0" -- "$placer" demo --keys 0
+expect_out 'outside 1\.\.' "range error is explained"
+expect_exit 1 "demo --keys abc" -- "$placer" demo --keys abc
+expect_exit 1 "demo --keys -5" -- "$placer" demo --keys -5
+expect_exit 1 "demo --keys without value" -- "$placer" demo --keys
+rm -f /tmp/placer_cli_out.$$
+echo "test_cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

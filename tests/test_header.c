@@ -1,0 +1,22 @@
+/* test_header.c -- placer.h compiles on its own as C11 (dav1d's header
+ * test) and the shared library exports what it declares. */
+#include "placer.h"
+
+#include <string.h>
+
+#include "check.h"
+
+int main(void)
+{
+    placer_builder *b = placer_builder_new();
+    placer_snapshot *s = NULL;
+    CHECK_EQ(placer_builder_add_node(b, "only", "z", 1.0), 0);
+    CHECK_EQ(placer_builder_build(b, 5, &s), 0);
+    CHECK_EQ(placer_lookup(s, "k", 1), 0);
+    CHECK_EQ(placer_snapshot_epoch(s), 5);
+    CHECK_EQ(placer_crc32c(0, "123456789", 9), 0xE3069283);
+    CHECK(strlen(placer_version_string()) >= 5);
+    placer_snapshot_free(s);
+    placer_builder_free(b);
+    return check_done("test_header_c");
+}
