@@ -80,9 +80,10 @@ PLACER_API const char *placer_strerror(int err);
  * a slicing-by-8 table path otherwise; both give the same bits. */
 PLACER_API uint32_t placer_crc32c(uint32_t crc, const void *data, size_t len);
 
-/* The 64-bit placement hash of a key. Two CRC-32C lanes over differently
- * transformed input words (the second non-linearly, so the lanes are
- * independent) plus a 64-bit finaliser. Hardware and software paths give the
+/* The 64-bit placement hash of a key: a CRC-32C lane (the crc32
+ * instruction) beside a non-linear 64-bit multiply-fold lane, so the two are
+ * independent and distinct keys collide with a chance near 2^-64, then a
+ * 64-bit finaliser. Hardware and software paths give the
  * same bits on every machine. key may be NULL only when len is 0. */
 PLACER_API uint64_t placer_hash64(uint64_t seed, const void *key, size_t len);
 

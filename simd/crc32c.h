@@ -44,10 +44,14 @@ static inline uint32_t plc_crc32c_shift(const uint32_t t[4][256], uint32_t crc)
 uint32_t plc_crc32c_sw(uint32_t crc, const void *data, size_t len);
 uint32_t plc_crc32c_sw_u64(uint32_t crc, uint64_t word);
 uint64_t plc_hash64_sw(uint64_t seed, const void *key, size_t len);
+void plc_hash64_batch_sw(uint64_t seed, const void *const *keys, const size_t *lens, size_t n,
+                         uint64_t *out);
 
 #if defined(PLC_HAVE_CRC_HW)
 uint32_t plc_crc32c_hw(uint32_t crc, const void *data, size_t len);
 uint64_t plc_hash64_hw(uint64_t seed, const void *key, size_t len);
+void plc_hash64_batch_hw(uint64_t seed, const void *const *keys, const size_t *lens, size_t n,
+                         uint64_t *out);
 #endif
 
 #endif

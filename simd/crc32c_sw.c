@@ -29,5 +29,6 @@ uint32_t plc_crc32c_sw(uint32_t crc, const void *data, size_t len)
 }
 
 #define PLC_HASH64_NAME plc_hash64_sw
+#define PLC_HASH64_BATCH_NAME plc_hash64_batch_sw
 #define PLC_HASH64_STEP plc_crc32c_sw_u64
 #include "hash64_body.h"

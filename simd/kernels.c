@@ -15,22 +15,22 @@
 #include "search.h"
 
 static const plc_kernels software = {
-    plc_crc32c_sw, plc_hash64_sw, plc_search_branchless,
-    "slicing-by-8", "crc32c-sw-2lane", "branchless-binary",
+    plc_crc32c_sw, plc_hash64_sw, plc_hash64_batch_sw, plc_search_branchless,
+    "slicing-by-8", "crc32c-sw+mum", "branchless-binary",
 };
 
 #if defined(PLC_HAVE_CRC_HW)
 #if defined(__aarch64__)
 #define HW_FEATURE PLC_CPU_ARM_CRC
 #define HW_NAME "armv8-crc-3way"
-#define HW_HASH_NAME "armv8-crc-2lane"
+#define HW_HASH_NAME "armv8-crc+mum"
 #else
 #define HW_FEATURE PLC_CPU_SSE42
 #define HW_NAME "sse4.2-3way"
-#define HW_HASH_NAME "sse4.2-2lane"
+#define HW_HASH_NAME "sse4.2+mum"
 #endif
 static const plc_kernels hardware = {
-    plc_crc32c_hw, plc_hash64_hw, plc_search_branchless, HW_NAME, HW_HASH_NAME, "branchless-binary",
+    plc_crc32c_hw, plc_hash64_hw, plc_hash64_batch_hw, plc_search_branchless, HW_NAME, HW_HASH_NAME, "branchless-binary",
 };
 #endif
 

@@ -15,12 +15,15 @@
 
 typedef uint32_t (*plc_crc32c_fn)(uint32_t crc, const void *data, size_t len);
 typedef uint64_t (*plc_hash64_fn)(uint64_t seed, const void *key, size_t len);
+typedef void (*plc_hash64_batch_fn)(uint64_t seed, const void *const *keys, const size_t *lens,
+                                    size_t n, uint64_t *out);
 /* Index of the first of n sorted tokens >= h, or 0 when none is (the wrap). */
 typedef uint32_t (*plc_search_fn)(const uint64_t *tokens, uint32_t n, uint64_t h);
 
 typedef struct plc_kernels {
     plc_crc32c_fn crc32c;
     plc_hash64_fn hash64;
+    plc_hash64_batch_fn hash64_batch;
     plc_search_fn search;
     const char *crc32c_name;
     const char *hash64_name;

@@ -1,0 +1,9 @@
+/* benches.h -- one registration function per benchmark file. */
+#ifndef PLACER_BENCH_BENCHES_H
+#define PLACER_BENCH_BENCHES_H
+
+void register_crc32c_benches(void);
+void register_hash64_benches(void);
+void register_lookup_benches(void);
+
+#endif

@@ -1,0 +1,11 @@
+/* main.c -- placer_bench: every benchmark, Google Benchmark's flags. */
+#include "benches.h"
+#include "shim.h"
+
+int main(int argc, char **argv)
+{
+    register_crc32c_benches();
+    register_hash64_benches();
+    register_lookup_benches();
+    return plc_bench_main(argc, argv);
+}
