@@ -29,7 +29,7 @@ for cmd in demo version; do
 done
 expect_exit 0 "placer version" -- "$placer" version
 expect_out '^placer [0-9]+\.[0-9]+\.[0-9]+$' "version line"
-expect_out '^kernels: crc32c=[a-z0-9.-]+ hash64=[a-z0-9.-]+ search=[a-z0-9.-]+$' "kernels line"
+expect_out '^kernels: crc32c=[a-z0-9.+-]+ hash64=[a-z0-9.+-]+ search=[a-z0-9.+-]+$' "kernels line"
 expect_exit 0 "placer version --json" -- "$placer" version --json
 expect_out '^\{"version":"[0-9.]+","cpu_features":\[.*\],"kernels":\{"crc32c":' "version json"
 expect_exit 0 "placer --version" -- "$placer" --version
