@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# fuzz/run.sh [SECONDS] [TARGET...]
+# Build every fuzz target with clang, libFuzzer, ASan and UBSan (in
+# build-fuzz/, or $FUZZ_BUILD_DIR) and run each for SECONDS (default 60).
+# New inputs go to build-fuzz/fuzz-work/TARGET; the checked-in corpus in
+# fuzz/corpus/TARGET is read, never written. A crash stops the script with
+# the reproducer's path; replay it with build-fuzz/fuzz/fuzz_TARGET FILE.
+# Campaigns: fuzz/run.sh 3600; CI: fuzz/run.sh 20.
+set -euo pipefail
+secs=${1:-60}
+[ $# -gt 0 ] && shift
+case "$secs" in ''|*[!0-9]*) echo "usage: fuzz/run.sh [SECONDS] [TARGET...]" >&2; exit 1 ;; esac
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
+if [ ! -f "$build/build.ninja" ]; then
+    CC=clang CXX=clang++ meson setup "$build" "$root" \
+        -Dfuzzing_engine=libfuzzer -Db_sanitize=address,undefined -Db_lundef=false \
+        -Dbuildtype=debugoptimized -Dbench=disabled -Dtests=false >/dev/null
+fi
+ninja -C "$build" >/dev/null
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+    targets=()
+    for f in "$root"/fuzz/fuzz_*.c; do
+        n=$(basename "$f" .c)
+        targets+=("${n#fuzz_}")
+    done
+fi
+for t in "${targets[@]}"; do
+    exe="$build/fuzz/fuzz_$t"
+    [ -x "$exe" ] || { echo "fuzz/run.sh: no target '$t'" >&2; exit 1; }
+    work="$build/fuzz-work/$t"
+    mkdir -p "$work"
+    echo "== fuzz_$t for ${secs}s"
+    (cd "$work" && "$exe" -max_total_time="$secs" -print_final_stats=1 \
+        -artifact_prefix="$work/" "$work" "$root/fuzz/corpus/$t" 2>&1) |
+        grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==|.*FUZZ_ASSERT|SUMMARY|artifact_prefix|Test unit written)' || true
+    if ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* >/dev/null 2>&1; then
+        echo "fuzz_$t: FAILED, reproducers:" "$work"/crash-* "$work"/leak-* "$work"/timeout-* 2>/dev/null
+        exit 1
+    fi
+    echo "fuzz_$t: ok"
+done

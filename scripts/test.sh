@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# scripts/test.sh -- every test placer has, in the configurations CI uses:
+#   1. release build, warnings fatal: unit, CLI, corpus replays, benchmark smoke;
+#   2. ASan + UBSan build (gcc): the same tests but benchmarks;
+#   3. TSan build (gcc): the same;
+#   4. libFuzzer (clang, ASan + UBSan): each target for $FUZZ_SECONDS (default 20).
+# Ends with one line "N passed, N failed" over all of them; exits non-zero
+# if anything failed.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+fuzz_seconds=${FUZZ_SECONDS:-20}
+passed=0 failed=0
+log=$(mktemp -d)
+
+# run_suite NAME BUILD_DIR MESON_OPTIONS...: configure, build, meson test.
+run_suite() {
+    local name=$1 dir=$2
+    shift 2
+    echo "=== $name ($dir)"
+    if [ ! -f "$dir/build.ninja" ]; then
+        if ! meson setup "$dir" "$root" -Dwerror=true "$@" >"$log/$name.setup" 2>&1; then
+            cat "$log/$name.setup"
+            echo "$name: configure FAILED"
+            failed=$((failed + 1))
+            return
+        fi
+    fi
+    if ! ninja -C "$dir" >"$log/$name.build" 2>&1; then
+        cat "$log/$name.build"
+        echo "$name: build FAILED"
+        failed=$((failed + 1))
+        return
+    fi
+    meson test -C "$dir" --print-errorlogs --num-processes 2 >"$log/$name.test" 2>&1
+    grep -E '^ *[0-9]+/[0-9]+ ' "$log/$name.test"
+    grep -qE '^(FAIL|TIMEOUT)|^ *[0-9]+/[0-9]+ .*(FAIL|TIMEOUT)' "$log/$name.test" &&
+        sed -n '/^--- command ---/,/^-------/p;/stderr:/,/^$/p' "$log/$name.test" | head -200
+    local ok fail timeout
+    ok=$(awk '/^Ok:/ {print $2}' "$log/$name.test")
+    fail=$(awk '/^Fail:/ {print $2}' "$log/$name.test")
+    timeout=$(awk '/^Timeout:/ {print $2}' "$log/$name.test")
+    if [ -z "$ok" ]; then
+        tail -30 "$log/$name.test"
+        echo "$name: meson test did not finish"
+        failed=$((failed + 1))
+        return
+    fi
+    passed=$((passed + ok))
+    failed=$((failed + ${fail:-0} + ${timeout:-0}))
+    echo "$name: $ok passed, $((${fail:-0} + ${timeout:-0})) failed"
+}
+
+run_suite release build --buildtype=release
+run_suite asan-ubsan build-asan -Db_sanitize=address,undefined -Db_lundef=false \
+    --buildtype=debugoptimized -Dbench=disabled
+run_suite tsan build-tsan -Db_sanitize=thread -Db_lundef=false \
+    --buildtype=debugoptimized -Dbench=disabled
+
+echo "=== fuzz (${fuzz_seconds}s per target)"
+if command -v clang >/dev/null; then
+    fuzz_out=$(FUZZ_BUILD_DIR="$root/build-fuzz" "$root/fuzz/run.sh" "$fuzz_seconds" 2>&1)
+    echo "$fuzz_out"
+    ok=$(grep -c ': ok$' <<<"$fuzz_out")
+    bad=$(grep -c ': FAILED' <<<"$fuzz_out")
+    [ "$ok" -eq 0 ] && [ "$bad" -eq 0 ] && bad=1 # the fuzz build itself failed
+    passed=$((passed + ok))
+    failed=$((failed + bad))
+else
+    echo "fuzz: clang not installed (scripts/setup.sh installs it)"
+    failed=$((failed + 1))
+fi
+
+rm -rf "$log"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
