@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/test.sh -- every test placer has, in the configurations CI uses:
-#   1. release build, warnings fatal: unit, CLI, corpus replays, benchmark smoke;
+#   1. release build, warnings fatal: unit, CLI, corpus replays, benchmark
+#      smoke; then meson install and a program built against it;
 #   2. ASan + UBSan build (gcc): the same tests but benchmarks;
 #   3. TSan build (gcc): the same;
 #   4. libFuzzer (clang, ASan + UBSan): each target for $FUZZ_SECONDS (default 20).
@@ -52,6 +53,14 @@ run_suite() {
 }
 
 run_suite release build --buildtype=release
+echo "=== install (header, pkg-config, shared library)"
+if bash "$root/tests/test_install.sh" "$root/build"; then
+    passed=$((passed + 1))
+else
+    echo "install: FAILED"
+    failed=$((failed + 1))
+fi
+
 run_suite asan-ubsan build-asan -Db_sanitize=address,undefined -Db_lundef=false \
     --buildtype=debugoptimized -Dbench=disabled
 run_suite tsan build-tsan -Db_sanitize=thread -Db_lundef=false \
