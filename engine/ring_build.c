@@ -153,26 +153,36 @@ static placer_snapshot *assemble(const placer_builder *b, const entry *e, uint32
     size_t strings = 0;
     for (uint32_t n = 0; n < b->nnodes; n++)
         strings += (size_t)b->nodes[n].id_len + b->nodes[n].zone_len + 2;
-    size_t off_tokens = align_up(sizeof(placer_snapshot));
-    size_t off_owners = off_tokens + align_up((size_t)ntokens * sizeof(uint64_t));
-    size_t off_nodes = off_owners + align_up((size_t)ntokens * sizeof(uint32_t));
+    size_t node_bytes, leaf_bytes;
+    plc_stree_size(ntokens, &node_bytes, &leaf_bytes);
+    size_t off_tree = align_up(sizeof(placer_snapshot));
+    size_t off_leaves = off_tree + node_bytes;
+    size_t off_nodes = off_leaves + leaf_bytes;
     size_t off_strings = off_nodes + (size_t)b->nnodes * sizeof(plc_node);
     size_t bytes = off_strings + strings;
 
+    /* The sorted tokens and owners, as the layout builder takes them. */
+    uint64_t *tokens = plc_malloc((size_t)ntokens * sizeof *tokens);
+    uint32_t *owners = plc_malloc((size_t)ntokens * sizeof *owners);
     unsigned char *mem = plc_aligned_alloc(bytes);
-    if (!mem)
+    if (!tokens || !owners || !mem) {
+        plc_free(tokens);
+        plc_free(owners);
+        plc_free(mem);
         return NULL;
+    }
     memset(mem, 0, bytes);
-    placer_snapshot *s = (placer_snapshot *)mem;
-    uint64_t *tokens = (uint64_t *)(mem + off_tokens);
-    uint32_t *owners = (uint32_t *)(mem + off_owners);
-    plc_node *nodes = (plc_node *)(mem + off_nodes);
-    char *str = (char *)(mem + off_strings);
-
     for (uint32_t i = 0; i < ntokens; i++) {
         tokens[i] = e[i].token;
         owners[i] = e[i].owner;
     }
+    placer_snapshot *s = (placer_snapshot *)mem;
+    plc_stree_build(&s->tree, tokens, owners, ntokens, mem + off_tree, mem + off_leaves);
+    plc_free(tokens);
+    plc_free(owners);
+
+    plc_node *nodes = (plc_node *)(mem + off_nodes);
+    char *str = (char *)(mem + off_strings);
     for (uint32_t n = 0; n < b->nnodes; n++) {
         const plc_bnode *src = &b->nodes[n];
         nodes[n].id = str;
@@ -185,18 +195,17 @@ static placer_snapshot *assemble(const placer_builder *b, const entry *e, uint32
         nodes[n].ntokens = (uint32_t)counts[n];
     }
     const plc_kernels *k = plc_kernels_get();
-    *s = (placer_snapshot){
-        .tokens = tokens,
-        .owners = owners,
-        .hash64 = k->hash64,
-        .search = k->search,
-        .seed = b->seed,
-        .ntokens = ntokens,
-        .nnodes = b->nnodes,
-        .epoch = epoch,
-        .nodes = nodes,
-        .bytes = bytes,
-    };
+    s->hash64 = k->hash64;
+    s->search = k->search;
+    s->seed = b->seed;
+    s->hash64_batch = k->hash64_batch;
+    s->search_batch = k->search_batch;
+    s->epoch = epoch;
+    s->nodes = nodes;
+    s->nnodes = b->nnodes;
+    s->layout_bytes = node_bytes + leaf_bytes;
+    s->bytes = bytes;
+    s->search_name = k->search_name;
     return s;
 }
 

@@ -18,7 +18,12 @@ uint32_t placer_node_count(const placer_snapshot *s)
 
 uint32_t placer_token_count(const placer_snapshot *s)
 {
-    return s ? s->ntokens : 0;
+    return s ? s->tree.n : 0;
+}
+
+size_t placer_snapshot_layout_bytes(const placer_snapshot *s)
+{
+    return s ? s->layout_bytes : 0;
 }
 
 const char *placer_node_id(const placer_snapshot *s, uint32_t node)
@@ -44,9 +49,9 @@ uint32_t placer_node_tokens(const placer_snapshot *s, uint32_t node)
 int placer_token_at(const placer_snapshot *s, uint32_t i, uint64_t *token, uint32_t *owner)
 {
     PLC_VALIDATE_OR_RET(s && token && owner, PLACER_ENULL);
-    PLC_VALIDATE_OR_RET(i < s->ntokens, PLACER_ERANGE);
-    *token = s->tokens[i];
-    *owner = s->owners[i];
+    PLC_VALIDATE_OR_RET(i < s->tree.n, PLACER_ERANGE);
+    *token = plc_stree_token(&s->tree, i);
+    *owner = plc_stree_owner_at(&s->tree, i);
     return 0;
 }
 

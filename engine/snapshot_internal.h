@@ -2,9 +2,9 @@
  * snapshot_internal.h -- the layout of an immutable snapshot.
  *
  * One 64-byte-aligned allocation holds everything, in this order:
- *   struct placer_snapshot   (hot fields in its first cache line)
- *   tokens[ntokens]          uint64_t, ascending, 64-byte aligned
- *   owners[ntokens]          uint32_t node index of each token, 64-byte aligned
+ *   struct placer_snapshot   kernel pointers and the tree's description first
+ *   internal tree nodes      64-byte lines, root level first (simd/stree.h)
+ *   leaves                   64-byte lines: 5 tokens and their 5 owners
  *   nodes[nnodes]            plc_node records
  *   strings                  ids and zones, NUL-terminated
  * so freeing is one call and a reader never chases memory that another
@@ -19,6 +19,7 @@
 
 #include "kernels.h"
 #include "placer.h"
+#include "stree.h"
 
 typedef struct plc_node {
     const char *id;
@@ -29,18 +30,20 @@ typedef struct plc_node {
 } plc_node;
 
 struct placer_snapshot {
-    /* first cache line: what every lookup reads */
-    const uint64_t *tokens;
-    const uint32_t *owners;
+    /* what every lookup reads */
     plc_hash64_fn hash64;
-    plc_search_fn search;
+    plc_stree_fn search;
     uint64_t seed;
-    uint32_t ntokens;
-    uint32_t nnodes;
+    plc_hash64_batch_fn hash64_batch;
+    plc_stree_batch_fn search_batch;
+    plc_stree tree;
+    /* cold */
     uint64_t epoch;
     const plc_node *nodes;
-    /* cold */
-    size_t bytes; /* size of the whole allocation */
+    uint32_t nnodes;
+    size_t layout_bytes; /* internal nodes + leaves */
+    size_t bytes;        /* the whole allocation */
+    const char *search_name;
 };
 
 #endif

@@ -153,6 +153,22 @@ PLACER_API int placer_lookup(const placer_snapshot *s, const void *key, size_t l
 /* Owner of an already computed hash. Returns the node index, or PLACER_ENULL. */
 PLACER_API int placer_lookup_hash(const placer_snapshot *s, uint64_t hash);
 
+/* Owners of n keys at once: owners[i] = placer_lookup(s, keys[i], lens[i]).
+ * Faster than n single calls: the keys are hashed in chunks, then walk the
+ * search tree in lockstep groups whose memory loads overlap (prefetching),
+ * which hides memory latency on rings larger than the caches. Every key is
+ * checked before any owner is written. n may be 0. Returns 0, or PLACER_ENULL
+ * when s is NULL, an array is NULL with n > 0, or some keys[i] is NULL with
+ * lens[i] > 0 (then owners is untouched). */
+PLACER_API int placer_lookup_batch(const placer_snapshot *s, const void *const *keys,
+                                   const size_t *lens, size_t n, uint32_t *owners);
+
+/* Owners of n precomputed hashes: owners[i] = placer_lookup_hash(s,
+ * hashes[i]). Returns 0, or PLACER_ENULL (s NULL, or an array NULL with
+ * n > 0). */
+PLACER_API int placer_lookup_hash_batch(const placer_snapshot *s, const uint64_t *hashes, size_t n,
+                                        uint32_t *owners);
+
 /* The hash a snapshot uses for keys: placer_hash64(its seed, key, len).
  * Returns 0 when s is NULL or key is NULL with len > 0. */
 PLACER_API uint64_t placer_snapshot_hash(const placer_snapshot *s, const void *key, size_t len);
@@ -181,6 +197,11 @@ PLACER_API uint32_t placer_node_tokens(const placer_snapshot *s, uint32_t node);
 PLACER_API int placer_token_at(const placer_snapshot *s, uint32_t i, uint64_t *token,
                                uint32_t *owner);
 
+/* Bytes of the search layout (tree nodes and leaves, owners included), for
+ * comparison with the 12 bytes per token of plain sorted tokens + owners;
+ * 0 when s is NULL. */
+PLACER_API size_t placer_snapshot_layout_bytes(const placer_snapshot *s);
+
 /* Epoch and hash seed the snapshot was built with; 0 when s is NULL. */
 PLACER_API uint64_t placer_snapshot_epoch(const placer_snapshot *s);
 PLACER_API uint64_t placer_snapshot_seed(const placer_snapshot *s);
@@ -205,7 +226,7 @@ PLACER_API unsigned placer_cpu_features(void);
 
 #define PLACER_KERNEL_CRC32C 0
 #define PLACER_KERNEL_HASH64 1
-#define PLACER_KERNEL_SEARCH 2
+#define PLACER_KERNEL_SEARCH 2 /* single and batched lookups share one layout and kernel family */
 
 /* Name of the kernel chosen for a job ("sse4.2-3way", "slicing-by-8", ...);
  * NULL for an unknown job. Static string. */

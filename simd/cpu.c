@@ -31,6 +31,7 @@ static unsigned detect(void)
         out |= PLC_CPU_SSE42;
     if (ecx & (1u << 1))
         out |= PLC_CPU_PCLMUL;
+    unsigned ecx1 = ecx;
     int osxsave = (ecx >> 27) & 1, avx = (ecx >> 28) & 1;
     if (!osxsave || !avx)
         return out;
@@ -39,10 +40,11 @@ static unsigned detect(void)
         return out;
     if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx))
         return out;
-    if (ebx & (1u << 5))
+    int popcnt = (ecx1 >> 23) & 1; /* the AVX2 and AVX-512 kernels count mask bits */
+    if ((ebx & (1u << 5)) && popcnt)
         out |= PLC_CPU_AVX2;
     unsigned need512 = (1u << 16) | (1u << 17) | (1u << 30) | (1u << 31); /* F DQ BW VL */
-    if ((ebx & need512) == need512 && (xcr0 & 0xe0) == 0xe0)
+    if ((ebx & need512) == need512 && (xcr0 & 0xe0) == 0xe0 && popcnt)
         out |= PLC_CPU_AVX512;
     return out;
 }

@@ -1,9 +1,10 @@
 /*
  * kernels.c -- choose each job's kernel from the CPU features.
  *
- * The current table is published through an atomic pointer: the first call
- * builds the tables (pthread_once) and selects; readers pay one acquire
- * load, which on x86 is a plain load.
+ * Every combination of CRC path and search kernel is laid out once at
+ * start-up; choosing is storing a pointer to one of them (release), reading
+ * is one acquire load, a plain load on x86. Re-selecting after a mask change
+ * never writes a table a reader may be using.
  */
 #include "kernels.h"
 
@@ -12,44 +13,76 @@
 
 #include "cpu.h"
 #include "crc32c.h"
-#include "search.h"
 
-static const plc_kernels software = {
-    plc_crc32c_sw, plc_hash64_sw, plc_hash64_batch_sw, plc_search_branchless,
-    "slicing-by-8", "crc32c-sw+mum", "branchless-binary",
-};
-
-#if defined(PLC_HAVE_CRC_HW)
 #if defined(__aarch64__)
-#define HW_FEATURE PLC_CPU_ARM_CRC
-#define HW_NAME "armv8-crc-3way"
-#define HW_HASH_NAME "armv8-crc+mum"
+#define SIMD128_NAME "stree-neon"
+#define SIMD128_NEEDS PLC_CPU_ARM_NEON
+#define CRC_HW_NEEDS PLC_CPU_ARM_CRC
+#define CRC_HW_NAME "armv8-crc-3way"
+#define HASH_HW_NAME "armv8-crc+mum"
 #else
-#define HW_FEATURE PLC_CPU_SSE42
-#define HW_NAME "sse4.2-3way"
-#define HW_HASH_NAME "sse4.2+mum"
-#endif
-static const plc_kernels hardware = {
-    plc_crc32c_hw, plc_hash64_hw, plc_hash64_batch_hw, plc_search_branchless, HW_NAME, HW_HASH_NAME, "branchless-binary",
-};
+#define SIMD128_NAME "stree-sse4.2"
+#define SIMD128_NEEDS PLC_CPU_SSE42
+#define CRC_HW_NEEDS PLC_CPU_SSE42
+#define CRC_HW_NAME "sse4.2-3way"
+#define HASH_HW_NAME "sse4.2+mum"
 #endif
 
+static const plc_search_kernel search_kernels[] = {
+#if defined(PLC_HAVE_AVX512)
+    {"stree-avx512", PLC_CPU_AVX512, plc_stree_avx512, plc_stree_batch_avx512},
+#endif
+#if defined(PLC_HAVE_AVX2)
+    {"stree-avx2", PLC_CPU_AVX2, plc_stree_avx2, plc_stree_batch_avx2},
+#endif
+#if defined(PLC_HAVE_SIMD128)
+    {SIMD128_NAME, SIMD128_NEEDS, plc_stree_simd128, plc_stree_batch_simd128},
+#endif
+    {"stree-scalar", 0, plc_stree_scalar, plc_stree_batch_scalar},
+};
+#define NSEARCH (sizeof search_kernels / sizeof search_kernels[0])
+
+typedef struct crc_choice {
+    plc_crc32c_fn crc32c;
+    plc_hash64_fn hash64;
+    plc_hash64_batch_fn hash64_batch;
+    const char *crc32c_name, *hash64_name;
+    unsigned needs;
+} crc_choice;
+
+static const crc_choice crc_choices[] = {
+#if defined(PLC_HAVE_CRC_HW)
+    {plc_crc32c_hw, plc_hash64_hw, plc_hash64_batch_hw, CRC_HW_NAME, HASH_HW_NAME, CRC_HW_NEEDS},
+#endif
+    {plc_crc32c_sw, plc_hash64_sw, plc_hash64_batch_sw, "slicing-by-8", "crc32c-sw+mum", 0},
+};
+#define NCRC (sizeof crc_choices / sizeof crc_choices[0])
+
+static plc_kernels tables[NCRC][NSEARCH];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static _Atomic(const plc_kernels *) current;
 
 static void select_kernels(void)
 {
-    const plc_kernels *k = &software;
-#if defined(PLC_HAVE_CRC_HW)
-    if (plc_cpu_features() & HW_FEATURE)
-        k = &hardware;
-#endif
-    atomic_store_explicit(&current, k, memory_order_release);
+    unsigned f = plc_cpu_features();
+    size_t c = 0, s = 0;
+    while ((crc_choices[c].needs & f) != crc_choices[c].needs)
+        c++;
+    while ((search_kernels[s].needs & f) != search_kernels[s].needs)
+        s++;
+    atomic_store_explicit(&current, &tables[c][s], memory_order_release);
 }
 
 static void init(void)
 {
     plc_crc32c_tables_init();
+    for (size_t c = 0; c < NCRC; c++)
+        for (size_t s = 0; s < NSEARCH; s++)
+            tables[c][s] = (plc_kernels){
+                crc_choices[c].crc32c,       crc_choices[c].hash64,     crc_choices[c].hash64_batch,
+                search_kernels[s].one,       search_kernels[s].batch,   crc_choices[c].crc32c_name,
+                crc_choices[c].hash64_name,  search_kernels[s].name,
+            };
     select_kernels();
 }
 
@@ -71,5 +104,11 @@ const plc_kernels *plc_kernels_get(void)
 const plc_kernels *plc_kernels_sw(void)
 {
     pthread_once(&once, init);
-    return &software;
+    return &tables[NCRC - 1][NSEARCH - 1];
+}
+
+const plc_search_kernel *plc_search_kernels(size_t *count)
+{
+    *count = NSEARCH;
+    return search_kernels;
 }

@@ -13,18 +13,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stree.h"
+
 typedef uint32_t (*plc_crc32c_fn)(uint32_t crc, const void *data, size_t len);
 typedef uint64_t (*plc_hash64_fn)(uint64_t seed, const void *key, size_t len);
 typedef void (*plc_hash64_batch_fn)(uint64_t seed, const void *const *keys, const size_t *lens,
                                     size_t n, uint64_t *out);
-/* Index of the first of n sorted tokens >= h, or 0 when none is (the wrap). */
-typedef uint32_t (*plc_search_fn)(const uint64_t *tokens, uint32_t n, uint64_t h);
+
+/* A search kernel over the S+ tree, and the CPU features it needs. */
+typedef struct plc_search_kernel {
+    const char *name;
+    unsigned needs; /* PLC_CPU_* bits */
+    plc_stree_fn one;
+    plc_stree_batch_fn batch;
+} plc_search_kernel;
 
 typedef struct plc_kernels {
     plc_crc32c_fn crc32c;
     plc_hash64_fn hash64;
     plc_hash64_batch_fn hash64_batch;
-    plc_search_fn search;
+    plc_stree_fn search;
+    plc_stree_batch_fn search_batch;
     const char *crc32c_name;
     const char *hash64_name;
     const char *search_name;
@@ -33,10 +42,13 @@ typedef struct plc_kernels {
 /* The current table; never NULL. Thread-safe. */
 const plc_kernels *plc_kernels_get(void);
 
-/* The software-only table (reference for tests and benchmarks). */
+/* The table a CPU without any feature gets (reference for tests, benchmarks). */
 const plc_kernels *plc_kernels_sw(void);
 
 /* Re-choose the kernels after a change of plc_cpu_set_mask(). */
 void plc_kernels_reselect(void);
+
+/* Every search kernel compiled in, fastest first; the last needs nothing. */
+const plc_search_kernel *plc_search_kernels(size_t *count);
 
 #endif

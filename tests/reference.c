@@ -39,3 +39,16 @@ uint32_t ref_ring_owner(const ref_token *t, size_t n, const char *const *ids, ui
     }
     return best ? best->node : smallest->node;
 }
+
+uint32_t ref_lower_bound_wrap(const uint64_t *tokens, uint32_t n, uint64_t h)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (tokens[mid] < h)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo == n ? 0 : lo;
+}

@@ -24,4 +24,8 @@ typedef struct ref_token {
  * ids. n >= 1. */
 uint32_t ref_ring_owner(const ref_token *t, size_t n, const char *const *ids, uint64_t h);
 
+/* lower_bound with wrap over sorted tokens: the index of the first token
+ * >= h, or 0 when there is none. The textbook binary search; n >= 1. */
+uint32_t ref_lower_bound_wrap(const uint64_t *tokens, uint32_t n, uint64_t h);
+
 #endif

@@ -137,14 +137,21 @@ static void generated_tokens_and_weights(void)
         CHECK(found);
         CHECK_EQ(placer_lookup_hash(s, want[w]), want_owner[w]);
     }
-    /* Sorted ascending, 64-byte aligned arrays. */
+    /* Sorted ascending; every line of the layout 64-byte aligned. */
     int sorted = 1;
-    for (uint32_t i = 1; i < s->ntokens; i++)
-        sorted &= s->tokens[i - 1] <= s->tokens[i];
+    uint64_t prev = 0, t;
+    uint32_t o;
+    for (uint32_t i = 0; i < placer_token_count(s); i++) {
+        placer_token_at(s, i, &t, &o);
+        sorted &= i == 0 || prev <= t;
+        prev = t;
+    }
     CHECK(sorted);
     CHECK_EQ((uintptr_t)s % 64, 0);
-    CHECK_EQ((uintptr_t)s->tokens % 64, 0);
-    CHECK_EQ((uintptr_t)s->owners % 64, 0);
+    CHECK_EQ((uintptr_t)s->tree.leaves % 64, 0);
+    CHECK(s->tree.nlevels > 0);
+    for (uint32_t d = 0; d < s->tree.nlevels; d++)
+        CHECK_EQ((uintptr_t)s->tree.level[d] % 64, 0);
     /* A key's owner is the owner of its hash. */
     CHECK_EQ(placer_lookup(s, "user:42", 7), placer_lookup_hash(s, placer_hash64(77, "user:42", 7)));
     CHECK_EQ(placer_snapshot_hash(s, "user:42", 7), placer_hash64(77, "user:42", 7));
@@ -243,6 +250,81 @@ static void against_reference(unsigned mask)
     placer_set_cpu_mask(~0u);
 }
 
+/* Batches answer exactly as single lookups; a bad batch writes nothing. */
+static void batches(unsigned mask)
+{
+    placer_set_cpu_mask(mask);
+    placer_builder *b = placer_builder_new();
+    char id[16];
+    for (int i = 0; i < 37; i++) {
+        snprintf(id, sizeof id, "n%d", i);
+        placer_builder_add_node(b, id, NULL, 1 + i % 4);
+    }
+    placer_snapshot *s = NULL;
+    CHECK_EQ(placer_builder_build(b, 1, &s), 0);
+    enum { N = 1000 };
+    static char keybuf[N][24];
+    const void *keys[N];
+    size_t lens[N];
+    uint64_t hashes[N];
+    uint32_t owners[N], howners[N];
+    for (int i = 0; i < N; i++) {
+        lens[i] = (size_t)snprintf(keybuf[i], sizeof keybuf[i], "key:%d", i * 7919) - (size_t)(i % 3 == 0);
+        keys[i] = keybuf[i];
+        hashes[i] = placer_snapshot_hash(s, keys[i], lens[i]);
+    }
+    lens[5] = 0; /* an empty key is a key */
+    hashes[5] = placer_snapshot_hash(s, keys[5], 0);
+    CHECK_EQ(placer_lookup_batch(s, keys, lens, N, owners), 0);
+    CHECK_EQ(placer_lookup_hash_batch(s, hashes, N, howners), 0);
+    long bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += owners[i] != (uint32_t)placer_lookup(s, keys[i], lens[i]) || howners[i] != owners[i];
+    CHECK_ALL(bad == 0, "batch == single lookups");
+    /* Errors: nothing written. */
+    memset(owners, 0xAB, sizeof owners);
+    keys[500] = NULL;
+    CHECK_EQ(placer_lookup_batch(s, keys, lens, N, owners), PLACER_ENULL);
+    CHECK_EQ(owners[0], 0xABABABABu);
+    lens[500] = 0;
+    CHECK_EQ(placer_lookup_batch(s, keys, lens, N, owners), 0); /* NULL with length 0 is fine */
+    CHECK_EQ(placer_lookup_batch(NULL, keys, lens, N, owners), PLACER_ENULL);
+    CHECK_EQ(placer_lookup_batch(s, NULL, lens, N, owners), PLACER_ENULL);
+    CHECK_EQ(placer_lookup_batch(s, keys, NULL, N, owners), PLACER_ENULL);
+    CHECK_EQ(placer_lookup_batch(s, keys, lens, N, NULL), PLACER_ENULL);
+    CHECK_EQ(placer_lookup_batch(s, NULL, NULL, 0, NULL), 0);
+    CHECK_EQ(placer_lookup_hash_batch(s, NULL, 0, NULL), 0);
+    CHECK_EQ(placer_lookup_hash_batch(s, NULL, 3, howners), PLACER_ENULL);
+    CHECK_EQ(placer_lookup_hash_batch(NULL, hashes, 3, howners), PLACER_ENULL);
+    placer_snapshot_free(s);
+    placer_builder_free(b);
+    placer_set_cpu_mask(~0u);
+}
+
+/* The search layout costs at most 1.25x plain sorted tokens + owners. */
+static void layout_memory(void)
+{
+    static const uint32_t vnodes[] = {8, 256, 4096};
+    for (size_t v = 0; v < 3; v++) {
+        placer_builder *b = placer_builder_new();
+        placer_builder_set_vnodes(b, vnodes[v]);
+        char id[16];
+        for (int i = 0; i < 120; i++) {
+            snprintf(id, sizeof id, "node-%d", i);
+            placer_builder_add_node(b, id, NULL, 1);
+        }
+        placer_snapshot *s = NULL;
+        CHECK_EQ(placer_builder_build(b, 1, &s), 0);
+        double plain = 12.0 * placer_token_count(s);
+        double ratio = (double)placer_snapshot_layout_bytes(s) / plain;
+        printf("layout for %u tokens: %zu bytes, %.3fx sorted tokens + owners\n",
+               placer_token_count(s), placer_snapshot_layout_bytes(s), ratio);
+        CHECK(ratio <= 1.25);
+        placer_snapshot_free(s);
+        placer_builder_free(b);
+    }
+}
+
 int main(void)
 {
     seed004_example();
@@ -251,5 +333,8 @@ int main(void)
     deterministic();
     against_reference(~0u);
     against_reference(0);
+    batches(~0u);
+    batches(0);
+    layout_memory();
     return check_done("test_ring");
 }

@@ -1,0 +1,88 @@
+/*
+ * fuzz_search.c -- differential: every search kernel compiled in (the S+
+ * tree per instruction set the CPU has, Eytzinger, branchless binary),
+ * single and batched, against the textbook lower_bound on fuzzer-chosen
+ * sorted token sets and hashes.
+ *
+ * Input: a count byte and a width byte, then tokens (small values when the
+ * width byte says so, to force duplicates), then hashes.
+ */
+#include "cpu.h"
+#include "eytzinger.h"
+#include "fuzz.h"
+#include "kernels.h"
+#include "reference.h"
+#include "search.h"
+#include "stree.h"
+
+#define MAX_TOKENS 3000u
+#define MAX_QUERIES 512u
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static uint64_t tokens[MAX_TOKENS], queries[MAX_QUERIES + 4 * MAX_TOKENS];
+static uint32_t owners[MAX_TOKENS], got[MAX_QUERIES + 4 * MAX_TOKENS];
+static _Alignas(64) unsigned char tree_mem[(MAX_TOKENS / 5 + 2) * 64 * 2];
+static _Alignas(64) uint64_t eyt_keys[MAX_TOKENS + 16];
+static _Alignas(64) uint32_t eyt_owners[MAX_TOKENS + 16];
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_producer p = {data, size};
+    uint32_t n = 1 + fuzz_u16(&p) % MAX_TOKENS;
+    uint8_t width = fuzz_u8(&p);
+    for (uint32_t i = 0; i < n; i++)
+        tokens[i] = width & 1 ? fuzz_u8(&p) % 16 : width & 2 ? fuzz_u16(&p) : fuzz_u64(&p);
+    if (width & 4) {
+        tokens[0] = 0;
+        tokens[n - 1] = UINT64_MAX;
+    }
+    qsort(tokens, n, sizeof *tokens, cmp_u64);
+    for (uint32_t i = 0; i < n; i++)
+        owners[i] = i;
+
+    size_t nb, lb;
+    plc_stree_size(n, &nb, &lb);
+    FUZZ_ASSERT(nb + lb <= sizeof tree_mem);
+    plc_stree tree;
+    plc_stree_build(&tree, tokens, owners, n, tree_mem, tree_mem + nb);
+    plc_eytzinger eyt;
+    plc_eytzinger_build(&eyt, tokens, owners, n, eyt_keys, eyt_owners);
+
+    size_t nq = 0;
+    while (p.size && nq < MAX_QUERIES)
+        queries[nq++] = width & 8 ? fuzz_u8(&p) % 20 : fuzz_u64(&p);
+    for (uint32_t i = 0; i < n; i++) {
+        queries[nq++] = tokens[i];
+        queries[nq++] = tokens[i] - 1;
+        queries[nq++] = tokens[i] + 1;
+    }
+    queries[nq++] = 0;
+    queries[nq++] = UINT64_MAX;
+
+    unsigned f = plc_cpu_detected();
+    size_t nk;
+    const plc_search_kernel *k = plc_search_kernels(&nk);
+    for (size_t j = 0; j < nk; j++) {
+        if ((k[j].needs & f) != k[j].needs)
+            continue;
+        k[j].batch(&tree, queries, nq, got);
+        for (size_t i = 0; i < nq; i++) {
+            uint32_t want = ref_lower_bound_wrap(tokens, n, queries[i]);
+            FUZZ_ASSERT(k[j].one(&tree, queries[i]) == want);
+            FUZZ_ASSERT(got[i] == want);
+        }
+    }
+    plc_eytzinger_batch(&eyt, queries, nq, got);
+    for (size_t i = 0; i < nq; i++) {
+        uint32_t want = ref_lower_bound_wrap(tokens, n, queries[i]);
+        FUZZ_ASSERT(plc_eytzinger_search(&eyt, queries[i]) == want);
+        FUZZ_ASSERT(got[i] == want);
+        FUZZ_ASSERT(plc_search_branchless(tokens, n, queries[i]) == want);
+    }
+    return 0;
+}

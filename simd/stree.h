@@ -1,0 +1,97 @@
+/*
+ * stree.h -- the search layout of a ring: a static B-tree ("S+ tree") whose
+ * every node is one 64-byte cache line.
+ *
+ *   internal node: 8 separator keys; child i of node j is node 9j + i of the
+ *                  next level. Separator i is the largest key in child i's
+ *                  subtree, so "separator < x" means "nothing >= x in there,
+ *                  go right": the descent always ends in the leaf that holds
+ *                  the first key >= x (lower_bound), never one before it.
+ *   leaf:          5 keys and their 5 owners in the same line, so a ring far
+ *                  larger than the caches pays no second miss for the owner.
+ *
+ * Keys are stored with the sign bit flipped (h ^ 2^63, as int64_t), so the
+ * signed 64-bit compares of SSE4.2 (pcmpgtq), AVX2 and AVX-512 order them as
+ * unsigned. Missing keys (past the end) are INT64_MAX, which no query is
+ * greater than, so padding never wins a compare.
+ *
+ * Every kernel returns the owner of the first token >= h, or of token 0 when
+ * there is none (the wrap): exactly lower_bound-with-wrap, then owner.
+ *
+ * Memory: leaves 12.8 bytes per token, internal nodes about 1/45 of a line
+ * per token (1.4 bytes): about 1.2x the 12 bytes of plain sorted tokens and
+ * owners. Building writes into memory the caller provides (no allocation in
+ * simd/).
+ */
+#ifndef PLC_SIMD_STREE_H
+#define PLC_SIMD_STREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PLC_STREE_KEYS 8u   /* separators per internal node */
+#define PLC_STREE_FANOUT 9u /* children per internal node */
+#define PLC_STREE_LEAF 5u   /* tokens (and owners) per leaf */
+#define PLC_STREE_MAX_LEVELS 12u
+#define PLC_STREE_SIGN UINT64_C(0x8000000000000000)
+
+typedef struct plc_stree_node {
+    int64_t key[PLC_STREE_KEYS];
+} plc_stree_node;
+
+typedef struct plc_stree_leaf {
+    int64_t key[PLC_STREE_LEAF];
+    uint32_t owner[PLC_STREE_LEAF];
+    uint32_t pad_;
+} plc_stree_leaf;
+
+typedef struct plc_stree {
+    const plc_stree_node *level[PLC_STREE_MAX_LEVELS]; /* internal levels, root first */
+    uint32_t level_nodes[PLC_STREE_MAX_LEVELS];
+    uint32_t nlevels; /* internal levels; 0 when there is one leaf */
+    uint32_t nleaves;
+    uint32_t n; /* tokens */
+    uint32_t wrap_owner; /* owner of token 0 */
+    const plc_stree_leaf *leaves;
+} plc_stree;
+
+/* Bytes of internal nodes and of leaves for n >= 1 tokens. Returns the
+ * number of internal levels. */
+uint32_t plc_stree_size(uint32_t n, size_t *node_bytes, size_t *leaf_bytes);
+
+/* Lay out n >= 1 sorted tokens and their owners into `nodes` (node_bytes,
+ * 64-byte aligned) and `leaves` (leaf_bytes, 64-byte aligned), and describe
+ * the result in *t. */
+void plc_stree_build(plc_stree *t, const uint64_t *tokens, const uint32_t *owners, uint32_t n,
+                     void *nodes, void *leaves);
+
+/* Token i (sorted order) and its owner; i < t->n. */
+static inline uint64_t plc_stree_token(const plc_stree *t, uint32_t i)
+{
+    return (uint64_t)t->leaves[i / PLC_STREE_LEAF].key[i % PLC_STREE_LEAF] ^ PLC_STREE_SIGN;
+}
+static inline uint32_t plc_stree_owner_at(const plc_stree *t, uint32_t i)
+{
+    return t->leaves[i / PLC_STREE_LEAF].owner[i % PLC_STREE_LEAF];
+}
+
+typedef uint32_t (*plc_stree_fn)(const plc_stree *t, uint64_t h);
+typedef void (*plc_stree_batch_fn)(const plc_stree *t, const uint64_t *h, size_t n,
+                                   uint32_t *owners);
+
+uint32_t plc_stree_scalar(const plc_stree *t, uint64_t h);
+void plc_stree_batch_scalar(const plc_stree *t, const uint64_t *h, size_t n, uint32_t *owners);
+#if defined(PLC_HAVE_SIMD128)
+uint32_t plc_stree_simd128(const plc_stree *t, uint64_t h);
+void plc_stree_batch_simd128(const plc_stree *t, const uint64_t *h, size_t n, uint32_t *owners);
+#endif
+#if defined(PLC_HAVE_AVX2)
+uint32_t plc_stree_avx2(const plc_stree *t, uint64_t h);
+void plc_stree_batch_avx2(const plc_stree *t, const uint64_t *h, size_t n, uint32_t *owners);
+#endif
+#if defined(PLC_HAVE_AVX512)
+uint32_t plc_stree_avx512(const plc_stree *t, uint64_t h);
+void plc_stree_batch_avx512(const plc_stree *t, const uint64_t *h, size_t n, uint32_t *owners);
+#endif
+
+#endif

@@ -1,0 +1,27 @@
+/* stree_avx2.c -- the S+ tree descent four keys at a time (-mavx2, SIMDe).
+ * Signed vpcmpgtq on sign-flipped keys; the lane mask is counted. */
+#include <simde/x86/avx2.h>
+
+static inline uint32_t mask4(simde__m256i keys, simde__m256i xv)
+{
+    return (uint32_t)simde_mm256_movemask_pd(simde_mm256_castsi256_pd(simde_mm256_cmpgt_epi64(xv, keys)));
+}
+
+static inline uint32_t rank_node(const int64_t *key, int64_t x)
+{
+    simde__m256i xv = simde_mm256_set1_epi64x(x);
+    uint32_t lo = mask4(simde_mm256_loadu_si256((const simde__m256i *)key), xv);
+    uint32_t hi = mask4(simde_mm256_loadu_si256((const simde__m256i *)(key + 4)), xv);
+    return (uint32_t)__builtin_popcount(lo | (hi << 4));
+}
+
+static inline uint32_t rank_leaf(const int64_t *key, int64_t x)
+{
+    simde__m256i xv = simde_mm256_set1_epi64x(x);
+    return (uint32_t)__builtin_popcount(mask4(simde_mm256_loadu_si256((const simde__m256i *)key), xv)) +
+           (key[4] < x);
+}
+
+#define PLC_STREE_ONE plc_stree_avx2
+#define PLC_STREE_BATCH plc_stree_batch_avx2
+#include "stree_body.h"

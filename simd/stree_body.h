@@ -1,0 +1,64 @@
+/*
+ * stree_body.h -- the descent of stree.h, single and batched, written once
+ * and compiled per instruction set. Before including, define
+ *   PLC_STREE_ONE, PLC_STREE_BATCH   the function names;
+ * and provide
+ *   static inline uint32_t rank_node(const int64_t key[8], int64_t x);
+ *   static inline uint32_t rank_leaf(const int64_t key[5], int64_t x);
+ * each counting the keys < x (x and keys sign-flipped, see stree.h).
+ *
+ * Batched: PLC_STREE_GROUP queries walk the tree in lockstep, one level at
+ * a time. After a query picks its child it prefetches that child's line, and
+ * by the time the loop comes back to the query the line has arrived: the
+ * memory latency of one query hides behind the work of the others.
+ */
+#include "stree.h"
+
+#ifndef PLC_STREE_GROUP
+#define PLC_STREE_GROUP 16u
+#endif
+
+static inline uint32_t leaf_owner(const plc_stree *t, uint32_t k, int64_t x)
+{
+    const plc_stree_leaf *leaf = &t->leaves[k];
+    uint32_t r = rank_leaf(leaf->key, x);
+    uint32_t o = leaf->owner[r < PLC_STREE_LEAF ? r : 0];
+    /* Past the last token: the wrap. Only the last leaf can get here. */
+    return k * PLC_STREE_LEAF + r < t->n ? o : t->wrap_owner;
+}
+
+uint32_t PLC_STREE_ONE(const plc_stree *t, uint64_t h)
+{
+    int64_t x = (int64_t)(h ^ PLC_STREE_SIGN);
+    uint32_t k = 0;
+    for (uint32_t d = 0; d < t->nlevels; d++)
+        k = k * PLC_STREE_FANOUT + rank_node(t->level[d][k].key, x);
+    return leaf_owner(t, k, x);
+}
+
+void PLC_STREE_BATCH(const plc_stree *t, const uint64_t *h, size_t n, uint32_t *owners)
+{
+    int64_t x[PLC_STREE_GROUP];
+    uint32_t k[PLC_STREE_GROUP];
+    for (size_t base = 0; base < n; base += PLC_STREE_GROUP) {
+        uint32_t g = n - base < PLC_STREE_GROUP ? (uint32_t)(n - base) : PLC_STREE_GROUP;
+        for (uint32_t q = 0; q < g; q++) {
+            x[q] = (int64_t)(h[base + q] ^ PLC_STREE_SIGN);
+            k[q] = 0;
+        }
+        for (uint32_t d = 0; d < t->nlevels; d++) {
+            const plc_stree_node *lev = t->level[d];
+            const char *next = d + 1 < t->nlevels ? (const char *)t->level[d + 1]
+                                                  : (const char *)t->leaves;
+            for (uint32_t q = 0; q < g; q++) {
+                k[q] = k[q] * PLC_STREE_FANOUT + rank_node(lev[k[q]].key, x[q]);
+                __builtin_prefetch(next + (size_t)k[q] * 64);
+            }
+        }
+        for (uint32_t q = 0; q < g; q++)
+            owners[base + q] = leaf_owner(t, k[q], x[q]);
+    }
+}
+
+#undef PLC_STREE_ONE
+#undef PLC_STREE_BATCH

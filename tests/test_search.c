@@ -1,0 +1,200 @@
+/*
+ * test_search.c -- one test body run against every search kernel this CPU
+ * has (the S+ tree per instruction set, Eytzinger, branchless binary),
+ * single and batched, on the token counts where layouts break: 1, 2, 7, 8,
+ * 9, 63, 64, 65, 72, 73, 511, 4096, 30,720, and random sizes up to 2^24;
+ * duplicate runs, tokens 0 and UINT64_MAX, all-equal sets; hashes equal to
+ * tokens, next to them, below the first and above the last.
+ *
+ * Owners are the identity (owner of token i is i), so a kernel's answer is
+ * its lower_bound index: picking any duplicate but the first is caught.
+ * The reference is the textbook lower_bound, itself checked against a
+ * linear scan on the small sets.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cpu.h"
+#include "eytzinger.h"
+#include "kernels.h"
+#include "reference.h"
+#include "search.h"
+#include "stree.h"
+
+typedef struct layouts {
+    plc_stree tree;
+    void *tree_mem;
+    plc_eytzinger eyt;
+    void *eyt_keys, *eyt_owners;
+} layouts;
+
+static void *aligned(size_t bytes)
+{
+    return aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
+}
+
+static void build(layouts *l, const uint64_t *tokens, const uint32_t *owners, uint32_t n)
+{
+    size_t nb, lb, kb, ob;
+    plc_stree_size(n, &nb, &lb);
+    l->tree_mem = aligned(nb + lb);
+    plc_stree_build(&l->tree, tokens, owners, n, l->tree_mem, (char *)l->tree_mem + nb);
+    plc_eytzinger_size(n, &kb, &ob);
+    l->eyt_keys = aligned(kb);
+    l->eyt_owners = aligned(ob);
+    plc_eytzinger_build(&l->eyt, tokens, owners, n, l->eyt_keys, l->eyt_owners);
+}
+
+static void release(layouts *l)
+{
+    free(l->tree_mem);
+    free(l->eyt_keys);
+    free(l->eyt_owners);
+}
+
+/* Queries that matter for these tokens: every token (or a sample on big
+ * sets) and its neighbours, the ends of the space, random values. */
+static uint64_t *make_queries(const uint64_t *t, uint32_t n, uint64_t *rng, size_t *count)
+{
+    size_t stride = n > 20000 ? n / 20000 : 1, cap = 3 * (n / stride + 1) + 4 + 2000, q = 0;
+    uint64_t *h = malloc(cap * sizeof *h);
+    for (uint32_t i = 0; i < n; i += (uint32_t)stride) {
+        h[q++] = t[i];
+        h[q++] = t[i] - 1;
+        h[q++] = t[i] + 1;
+    }
+    h[q++] = 0;
+    h[q++] = UINT64_MAX;
+    h[q++] = t[0] ? t[0] - 1 : 0;
+    h[q++] = t[n - 1] < UINT64_MAX ? t[n - 1] + 1 : UINT64_MAX;
+    while (q < cap)
+        h[q++] = check_rand(rng);
+    *count = q;
+    return h;
+}
+
+static const char *sizes_desc = "every kernel == lower_bound with wrap";
+
+static void check_set(const uint64_t *tokens, uint32_t n, uint64_t *rng, const char *what)
+{
+    uint32_t *owners = malloc((size_t)n * sizeof *owners);
+    for (uint32_t i = 0; i < n; i++)
+        owners[i] = i;
+    layouts l;
+    build(&l, tokens, owners, n);
+    size_t nq;
+    uint64_t *q = make_queries(tokens, n, rng, &nq);
+    uint32_t *want = malloc(nq * sizeof *want), *got = malloc(nq * sizeof *got);
+    for (size_t i = 0; i < nq; i++)
+        want[i] = ref_lower_bound_wrap(tokens, n, q[i]);
+    if (n <= 4096) /* the reference against a linear scan */
+        for (size_t i = 0; i < nq; i += 7) {
+            uint32_t lin = 0;
+            while (lin < n && tokens[lin] < q[i])
+                lin++;
+            CHECK_ALL((lin == n ? 0 : lin) == want[i], "reference == linear scan");
+        }
+
+    unsigned f = plc_cpu_detected();
+    size_t nk;
+    const plc_search_kernel *k = plc_search_kernels(&nk);
+    for (size_t j = 0; j < nk; j++) {
+        if ((k[j].needs & f) != k[j].needs)
+            continue;
+        long bad = 0;
+        for (size_t i = 0; i < nq; i++)
+            bad += k[j].one(&l.tree, q[i]) != want[i];
+        k[j].batch(&l.tree, q, nq, got);
+        long bad_batch = 0;
+        for (size_t i = 0; i < nq; i++)
+            bad_batch += got[i] != want[i];
+        if (bad || bad_batch)
+            fprintf(stderr, "%s n=%u: %s single %ld wrong, batch %ld wrong\n", what, n, k[j].name,
+                    bad, bad_batch);
+        CHECK_ALL(bad == 0 && bad_batch == 0, sizes_desc);
+    }
+    long bad = 0;
+    for (size_t i = 0; i < nq; i++) {
+        bad += plc_eytzinger_search(&l.eyt, q[i]) != want[i];
+        bad += plc_search_branchless(tokens, n, q[i]) != want[i];
+    }
+    plc_eytzinger_batch(&l.eyt, q, nq, got);
+    for (size_t i = 0; i < nq; i++)
+        bad += got[i] != want[i];
+    if (bad)
+        fprintf(stderr, "%s n=%u: eytzinger/branchless %ld wrong\n", what, n, bad);
+    CHECK_ALL(bad == 0, "eytzinger and branchless binary == lower_bound with wrap");
+    free(q);
+    free(want);
+    free(got);
+    free(owners);
+    release(&l);
+}
+
+/* Sorted tokens by construction: random gaps, some zero (duplicates). */
+static uint64_t *sorted_tokens(uint32_t n, uint64_t *rng, int dup_every, int ends)
+{
+    uint64_t *t = malloc((size_t)n * sizeof *t);
+    uint64_t step = UINT64_MAX / n, x = check_rand(rng) % step;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!(dup_every && i % dup_every == 1))
+            x += 1 + check_rand(rng) % (step - 1 ? step - 1 : 1);
+        t[i] = x;
+    }
+    /* check: monotone despite wrap-around of the sum */
+    for (uint32_t i = 1; i < n; i++)
+        if (t[i] < t[i - 1])
+            t[i] = t[i - 1];
+    if (ends) {
+        t[0] = 0;
+        t[n - 1] = UINT64_MAX;
+        if (n > 2)
+            t[n - 2] = UINT64_MAX;
+    }
+    return t;
+}
+
+int main(void)
+{
+    static const uint32_t fixed[] = {1, 2, 7, 8, 9, 63, 64, 65, 72, 73, 511, 4096, 30720};
+    uint64_t rng = 31337;
+    size_t nk;
+    const plc_search_kernel *k = plc_search_kernels(&nk);
+    printf("search kernels on this CPU:");
+    for (size_t j = 0; j < nk; j++)
+        if ((k[j].needs & plc_cpu_detected()) == k[j].needs)
+            printf(" %s", k[j].name);
+    printf(" eytzinger branchless-binary\n");
+
+    for (size_t s = 0; s < sizeof fixed / sizeof fixed[0]; s++) {
+        uint32_t n = fixed[s];
+        for (int variant = 0; variant < 3; variant++) {
+            uint64_t *t = sorted_tokens(n, &rng, variant == 1 ? 3 : 0, variant == 2);
+            check_set(t, n, &rng, variant == 0 ? "distinct" : variant == 1 ? "duplicates" : "ends");
+            free(t);
+        }
+        uint64_t *same = malloc((size_t)n * sizeof *same);
+        for (uint32_t i = 0; i < n; i++)
+            same[i] = UINT64_C(0x8000000000000000);
+        check_set(same, n, &rng, "all equal");
+        for (uint32_t i = 0; i < n; i++)
+            same[i] = i % 2 ? UINT64_MAX : 0; /* not sorted: make it so */
+        for (uint32_t i = 0; i < n; i++)
+            same[i] = i < n / 2 ? 0 : UINT64_MAX;
+        check_set(same, n, &rng, "0 and max only");
+        free(same);
+    }
+    /* Random sizes, non-powers of two, up to 2^24. */
+    uint32_t random_sizes[] = {(uint32_t)(100 + check_rand(&rng) % 5000),
+                               (uint32_t)(70000 + check_rand(&rng) % 200000),
+                               (uint32_t)((1u << 20) + 1 + check_rand(&rng) % (1u << 20)),
+                               (1u << 24) - 3};
+    for (size_t s = 0; s < sizeof random_sizes / sizeof random_sizes[0]; s++) {
+        uint64_t *t = sorted_tokens(random_sizes[s], &rng, 5, s % 2);
+        printf("random size %u\n", random_sizes[s]);
+        check_set(t, random_sizes[s], &rng, "random size");
+        free(t);
+    }
+    return check_done("test_search");
+}
