@@ -7,5 +7,6 @@ int main(int argc, char **argv)
     register_crc32c_benches();
     register_hash64_benches();
     register_lookup_benches();
+    register_build_benches();
     return plc_bench_main(argc, argv);
 }

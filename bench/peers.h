@@ -5,6 +5,7 @@
 #ifndef PLACER_BENCH_PEERS_H
 #define PLACER_BENCH_PEERS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -13,6 +14,19 @@ extern "C" {
 
 /* std::lower_bound over sorted tokens, wrapped to 0 past the end. */
 uint32_t peer_std_lower_bound(const uint64_t *tokens, uint32_t n, uint64_t h);
+
+/* The continuum search of ketama as libmemcached and twemproxy write it: a
+ * branchy binary search, wrapping to the first point. */
+uint32_t peer_ketama_search(const uint64_t *tokens, uint32_t n, uint64_t h);
+
+/* Jump consistent hash, exactly as Lamping & Veach (2014) print it. */
+int32_t peer_jump_hash(uint64_t key, int32_t buckets);
+
+/* libmemcached in ketama mode (MD5, weights 1) over `servers` entries on
+ * 127.0.0.1; memcached_generate_hash only hashes, it never connects.
+ * Returns NULL when placer_bench was built without libmemcached. */
+void *peer_libmemcached_new(int servers);
+uint32_t peer_libmemcached_hash(void *m, const char *key, size_t len);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,7 @@
 #include "alloc.h"
 
 #include <stdatomic.h>
+#include <sys/mman.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,17 +69,26 @@ void *plc_aligned_alloc(size_t n)
 {
     if (injected_failure())
         return NULL;
+    /* Large snapshots are looked up at random: with 4 KiB pages nearly every
+     * lookup would also miss the TLB. Align them to 2 MiB and ask for
+     * transparent huge pages (a hint; the kernel may decline). */
+    size_t align = n >= PLC_HUGE_MIN ? PLC_HUGE_PAGE : PLC_CACHE_LINE;
     /* C11 aligned_alloc wants a size that is a multiple of the alignment. */
-    if (n > SIZE_MAX - PLC_CACHE_LINE)
+    if (n > SIZE_MAX - align)
         return NULL;
-    n = (n + PLC_CACHE_LINE - 1) & ~(size_t)(PLC_CACHE_LINE - 1);
+    n = (n + align - 1) & ~(align - 1);
     if (!n)
-        n = PLC_CACHE_LINE;
+        n = align;
 #if defined(PLC_HAVE_JEMALLOC)
-    return mallocx(n, MALLOCX_ALIGN(PLC_CACHE_LINE));
+    void *p = mallocx(n, MALLOCX_ALIGN(align));
 #else
-    return aligned_alloc(PLC_CACHE_LINE, n);
+    void *p = aligned_alloc(align, n);
 #endif
+#if defined(MADV_HUGEPAGE)
+    if (p && align == PLC_HUGE_PAGE)
+        (void)madvise(p, n, MADV_HUGEPAGE);
+#endif
+    return p;
 }
 
 void plc_free(void *p)

@@ -14,11 +14,13 @@
 #include <stddef.h>
 
 #define PLC_CACHE_LINE 64u
+#define PLC_HUGE_PAGE ((size_t)2 << 20)
+#define PLC_HUGE_MIN ((size_t)4 << 20) /* from this size, plc_aligned_alloc asks for huge pages */
 
 void *plc_malloc(size_t n);
 void *plc_calloc(size_t count, size_t size); /* NULL also when count * size overflows */
 void *plc_realloc(void *p, size_t n);
-void *plc_aligned_alloc(size_t n); /* PLC_CACHE_LINE-aligned */
+void *plc_aligned_alloc(size_t n); /* PLC_CACHE_LINE-aligned; 2 MiB and huge pages from PLC_HUGE_MIN */
 void plc_free(void *p);
 
 const char *plc_allocator_name(void);

@@ -13,6 +13,9 @@ packages=(
   # proof harnesses
   libbenchmark-dev libbenchmark-tools clang libclang-rt-14-dev llvm
   valgrind python3
+  # bench/ only: libmemcached's ketama as a peer (it hashes locally, never
+  # connects), and SciPy/NumPy for Google Benchmark's compare.py
+  libmemcached-dev python3-scipy python3-numpy
 )
 
 missing=()

@@ -57,35 +57,57 @@ static inline uint64_t plc_tail_word(const unsigned char *p, size_t n, size_t le
 }
 #endif
 
+/* One pair of words into both lanes. */
+#define PLC_H64_PAIR(w0, w1)                                      \
+    do {                                                          \
+        a = PLC_HASH64_STEP(a, (w0));                             \
+        a = PLC_HASH64_STEP(a, (w1));                             \
+        b = plc_mum_fold((w0) ^ b ^ PLC_H64_K1, (w1) ^ PLC_H64_K2); \
+    } while (0)
+
 static inline uint64_t plc_hash64_body(uint64_t seed, const void *key, size_t len)
 {
     const unsigned char *p = key;
     uint32_t a = (uint32_t)seed;
     uint64_t b = seed ^ PLC_H64_K0 ^ len;
-    size_t n = len;
-    while (n >= 16) {
-        uint64_t w0 = plc_load64le(p), w1 = plc_load64le(p + 8);
-        a = PLC_HASH64_STEP(a, w0);
-        a = PLC_HASH64_STEP(a, w1);
-        b = plc_mum_fold(w0 ^ b ^ PLC_H64_K1, w1 ^ PLC_H64_K2);
-        p += 16;
-        n -= 16;
-    }
-    if (n) {
-        uint64_t w0, w1 = 0;
-        if (n > 8) {
-            w0 = plc_load64le(p);
-            w1 = plc_tail_word(p + 8, n - 8, len);
-            a = PLC_HASH64_STEP(a, w0);
-            a = PLC_HASH64_STEP(a, w1);
-        } else {
-            w0 = n == 8 ? plc_load64le(p) : plc_tail_word(p, n, len);
-            a = PLC_HASH64_STEP(a, w0);
+    /* Keys of 9..32 bytes, the common case, take straight-line code; the
+     * words and pairs are exactly those of the general loop below. */
+    if (len > 16 && len <= 32) {
+        PLC_H64_PAIR(plc_load64le(p), plc_load64le(p + 8));
+        uint64_t w2 = len > 24 ? plc_load64le(p + 16) : plc_tail_word(p + 16, len - 16, len);
+        uint64_t w3 = len > 24 ? plc_tail_word(p + 24, len - 24, len) : 0;
+        if (len == 32)
+            w3 = plc_load64le(p + 24);
+        if (len > 24)
+            a = PLC_HASH64_STEP(a, w2), a = PLC_HASH64_STEP(a, w3);
+        else
+            a = PLC_HASH64_STEP(a, w2);
+        b = plc_mum_fold(w2 ^ b ^ PLC_H64_K1, w3 ^ PLC_H64_K2);
+    } else {
+        size_t n = len;
+        while (n >= 16) {
+            PLC_H64_PAIR(plc_load64le(p), plc_load64le(p + 8));
+            p += 16;
+            n -= 16;
         }
-        b = plc_mum_fold(w0 ^ b ^ PLC_H64_K1, w1 ^ PLC_H64_K2);
+        if (n) {
+            uint64_t w0, w1 = 0;
+            if (n > 8) {
+                w0 = plc_load64le(p);
+                w1 = plc_tail_word(p + 8, n - 8, len);
+                a = PLC_HASH64_STEP(a, w0);
+                a = PLC_HASH64_STEP(a, w1);
+            } else {
+                w0 = n == 8 ? plc_load64le(p) : plc_tail_word(p, n, len);
+                a = PLC_HASH64_STEP(a, w0);
+            }
+            b = plc_mum_fold(w0 ^ b ^ PLC_H64_K1, w1 ^ PLC_H64_K2);
+        }
     }
     return plc_mum_fold(b ^ PLC_H64_K3, (((uint64_t)a << 32) | a) ^ PLC_H64_K1 ^ len);
 }
+
+#undef PLC_H64_PAIR
 
 uint64_t PLC_HASH64_NAME(uint64_t seed, const void *key, size_t len)
 {

@@ -14,9 +14,14 @@
  */
 #include "stree.h"
 
-#ifndef PLC_STREE_GROUP
-#define PLC_STREE_GROUP 16u
-#endif
+/* Queries per lockstep group: 16 while the tree fits in L2, where more
+ * would only add bookkeeping; 32 beyond, to keep more misses in flight
+ * (measured: bench/RESULTS.md). */
+#define PLC_STREE_GROUP 32u
+#define PLC_STREE_GROUP_SMALL 16u
+#define PLC_STREE_L2_LINES 16384u /* 1 MiB */
+/* A level of at most this many 64-byte lines (32 KiB) stays in L1. */
+#define PLC_STREE_PREFETCH_LINES 512u
 
 static inline uint32_t leaf_owner(const plc_stree *t, uint32_t k, int64_t x)
 {
@@ -36,28 +41,49 @@ uint32_t PLC_STREE_ONE(const plc_stree *t, uint64_t h)
     return leaf_owner(t, k, x);
 }
 
-void PLC_STREE_BATCH(const plc_stree *t, const uint64_t *h, size_t n, uint32_t *owners)
+/* One group of g queries down the tree. Levels small enough to stay in L1
+ * are not prefetched: the instruction would only cost issue slots. */
+static inline void descend_group(const plc_stree *t, const uint64_t *h, uint32_t g,
+                                 uint32_t *owners)
 {
+    /* g <= PLC_STREE_GROUP; the tail of a batch may be any smaller size. */
     int64_t x[PLC_STREE_GROUP];
     uint32_t k[PLC_STREE_GROUP];
-    for (size_t base = 0; base < n; base += PLC_STREE_GROUP) {
-        uint32_t g = n - base < PLC_STREE_GROUP ? (uint32_t)(n - base) : PLC_STREE_GROUP;
-        for (uint32_t q = 0; q < g; q++) {
-            x[q] = (int64_t)(h[base + q] ^ PLC_STREE_SIGN);
-            k[q] = 0;
-        }
-        for (uint32_t d = 0; d < t->nlevels; d++) {
-            const plc_stree_node *lev = t->level[d];
-            const char *next = d + 1 < t->nlevels ? (const char *)t->level[d + 1]
-                                                  : (const char *)t->leaves;
+    for (uint32_t q = 0; q < g; q++) {
+        x[q] = (int64_t)(h[q] ^ PLC_STREE_SIGN);
+        k[q] = 0;
+    }
+    for (uint32_t d = 0; d < t->nlevels; d++) {
+        const plc_stree_node *lev = t->level[d];
+        int last = d + 1 == t->nlevels;
+        const char *next = last ? (const char *)t->leaves : (const char *)t->level[d + 1];
+        size_t next_lines = last ? t->nleaves : t->level_nodes[d + 1];
+        if (next_lines > PLC_STREE_PREFETCH_LINES) {
             for (uint32_t q = 0; q < g; q++) {
                 k[q] = k[q] * PLC_STREE_FANOUT + rank_node(lev[k[q]].key, x[q]);
                 __builtin_prefetch(next + (size_t)k[q] * 64);
             }
+        } else {
+            for (uint32_t q = 0; q < g; q++)
+                k[q] = k[q] * PLC_STREE_FANOUT + rank_node(lev[k[q]].key, x[q]);
         }
-        for (uint32_t q = 0; q < g; q++)
-            owners[base + q] = leaf_owner(t, k[q], x[q]);
     }
+    for (uint32_t q = 0; q < g; q++)
+        owners[q] = leaf_owner(t, k[q], x[q]);
+}
+
+void PLC_STREE_BATCH(const plc_stree *t, const uint64_t *h, size_t n, uint32_t *owners)
+{
+    size_t base = 0;
+    /* Constant group sizes in the loops, so the compiler unrolls them. */
+    if (t->nleaves > PLC_STREE_L2_LINES)
+        for (; base + PLC_STREE_GROUP <= n; base += PLC_STREE_GROUP)
+            descend_group(t, h + base, PLC_STREE_GROUP, owners + base);
+    else
+        for (; base + PLC_STREE_GROUP_SMALL <= n; base += PLC_STREE_GROUP_SMALL)
+            descend_group(t, h + base, PLC_STREE_GROUP_SMALL, owners + base);
+    if (base < n)
+        descend_group(t, h + base, (uint32_t)(n - base), owners + base);
 }
 
 #undef PLC_STREE_ONE

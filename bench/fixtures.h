@@ -1,0 +1,43 @@
+/*
+ * fixtures.h -- rings of the benchmark matrix, built once per process and
+ * shared by every benchmark of that size, so placer and its peers always
+ * see the same tokens and the same keys.
+ */
+#ifndef PLACER_BENCH_FIXTURES_H
+#define PLACER_BENCH_FIXTURES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "eytzinger.h"
+#include "placer.h"
+#include "stree.h"
+
+#define BENCH_KEYS 65536u
+#define BENCH_KEY_LEN 32u
+#define BENCH_NSIZES 6
+
+typedef struct ring_fixture {
+    uint32_t size;  /* tokens */
+    uint32_t nodes; /* physical nodes: 120 for the seed ring, else 128 */
+    placer_snapshot *snap;
+    const plc_stree *tree; /* the snapshot's own layout */
+    uint64_t *tokens;      /* the same tokens, sorted, as a plain array */
+    uint32_t *owners;
+    plc_eytzinger eyt;
+    unsigned char *keys;   /* BENCH_KEYS keys of BENCH_KEY_LEN bytes */
+    const void **key_ptrs;
+    size_t *key_lens;
+    uint64_t *hashes;      /* placer's hash of each key */
+    double build_ms;
+} ring_fixture;
+
+extern const uint32_t bench_sizes[BENCH_NSIZES];
+
+/* The fixture for bench_sizes[i]; built on first use. */
+const ring_fixture *bench_fixture(int i);
+
+/* The name used in benchmark names: "1024", "30720", "2^18", ... */
+const char *bench_size_name(int i);
+
+#endif
