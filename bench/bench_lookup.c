@@ -93,6 +93,11 @@ static void bench(plc_bench *b, const void *arg)
         if (c->batch) {
             for (uint32_t at = 0; at < BENCH_KEYS; at += HASH_CHUNK) {
                 const uint64_t *hh = hs + at;
+                if (c->mode == LOOKUP && c->peer == KERNEL) { /* fused hash + descent */
+                    k->key_batch(t, f->snap->seed, f->key_ptrs + at, f->key_lens + at, HASH_CHUNK, out);
+                    acc += out[at & (HASH_CHUNK - 1)];
+                    continue;
+                }
                 if (c->mode == LOOKUP && c->peer != PUBLIC_API) {
                     kt->hash64_batch(f->snap->seed, f->key_ptrs + at, f->key_lens + at, HASH_CHUNK, h);
                     hh = h;
@@ -108,6 +113,11 @@ static void bench(plc_bench *b, const void *arg)
                 }
                 acc += out[at & (HASH_CHUNK - 1)];
             }
+            continue;
+        }
+        if (c->mode == LOOKUP && c->peer == KERNEL) {
+            for (uint32_t i = 0; i < BENCH_KEYS; i++)
+                acc += k->key_one(t, f->snap->seed, f->key_ptrs[i], BENCH_KEY_LEN);
             continue;
         }
         for (uint32_t i = 0; i < BENCH_KEYS; i++) {

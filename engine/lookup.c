@@ -4,19 +4,17 @@
  * descent ends in. No CPU checks, no allocation, no locks: the snapshot is
  * immutable.
  *
- * Batches hash a chunk of keys first (the hash inlined in a loop), then walk
- * the chunk down the tree in lockstep groups with prefetching (stree_body.h).
+ * The key forms call one fused kernel (simd/stree_body.h) that hashes and
+ * descends: one indirect call per lookup, and batches hash each group of
+ * keys straight into its lockstep descent with prefetching.
  */
 #include "snapshot_internal.h"
-
-/* Keys hashed per step of placer_lookup_batch: the hashes stay in L1. */
-#define HASH_CHUNK 256u
 
 int placer_lookup(const placer_snapshot *s, const void *key, size_t len)
 {
     if (!s || (!key && len))
         return PLACER_ENULL;
-    return (int)s->search(&s->tree, s->hash64(s->seed, key, len));
+    return (int)s->lookup(&s->tree, s->seed, key, len);
 }
 
 int placer_lookup_hash(const placer_snapshot *s, uint64_t hash)
@@ -51,11 +49,6 @@ int placer_lookup_batch(const placer_snapshot *s, const void *const *keys, const
     for (size_t i = 0; i < n; i++)
         if (!keys[i] && lens[i])
             return PLACER_ENULL;
-    uint64_t h[HASH_CHUNK];
-    for (size_t at = 0; at < n; at += HASH_CHUNK) {
-        size_t m = n - at < HASH_CHUNK ? n - at : HASH_CHUNK;
-        s->hash64_batch(s->seed, keys + at, lens + at, m, h);
-        s->search_batch(&s->tree, h, m, owners + at);
-    }
+    s->lookup_batch(&s->tree, s->seed, keys, lens, n, owners);
     return 0;
 }

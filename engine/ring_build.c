@@ -195,11 +195,12 @@ static placer_snapshot *assemble(const placer_builder *b, const entry *e, uint32
         nodes[n].ntokens = (uint32_t)counts[n];
     }
     const plc_kernels *k = plc_kernels_get();
-    s->hash64 = k->hash64;
+    s->lookup = k->lookup;
     s->search = k->search;
     s->seed = b->seed;
-    s->hash64_batch = k->hash64_batch;
+    s->lookup_batch = k->lookup_batch;
     s->search_batch = k->search_batch;
+    s->hash64 = k->hash64;
     s->epoch = epoch;
     s->nodes = nodes;
     s->nnodes = b->nnodes;

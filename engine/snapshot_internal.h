@@ -31,11 +31,12 @@ typedef struct plc_node {
 
 struct placer_snapshot {
     /* what every lookup reads */
-    plc_hash64_fn hash64;
+    plc_stree_key_fn lookup; /* hash + search, fused */
     plc_stree_fn search;
     uint64_t seed;
-    plc_hash64_batch_fn hash64_batch;
+    plc_stree_key_batch_fn lookup_batch;
     plc_stree_batch_fn search_batch;
+    plc_hash64_fn hash64;
     plc_stree tree;
     /* cold */
     uint64_t epoch;

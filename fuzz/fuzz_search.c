@@ -64,6 +64,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     queries[nq++] = 0;
     queries[nq++] = UINT64_MAX;
 
+    /* Keys for the fused kernels: the input itself, cut at every 7th byte. */
+    const void *keys[64];
+    size_t lens[64], nkeys = 0;
+    for (size_t at = 0; at < size && nkeys < 64; at += 7, nkeys++) {
+        keys[nkeys] = data + at;
+        lens[nkeys] = size - at < 13 ? size - at : 13;
+    }
+    uint32_t kout[64];
+    uint64_t seed = n * 31u + width;
+
     unsigned f = plc_cpu_detected();
     size_t nk;
     const plc_search_kernel *k = plc_search_kernels(&nk);
@@ -75,6 +85,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             uint32_t want = ref_lower_bound_wrap(tokens, n, queries[i]);
             FUZZ_ASSERT(k[j].one(&tree, queries[i]) == want);
             FUZZ_ASSERT(got[i] == want);
+        }
+        k[j].key_batch(&tree, seed, keys, lens, nkeys, kout);
+        for (size_t i = 0; i < nkeys; i++) {
+            uint32_t want =
+                ref_lower_bound_wrap(tokens, n, plc_kernels_sw()->hash64(seed, keys[i], lens[i]));
+            FUZZ_ASSERT(k[j].key_one(&tree, seed, keys[i], lens[i]) == want);
+            FUZZ_ASSERT(kout[i] == want);
         }
     }
     plc_eytzinger_batch(&eyt, queries, nq, got);

@@ -3,9 +3,11 @@
  * CRC implementation (software tables, SSE4.2 / ARMv8 instruction), so the
  * paths cannot drift apart. Define PLC_HASH64_NAME and PLC_HASH64_STEP
  * (uint32_t step(uint32_t crc, uint64_t word), the raw crc32c register update)
- * and PLC_HASH64_BATCH_NAME before including it. The batch form hashes many
- * keys with the body inlined: a call per key through a function pointer
- * costs about a third of a 32-byte hash.
+ * and PLC_HASH64_BATCH_NAME before including it; or only PLC_HASH64_STEP,
+ * to get the inline plc_hash64_body alone (the fused lookup kernels of
+ * stree_body.h). The batch form hashes many keys with the body inlined: a
+ * call per key through a function pointer costs about a third of a 32-byte
+ * hash.
  *
  * The key is read as little-endian 64-bit words, the last one zero-padded.
  * Two lanes run side by side:
@@ -109,6 +111,7 @@ static inline uint64_t plc_hash64_body(uint64_t seed, const void *key, size_t le
 
 #undef PLC_H64_PAIR
 
+#if defined(PLC_HASH64_NAME)
 uint64_t PLC_HASH64_NAME(uint64_t seed, const void *key, size_t len)
 {
     return plc_hash64_body(seed, key, len);
@@ -123,4 +126,5 @@ void PLC_HASH64_BATCH_NAME(uint64_t seed, const void *const *keys, const size_t 
 
 #undef PLC_HASH64_NAME
 #undef PLC_HASH64_BATCH_NAME
+#endif
 #undef PLC_HASH64_STEP

@@ -16,7 +16,7 @@
 
 #if defined(__aarch64__)
 #define SIMD128_NAME "stree-neon"
-#define SIMD128_NEEDS PLC_CPU_ARM_NEON
+#define SIMD128_NEEDS (PLC_CPU_ARM_NEON | PLC_CPU_ARM_CRC) /* fused kernels use crc32 */
 #define CRC_HW_NEEDS PLC_CPU_ARM_CRC
 #define CRC_HW_NAME "armv8-crc-3way"
 #define HASH_HW_NAME "armv8-crc+mum"
@@ -28,17 +28,22 @@
 #define HASH_HW_NAME "sse4.2+mum"
 #endif
 
+/* The fused kernels of the SIMD files hash with the crc32 instruction, so
+ * they also need the CPU's CRC feature: a mask that hides SSE4.2 gets the
+ * scalar kernel and the software hash, consistently. */
+#define KERNELS(isa) plc_stree_##isa, plc_stree_batch_##isa, plc_stree_key_##isa, plc_stree_key_batch_##isa
+
 static const plc_search_kernel search_kernels[] = {
 #if defined(PLC_HAVE_AVX512)
-    {"stree-avx512", PLC_CPU_AVX512, plc_stree_avx512, plc_stree_batch_avx512},
+    {"stree-avx512", PLC_CPU_AVX512 | PLC_CPU_SSE42, KERNELS(avx512)},
 #endif
 #if defined(PLC_HAVE_AVX2)
-    {"stree-avx2", PLC_CPU_AVX2, plc_stree_avx2, plc_stree_batch_avx2},
+    {"stree-avx2", PLC_CPU_AVX2 | PLC_CPU_SSE42, KERNELS(avx2)},
 #endif
 #if defined(PLC_HAVE_SIMD128)
-    {SIMD128_NAME, SIMD128_NEEDS, plc_stree_simd128, plc_stree_batch_simd128},
+    {SIMD128_NAME, SIMD128_NEEDS, KERNELS(simd128)},
 #endif
-    {"stree-scalar", 0, plc_stree_scalar, plc_stree_batch_scalar},
+    {"stree-scalar", 0, KERNELS(scalar)},
 };
 #define NSEARCH (sizeof search_kernels / sizeof search_kernels[0])
 
@@ -80,7 +85,8 @@ static void init(void)
         for (size_t s = 0; s < NSEARCH; s++)
             tables[c][s] = (plc_kernels){
                 crc_choices[c].crc32c,       crc_choices[c].hash64,     crc_choices[c].hash64_batch,
-                search_kernels[s].one,       search_kernels[s].batch,   crc_choices[c].crc32c_name,
+                search_kernels[s].one,       search_kernels[s].batch,
+                search_kernels[s].key_one,   search_kernels[s].key_batch, crc_choices[c].crc32c_name,
                 crc_choices[c].hash64_name,  search_kernels[s].name,
             };
     select_kernels();

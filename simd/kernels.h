@@ -26,6 +26,8 @@ typedef struct plc_search_kernel {
     unsigned needs; /* PLC_CPU_* bits */
     plc_stree_fn one;
     plc_stree_batch_fn batch;
+    plc_stree_key_fn key_one;           /* hash + descend */
+    plc_stree_key_batch_fn key_batch;
 } plc_search_kernel;
 
 typedef struct plc_kernels {
@@ -34,6 +36,8 @@ typedef struct plc_kernels {
     plc_hash64_batch_fn hash64_batch;
     plc_stree_fn search;
     plc_stree_batch_fn search_batch;
+    plc_stree_key_fn lookup;             /* fused hash + search */
+    plc_stree_key_batch_fn lookup_batch;
     const char *crc32c_name;
     const char *hash64_name;
     const char *search_name;

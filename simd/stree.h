@@ -78,20 +78,28 @@ static inline uint32_t plc_stree_owner_at(const plc_stree *t, uint32_t i)
 typedef uint32_t (*plc_stree_fn)(const plc_stree *t, uint64_t h);
 typedef void (*plc_stree_batch_fn)(const plc_stree *t, const uint64_t *h, size_t n,
                                    uint32_t *owners);
+/* Fused: hash with placer_hash64(seed, ...) and descend, in one call. */
+typedef uint32_t (*plc_stree_key_fn)(const plc_stree *t, uint64_t seed, const void *key, size_t len);
+typedef void (*plc_stree_key_batch_fn)(const plc_stree *t, uint64_t seed, const void *const *keys,
+                                       const size_t *lens, size_t n, uint32_t *owners);
 
-uint32_t plc_stree_scalar(const plc_stree *t, uint64_t h);
-void plc_stree_batch_scalar(const plc_stree *t, const uint64_t *h, size_t n, uint32_t *owners);
+#define PLC_STREE_DECLARE(isa)                                                                 \
+    uint32_t plc_stree_##isa(const plc_stree *t, uint64_t h);                                  \
+    void plc_stree_batch_##isa(const plc_stree *t, const uint64_t *h, size_t n,               \
+                               uint32_t *owners);                                              \
+    uint32_t plc_stree_key_##isa(const plc_stree *t, uint64_t seed, const void *key, size_t len); \
+    void plc_stree_key_batch_##isa(const plc_stree *t, uint64_t seed, const void *const *keys,  \
+                                   const size_t *lens, size_t n, uint32_t *owners)
+
+PLC_STREE_DECLARE(scalar);
 #if defined(PLC_HAVE_SIMD128)
-uint32_t plc_stree_simd128(const plc_stree *t, uint64_t h);
-void plc_stree_batch_simd128(const plc_stree *t, const uint64_t *h, size_t n, uint32_t *owners);
+PLC_STREE_DECLARE(simd128);
 #endif
 #if defined(PLC_HAVE_AVX2)
-uint32_t plc_stree_avx2(const plc_stree *t, uint64_t h);
-void plc_stree_batch_avx2(const plc_stree *t, const uint64_t *h, size_t n, uint32_t *owners);
+PLC_STREE_DECLARE(avx2);
 #endif
 #if defined(PLC_HAVE_AVX512)
-uint32_t plc_stree_avx512(const plc_stree *t, uint64_t h);
-void plc_stree_batch_avx512(const plc_stree *t, const uint64_t *h, size_t n, uint32_t *owners);
+PLC_STREE_DECLARE(avx512);
 #endif
 
 #endif

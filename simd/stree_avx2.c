@@ -1,6 +1,7 @@
 /* stree_avx2.c -- the S+ tree descent four keys at a time (-mavx2, SIMDe).
  * Signed vpcmpgtq on sign-flipped keys; the lane mask is counted. */
 #include <simde/x86/avx2.h>
+#include <simde/x86/sse4.2.h>
 
 static inline uint32_t mask4(simde__m256i keys, simde__m256i xv)
 {
@@ -22,6 +23,16 @@ static inline uint32_t rank_leaf(const int64_t *key, int64_t x)
            (key[4] < x);
 }
 
+/* The fused kernels hash with the crc32 instruction: every CPU with this
+ * instruction set has it, and the dispatcher requires SSE4.2 too. */
+static inline uint32_t hw_crc_step(uint32_t crc, uint64_t w)
+{
+    return (uint32_t)simde_mm_crc32_u64(crc, w);
+}
+
 #define PLC_STREE_ONE plc_stree_avx2
 #define PLC_STREE_BATCH plc_stree_batch_avx2
+#define PLC_STREE_KEY_ONE plc_stree_key_avx2
+#define PLC_STREE_KEY_BATCH plc_stree_key_batch_avx2
+#define PLC_HASH64_STEP hw_crc_step
 #include "stree_body.h"

@@ -32,13 +32,18 @@ static inline uint32_t leaf_owner(const plc_stree *t, uint32_t k, int64_t x)
     return k * PLC_STREE_LEAF + r < t->n ? o : t->wrap_owner;
 }
 
-uint32_t PLC_STREE_ONE(const plc_stree *t, uint64_t h)
+static inline uint32_t descend_one(const plc_stree *t, uint64_t h)
 {
     int64_t x = (int64_t)(h ^ PLC_STREE_SIGN);
     uint32_t k = 0;
     for (uint32_t d = 0; d < t->nlevels; d++)
         k = k * PLC_STREE_FANOUT + rank_node(t->level[d][k].key, x);
     return leaf_owner(t, k, x);
+}
+
+uint32_t PLC_STREE_ONE(const plc_stree *t, uint64_t h)
+{
+    return descend_one(t, h);
 }
 
 /* One group of g queries down the tree. Levels small enough to stay in L1
@@ -85,6 +90,30 @@ void PLC_STREE_BATCH(const plc_stree *t, const uint64_t *h, size_t n, uint32_t *
     if (base < n)
         descend_group(t, h + base, (uint32_t)(n - base), owners + base);
 }
+
+#if defined(PLC_STREE_KEY_ONE)
+#include "hash64_body.h"
+
+uint32_t PLC_STREE_KEY_ONE(const plc_stree *t, uint64_t seed, const void *key, size_t len)
+{
+    return descend_one(t, plc_hash64_body(seed, key, len));
+}
+
+void PLC_STREE_KEY_BATCH(const plc_stree *t, uint64_t seed, const void *const *keys,
+                         const size_t *lens, size_t n, uint32_t *owners)
+{
+    uint64_t h[PLC_STREE_GROUP];
+    uint32_t group = t->nleaves > PLC_STREE_L2_LINES ? PLC_STREE_GROUP : PLC_STREE_GROUP_SMALL;
+    for (size_t base = 0; base < n; base += group) {
+        uint32_t g = n - base < group ? (uint32_t)(n - base) : group;
+        for (uint32_t q = 0; q < g; q++)
+            h[q] = plc_hash64_body(seed, keys[base + q], lens[base + q]);
+        descend_group(t, h, g, owners + base);
+    }
+}
+#undef PLC_STREE_KEY_ONE
+#undef PLC_STREE_KEY_BATCH
+#endif
 
 #undef PLC_STREE_ONE
 #undef PLC_STREE_BATCH

@@ -29,6 +29,16 @@ static inline uint32_t rank_leaf(const int64_t *key, int64_t x)
            (key[4] < x);
 }
 
+/* The fused kernels hash with the crc32 instruction: every CPU with this
+ * instruction set has it, and the dispatcher requires SSE4.2 too. */
+static inline uint32_t hw_crc_step(uint32_t crc, uint64_t w)
+{
+    return (uint32_t)simde_mm_crc32_u64(crc, w);
+}
+
 #define PLC_STREE_ONE plc_stree_simd128
 #define PLC_STREE_BATCH plc_stree_batch_simd128
+#define PLC_STREE_KEY_ONE plc_stree_key_simd128
+#define PLC_STREE_KEY_BATCH plc_stree_key_batch_simd128
+#define PLC_HASH64_STEP hw_crc_step
 #include "stree_body.h"

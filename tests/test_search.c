@@ -109,10 +109,30 @@ static void check_set(const uint64_t *tokens, uint32_t n, uint64_t *rng, const c
         long bad_batch = 0;
         for (size_t i = 0; i < nq; i++)
             bad_batch += got[i] != want[i];
-        if (bad || bad_batch)
-            fprintf(stderr, "%s n=%u: %s single %ld wrong, batch %ld wrong\n", what, n, k[j].name,
-                    bad, bad_batch);
-        CHECK_ALL(bad == 0 && bad_batch == 0, sizes_desc);
+        /* The fused kernels: hash the key, then the same answer. */
+        long bad_key = 0;
+        uint64_t seed = check_rand(rng);
+        enum { NKEYS = 300 };
+        static unsigned char keybuf[NKEYS][40];
+        const void *keys[NKEYS];
+        size_t lens[NKEYS];
+        uint32_t kout[NKEYS];
+        for (int i = 0; i < NKEYS; i++) {
+            lens[i] = (size_t)(i % 41);
+            for (size_t b = 0; b < lens[i]; b++)
+                keybuf[i][b] = (unsigned char)check_rand(rng);
+            keys[i] = keybuf[i];
+        }
+        k[j].key_batch(&l.tree, seed, keys, lens, NKEYS, kout);
+        for (int i = 0; i < NKEYS; i++) {
+            uint32_t w = ref_lower_bound_wrap(tokens, n, plc_kernels_sw()->hash64(seed, keys[i], lens[i]));
+            bad_key += k[j].key_one(&l.tree, seed, keys[i], lens[i]) != w;
+            bad_key += kout[i] != w;
+        }
+        if (bad || bad_batch || bad_key)
+            fprintf(stderr, "%s n=%u: %s single %ld wrong, batch %ld wrong, keyed %ld wrong\n", what,
+                    n, k[j].name, bad, bad_batch, bad_key);
+        CHECK_ALL(bad == 0 && bad_batch == 0 && bad_key == 0, sizes_desc);
     }
     long bad = 0;
     for (size_t i = 0; i < nq; i++) {
