@@ -10,17 +10,44 @@ placer is three times faster. Only the standard library is used.
 import json
 import sys
 
-# (what is compared, placer benchmark, baseline benchmark)
+# (what is compared, placer benchmark, baseline benchmark, goal): the ratio
+# is baseline time / placer time, so 3.0 means placer is three times faster;
+# a goal of 0.5 reads "at most 2x the baseline's time".
 RATIOS = [
-    ("CRC32C 1 MiB, hardware vs software", "crc32c/hardware/1048576", "crc32c/software/1048576"),
-    ("CRC32C 32 B, hardware vs software", "crc32c/hardware/32", "crc32c/software/32"),
-    ("hash64 32 B vs plain CRC32C of the key", "hash64/32B/hardware", "hash64/32B/crc32c_hw_baseline"),
-    ("hash64 32 B batch vs plain CRC32C", "hash64/32B/hardware_batch", "hash64/32B/crc32c_hw_baseline"),
-    ("hash64 hardware vs software", "hash64/32B/hardware", "hash64/32B/software"),
-    ("lookup 30,720 tokens, key: placer vs CRC32C + std::lower_bound",
-     "lookup/key/30720/placer", "lookup/key/30720/crc32c+std_lower_bound"),
-    ("lookup 30,720 tokens, hash: placer vs std::lower_bound",
-     "lookup/hash/30720/placer", "lookup/hash/30720/std_lower_bound"),
+    ("CRC32C 1 MiB: hardware vs software", "crc32c/hardware/1048576", "crc32c/software/1048576", 8),
+    ("CRC32C 32 B: hardware vs software", "crc32c/hardware/32", "crc32c/software/32", None),
+    ("hash64 32 B vs a plain CRC32C of the key", "hash64/32B/hardware", "hash64/32B/crc32c_hw_baseline", None),
+    ("hash64 32 B, batch, vs a plain CRC32C", "hash64/32B/hardware_batch", "hash64/32B/crc32c_hw_baseline", None),
+    ("30,720 tokens, keys, batched: placer vs CRC32C + std::lower_bound",
+     "lookup/30720/placer/batch", "lookup/30720/crc32c+std_lower_bound", 12),
+    ("30,720 tokens, keys, single: placer vs CRC32C + std::lower_bound",
+     "lookup/30720/placer/single", "lookup/30720/crc32c+std_lower_bound", 6),
+    ("30,720 tokens, search only, batched: vs std::lower_bound",
+     "search/30720/placer/batch", "search/30720/std_lower_bound", 20),
+    ("2^20 tokens, search only, batched: vs std::lower_bound",
+     "search/2^20/placer/batch", "search/2^20/std_lower_bound", 15),
+    ("2^24 tokens, search only, batched: vs std::lower_bound",
+     "search/2^24/placer/batch", "search/2^24/std_lower_bound", 20),
+    ("2^24 tokens, search only, batched: vs random-access limit",
+     "search/2^24/placer/batch", "search/2^24/random_access_limit", 0.5),
+    ("30,720 tokens, keys, batched: vs libmemcached ketama (100 servers)",
+     "lookup/30720/placer/batch", "lookup/libmemcached_ketama_100_servers", 25),
+    ("30,720 tokens (120 nodes), search, batched: vs jump hash, 120 buckets",
+     "search/30720/placer/batch", "search/30720/jump_hash", 1),
+    ("30,720 tokens (120 nodes), search, single: vs jump hash, 120 buckets",
+     "search/30720/placer/single", "search/30720/jump_hash", 1),
+    ("2^20 tokens, keys, batched: vs CRC32C + std::lower_bound",
+     "lookup/2^20/placer/batch", "lookup/2^20/crc32c+std_lower_bound", None),
+    ("2^24 tokens, keys, batched: vs CRC32C + std::lower_bound",
+     "lookup/2^24/placer/batch", "lookup/2^24/crc32c+std_lower_bound", None),
+]
+
+# (what, benchmark, most nanoseconds per item)
+ABSOLUTE = [
+    ("30,720 tokens, keys, batched: ns per lookup", "lookup/30720/placer/batch", 5),
+    ("hash64 of a 32-byte key: ns", "hash64/32B/hardware", 2.5),
+    ("build 30,720 tokens: ns (3 ms)", "build/30720", 3e6),
+    ("build 2^20 tokens: ns (150 ms)", "build/2^20", 150e6),
 ]
 
 
@@ -60,13 +87,22 @@ def main():
     for name, b in runs.items():
         print(f"{name:58} {per_item_ns(b):10.2f}  {b.get('label', '')}")
     print()
-    print(f"{'ratio (baseline time / placer time)':66} {'ratio':>7}")
-    for what, mine, base in RATIOS:
+    print(f"{'ratio (baseline time / placer time)':72} {'ratio':>8}  goal")
+    for what, mine, base, goal in RATIOS:
         if mine in runs and base in runs:
             r = per_item_ns(runs[base]) / per_item_ns(runs[mine])
-            print(f"{what:66} {r:6.2f}x")
+            verdict = "" if goal is None else f">= {goal}x: " + ("met" if r >= goal else "NOT met")
+            print(f"{what:72} {r:7.2f}x  {verdict}")
         else:
-            print(f"{what:66} {'n/a':>7}  (not run)")
+            print(f"{what:72} {'n/a':>8}  (not run)")
+    print()
+    print(f"{'absolute (this machine)':72} {'value':>8}  goal")
+    for what, name, most in ABSOLUTE:
+        if name in runs:
+            v = per_item_ns(runs[name])
+            print(f"{what:72} {v:8.2f}  <= {most:g}: " + ("met" if v <= most else "NOT met"))
+        else:
+            print(f"{what:72} {'n/a':>8}  (not run)")
 
 
 if __name__ == "__main__":

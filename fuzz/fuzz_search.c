@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     plc_stree_size(n, &nb, &lb);
     FUZZ_ASSERT(nb + lb <= sizeof tree_mem);
     plc_stree tree;
-    plc_stree_build(&tree, tokens, owners, n, tree_mem, tree_mem + nb);
+    plc_stree_build(&tree, tokens, 8, owners, 4, n, tree_mem, tree_mem + nb);
     plc_eytzinger eyt;
     plc_eytzinger_build(&eyt, tokens, owners, n, eyt_keys, eyt_owners);
 

@@ -61,9 +61,12 @@ uint32_t plc_stree_size(uint32_t n, size_t *node_bytes, size_t *leaf_bytes);
 
 /* Lay out n >= 1 sorted tokens and their owners into `nodes` (node_bytes,
  * 64-byte aligned) and `leaves` (leaf_bytes, 64-byte aligned), and describe
- * the result in *t. */
-void plc_stree_build(plc_stree *t, const uint64_t *tokens, const uint32_t *owners, uint32_t n,
-                     void *nodes, void *leaves);
+ * the result in *t. Token i is the uint64_t at (const char *)tokens +
+ * i * token_stride, its owner the uint32_t at (const char *)owners +
+ * i * owner_stride: plain arrays (strides 8 and 4) and arrays of structs
+ * (the struct's size, twice) are laid out alike, without a copy. */
+void plc_stree_build(plc_stree *t, const void *tokens, size_t token_stride, const void *owners,
+                     size_t owner_stride, uint32_t n, void *nodes, void *leaves);
 
 /* Token i (sorted order) and its owner; i < t->n. */
 static inline uint64_t plc_stree_token(const plc_stree *t, uint32_t i)

@@ -99,16 +99,83 @@ uint32_t PLC_STREE_KEY_ONE(const plc_stree *t, uint64_t seed, const void *key, s
     return descend_one(t, plc_hash64_body(seed, key, len));
 }
 
+/* The next group's keys, hashed a slice at a time while this group's lines
+ * are on their way from memory: compute that fills the wait instead of
+ * stalling the reorder buffer behind outstanding misses. */
+typedef struct next_keys {
+    uint64_t seed;
+    const void *const *keys;
+    const size_t *lens;
+    uint32_t n, done;
+    uint64_t *out;
+} next_keys;
+
+static inline void hash_slice(next_keys *w, uint32_t upto)
+{
+    if (upto > w->n)
+        upto = w->n;
+    for (; w->done < upto; w->done++)
+        w->out[w->done] = plc_hash64_body(w->seed, w->keys[w->done], w->lens[w->done]);
+}
+
+/* descend_group with a slice of the next group hashed after each level. */
+static inline void descend_group_hashing(const plc_stree *t, const uint64_t *h, uint32_t g,
+                                         uint32_t *owners, next_keys *w)
+{
+    int64_t x[PLC_STREE_GROUP];
+    uint32_t k[PLC_STREE_GROUP];
+    uint32_t slice = (w->n + t->nlevels) / (t->nlevels + 1);
+    for (uint32_t q = 0; q < g; q++) {
+        x[q] = (int64_t)(h[q] ^ PLC_STREE_SIGN);
+        k[q] = 0;
+    }
+    for (uint32_t d = 0; d < t->nlevels; d++) {
+        const plc_stree_node *lev = t->level[d];
+        int last = d + 1 == t->nlevels;
+        const char *next = last ? (const char *)t->leaves : (const char *)t->level[d + 1];
+        size_t next_lines = last ? t->nleaves : t->level_nodes[d + 1];
+        if (next_lines > PLC_STREE_PREFETCH_LINES) {
+            for (uint32_t q = 0; q < g; q++) {
+                k[q] = k[q] * PLC_STREE_FANOUT + rank_node(lev[k[q]].key, x[q]);
+                __builtin_prefetch(next + (size_t)k[q] * 64);
+            }
+            hash_slice(w, (d + 1) * slice);
+        } else {
+            for (uint32_t q = 0; q < g; q++)
+                k[q] = k[q] * PLC_STREE_FANOUT + rank_node(lev[k[q]].key, x[q]);
+        }
+    }
+    for (uint32_t q = 0; q < g; q++)
+        owners[q] = leaf_owner(t, k[q], x[q]);
+    hash_slice(w, w->n);
+}
+
 void PLC_STREE_KEY_BATCH(const plc_stree *t, uint64_t seed, const void *const *keys,
                          const size_t *lens, size_t n, uint32_t *owners)
 {
-    uint64_t h[PLC_STREE_GROUP];
-    uint32_t group = t->nleaves > PLC_STREE_L2_LINES ? PLC_STREE_GROUP : PLC_STREE_GROUP_SMALL;
-    for (size_t base = 0; base < n; base += group) {
+    uint64_t h[2][PLC_STREE_GROUP];
+    if (t->nleaves <= PLC_STREE_L2_LINES) {
+        /* In cache there is no miss to hide: hash a group, then descend it. */
+        for (size_t base = 0; base < n; base += PLC_STREE_GROUP_SMALL) {
+            uint32_t g = n - base < PLC_STREE_GROUP_SMALL ? (uint32_t)(n - base)
+                                                          : PLC_STREE_GROUP_SMALL;
+            for (uint32_t q = 0; q < g; q++)
+                h[0][q] = plc_hash64_body(seed, keys[base + q], lens[base + q]);
+            descend_group(t, h[0], g, owners + base);
+        }
+        return;
+    }
+    uint32_t group = PLC_STREE_GROUP;
+    next_keys w = {seed, keys, lens, (uint32_t)(n < group ? n : group), 0, h[0]};
+    hash_slice(&w, w.n); /* the first group has nothing to hide behind */
+    int cur = 0;
+    for (size_t base = 0; base < n; base += group, cur ^= 1) {
         uint32_t g = n - base < group ? (uint32_t)(n - base) : group;
-        for (uint32_t q = 0; q < g; q++)
-            h[q] = plc_hash64_body(seed, keys[base + q], lens[base + q]);
-        descend_group(t, h, g, owners + base);
+        size_t next = base + group;
+        uint32_t gn = next < n ? (n - next < group ? (uint32_t)(n - next) : group) : 0;
+        w = (next_keys){seed, keys + (next < n ? next : 0), lens + (next < n ? next : 0), gn, 0,
+                        h[cur ^ 1]};
+        descend_group_hashing(t, h[cur], g, owners + base, &w);
     }
 }
 #undef PLC_STREE_KEY_ONE

@@ -35,20 +35,34 @@ static int64_t flip(uint64_t token)
     return (int64_t)(token ^ PLC_STREE_SIGN);
 }
 
-void plc_stree_build(plc_stree *t, const uint64_t *tokens, const uint32_t *owners, uint32_t n,
-                     void *nodes, void *leaves)
+static uint64_t token_at(const void *tokens, size_t stride, size_t i)
+{
+    uint64_t v;
+    memcpy(&v, (const char *)tokens + i * stride, sizeof v);
+    return v;
+}
+
+static uint32_t owner_at(const void *owners, size_t stride, size_t i)
+{
+    uint32_t v;
+    memcpy(&v, (const char *)owners + i * stride, sizeof v);
+    return v;
+}
+
+void plc_stree_build(plc_stree *t, const void *tokens, size_t token_stride, const void *owners,
+                     size_t owner_stride, uint32_t n, void *nodes, void *leaves)
 {
     memset(t, 0, sizeof *t);
     t->n = n;
-    t->wrap_owner = owners[0];
+    t->wrap_owner = owner_at(owners, owner_stride, 0);
     t->nleaves = div_up(n, PLC_STREE_LEAF);
     plc_stree_leaf *leaf = leaves;
     t->leaves = leaf;
     for (uint32_t l = 0; l < t->nleaves; l++) {
         for (uint32_t j = 0; j < PLC_STREE_LEAF; j++) {
             uint32_t i = l * PLC_STREE_LEAF + j;
-            leaf[l].key[j] = i < n ? flip(tokens[i]) : INT64_MAX;
-            leaf[l].owner[j] = i < n ? owners[i] : 0;
+            leaf[l].key[j] = i < n ? flip(token_at(tokens, token_stride, i)) : INT64_MAX;
+            leaf[l].owner[j] = i < n ? owner_at(owners, owner_stride, i) : 0;
         }
         leaf[l].pad_ = 0;
     }
@@ -88,7 +102,7 @@ void plc_stree_build(plc_stree *t, const uint64_t *tokens, const uint32_t *owner
                 uint64_t last_token = (last_leaf + 1) * PLC_STREE_LEAF - 1;
                 if (last_token >= n)
                     last_token = n - 1;
-                lev[j].key[i] = flip(tokens[last_token]);
+                lev[j].key[i] = flip(token_at(tokens, token_stride, last_token));
             }
     }
 }

@@ -37,6 +37,8 @@ expect_exit 0 "short demo" -- "$placer" demo --keys 200000
 expect_out '^[0-9]+ lookups/s \(target 2000000 lookups/s' "demo prints the rate"
 expect_out 'keys per node: min [0-9]+, mean 1667, max [0-9]+, max/mean [0-9.]+, coefficient of variation' "demo prints balance"
 expect_out '^ring: 120 nodes in 3 zones, 256 tokens per node, 30720 tokens' "demo ring shape"
+expect_out '^search layout: [0-9]+ bytes, 1\.[0-2][0-9]x plain sorted tokens \+ owners$' "demo layout memory"
+expect_out '^batched: [0-9]+ lookups/s with placer_lookup_batch .*, same owners as single lookups$' "demo batch agrees"
 expect_exit 1 "demo --keys 0" -- "$placer" demo --keys 0
 expect_out 'outside 1\.\.' "range error is explained"
 expect_exit 1 "demo --keys abc" -- "$placer" demo --keys abc

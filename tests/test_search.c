@@ -39,7 +39,7 @@ static void build(layouts *l, const uint64_t *tokens, const uint32_t *owners, ui
     size_t nb, lb, kb, ob;
     plc_stree_size(n, &nb, &lb);
     l->tree_mem = aligned(nb + lb);
-    plc_stree_build(&l->tree, tokens, owners, n, l->tree_mem, (char *)l->tree_mem + nb);
+    plc_stree_build(&l->tree, tokens, 8, owners, 4, n, l->tree_mem, (char *)l->tree_mem + nb);
     plc_eytzinger_size(n, &kb, &ob);
     l->eyt_keys = aligned(kb);
     l->eyt_owners = aligned(ob);

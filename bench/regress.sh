@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# bench/regress.sh save BASELINE.json [FILTER]
+# bench/regress.sh compare BASELINE.json [FILTER]
+# Timing regressions between two builds on the same machine. "save" runs the
+# benchmarks (7 repetitions, pinned, medians) into BASELINE.json; "compare"
+# runs them again and prints Google Benchmark's compare.py table (Debian's
+# libbenchmark-tools), then the benchmarks whose median time grew by more
+# than $REGRESS_THRESHOLD percent (default 10), and exits 1 if there are any.
+# Default FILTER: the lookup and hash benchmarks up to 2^20 tokens.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cmd=${1:-} base=${2:-}
+filter=${3:-'^(hash64|(search|lookup)/(30720|2\^20)/)'}
+threshold=${REGRESS_THRESHOLD:-10}
+[ -n "$cmd" ] && [ -n "$base" ] || { sed -n '2,9p' "$0"; exit 1; }
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+compare=/usr/share/benchmark/compare.py
+"$root/scripts/build.sh" "$root/build" >/dev/null
+run() {
+    local pin=()
+    command -v taskset >/dev/null && pin=(taskset -c "$(($(nproc) - 1))")
+    "${pin[@]}" "$root/build/bench/placer_bench" --benchmark_filter="$filter" \
+        --benchmark_repetitions=7 --benchmark_report_aggregates_only=true \
+        --benchmark_out="$1" --benchmark_out_format=json >/dev/null 2>&1
+}
+case "$cmd" in
+save)
+    run "$base"
+    echo "saved $base"
+    ;;
+compare)
+    new=$(mktemp --suffix=.json)
+    run "$new"
+    [ -f "$compare" ] && "$py" "$compare" --no-color benchmarks "$base" "$new" | grep -E '_median|Benchmark' || true
+    "$py" - "$base" "$new" "$threshold" <<'PY'
+import json, sys
+def medians(path):
+    out = {}
+    for b in json.load(open(path))["benchmarks"]:
+        if b.get("aggregate_name") == "median":
+            out[b["run_name"]] = b["real_time"]
+    return out
+old, new, limit = medians(sys.argv[1]), medians(sys.argv[2]), float(sys.argv[3])
+bad = [(n, old[n], new[n]) for n in sorted(old) if n in new and new[n] > old[n] * (1 + limit / 100)]
+print(f"\n{len(bad)} regressions over {limit:.0f}% among {len(set(old) & set(new))} benchmarks")
+for n, o, t in bad:
+    print(f"  {n}: {o:.2f} -> {t:.2f} ({(t / o - 1) * 100:+.1f}%)")
+sys.exit(1 if bad else 0)
+PY
+    ;;
+*)
+    sed -n '2,9p' "$0"
+    exit 1
+    ;;
+esac
