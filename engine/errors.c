@@ -16,6 +16,8 @@ const char *placer_strerror(int err)
     case PLACER_ERANGE: return "PLACER_ERANGE: node or token index out of range";
     case PLACER_EINVAL: return "PLACER_EINVAL: argument out of its documented range";
     case PLACER_ENOTSUP: return "PLACER_ENOTSUP: not supported by this CPU or build";
+    case PLACER_ESTALE: return "PLACER_ESTALE: epoch is not newer than the current one";
+    case PLACER_ENOTMINE: return "PLACER_ENOTMINE: the node does not own this key in the current epoch";
     default: return "unknown error";
     }
 }

@@ -227,6 +227,7 @@ static placer_snapshot *assemble(const placer_builder *b, const entry *e, uint32
     s->layout_bytes = node_bytes + leaf_bytes;
     s->bytes = bytes;
     s->search_name = k->search_name;
+    plc_snapshot_born();
     return s;
 }
 

@@ -2,12 +2,30 @@
  * snapshot.c -- release and inspection of immutable snapshots. Every
  * accessor tolerates NULL and out-of-range indices with a documented value.
  */
+#define PLACER_STATIC_LINKING_ONLY
+#include <stdatomic.h>
+
 #include "alloc.h"
 #include "snapshot_internal.h"
 #include "validate.h"
 
+static atomic_long alive;
+
+void plc_snapshot_born(void)
+{
+    atomic_fetch_add_explicit(&alive, 1, memory_order_relaxed);
+}
+
+long placer_snapshots_alive(void)
+{
+    return atomic_load_explicit(&alive, memory_order_relaxed);
+}
+
 void placer_snapshot_free(placer_snapshot *s)
 {
+    if (!s)
+        return;
+    atomic_fetch_sub_explicit(&alive, 1, memory_order_relaxed);
     plc_free(s);
 }
 

@@ -45,6 +45,14 @@ struct placer_snapshot {
     size_t layout_bytes; /* internal nodes + leaves */
     size_t bytes;        /* the whole allocation */
     const char *search_name;
+    /* The router's deferred free: a struct rcu_head (router.c checks that it
+     * fits) and the router that replaced this snapshot. */
+    _Alignas(16) unsigned char rcu_head[32];
+    void *replaced_by;
 };
+
+/* Count of live snapshots (placer_snapshots_alive); every snapshot made
+ * calls plc_snapshot_born, placer_snapshot_free decrements. */
+void plc_snapshot_born(void);
 
 #endif

@@ -54,6 +54,8 @@ extern "C" {
 #define PLACER_ERANGE (-9)     /* a node index is out of range */
 #define PLACER_EINVAL (-10)    /* another argument is out of its documented range */
 #define PLACER_ENOTSUP (-11)   /* the CPU or build lacks what was asked for */
+#define PLACER_ESTALE (-12)    /* a published epoch is not newer than the router's */
+#define PLACER_ENOTMINE (-13)  /* the node does not own the key in the current epoch */
 
 /* Name of an error code ("PLACER_EIDDUP: duplicate node id"); never NULL.
  * Unknown codes give "unknown error". The string is static. */
@@ -207,6 +209,77 @@ PLACER_API uint64_t placer_snapshot_epoch(const placer_snapshot *s);
 PLACER_API uint64_t placer_snapshot_seed(const placer_snapshot *s);
 
 /* ------------------------------------------------------------------------ */
+/* Router: lock-free epoch swaps (RCU, liburcu-bp)                          */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A router holds the current snapshot of a cluster and swaps in newer ones
+ * while any number of threads look up. Readers never block and never see a
+ * half-swapped map; a replaced snapshot is freed only after every lookup
+ * that could still be reading it has finished (an RCU grace period).
+ * Epochs only move forward.
+ *
+ * Thread contract:
+ *  - Any thread may call the lookup, check, epoch and acquire/release
+ *    functions at any time, without registering: placer uses liburcu's
+ *    "bulletproof" flavour (urcu-bp), which registers a thread on its first
+ *    lookup and forgets it when the thread exits.
+ *  - Any thread may publish, concurrently with lookups and with other
+ *    publishers (publishes are serialised; the newest epoch wins).
+ *  - Never call placer_router_publish or placer_router_free between
+ *    placer_router_acquire and placer_router_release on the same thread,
+ *    and never free a router while other threads still use it.
+ *  - fork(): safe from any thread that is not between acquire and release;
+ *    placer registers liburcu's call_rcu fork handlers with pthread_atfork,
+ *    so routers keep working in the child.
+ *  - Signal handlers: the router functions are not async-signal-safe.
+ */
+typedef struct placer_router placer_router;
+
+/* A router serving `initial` (ownership passes to the router, also when
+ * NULL is returned). NULL when initial is NULL or memory runs out. */
+PLACER_API placer_router *placer_router_new(placer_snapshot *initial);
+
+/* Wait for pending reclamations, free the current snapshot and the router.
+ * NULL is accepted. No other thread may use the router any more. */
+PLACER_API void placer_router_free(placer_router *r);
+
+/* Make `next` the current snapshot. Ownership of next always passes to the
+ * router: on success the old snapshot is freed after a grace period; on
+ * error next is freed at once. Returns 0, PLACER_ENULL, or PLACER_ESTALE
+ * when next's epoch is not newer than the current one (the router is
+ * unchanged). Does not wait for readers. */
+PLACER_API int placer_router_publish(placer_router *r, placer_snapshot *next);
+
+/* placer_lookup on the current snapshot; *epoch (when epoch is not NULL)
+ * receives the epoch of the snapshot that answered. Returns the owner's
+ * node index, or PLACER_ENULL. */
+PLACER_API int placer_router_lookup(placer_router *r, const void *key, size_t len, uint64_t *epoch);
+
+/* placer_lookup_batch on one snapshot (all n answers from the same epoch,
+ * reported in *epoch when not NULL). Returns 0 or PLACER_ENULL. */
+PLACER_API int placer_router_lookup_batch(placer_router *r, const void *const *keys,
+                                          const size_t *lens, size_t n, uint32_t *owners,
+                                          uint64_t *epoch);
+
+/* Does node `node` own the key now? 0 when it does, PLACER_ENOTMINE when it
+ * does not (Couchbase's NOT_MY_VBUCKET), PLACER_ENULL on NULL arguments.
+ * *current_epoch (when not NULL) receives the epoch the answer is from. */
+PLACER_API int placer_router_check(placer_router *r, uint32_t node, const void *key, size_t len,
+                                   uint64_t *current_epoch);
+
+/* The current epoch; 0 when r is NULL. */
+PLACER_API uint64_t placer_router_epoch(placer_router *r);
+
+/* Hold the current snapshot across several calls (owner, replicas, ids
+ * from one epoch): returns it, or NULL when r is NULL. Until the matching
+ * placer_router_release on the same thread it stays valid even if newer
+ * snapshots are published. Pairs may nest. Keep the section short: it
+ * delays the reclamation of replaced snapshots. */
+PLACER_API const placer_snapshot *placer_router_acquire(placer_router *r);
+PLACER_API void placer_router_release(placer_router *r, const placer_snapshot *s);
+
+/* ------------------------------------------------------------------------ */
 /* Version and CPU                                                          */
 /* ------------------------------------------------------------------------ */
 
@@ -239,6 +312,16 @@ PLACER_API const char *placer_kernel_name(int job);
  * snapshots built before keep theirs. Call it while no other thread hashes:
  * it is for tests, not for production switching. Returns 0. */
 PLACER_API int placer_set_cpu_mask(unsigned mask);
+
+/* Snapshots built or decoded and not yet freed, in this process (tests). */
+PLACER_API long placer_snapshots_alive(void);
+
+/* Wait until every snapshot that routers have replaced so far is freed
+ * (liburcu's rcu_barrier). Not from inside acquire/release. */
+PLACER_API void placer_router_barrier(void);
+
+/* Snapshots this router has replaced and freed so far. */
+PLACER_API uint64_t placer_router_reclaimed(placer_router *r);
 #endif
 
 #ifdef __cplusplus

@@ -1,0 +1,214 @@
+/*
+ * router.c -- the current snapshot behind an RCU-protected pointer.
+ *
+ * Readers: enter a liburcu-bp read-side section, load the pointer (acquire),
+ * look up, leave. No locks, no writes to shared memory, no waiting. urcu-bp
+ * registers a thread by itself on its first read lock, so threads the
+ * embedding program owns need no set-up: that is why this flavour and not
+ * urcu-memb (every reader thread must call rcu_register_thread) or
+ * urcu-qsbr (every reader must announce quiescent states), whose read sides
+ * are cheaper; bench/RESULTS.md has the measured difference.
+ *
+ * Writers: a mutex serialises publishers (so "newer epoch wins" is a
+ * compare under the lock), the pointer is stored with release order (the
+ * snapshot's contents are visible before the pointer is), and the old
+ * snapshot goes to call_rcu, which frees it after a grace period: once every
+ * read-side section that could have loaded it has ended.
+ *
+ * Why C11 atomics for the pointer instead of rcu_dereference /
+ * rcu_assign_pointer: the same instructions on x86-64 and AArch64 (a plain
+ * load with acquire order is at least as strong as the consume that
+ * rcu_dereference gives), and ThreadSanitizer understands them.
+ * ThreadSanitizer cannot see liburcu's grace periods nor its call_rcu
+ * queue, so under TSan every reader releases on the snapshot before
+ * unlocking, the publisher releases on it before call_rcu, and the
+ * reclaiming callback acquires it before touching it: exactly the ordering
+ * RCU guarantees.
+ *
+ * liburcu's inline fast paths (_LGPL_SOURCE) are not used: they would make
+ * libplacer a derivative of LGPL code. The read lock and unlock are calls
+ * into liburcu-bp.so.
+ */
+#define PLACER_STATIC_LINKING_ONLY
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <urcu-bp.h>
+#include <urcu/call-rcu.h>
+
+#include "alloc.h"
+#include "snapshot_internal.h"
+
+#if defined(__SANITIZE_THREAD__)
+#define PLC_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PLC_TSAN 1
+#endif
+#endif
+#if defined(PLC_TSAN)
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#define TSAN_ACQUIRE(p) __tsan_acquire((void *)(p))
+#define TSAN_RELEASE(p) __tsan_release((void *)(p))
+#else
+#define TSAN_ACQUIRE(p) ((void)0)
+#define TSAN_RELEASE(p) ((void)0)
+#endif
+
+_Static_assert(sizeof(struct rcu_head) <= sizeof(((placer_snapshot *)0)->rcu_head),
+               "placer_snapshot.rcu_head must hold a struct rcu_head");
+
+struct placer_router {
+    _Atomic(placer_snapshot *) current;
+    pthread_mutex_t publish_lock;
+    atomic_uint_fast64_t reclaimed;
+};
+
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+static void register_fork_handlers(void)
+{
+    /* call_rcu's worker thread does not survive fork(); these handlers stop
+     * it around the fork and give the child a fresh one. */
+    pthread_atfork(call_rcu_before_fork, call_rcu_after_fork_parent, call_rcu_after_fork_child);
+}
+
+placer_router *placer_router_new(placer_snapshot *initial)
+{
+    if (!initial)
+        return NULL;
+    placer_router *r = plc_calloc(1, sizeof *r);
+    if (!r || pthread_mutex_init(&r->publish_lock, NULL) != 0) {
+        plc_free(r);
+        placer_snapshot_free(initial);
+        return NULL;
+    }
+    pthread_once(&fork_once, register_fork_handlers);
+    atomic_init(&r->current, initial);
+    atomic_init(&r->reclaimed, 0);
+    return r;
+}
+
+static void reclaim(struct rcu_head *head)
+{
+    placer_snapshot *s =
+        (placer_snapshot *)((char *)head - offsetof(placer_snapshot, rcu_head));
+    /* The publisher and every reader released s (see TSAN_RELEASE). */
+    TSAN_ACQUIRE(s);
+    placer_router *r = s->replaced_by;
+    placer_snapshot_free(s);
+    atomic_fetch_add_explicit(&r->reclaimed, 1, memory_order_release);
+}
+
+int placer_router_publish(placer_router *r, placer_snapshot *next)
+{
+    if (!r || !next) {
+        placer_snapshot_free(next);
+        return PLACER_ENULL;
+    }
+    pthread_mutex_lock(&r->publish_lock);
+    placer_snapshot *old = atomic_load_explicit(&r->current, memory_order_relaxed);
+    if (next->epoch <= old->epoch) {
+        pthread_mutex_unlock(&r->publish_lock);
+        placer_snapshot_free(next);
+        return PLACER_ESTALE;
+    }
+    /* Release: a reader that loads `next` sees everything written into it. */
+    atomic_store_explicit(&r->current, next, memory_order_release);
+    pthread_mutex_unlock(&r->publish_lock);
+    old->replaced_by = r;
+    /* liburcu hands `old` to its call_rcu thread through a queue TSan does
+     * not see: tell it this thread's writes come first. */
+    TSAN_RELEASE(old);
+    /* Freed after every read-side section that may hold `old` has ended. */
+    call_rcu((struct rcu_head *)old->rcu_head, reclaim);
+    return 0;
+}
+
+void placer_router_free(placer_router *r)
+{
+    if (!r)
+        return;
+    /* By contract no thread uses r any more; wait for the snapshots replaced
+     * earlier (their callbacks count into r), then free the current one. */
+    rcu_barrier();
+    /* Acquire what the finished callbacks released (they wrote into r). */
+    (void)atomic_load_explicit(&r->reclaimed, memory_order_acquire);
+    placer_snapshot *s = atomic_load_explicit(&r->current, memory_order_acquire);
+    synchronize_rcu();
+    placer_snapshot_free(s);
+    pthread_mutex_destroy(&r->publish_lock);
+    plc_free(r);
+}
+
+const placer_snapshot *placer_router_acquire(placer_router *r)
+{
+    if (!r)
+        return NULL;
+    rcu_read_lock();
+    return atomic_load_explicit(&r->current, memory_order_acquire);
+}
+
+void placer_router_release(placer_router *r, const placer_snapshot *s)
+{
+    if (!r)
+        return;
+    TSAN_RELEASE(s);
+    (void)s;
+    rcu_read_unlock();
+}
+
+int placer_router_lookup(placer_router *r, const void *key, size_t len, uint64_t *epoch)
+{
+    if (!r || (!key && len))
+        return PLACER_ENULL;
+    const placer_snapshot *s = placer_router_acquire(r);
+    int owner = (int)s->lookup(&s->tree, s->seed, key, len);
+    if (epoch)
+        *epoch = s->epoch;
+    placer_router_release(r, s);
+    return owner;
+}
+
+int placer_router_lookup_batch(placer_router *r, const void *const *keys, const size_t *lens,
+                               size_t n, uint32_t *owners, uint64_t *epoch)
+{
+    if (!r)
+        return PLACER_ENULL;
+    const placer_snapshot *s = placer_router_acquire(r);
+    int err = placer_lookup_batch(s, keys, lens, n, owners);
+    if (epoch)
+        *epoch = s->epoch;
+    placer_router_release(r, s);
+    return err;
+}
+
+int placer_router_check(placer_router *r, uint32_t node, const void *key, size_t len,
+                        uint64_t *current_epoch)
+{
+    int owner = placer_router_lookup(r, key, len, current_epoch);
+    if (owner < 0)
+        return owner;
+    return (uint32_t)owner == node ? 0 : PLACER_ENOTMINE;
+}
+
+uint64_t placer_router_epoch(placer_router *r)
+{
+    if (!r)
+        return 0;
+    const placer_snapshot *s = placer_router_acquire(r);
+    uint64_t e = s->epoch;
+    placer_router_release(r, s);
+    return e;
+}
+
+void placer_router_barrier(void)
+{
+    rcu_barrier();
+}
+
+uint64_t placer_router_reclaimed(placer_router *r)
+{
+    return r ? atomic_load_explicit(&r->reclaimed, memory_order_acquire) : 0;
+}
