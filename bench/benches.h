@@ -6,5 +6,6 @@ void register_crc32c_benches(void);
 void register_hash64_benches(void);
 void register_lookup_benches(void);
 void register_build_benches(void);
+void register_router_benches(void);
 
 #endif

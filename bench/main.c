@@ -8,5 +8,6 @@ int main(int argc, char **argv)
     register_hash64_benches();
     register_lookup_benches();
     register_build_benches();
+    register_router_benches();
     return plc_bench_main(argc, argv);
 }

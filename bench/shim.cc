@@ -17,6 +17,19 @@ void plc_bench_register(const char *name, plc_bench_fn fn, const void *arg)
     });
 }
 
+void plc_bench_register_threads(const char *name, plc_bench_fn fn, const void *arg, int threads)
+{
+    benchmark::RegisterBenchmark(name, [fn, arg](benchmark::State &st) {
+        plc_bench b{&st};
+        fn(&b, arg);
+    })->Threads(threads)->UseRealTime();
+}
+
+int plc_bench_thread_index(plc_bench *b)
+{
+    return b->state->thread_index();
+}
+
 int plc_bench_keep_running(plc_bench *b, uint64_t n)
 {
     return b->state->KeepRunningBatch(static_cast<benchmark::IterationCount>(n));

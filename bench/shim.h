@@ -21,6 +21,11 @@ typedef void (*plc_bench_fn)(plc_bench *b, const void *arg);
 /* Register fn under name; arg is handed back on every run. */
 void plc_bench_register(const char *name, plc_bench_fn fn, const void *arg);
 
+/* The same, run by `threads` threads at once (items add up across them). */
+void plc_bench_register_threads(const char *name, plc_bench_fn fn, const void *arg, int threads);
+/* Which of the threads this is (0 .. threads-1). */
+int plc_bench_thread_index(plc_bench *b);
+
 /* True while the benchmark wants another batch of n operations. */
 int plc_bench_keep_running(plc_bench *b, uint64_t n);
 /* Operations done so far (valid after the loop). */
