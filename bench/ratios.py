@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""bench/ratios.py RESULT.json -- the figures of one placer_bench run as
-ratios against the baselines that ran in the same process.
+"""bench/ratios.py RESULT.json [MORE.json ...] -- the figures of placer_bench
+runs as ratios against the baselines that ran in the same process (the
+router's benchmarks run in a second, unpinned process: their ratios are
+within that run too).
 
 Reads Google Benchmark JSON (with --benchmark_repetitions, it uses the
 median aggregate; without, the single run), prints every benchmark's time
@@ -42,12 +44,38 @@ RATIOS = [
      "lookup/2^24/placer/batch", "lookup/2^24/crc32c+std_lower_bound", None),
 ]
 
+R = "router/%s/real_time/threads:%d"
+RATIOS += [
+    ("router: 0 vs 1,000 publishes/s (throughput kept)",
+     R % ("placer_router/writer_1000", 1), R % ("placer_router/writer_0", 1), 0.95),
+    ("router: 2 reader threads vs 1 (throughput gained)",
+     R % ("placer_router/writer_0", 2), R % ("placer_router/writer_0", 1), 1.8),
+    ("router vs rwlock, writer at 1,000/s", R % ("placer_router/writer_1000", 1),
+     R % ("rwlock/writer_1000", 1), None),
+    ("router vs mutex refcount, writer at 1,000/s", R % ("placer_router/writer_1000", 1),
+     R % ("mutex_refcount/writer_1000", 1), None),
+    ("router vs rwlock, 2 readers", R % ("placer_router/writer_0", 2), R % ("rwlock/writer_0", 2), None),
+    ("router vs mutex refcount, 2 readers", R % ("placer_router/writer_0", 2),
+     R % ("mutex_refcount/writer_0", 2), None),
+    ("router (urcu-bp) vs urcu-memb, no writer", R % ("placer_router/writer_0", 1),
+     R % ("urcu_memb/writer_0", 1), None),
+    ("router (urcu-bp) vs urcu-qsbr, no writer", R % ("placer_router/writer_0", 1),
+     R % ("urcu_qsbr/writer_0", 1), None),
+]
+
+# (what, benchmark, minus benchmark, most nanoseconds more)
+DIFFS = [
+    ("router lookup minus bare snapshot lookup", R % ("placer_router/writer_0", 1),
+     "router/bare_snapshot", 2),
+]
+
 # (what, benchmark, most nanoseconds per item)
 ABSOLUTE = [
     ("30,720 tokens, keys, batched: ns per lookup", "lookup/30720/placer/batch", 5),
     ("hash64 of a 32-byte key: ns", "hash64/32B/hardware", 2.5),
     ("build 30,720 tokens: ns (3 ms)", "build/30720", 3e6),
     ("build 2^20 tokens: ns (150 ms)", "build/2^20", 150e6),
+    ("router: publish until the replaced snapshot is freed: ns", "router/publish_to_reclaim", None),
 ]
 
 
@@ -56,6 +84,15 @@ def per_item_ns(b):
     t = b["real_time"]
     unit = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
     return t * unit
+
+
+def load_all(paths):
+    context, runs = {}, {}
+    for p in paths:
+        c, r = load(p)
+        context = context or c
+        runs.update(r)
+    return context, runs
 
 
 def load(path):
@@ -75,9 +112,9 @@ def load(path):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: bench/ratios.py RESULT.json")
-    context, runs = load(sys.argv[1])
+    if len(sys.argv) < 2:
+        sys.exit("usage: bench/ratios.py RESULT.json [MORE.json ...]")
+    context, runs = load_all(sys.argv[1:])
     reps = "median of repetitions" if any(
         b.get("run_type") == "aggregate" for b in runs.values()) else "single run"
     print(f"host: {context.get('host_name', '?')}, {context.get('num_cpus', '?')} CPUs "
@@ -96,11 +133,20 @@ def main():
         else:
             print(f"{what:72} {'n/a':>8}  (not run)")
     print()
+    print(f"{'difference (this machine)':72} {'ns':>8}  goal")
+    for what, a, b, most in DIFFS:
+        if a in runs and b in runs:
+            d = per_item_ns(runs[a]) - per_item_ns(runs[b])
+            print(f"{what:72} {d:8.2f}  <= {most:g}: " + ("met" if d <= most else "NOT met"))
+        else:
+            print(f"{what:72} {'n/a':>8}  (not run)")
+    print()
     print(f"{'absolute (this machine)':72} {'value':>8}  goal")
     for what, name, most in ABSOLUTE:
         if name in runs:
             v = per_item_ns(runs[name])
-            print(f"{what:72} {v:8.2f}  <= {most:g}: " + ("met" if v <= most else "NOT met"))
+            goal = "" if most is None else f"<= {most:g}: " + ("met" if v <= most else "NOT met")
+            print(f"{what:72} {v:8.2f}  {goal}")
         else:
             print(f"{what:72} {'n/a':>8}  (not run)")
 

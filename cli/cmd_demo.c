@@ -4,13 +4,18 @@
  * fixed-seed 32-byte keys one at a time with placer_lookup, and prints the
  * rate against the 2,000,000 lookups/s the scenario needs, plus how evenly
  * the keys fell on the nodes; then the same keys through placer_lookup_batch
- * (which must agree, key for key).
+ * (which must agree, key for key); then a router: two reader threads look
+ * up through it for a while a writer publishes a new epoch (one node more
+ * or fewer each time) every millisecond.
  *
  * Keys are generated in chunks outside the timed region, so the rate counts
  * hashing, search and owner read only.
  */
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,10 +39,14 @@ void cmd_demo_usage(FILE *out)
             "fixed-seed %u-byte keys on one thread with placer_lookup, and print the\n"
             "rate as '<N> lookups/s' beside the %.0f/s target, then each node's share\n"
             "of the keys (min, max/mean, coefficient of variation), then the rate of\n"
-            "the same keys through placer_lookup_batch.\n"
+            "the same keys through placer_lookup_batch; then runs a router for\n"
+            "--router-ms milliseconds: 2 reader threads looking up while a writer\n"
+            "publishes a new epoch every millisecond, and prints aggregate lookups/s,\n"
+            "epochs published and epochs seen by the readers.\n"
             "\n"
-            "  --keys N   keys to look up (default 10000000, 1..10000000000)\n"
-            "  --seed S   seed of the key generator (default 1)\n",
+            "  --keys N        keys to look up (default 10000000, 1..10000000000)\n"
+            "  --seed S        seed of the key generator (default 1)\n"
+            "  --router-ms MS  how long the router part runs (default 1000, 0 skips it)\n",
             DEMO_NODES, DEMO_ZONES, DEMO_VNODES, DEMO_KEY_LEN, DEMO_TARGET);
 }
 
@@ -61,22 +70,101 @@ static void make_keys(char *keys, size_t n, uint64_t *rng)
         }
 }
 
-static int build_ring(placer_snapshot **out)
+/* The demo ring at `epoch` with `nodes` nodes. */
+static int build_ring_epoch(unsigned nodes, uint64_t epoch, placer_snapshot **out)
 {
     placer_builder *b = placer_builder_new();
     if (!b)
         return PLACER_ENOMEM;
     int err = placer_builder_set_vnodes(b, DEMO_VNODES);
     char id[32], zone[32];
-    for (unsigned i = 0; i < DEMO_NODES && err >= 0; i++) {
+    for (unsigned i = 0; i < nodes && err >= 0; i++) {
         snprintf(id, sizeof id, "node-%03u", i);
         snprintf(zone, sizeof zone, "zone-%c", 'a' + (int)(i % DEMO_ZONES));
         err = placer_builder_add_node(b, id, zone, 1.0);
     }
     if (err >= 0)
-        err = placer_builder_build(b, 1, out);
+        err = placer_builder_build(b, epoch, out);
     placer_builder_free(b);
     return err;
+}
+
+static int build_ring(placer_snapshot **out)
+{
+    return build_ring_epoch(DEMO_NODES, 1, out);
+}
+
+typedef struct router_reader {
+    placer_router *r;
+    atomic_int *stop;
+    uint64_t seed;
+    uint64_t lookups, epochs_seen, last_epoch;
+} router_reader;
+
+static void *router_reader_main(void *p)
+{
+    router_reader *rr = p;
+    enum { READER_KEYS = 4096 };
+    static _Thread_local char keys[READER_KEYS * DEMO_KEY_LEN];
+    uint64_t rng = rr->seed;
+    make_keys(keys, READER_KEYS, &rng); /* generated once: the loop times lookups */
+    size_t at = 0;
+    while (!atomic_load_explicit(rr->stop, memory_order_relaxed)) {
+        for (size_t i = 0; i < 256; i++, at = (at + 1) % READER_KEYS) {
+            uint64_t epoch;
+            placer_router_lookup(rr->r, keys + at * DEMO_KEY_LEN, DEMO_KEY_LEN, &epoch);
+            if (epoch != rr->last_epoch) {
+                rr->epochs_seen++;
+                rr->last_epoch = epoch;
+            }
+        }
+        rr->lookups += 256;
+    }
+    return NULL;
+}
+
+/* Two readers look up through a router while this thread publishes a new
+ * epoch (120 nodes, then 121, 120, ...) every millisecond. */
+static int run_router(uint64_t ms, uint64_t seed)
+{
+    placer_snapshot *first = NULL;
+    if (build_ring_epoch(DEMO_NODES, 1, &first) < 0)
+        return CLI_FAILURE;
+    placer_router *r = placer_router_new(first);
+    if (!r)
+        return CLI_FAILURE;
+    atomic_int stop = 0;
+    router_reader rr[2] = {{r, &stop, seed + 100, 0, 0, 0}, {r, &stop, seed + 200, 0, 0, 0}};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, router_reader_main, &rr[i]);
+    double start = cli_now(), end = start + (double)ms / 1e3;
+    uint64_t epoch = 1, published = 0, stale = 0;
+    while (cli_now() < end) {
+        placer_snapshot *next = NULL;
+        epoch++;
+        if (build_ring_epoch(DEMO_NODES + (unsigned)(epoch % 2), epoch, &next) < 0)
+            break;
+        int rc = placer_router_publish(r, next);
+        published += rc == 0;
+        stale += rc == PLACER_ESTALE;
+        double wait = start + (double)published / 1000.0 - cli_now();
+        if (wait > 0) { /* sleep, so the readers have the cores */
+            struct timespec ts = {0, (long)(wait * 1e9)};
+            nanosleep(&ts, NULL);
+        }
+    }
+    atomic_store(&stop, 1);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    double secs = cli_now() - start;
+    printf("router: 2 reader threads, %.0f lookups/s together, %" PRIu64
+           " epochs published (%" PRIu64 " stale), epochs seen by readers: %" PRIu64 " and %" PRIu64
+           ", last epoch %" PRIu64 "\n",
+           (double)(rr[0].lookups + rr[1].lookups) / secs, published, stale, rr[0].epochs_seen,
+           rr[1].epochs_seen, placer_router_epoch(r));
+    placer_router_free(r);
+    return CLI_OK;
 }
 
 static void print_balance(const placer_snapshot *s, const uint64_t *count, uint64_t total)
@@ -104,13 +192,16 @@ static void print_balance(const placer_snapshot *s, const uint64_t *count, uint6
 
 int cmd_demo(int argc, char **argv)
 {
-    uint64_t nkeys = 10000000, seed = 1;
+    uint64_t nkeys = 10000000, seed = 1, router_ms = 1000;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--keys") && i + 1 < argc) {
             if (cli_parse_u64("demo", "--keys", argv[++i], 1, UINT64_C(10000000000), &nkeys))
                 return CLI_USAGE;
         } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
             if (cli_parse_u64("demo", "--seed", argv[++i], 0, UINT64_MAX, &seed))
+                return CLI_USAGE;
+        } else if (!strcmp(argv[i], "--router-ms") && i + 1 < argc) {
+            if (cli_parse_u64("demo", "--router-ms", argv[++i], 0, 3600000, &router_ms))
                 return CLI_USAGE;
         } else {
             fprintf(stderr, "placer demo: unknown option or missing value '%s'\n", argv[i]);
@@ -177,5 +268,7 @@ int cmd_demo(int argc, char **argv)
     free(keys);
     free(count);
     placer_snapshot_free(s);
-    return disagree ? CLI_FAILURE : CLI_OK;
+    if (disagree)
+        return CLI_FAILURE;
+    return router_ms ? run_router(router_ms, seed) : CLI_OK;
 }

@@ -33,12 +33,16 @@ expect_out '^kernels: crc32c=[a-z0-9.+-]+ hash64=[a-z0-9.+-]+ search=[a-z0-9.+-]
 expect_exit 0 "placer version --json" -- "$placer" version --json
 expect_out '^\{"version":"[0-9.]+","cpu_features":\[.*\],"kernels":\{"crc32c":' "version json"
 expect_exit 0 "placer --version" -- "$placer" --version
-expect_exit 0 "short demo" -- "$placer" demo --keys 200000
+expect_exit 0 "short demo" -- "$placer" demo --keys 200000 --router-ms 200
 expect_out '^[0-9]+ lookups/s \(target 2000000 lookups/s' "demo prints the rate"
 expect_out 'keys per node: min [0-9]+, mean 1667, max [0-9]+, max/mean [0-9.]+, coefficient of variation' "demo prints balance"
 expect_out '^ring: 120 nodes in 3 zones, 256 tokens per node, 30720 tokens' "demo ring shape"
 expect_out '^search layout: [0-9]+ bytes, 1\.[0-2][0-9]x plain sorted tokens \+ owners$' "demo layout memory"
 expect_out '^batched: [0-9]+ lookups/s with placer_lookup_batch .*, same owners as single lookups$' "demo batch agrees"
+expect_out '^router: 2 reader threads, [0-9]+ lookups/s together, [1-9][0-9]* epochs published \(0 stale\), epochs seen by readers: [1-9][0-9]* and [1-9][0-9]*, last epoch [0-9]+$' "demo router"
+expect_exit 0 "demo without the router" -- "$placer" demo --keys 1000 --router-ms 0
+if grep -q '^router:' /tmp/placer_cli_out.$$; then bad "--router-ms 0 still ran the router"; else ok; fi
+expect_exit 1 "demo --router-ms too large" -- "$placer" demo --router-ms 99999999
 expect_exit 1 "demo --keys 0" -- "$placer" demo --keys 0
 expect_out 'outside 1\.\.' "range error is explained"
 expect_exit 1 "demo --keys abc" -- "$placer" demo --keys abc
