@@ -7,6 +7,12 @@
  *                                        while a writer thread publishes a
  *                                        freshly built snapshot 0 or 1,000
  *                                        times a second
+ *   router/placer_router/build_only_1000 the same writer thread building and
+ *                                        freeing snapshots at 1,000/s without
+ *                                        publishing: what the writer's work
+ *                                        costs the readers by itself, so that
+ *                                        writer_1000 against it isolates the
+ *                                        cost of publication
  *   .../threads:2                        two reader threads (items add up)
  *   router/publish_to_reclaim            time from placer_router_publish
  *                                        until the replaced snapshot is freed
@@ -24,26 +30,11 @@
 
 #define BATCH 8192u
 
-static placer_snapshot *seed_ring(uint64_t epoch)
-{
-    placer_builder *b = placer_builder_new();
-    placer_builder_set_vnodes(b, 256);
-    char id[32], zone[16];
-    for (unsigned n = 0; n < 120; n++) {
-        snprintf(id, sizeof id, "node-%03u", n);
-        snprintf(zone, sizeof zone, "zone-%u", n % 3);
-        placer_builder_add_node(b, id, zone, 1.0);
-    }
-    placer_snapshot *s = NULL;
-    placer_builder_build(b, epoch, &s);
-    placer_builder_free(b);
-    return s;
-}
-
 /* A writer thread publishing a new epoch every `period_ns`. */
 typedef struct writer {
     const sync_ops *ops;
     void *h;
+    int publish; /* 0: build and free only */
     long period_ns;
     atomic_int stop;
     long published;
@@ -62,7 +53,10 @@ static void *writer_main(void *p)
             next.tv_nsec -= 1000000000L;
             next.tv_sec++;
         }
-        if (w->ops->publish(w->h, seed_ring(epoch++)) == 0)
+        placer_snapshot *snap = bench_seed_ring(epoch++);
+        if (!w->publish)
+            placer_snapshot_free(snap);
+        else if (w->ops->publish(w->h, snap) == 0)
             w->published++;
         clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
     }
@@ -71,7 +65,8 @@ static void *writer_main(void *p)
 
 typedef struct router_case {
     const sync_ops *ops; /* NULL: bare snapshot */
-    int rate;            /* publishes per second */
+    int rate;            /* snapshots built (and published) per second */
+    int publish;         /* 0: the writer builds and frees only */
 } router_case;
 
 /* Shared between the reader threads of one run; set up by thread 0 before
@@ -86,13 +81,14 @@ static void bench_router(plc_bench *b, const void *arg)
     const ring_fixture *f = bench_fixture(1);
     if (plc_bench_thread_index(b) == 0) {
         if (c->ops) {
-            shared_handle = c->ops->create(seed_ring(1));
+            shared_handle = c->ops->create(bench_seed_ring(1));
             if (c->rate) {
-                shared_writer = (writer){c->ops, shared_handle, 1000000000L / c->rate, 0, 0, 0};
+                shared_writer =
+                    (writer){c->ops, shared_handle, c->publish, 1000000000L / c->rate, 0, 0, 0};
                 pthread_create(&shared_writer.thread, NULL, writer_main, &shared_writer);
             }
         } else {
-            bare = seed_ring(1);
+            bare = bench_seed_ring(1);
         }
     }
     if (c->ops)
@@ -134,12 +130,12 @@ static double now_ns(void)
 static void bench_reclaim(plc_bench *b, const void *arg)
 {
     (void)arg;
-    placer_router *r = placer_router_new(seed_ring(1));
+    placer_router *r = placer_router_new(bench_seed_ring(1));
     uint64_t epoch = 2, done = 0;
     double total = 0;
     while (plc_bench_keep_running(b, 1)) {
         plc_bench_pause(b);
-        placer_snapshot *next = seed_ring(epoch++);
+        placer_snapshot *next = bench_seed_ring(epoch++);
         plc_bench_resume(b);
         double t0 = now_ns();
         placer_router_publish(r, next);
@@ -159,11 +155,13 @@ void register_router_benches(void)
     static router_case cases[16];
     static char names[16][64];
     int n = 0;
-    cases[n] = (router_case){NULL, 0};
+    cases[n] = (router_case){NULL, 0, 0};
     plc_bench_register("router/bare_snapshot", bench_router, &cases[n++]);
+    cases[n] = (router_case){&sync_placer_router, 1000, 0};
+    plc_bench_register_threads("router/placer_router/build_only_1000", bench_router, &cases[n++], 1);
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         for (int rate = 0; rate <= 1000; rate += 1000) {
-            cases[n] = (router_case){all[i], rate};
+            cases[n] = (router_case){all[i], rate, 1};
             snprintf(names[n], sizeof names[n], "router/%s/writer_%d", all[i]->name, rate);
             plc_bench_register_threads(names[n], bench_router, &cases[n], 1);
             if (rate == 0 && (all[i] == &sync_placer_router || all[i] == &sync_rwlock ||

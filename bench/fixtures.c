@@ -16,6 +16,23 @@ const char *bench_size_name(int i)
     return size_names[i];
 }
 
+placer_snapshot *bench_seed_ring(uint64_t epoch)
+{
+    placer_builder *b = placer_builder_new();
+    placer_builder_set_vnodes(b, 256);
+    char id[32], zone[16];
+    for (unsigned n = 0; n < 120; n++) {
+        snprintf(id, sizeof id, "node-%03u", n);
+        snprintf(zone, sizeof zone, "zone-%u", n % 3);
+        placer_builder_add_node(b, id, zone, 1.0);
+    }
+    placer_snapshot *s = NULL;
+    if (placer_builder_build(b, epoch, &s) != 0)
+        s = NULL;
+    placer_builder_free(b);
+    return s;
+}
+
 static void *aligned(size_t bytes)
 {
     return aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);

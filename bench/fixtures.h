@@ -37,6 +37,10 @@ extern const uint32_t bench_sizes[BENCH_NSIZES];
 /* The fixture for bench_sizes[i]; built on first use. */
 const ring_fixture *bench_fixture(int i);
 
+/* The seed scenario's ring (120 nodes in 3 zones, 256 tokens each) at
+ * `epoch`; NULL when the build fails. The caller owns it. */
+placer_snapshot *bench_seed_ring(uint64_t epoch);
+
 /* The name used in benchmark names: "1024", "30720", "2^18", ... */
 const char *bench_size_name(int i);
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "fixtures.h"
 #include "placer.h"
 
 #define NKEYS 100000u
@@ -36,16 +37,8 @@ __attribute__((noinline)) uint64_t run_lookups(const placer_snapshot *s, const v
 
 int main(void)
 {
-    placer_builder *b = placer_builder_new();
-    placer_builder_set_vnodes(b, 256);
-    char id[32], zone[16];
-    for (int n = 0; n < 120; n++) {
-        snprintf(id, sizeof id, "node-%03d", n);
-        snprintf(zone, sizeof zone, "zone-%d", n % 3);
-        placer_builder_add_node(b, id, zone, 1.0);
-    }
-    placer_snapshot *s = NULL;
-    if (placer_builder_build(b, 1, &s) != 0)
+    placer_snapshot *s = bench_seed_ring(1);
+    if (!s)
         return 1;
     unsigned char *buf = malloc((size_t)NKEYS * KEY_LEN);
     const void **keys = malloc(NKEYS * sizeof *keys);
@@ -70,6 +63,5 @@ int main(void)
     free(lens);
     free(owners);
     placer_snapshot_free(s);
-    placer_builder_free(b);
     return sum == 0;
 }

@@ -1,64 +1,7 @@
-/*
- * peer_urcu_qsbr.c -- the router's pattern on liburcu's qsbr flavour,
- * to measure what urcu-bp's self-registration costs (see peer_sync.h).
- * The writer swaps the pointer and waits for a grace period before freeing.
- */
-#include <stdatomic.h>
-#include <stdlib.h>
+/* peer_urcu_qsbr.c -- the router's pattern on liburcu's qsbr flavour. */
 #include <urcu/urcu-qsbr.h>
 
-#include "peer_sync.h"
-
-typedef struct holder {
-    _Atomic(placer_snapshot *) s;
-} holder;
-
-static void *create(placer_snapshot *s)
-{
-    holder *h = malloc(sizeof *h);
-    atomic_init(&h->s, s);
-    return h;
-}
-
-static int publish(void *hp, placer_snapshot *next)
-{
-    holder *h = hp;
-    placer_snapshot *old = atomic_exchange_explicit(&h->s, next, memory_order_acq_rel);
-    urcu_qsbr_synchronize_rcu();
-    placer_snapshot_free(old);
-    return 0;
-}
-
-static int lookup(void *hp, const void *key, size_t len)
-{
-    holder *h = hp;
-    urcu_qsbr_read_lock();
-    int owner = placer_lookup(atomic_load_explicit(&h->s, memory_order_acquire), key, len);
-    urcu_qsbr_read_unlock();
-    return owner;
-}
-
-static void destroy(void *hp)
-{
-    holder *h = hp;
-    placer_snapshot_free(atomic_load(&h->s));
-    free(h);
-}
-
-static void start(void)
-{
-    urcu_qsbr_register_thread();
-}
-
-static void quiescent(void)
-{
-    urcu_qsbr_quiescent_state();
-}
-
-static void end(void)
-{
-    urcu_qsbr_unregister_thread();
-}
-
-const sync_ops sync_urcu_qsbr = {"urcu_qsbr", create, publish, lookup, destroy,
-                                   start, quiescent, end};
+#define URCU(x) urcu_qsbr_##x
+#define PEER_NAME sync_urcu_qsbr
+#define PEER_LABEL "urcu_qsbr"
+#include "peer_urcu_body.h"

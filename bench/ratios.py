@@ -46,8 +46,10 @@ RATIOS = [
 
 R = "router/%s/real_time/threads:%d"
 RATIOS += [
-    ("router: 0 vs 1,000 publishes/s (throughput kept)",
+    ("router: 0 vs 1,000 publishes/s (throughput kept), writer's build included",
      R % ("placer_router/writer_1000", 1), R % ("placer_router/writer_0", 1), 0.95),
+    ("router: publishing 1,000/s vs the same writer building without publishing",
+     R % ("placer_router/writer_1000", 1), R % ("placer_router/build_only_1000", 1), 0.95),
     ("router: 2 reader threads vs 1 (throughput gained)",
      R % ("placer_router/writer_0", 2), R % ("placer_router/writer_0", 1), 1.8),
     ("router vs rwlock, writer at 1,000/s", R % ("placer_router/writer_1000", 1),

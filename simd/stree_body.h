@@ -46,58 +46,7 @@ uint32_t PLC_STREE_ONE(const plc_stree *t, uint64_t h)
     return descend_one(t, h);
 }
 
-/* One group of g queries down the tree. Levels small enough to stay in L1
- * are not prefetched: the instruction would only cost issue slots. */
-static inline void descend_group(const plc_stree *t, const uint64_t *h, uint32_t g,
-                                 uint32_t *owners)
-{
-    /* g <= PLC_STREE_GROUP; the tail of a batch may be any smaller size. */
-    int64_t x[PLC_STREE_GROUP];
-    uint32_t k[PLC_STREE_GROUP];
-    for (uint32_t q = 0; q < g; q++) {
-        x[q] = (int64_t)(h[q] ^ PLC_STREE_SIGN);
-        k[q] = 0;
-    }
-    for (uint32_t d = 0; d < t->nlevels; d++) {
-        const plc_stree_node *lev = t->level[d];
-        int last = d + 1 == t->nlevels;
-        const char *next = last ? (const char *)t->leaves : (const char *)t->level[d + 1];
-        size_t next_lines = last ? t->nleaves : t->level_nodes[d + 1];
-        if (next_lines > PLC_STREE_PREFETCH_LINES) {
-            for (uint32_t q = 0; q < g; q++) {
-                k[q] = k[q] * PLC_STREE_FANOUT + rank_node(lev[k[q]].key, x[q]);
-                __builtin_prefetch(next + (size_t)k[q] * 64);
-            }
-        } else {
-            for (uint32_t q = 0; q < g; q++)
-                k[q] = k[q] * PLC_STREE_FANOUT + rank_node(lev[k[q]].key, x[q]);
-        }
-    }
-    for (uint32_t q = 0; q < g; q++)
-        owners[q] = leaf_owner(t, k[q], x[q]);
-}
-
-void PLC_STREE_BATCH(const plc_stree *t, const uint64_t *h, size_t n, uint32_t *owners)
-{
-    size_t base = 0;
-    /* Constant group sizes in the loops, so the compiler unrolls them. */
-    if (t->nleaves > PLC_STREE_L2_LINES)
-        for (; base + PLC_STREE_GROUP <= n; base += PLC_STREE_GROUP)
-            descend_group(t, h + base, PLC_STREE_GROUP, owners + base);
-    else
-        for (; base + PLC_STREE_GROUP_SMALL <= n; base += PLC_STREE_GROUP_SMALL)
-            descend_group(t, h + base, PLC_STREE_GROUP_SMALL, owners + base);
-    if (base < n)
-        descend_group(t, h + base, (uint32_t)(n - base), owners + base);
-}
-
-#if defined(PLC_STREE_KEY_ONE)
 #include "hash64_body.h"
-
-uint32_t PLC_STREE_KEY_ONE(const plc_stree *t, uint64_t seed, const void *key, size_t len)
-{
-    return descend_one(t, plc_hash64_body(seed, key, len));
-}
 
 /* The next group's keys, hashed a slice at a time while this group's lines
  * are on their way from memory: compute that fills the wait instead of
@@ -112,19 +61,25 @@ typedef struct next_keys {
 
 static inline void hash_slice(next_keys *w, uint32_t upto)
 {
+    if (!w)
+        return;
     if (upto > w->n)
         upto = w->n;
     for (; w->done < upto; w->done++)
         w->out[w->done] = plc_hash64_body(w->seed, w->keys[w->done], w->lens[w->done]);
 }
 
-/* descend_group with a slice of the next group hashed after each level. */
-static inline void descend_group_hashing(const plc_stree *t, const uint64_t *h, uint32_t g,
-                                         uint32_t *owners, next_keys *w)
+/* One group of g queries down the tree. Levels small enough to stay in L1
+ * are not prefetched: the instruction would only cost issue slots. With w,
+ * a slice of the next group's keys is hashed after each prefetched level;
+ * without (w == NULL, folded away when inlined), nothing else is done. */
+static inline void descend_group(const plc_stree *t, const uint64_t *h, uint32_t g,
+                                 uint32_t *owners, next_keys *w)
 {
+    /* g <= PLC_STREE_GROUP; the tail of a batch may be any smaller size. */
     int64_t x[PLC_STREE_GROUP];
     uint32_t k[PLC_STREE_GROUP];
-    uint32_t slice = (w->n + t->nlevels) / (t->nlevels + 1);
+    uint32_t slice = w ? (w->n + t->nlevels) / (t->nlevels + 1) : 0;
     for (uint32_t q = 0; q < g; q++) {
         x[q] = (int64_t)(h[q] ^ PLC_STREE_SIGN);
         k[q] = 0;
@@ -147,7 +102,27 @@ static inline void descend_group_hashing(const plc_stree *t, const uint64_t *h, 
     }
     for (uint32_t q = 0; q < g; q++)
         owners[q] = leaf_owner(t, k[q], x[q]);
-    hash_slice(w, w->n);
+    hash_slice(w, w ? w->n : 0);
+}
+
+void PLC_STREE_BATCH(const plc_stree *t, const uint64_t *h, size_t n, uint32_t *owners)
+{
+    size_t base = 0;
+    /* Constant group sizes in the loops, so the compiler unrolls them. */
+    if (t->nleaves > PLC_STREE_L2_LINES)
+        for (; base + PLC_STREE_GROUP <= n; base += PLC_STREE_GROUP)
+            descend_group(t, h + base, PLC_STREE_GROUP, owners + base, NULL);
+    else
+        for (; base + PLC_STREE_GROUP_SMALL <= n; base += PLC_STREE_GROUP_SMALL)
+            descend_group(t, h + base, PLC_STREE_GROUP_SMALL, owners + base, NULL);
+    if (base < n)
+        descend_group(t, h + base, (uint32_t)(n - base), owners + base, NULL);
+}
+
+#if defined(PLC_STREE_KEY_ONE)
+uint32_t PLC_STREE_KEY_ONE(const plc_stree *t, uint64_t seed, const void *key, size_t len)
+{
+    return descend_one(t, plc_hash64_body(seed, key, len));
 }
 
 void PLC_STREE_KEY_BATCH(const plc_stree *t, uint64_t seed, const void *const *keys,
@@ -161,7 +136,7 @@ void PLC_STREE_KEY_BATCH(const plc_stree *t, uint64_t seed, const void *const *k
                                                           : PLC_STREE_GROUP_SMALL;
             for (uint32_t q = 0; q < g; q++)
                 h[0][q] = plc_hash64_body(seed, keys[base + q], lens[base + q]);
-            descend_group(t, h[0], g, owners + base);
+            descend_group(t, h[0], g, owners + base, NULL);
         }
         return;
     }
@@ -175,7 +150,7 @@ void PLC_STREE_KEY_BATCH(const plc_stree *t, uint64_t seed, const void *const *k
         uint32_t gn = next < n ? (n - next < group ? (uint32_t)(n - next) : group) : 0;
         w = (next_keys){seed, keys + (next < n ? next : 0), lens + (next < n ? next : 0), gn, 0,
                         h[cur ^ 1]};
-        descend_group_hashing(t, h[cur], g, owners + base, &w);
+        descend_group(t, h[cur], g, owners + base, &w);
     }
 }
 #undef PLC_STREE_KEY_ONE
