@@ -209,6 +209,44 @@ PLACER_API uint64_t placer_snapshot_epoch(const placer_snapshot *s);
 PLACER_API uint64_t placer_snapshot_seed(const placer_snapshot *s);
 
 /* ------------------------------------------------------------------------ */
+/* Ownership diff: which ranges move where                                  */
+/* ------------------------------------------------------------------------ */
+
+/* Hashes h with lo < h <= hi move from node `from` (index in a) to node `to`
+ * (index in b). A range with lo >= hi wraps past UINT64_MAX (lo == hi: the
+ * whole space). */
+typedef struct placer_move {
+    uint64_t lo, hi;
+    uint32_t from, to;
+} placer_move;
+
+/* Every range of the hash space whose owner differs between snapshots a and
+ * b, nodes matched by id (a node only in a or only in b always differs).
+ * Ranges are in ascending order of hi, except the one that wraps (lo >= hi),
+ * which may come first or last; adjacent ranges with the same from and to
+ * are merged; a key changes owner if and only if its hash lies in a listed
+ * range. *moves receives an array the caller releases with
+ * placer_moves_free (NULL when *count is 0). Returns 0, PLACER_ENULL or
+ * PLACER_ENOMEM (then *moves and *count are untouched). */
+PLACER_API int placer_diff(const placer_snapshot *a, const placer_snapshot *b,
+                           placer_move **moves, size_t *count);
+
+/* Release what placer_diff returned; NULL is accepted. */
+PLACER_API void placer_moves_free(placer_move *moves);
+
+/* The fraction of the 2^64 hash space the moves cover (0.0 .. 1.0). */
+PLACER_API double placer_moves_fraction(const placer_move *moves, size_t count);
+
+/* Per node, the fraction of the space it gives away and receives:
+ * out_of[i] for node i of a (placer_node_count(a) entries), into[j] for node
+ * j of b (placer_node_count(b) entries); either may be NULL. Returns 0,
+ * PLACER_ENULL, or PLACER_ERANGE when a move names a node the snapshots do
+ * not have. */
+PLACER_API int placer_moves_shares(const placer_snapshot *a, const placer_snapshot *b,
+                                   const placer_move *moves, size_t count, double *out_of,
+                                   double *into);
+
+/* ------------------------------------------------------------------------ */
 /* Router: lock-free epoch swaps (RCU, liburcu-bp)                          */
 /* ------------------------------------------------------------------------ */
 

@@ -1,0 +1,200 @@
+/*
+ * diff.c -- which ranges of the hash space change owner between two ring
+ * snapshots.
+ *
+ * The union of both token sets cuts the ring into intervals (v[k-1], v[k]].
+ * Inside one interval no token of either ring lies strictly between its
+ * ends, so every hash in it has the same lower_bound in a and in b: the
+ * owners at v[k] are the owners of the whole interval. One merge walk over
+ * both sorted token lists visits every boundary once; the interval before
+ * the smallest boundary wraps past UINT64_MAX and belongs, in each ring, to
+ * the owner of its smallest token (the lookup's wrap). Owners are compared
+ * by node id: a's node indices are mapped to b's once, up front.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "snapshot_internal.h"
+#include "validate.h"
+
+#define ABSENT UINT32_MAX
+
+typedef struct id_index {
+    const char *id;
+    uint32_t index;
+} id_index;
+
+static int cmp_id(const void *x, const void *y)
+{
+    return strcmp(((const id_index *)x)->id, ((const id_index *)y)->id);
+}
+
+/* map[i] = index in b of a's node i, or ABSENT. */
+static uint32_t *map_nodes(const placer_snapshot *a, const placer_snapshot *b)
+{
+    uint32_t *map = plc_malloc((size_t)a->nnodes * sizeof *map);
+    id_index *sorted = plc_malloc((size_t)b->nnodes * sizeof *sorted);
+    if (!map || !sorted) {
+        plc_free(map);
+        plc_free(sorted);
+        return NULL;
+    }
+    for (uint32_t j = 0; j < b->nnodes; j++)
+        sorted[j] = (id_index){b->nodes[j].id, j};
+    qsort(sorted, b->nnodes, sizeof *sorted, cmp_id);
+    for (uint32_t i = 0; i < a->nnodes; i++) {
+        id_index key = {a->nodes[i].id, 0};
+        const id_index *hit = bsearch(&key, sorted, b->nnodes, sizeof *sorted, cmp_id);
+        map[i] = hit ? hit->index : ABSENT;
+    }
+    plc_free(sorted);
+    return map;
+}
+
+typedef struct move_list {
+    placer_move *m;
+    size_t n, cap;
+} move_list;
+
+/* Append (lo, hi] from -> to, merging with the previous range if adjacent. */
+static int add_move(move_list *l, uint64_t lo, uint64_t hi, uint32_t from, uint32_t to)
+{
+    if (l->n && l->m[l->n - 1].hi == lo && l->m[l->n - 1].from == from && l->m[l->n - 1].to == to) {
+        l->m[l->n - 1].hi = hi;
+        return 0;
+    }
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 64;
+        placer_move *m = plc_realloc(l->m, cap * sizeof *m);
+        if (!m)
+            return PLACER_ENOMEM;
+        l->m = m;
+        l->cap = cap;
+    }
+    l->m[l->n++] = (placer_move){lo, hi, from, to};
+    return 0;
+}
+
+/* Owner in t of every hash in the interval ending at boundary v: the first
+ * token >= v, found by advancing *i (boundaries come in ascending order). */
+static uint32_t owner_at_boundary(const plc_stree *t, uint32_t *i, uint64_t v)
+{
+    while (*i < t->n && plc_stree_token(t, *i) < v)
+        (*i)++;
+    return *i < t->n ? plc_stree_owner_at(t, *i) : t->wrap_owner;
+}
+
+int placer_diff(const placer_snapshot *a, const placer_snapshot *b, placer_move **moves,
+                size_t *count)
+{
+    PLC_VALIDATE_OR_RET(a && b && moves && count, PLACER_ENULL);
+    uint32_t *map = map_nodes(a, b);
+    if (!map)
+        return PLACER_ENOMEM;
+    const plc_stree *ta = &a->tree, *tb = &b->tree;
+    uint64_t first = plc_stree_token(ta, 0) < plc_stree_token(tb, 0) ? plc_stree_token(ta, 0)
+                                                                       : plc_stree_token(tb, 0);
+    uint64_t last_a = plc_stree_token(ta, ta->n - 1), last_b = plc_stree_token(tb, tb->n - 1);
+    uint64_t last = last_a > last_b ? last_a : last_b;
+
+    move_list l = {NULL, 0, 0};
+    int err = 0;
+    /* The wrapping interval (last, first]: each ring's smallest token. */
+    uint32_t fa = ta->wrap_owner, fb = tb->wrap_owner;
+    int wrap_moves = map[fa] != fb;
+    uint32_t ia = 0, ib = 0;
+    uint64_t prev = first;
+    /* Then every boundary after the first, in ascending order. */
+    while (!err) {
+        uint64_t va = ia < ta->n ? plc_stree_token(ta, ia) : UINT64_MAX;
+        uint64_t vb = ib < tb->n ? plc_stree_token(tb, ib) : UINT64_MAX;
+        int more_a = ia < ta->n, more_b = ib < tb->n;
+        if (!more_a && !more_b)
+            break;
+        uint64_t v = !more_b || (more_a && va < vb) ? va : vb;
+        if (v == prev) { /* the first boundary, or a token equal to it: skip past */
+            while (ia < ta->n && plc_stree_token(ta, ia) == v)
+                ia++;
+            while (ib < tb->n && plc_stree_token(tb, ib) == v)
+                ib++;
+            continue;
+        }
+        uint32_t oa = owner_at_boundary(ta, &ia, v), ob = owner_at_boundary(tb, &ib, v);
+        if (map[oa] != ob)
+            err = add_move(&l, prev, v, oa, ob);
+        prev = v;
+        while (ia < ta->n && plc_stree_token(ta, ia) == v)
+            ia++;
+        while (ib < tb->n && plc_stree_token(tb, ib) == v)
+            ib++;
+    }
+    if (!err && wrap_moves) {
+        /* (last, first]: merge with a range ending at `last` when it is the
+         * same move, else append (lo >= hi marks the wrap). */
+        if (l.n && l.m[l.n - 1].hi == last && l.m[l.n - 1].from == fa && l.m[l.n - 1].to == fb &&
+            first != last)
+            l.m[l.n - 1].hi = first;
+        else
+            err = add_move(&l, last, first, fa, fb);
+        /* A wrapping range that now meets the first range is one range. */
+        if (!err && l.n > 1 && l.m[l.n - 1].hi == l.m[0].lo && l.m[l.n - 1].from == l.m[0].from &&
+            l.m[l.n - 1].to == l.m[0].to) {
+            l.m[0].lo = l.m[l.n - 1].lo;
+            l.n--;
+        }
+    }
+    plc_free(map);
+    if (err) {
+        plc_free(l.m);
+        return err;
+    }
+    if (!l.n) {
+        plc_free(l.m);
+        l.m = NULL;
+    }
+    *moves = l.m;
+    *count = l.n;
+    return 0;
+}
+
+void placer_moves_free(placer_move *moves)
+{
+    plc_free(moves);
+}
+
+/* Size of (lo, hi] as a fraction of 2^64; lo == hi is the whole space. */
+static double range_share(const placer_move *m)
+{
+    if (m->lo == m->hi)
+        return 1.0;
+    return (double)(m->hi - m->lo) / 18446744073709551616.0;
+}
+
+double placer_moves_fraction(const placer_move *moves, size_t count)
+{
+    double f = 0;
+    for (size_t i = 0; moves && i < count; i++)
+        f += range_share(&moves[i]);
+    return f;
+}
+
+int placer_moves_shares(const placer_snapshot *a, const placer_snapshot *b,
+                        const placer_move *moves, size_t count, double *out_of, double *into)
+{
+    PLC_VALIDATE_OR_RET(a && b && (moves || !count), PLACER_ENULL);
+    for (size_t i = 0; i < count; i++)
+        PLC_VALIDATE_OR_RET(moves[i].from < a->nnodes && moves[i].to < b->nnodes, PLACER_ERANGE);
+    if (out_of)
+        memset(out_of, 0, (size_t)a->nnodes * sizeof *out_of);
+    if (into)
+        memset(into, 0, (size_t)b->nnodes * sizeof *into);
+    for (size_t i = 0; i < count; i++) {
+        double f = range_share(&moves[i]);
+        if (out_of)
+            out_of[moves[i].from] += f;
+        if (into)
+            into[moves[i].to] += f;
+    }
+    return 0;
+}

@@ -1,0 +1,87 @@
+/*
+ * fuzz_diff.c -- differential: for two fuzzer-built rings, a hash changes
+ * owner (by node id) if and only if placer_diff lists a range holding it;
+ * the shares add up to the moved fraction.
+ *
+ * Input: for each of the two rings a node count, then per node an id byte
+ * (a small pool, so nodes match, join and leave between the rings), a
+ * weight byte and explicit tokens (small values, so ties and shared
+ * boundaries are common); then hashes.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "placer.h"
+
+#define MAX_NODES 8
+
+static placer_snapshot *ring_from(fuzz_producer *p)
+{
+    placer_builder *b = placer_builder_new();
+    FUZZ_ASSERT(b);
+    placer_builder_set_vnodes(b, 1 + fuzz_u8(p) % 4);
+    int n = 1 + fuzz_u8(p) % MAX_NODES, added = 0;
+    char id[8];
+    for (int i = 0; i < n; i++) {
+        snprintf(id, sizeof id, "n%u", (unsigned)(fuzz_u8(p) % 10));
+        int idx = placer_builder_add_node(b, id, "", 0.25 * (1 + fuzz_u8(p) % 8));
+        if (idx < 0)
+            continue; /* an id already taken */
+        added++;
+        int explicit_tokens = fuzz_u8(p) % 4;
+        for (int t = 0; t < explicit_tokens; t++)
+            placer_builder_add_token(b, (uint32_t)idx, (uint64_t)(fuzz_u8(p) % 24) << 59);
+    }
+    placer_snapshot *s = NULL;
+    FUZZ_ASSERT(added > 0 && placer_builder_build(b, 1, &s) == 0);
+    placer_builder_free(b);
+    return s;
+}
+
+static int in_moves(const placer_move *m, size_t n, uint64_t h)
+{
+    for (size_t i = 0; i < n; i++)
+        if (m[i].lo < m[i].hi ? (h > m[i].lo && h <= m[i].hi) : (h > m[i].lo || h <= m[i].hi))
+            return 1;
+    return 0;
+}
+
+static void check_hash(const placer_snapshot *a, const placer_snapshot *b, const placer_move *m,
+                       size_t n, uint64_t h)
+{
+    const char *ida = placer_node_id(a, (uint32_t)placer_lookup_hash(a, h));
+    const char *idb = placer_node_id(b, (uint32_t)placer_lookup_hash(b, h));
+    FUZZ_ASSERT((strcmp(ida, idb) != 0) == in_moves(m, n, h));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_producer p = {data, size};
+    placer_snapshot *a = ring_from(&p), *b = ring_from(&p);
+    placer_move *m = NULL;
+    size_t n = 0;
+    FUZZ_ASSERT(placer_diff(a, b, &m, &n) == 0);
+    for (const placer_snapshot *s = a; s; s = s == a ? b : NULL)
+        for (uint32_t i = 0; i < placer_token_count(s); i++) {
+            uint64_t t;
+            uint32_t o;
+            placer_token_at(s, i, &t, &o);
+            check_hash(a, b, m, n, t);
+            check_hash(a, b, m, n, t - 1);
+            check_hash(a, b, m, n, t + 1);
+        }
+    check_hash(a, b, m, n, 0);
+    check_hash(a, b, m, n, UINT64_MAX);
+    while (p.size)
+        check_hash(a, b, m, n, fuzz_u64(&p));
+    double out_of[MAX_NODES], into[MAX_NODES], f = placer_moves_fraction(m, n), sum = 0;
+    FUZZ_ASSERT(placer_moves_shares(a, b, m, n, out_of, into) == 0);
+    for (uint32_t i = 0; i < placer_node_count(a); i++)
+        sum += out_of[i];
+    FUZZ_ASSERT(fabs(sum - f) < 1e-9 && f <= 1.0 + 1e-12);
+    placer_moves_free(m);
+    placer_snapshot_free(a);
+    placer_snapshot_free(b);
+    return 0;
+}
