@@ -7,5 +7,6 @@ void register_hash64_benches(void);
 void register_lookup_benches(void);
 void register_build_benches(void);
 void register_router_benches(void);
+void register_replica_benches(void);
 
 #endif

@@ -9,5 +9,6 @@ int main(int argc, char **argv)
     register_lookup_benches();
     register_build_benches();
     register_router_benches();
+    register_replica_benches();
     return plc_bench_main(argc, argv);
 }

@@ -44,6 +44,13 @@ RATIOS = [
      "lookup/2^24/placer/batch", "lookup/2^24/crc32c+std_lower_bound", None),
 ]
 
+RATIOS += [
+    ("replicas (want 3, walked) vs a single lookup, 30,720 tokens (at most 2x its time)",
+     "replicas/30720/want_3", "lookup/30720/placer/single", 0.5),
+    ("replicas (want 3, precomputed) vs a single lookup (at most 2x its time)",
+     "replicas/30720/want_3/precomputed_3", "lookup/30720/placer/single", 0.5),
+]
+
 R = "router/%s/real_time/threads:%d"
 RATIOS += [
     ("router: 0 vs 1,000 publishes/s (throughput kept), writer's build included",

@@ -52,6 +52,14 @@ int placer_builder_set_vnodes(placer_builder *b, uint32_t v)
     return 0;
 }
 
+int placer_builder_set_replicas(placer_builder *b, uint32_t replicas)
+{
+    PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
+    PLC_VALIDATE_OR_RET(replicas <= PLACER_MAX_REPLICAS, PLACER_EINVAL);
+    b->replicas = replicas;
+    return 0;
+}
+
 static uint32_t id_slot(const uint32_t *index, uint32_t cap, const placer_builder *b,
                         const char *id, size_t len)
 {

@@ -27,6 +27,7 @@ typedef struct plc_btoken {
 struct placer_builder {
     uint64_t seed;
     uint32_t vnodes;
+    uint32_t replicas; /* per-slot replica sets to precompute (0: none) */
     plc_bnode *nodes;
     uint32_t nnodes, cap_nodes;
     plc_btoken *explicit_tokens; /* in call order */

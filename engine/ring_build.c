@@ -177,6 +177,38 @@ static int generate(const placer_builder *b, const uint32_t *order, const uint64
     return 0;
 }
 
+/* Node indices in ascending zone-name order; NULL when out of memory. */
+static uint32_t *order_zones(const placer_builder *b)
+{
+    named *tmp = plc_malloc((size_t)b->nnodes * sizeof *tmp);
+    uint32_t *order = plc_malloc((size_t)b->nnodes * sizeof *order);
+    if (tmp && order) {
+        for (uint32_t i = 0; i < b->nnodes; i++)
+            tmp[i] = (named){b->nodes[i].zone, i};
+        qsort(tmp, b->nnodes, sizeof *tmp, cmp_named);
+        for (uint32_t i = 0; i < b->nnodes; i++)
+            order[i] = tmp[i].index;
+    } else {
+        plc_free(order);
+        order = NULL;
+    }
+    plc_free(tmp);
+    return order;
+}
+
+/* Give equal zone names one id, consuming `order`; return how many zones. */
+static uint32_t number_zones(plc_node *nodes, uint32_t n, uint32_t *order)
+{
+    uint32_t id = 0;
+    for (uint32_t r = 0; r < n; r++) {
+        if (r && strcmp(nodes[order[r]].zone, nodes[order[r - 1]].zone) != 0)
+            id++;
+        nodes[order[r]].zone_id = id;
+    }
+    plc_free(order);
+    return id + 1;
+}
+
 static placer_snapshot *assemble(const placer_builder *b, const entry *e, uint32_t ntokens,
                                  const uint64_t *counts, uint64_t epoch)
 {
@@ -187,13 +219,18 @@ static placer_snapshot *assemble(const placer_builder *b, const entry *e, uint32
     plc_stree_size(ntokens, &node_bytes, &leaf_bytes);
     size_t off_tree = align_up(sizeof(placer_snapshot));
     size_t off_leaves = off_tree + node_bytes;
-    size_t off_nodes = off_leaves + leaf_bytes;
+    size_t off_rep = off_leaves + leaf_bytes;
+    size_t rep_bytes = (size_t)ntokens * b->replicas * sizeof(uint32_t);
+    size_t off_nodes = align_up(off_rep + rep_bytes);
     size_t off_strings = off_nodes + (size_t)b->nnodes * sizeof(plc_node);
     size_t bytes = off_strings + strings;
 
-    unsigned char *mem = plc_aligned_alloc(bytes);
-    if (!mem)
+    uint32_t *zone_order = order_zones(b);
+    unsigned char *mem = zone_order ? plc_aligned_alloc(bytes) : NULL;
+    if (!mem) {
+        plc_free(zone_order);
         return NULL;
+    }
     /* The tree builder writes every node and leaf; zero the rest. */
     memset(mem, 0, off_tree);
     memset(mem + off_nodes, 0, bytes - off_nodes);
@@ -214,7 +251,9 @@ static placer_snapshot *assemble(const placer_builder *b, const entry *e, uint32
         nodes[n].weight = src->weight;
         nodes[n].ntokens = (uint32_t)counts[n];
     }
+    s->nzones = number_zones(nodes, b->nnodes, zone_order);
     const plc_kernels *k = plc_kernels_get();
+    s->index = k->index;
     s->lookup = k->lookup;
     s->search = k->search;
     s->seed = b->seed;
@@ -227,6 +266,16 @@ static placer_snapshot *assemble(const placer_builder *b, const entry *e, uint32
     s->layout_bytes = node_bytes + leaf_bytes;
     s->bytes = bytes;
     s->search_name = k->search_name;
+    /* Replica sets per slot, last: the walk needs everything above. */
+    uint32_t *rep = (uint32_t *)(mem + off_rep);
+    for (uint32_t i = 0; i < ntokens && b->replicas; i++) {
+        uint32_t zones, *set = rep + (size_t)i * b->replicas;
+        uint32_t n = plc_replicas_walk(s, i, set, b->replicas, &zones);
+        for (uint32_t j = n; j < b->replicas; j++)
+            set[j] = UINT32_MAX;
+    }
+    s->rep = rep;
+    s->rep_r = b->replicas;
     plc_snapshot_born();
     return s;
 }

@@ -44,6 +44,11 @@ size_t placer_snapshot_layout_bytes(const placer_snapshot *s)
     return s ? s->layout_bytes : 0;
 }
 
+size_t placer_snapshot_replica_bytes(const placer_snapshot *s)
+{
+    return s ? (size_t)s->tree.n * s->rep_r * sizeof(uint32_t) : 0;
+}
+
 const char *placer_node_id(const placer_snapshot *s, uint32_t node)
 {
     return s && node < s->nnodes ? s->nodes[node].id : NULL;

@@ -26,7 +26,7 @@ typedef struct plc_node {
     const char *zone;
     double weight;
     uint32_t ntokens;
-    uint32_t pad_;
+    uint32_t zone_id; /* 0 .. nzones-1, equal for equal zone names */
 } plc_node;
 
 struct placer_snapshot {
@@ -38,10 +38,14 @@ struct placer_snapshot {
     plc_stree_batch_fn search_batch;
     plc_hash64_fn hash64;
     plc_stree tree;
+    plc_stree_fn index; /* slot of the first token >= h: replica walks */
+    const uint32_t *rep; /* rep_r precomputed replicas per slot, UINT32_MAX-padded */
+    uint32_t rep_r;
     /* cold */
     uint64_t epoch;
     const plc_node *nodes;
     uint32_t nnodes;
+    uint32_t nzones; /* distinct zones among nodes that own tokens */
     size_t layout_bytes; /* internal nodes + leaves */
     size_t bytes;        /* the whole allocation */
     const char *search_name;
@@ -50,6 +54,11 @@ struct placer_snapshot {
     _Alignas(16) unsigned char rcu_head[32];
     void *replaced_by;
 };
+
+/* The replica walk from slot `start` (replicas.c): writes at most want
+ * nodes, returns how many, and the distinct zones among them in *zones. */
+uint32_t plc_replicas_walk(const placer_snapshot *s, uint32_t start, uint32_t *out, uint32_t want,
+                           uint32_t *zones);
 
 /* Count of live snapshots (placer_snapshots_alive); every snapshot made
  * calls plc_snapshot_born, placer_snapshot_free decrements. */

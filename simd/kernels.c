@@ -31,7 +31,9 @@
 /* The fused kernels of the SIMD files hash with the crc32 instruction, so
  * they also need the CPU's CRC feature: a mask that hides SSE4.2 gets the
  * scalar kernel and the software hash, consistently. */
-#define KERNELS(isa) plc_stree_##isa, plc_stree_batch_##isa, plc_stree_key_##isa, plc_stree_key_batch_##isa
+#define KERNELS(isa)                                                                       \
+    plc_stree_##isa, plc_stree_batch_##isa, plc_stree_key_##isa, plc_stree_key_batch_##isa, \
+        plc_stree_index_##isa
 
 static const plc_search_kernel search_kernels[] = {
 #if defined(PLC_HAVE_AVX512)
@@ -86,7 +88,8 @@ static void init(void)
             tables[c][s] = (plc_kernels){
                 crc_choices[c].crc32c,       crc_choices[c].hash64,     crc_choices[c].hash64_batch,
                 search_kernels[s].one,       search_kernels[s].batch,
-                search_kernels[s].key_one,   search_kernels[s].key_batch, crc_choices[c].crc32c_name,
+                search_kernels[s].key_one,   search_kernels[s].key_batch, search_kernels[s].index,
+                crc_choices[c].crc32c_name,
                 crc_choices[c].hash64_name,  search_kernels[s].name,
             };
     select_kernels();

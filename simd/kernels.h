@@ -28,6 +28,7 @@ typedef struct plc_search_kernel {
     plc_stree_batch_fn batch;
     plc_stree_key_fn key_one;           /* hash + descend */
     plc_stree_key_batch_fn key_batch;
+    plc_stree_fn index; /* the slot, not its owner */
 } plc_search_kernel;
 
 typedef struct plc_kernels {
@@ -38,6 +39,7 @@ typedef struct plc_kernels {
     plc_stree_batch_fn search_batch;
     plc_stree_key_fn lookup;             /* fused hash + search */
     plc_stree_key_batch_fn lookup_batch;
+    plc_stree_fn index;
     const char *crc32c_name;
     const char *hash64_name;
     const char *search_name;

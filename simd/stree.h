@@ -88,6 +88,7 @@ typedef void (*plc_stree_key_batch_fn)(const plc_stree *t, uint64_t seed, const 
 
 #define PLC_STREE_DECLARE(isa)                                                                 \
     uint32_t plc_stree_##isa(const plc_stree *t, uint64_t h);                                  \
+    uint32_t plc_stree_index_##isa(const plc_stree *t, uint64_t h);                            \
     void plc_stree_batch_##isa(const plc_stree *t, const uint64_t *h, size_t n,               \
                                uint32_t *owners);                                              \
     uint32_t plc_stree_key_##isa(const plc_stree *t, uint64_t seed, const void *key, size_t len); \

@@ -26,6 +26,7 @@ static inline uint32_t hw_crc_step(uint32_t crc, uint64_t w)
 
 #define PLC_STREE_ONE plc_stree_avx512
 #define PLC_STREE_BATCH plc_stree_batch_avx512
+#define PLC_STREE_INDEX plc_stree_index_avx512
 #define PLC_STREE_KEY_ONE plc_stree_key_avx512
 #define PLC_STREE_KEY_BATCH plc_stree_key_batch_avx512
 #define PLC_HASH64_STEP hw_crc_step

@@ -46,6 +46,18 @@ uint32_t PLC_STREE_ONE(const plc_stree *t, uint64_t h)
     return descend_one(t, h);
 }
 
+/* The index (sorted order) of the first token >= h, or 0 for the wrap: what
+ * replica walks start from. */
+uint32_t PLC_STREE_INDEX(const plc_stree *t, uint64_t h)
+{
+    int64_t x = (int64_t)(h ^ PLC_STREE_SIGN);
+    uint32_t k = 0;
+    for (uint32_t d = 0; d < t->nlevels; d++)
+        k = k * PLC_STREE_FANOUT + rank_node(t->level[d][k].key, x);
+    uint32_t i = k * PLC_STREE_LEAF + rank_leaf(t->leaves[k].key, x);
+    return i < t->n ? i : 0;
+}
+
 #include "hash64_body.h"
 
 /* The next group's keys, hashed a slice at a time while this group's lines
@@ -159,3 +171,4 @@ void PLC_STREE_KEY_BATCH(const plc_stree *t, uint64_t seed, const void *const *k
 
 #undef PLC_STREE_ONE
 #undef PLC_STREE_BATCH
+#undef PLC_STREE_INDEX

@@ -22,6 +22,7 @@ static inline uint32_t rank_leaf(const int64_t *key, int64_t x)
 
 #define PLC_STREE_ONE plc_stree_scalar
 #define PLC_STREE_BATCH plc_stree_batch_scalar
+#define PLC_STREE_INDEX plc_stree_index_scalar
 #define PLC_STREE_KEY_ONE plc_stree_key_scalar
 #define PLC_STREE_KEY_BATCH plc_stree_key_batch_scalar
 #define PLC_HASH64_STEP plc_crc32c_sw_u64

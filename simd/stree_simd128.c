@@ -38,6 +38,7 @@ static inline uint32_t hw_crc_step(uint32_t crc, uint64_t w)
 
 #define PLC_STREE_ONE plc_stree_simd128
 #define PLC_STREE_BATCH plc_stree_batch_simd128
+#define PLC_STREE_INDEX plc_stree_index_simd128
 #define PLC_STREE_KEY_ONE plc_stree_key_simd128
 #define PLC_STREE_KEY_BATCH plc_stree_key_batch_simd128
 #define PLC_HASH64_STEP hw_crc_step

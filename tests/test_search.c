@@ -104,7 +104,7 @@ static void check_set(const uint64_t *tokens, uint32_t n, uint64_t *rng, const c
             continue;
         long bad = 0;
         for (size_t i = 0; i < nq; i++)
-            bad += k[j].one(&l.tree, q[i]) != want[i];
+            bad += k[j].one(&l.tree, q[i]) != want[i] || k[j].index(&l.tree, q[i]) != want[i];
         k[j].batch(&l.tree, q, nq, got);
         long bad_batch = 0;
         for (size_t i = 0; i < nq; i++)

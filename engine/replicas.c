@@ -1,0 +1,133 @@
+/*
+ * replicas.c -- replica sets: the primary, then clockwise distinct physical
+ * nodes, preferring zones not used yet.
+ *
+ * From the key's slot the walk goes clockwise twice at most. The first lap
+ * takes a node only if it is new and its zone is unused, and ends once
+ * every zone of the placement is used; the second takes any new node. So
+ * zones are distinct while unused ones remain, nodes are always distinct,
+ * and a ring with fewer nodes (or zones) than asked is reported, never
+ * padded. Deterministic: it depends only on the snapshot and the hash.
+ * Typical cost: a few steps through the leaf lines after the lookup, with
+ * unpredictable branches; placer_builder_set_replicas(b, R) precomputes the
+ * sets of R for every slot at build time (4 * R bytes per token), and then
+ * any want <= R is a lookup plus one read.
+ */
+#include "snapshot_internal.h"
+#include "validate.h"
+
+/* A clockwise cursor over the leaf lines: no division per step. */
+typedef struct cursor {
+    const plc_stree_leaf *leaf, *first, *end;
+    uint32_t slot, left; /* slot in the leaf; tokens left in this lap */
+    uint32_t last_slots; /* tokens in the last leaf */
+} cursor;
+
+static void cursor_at(cursor *c, const plc_stree *t, uint32_t i)
+{
+    c->first = t->leaves;
+    c->end = t->leaves + t->nleaves;
+    c->leaf = t->leaves + i / PLC_STREE_LEAF;
+    c->slot = i % PLC_STREE_LEAF;
+    c->left = t->n;
+    c->last_slots = t->n - (t->nleaves - 1) * PLC_STREE_LEAF;
+}
+
+/* The owner of the next token clockwise; call at most `left` times a lap. */
+static uint32_t cursor_next(cursor *c)
+{
+    uint32_t slots = c->leaf + 1 == c->end ? c->last_slots : PLC_STREE_LEAF;
+    if (++c->slot >= slots) {
+        c->slot = 0;
+        if (++c->leaf == c->end)
+            c->leaf = c->first;
+    }
+    c->left--;
+    return c->leaf->owner[c->slot];
+}
+
+static int chosen(const uint32_t *out, uint32_t count, uint32_t node)
+{
+    for (uint32_t i = 0; i < count; i++)
+        if (out[i] == node)
+            return 1;
+    return 0;
+}
+
+/* The walk from slot `start`; returns how many nodes it wrote, and the
+ * number of distinct zones among them in *zones. The zones of the first
+ * picks are kept beside them (at most one per zone, so few). */
+uint32_t plc_replicas_walk(const placer_snapshot *s, uint32_t start, uint32_t *out, uint32_t want,
+                           uint32_t *zones)
+{
+    const plc_stree *t = &s->tree;
+    enum { ZONE_CAP = 64 };
+    uint32_t zone[ZONE_CAP];
+    uint32_t count = 0, nz = 0;
+    out[count++] = plc_stree_owner_at(t, start);
+    zone[nz++] = s->nodes[out[0]].zone_id;
+    cursor c;
+    cursor_at(&c, t, start);
+    while (c.left > 1 && count < want && nz < s->nzones && nz < ZONE_CAP) {
+        uint32_t o = cursor_next(&c), z = s->nodes[o].zone_id;
+        if (chosen(zone, nz, z) || chosen(out, count, o))
+            continue;
+        out[count++] = o;
+        zone[nz++] = z;
+    }
+    if (count < want) {
+        cursor_at(&c, t, start);
+        while (c.left > 1 && count < want) {
+            uint32_t o = cursor_next(&c);
+            if (!chosen(out, count, o))
+                out[count++] = o;
+        }
+    }
+    *zones = nz;
+    return count;
+}
+
+int placer_replicas_ex(const placer_snapshot *s, const void *key, size_t len, uint32_t *out,
+                       uint32_t want, placer_replica_report *report)
+{
+    PLC_VALIDATE_OR_RET(s && (key || !len) && (out || !want), PLACER_ENULL);
+    uint32_t count = 0, zones = 0;
+    if (want && want <= s->rep_r) {
+        /* Precomputed: a set of want is the prefix of the set of rep_r (the
+         * walk is greedy), padded with UINT32_MAX where nodes ran out. */
+        const uint32_t *set =
+            s->rep + (size_t)s->index(&s->tree, s->hash64(s->seed, key, len)) * s->rep_r;
+        for (; count < want && set[count] != UINT32_MAX; count++) {
+            out[count] = set[count];
+            uint32_t z = s->nodes[set[count]].zone_id, seen = 0;
+            for (uint32_t j = 0; j < count; j++)
+                seen |= s->nodes[out[j]].zone_id == z;
+            zones += !seen;
+        }
+    } else if (want) {
+        count = plc_replicas_walk(s, s->index(&s->tree, s->hash64(s->seed, key, len)), out, want,
+                                  &zones);
+    }
+    if (report) {
+        uint32_t possible = want < s->nzones ? want : s->nzones;
+        *report = (placer_replica_report){count, zones, possible, count < want || zones < possible};
+    }
+    return (int)count;
+}
+
+int placer_replicas(const placer_snapshot *s, const void *key, size_t len, uint32_t *out,
+                    uint32_t want)
+{
+    return placer_replicas_ex(s, key, len, out, want, NULL);
+}
+
+int placer_replicas_batch(const placer_snapshot *s, const void *const *keys, const size_t *lens,
+                          size_t n, uint32_t want, uint32_t *out, uint32_t *counts)
+{
+    PLC_VALIDATE_OR_RET(s && (!n || (keys && lens && counts && (out || !want))), PLACER_ENULL);
+    for (size_t i = 0; i < n; i++)
+        PLC_VALIDATE_OR_RET(keys[i] || !lens[i], PLACER_ENULL);
+    for (size_t i = 0; i < n; i++)
+        counts[i] = (uint32_t)placer_replicas(s, keys[i], lens[i], out + i * want, want);
+    return 0;
+}

@@ -1,0 +1,227 @@
+/*
+ * test_replicas.c -- replica sets against a plain reference walk over the
+ * sorted tokens (zones compared by name), on random rings with random
+ * zones and wants; the properties on the seed ring (120 nodes, 3 zones):
+ * owner first, distinct nodes, distinct zones; under-replication reported,
+ * never padded; batches; errors.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "placer.h"
+#include "reference.h"
+
+/* The reference: the walk of placer.h's contract, written plainly. */
+static uint32_t ref_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want)
+{
+    uint32_t n = placer_token_count(s), count = 0;
+    uint64_t *tok = malloc(n * sizeof *tok);
+    uint32_t *own = malloc(n * sizeof *own);
+    for (uint32_t i = 0; i < n; i++)
+        placer_token_at(s, i, &tok[i], &own[i]);
+    /* zones that own tokens */
+    uint32_t zones_total = 0;
+    const char *seen[64];
+    for (uint32_t i = 0; i < n; i++) {
+        const char *z = placer_node_zone(s, own[i]);
+        int known = 0;
+        for (uint32_t j = 0; j < zones_total; j++)
+            known |= !strcmp(seen[j], z);
+        if (!known && zones_total < 64)
+            seen[zones_total++] = z;
+    }
+    uint32_t start = ref_lower_bound_wrap(tok, n, h);
+    if (want)
+        out[count++] = own[start];
+    uint32_t zones = 1;
+    for (uint32_t step = 1; step < n && count < want && zones < zones_total; step++) {
+        uint32_t o = own[(start + step) % n];
+        int dup = 0, zone_dup = 0;
+        for (uint32_t j = 0; j < count; j++) {
+            dup |= out[j] == o;
+            zone_dup |= !strcmp(placer_node_zone(s, out[j]), placer_node_zone(s, o));
+        }
+        if (!dup && !zone_dup) {
+            out[count++] = o;
+            zones++;
+        }
+    }
+    for (uint32_t step = 1; step < n && count < want; step++) {
+        uint32_t o = own[(start + step) % n];
+        int dup = 0;
+        for (uint32_t j = 0; j < count; j++)
+            dup |= out[j] == o;
+        if (!dup)
+            out[count++] = o;
+    }
+    free(tok);
+    free(own);
+    return count;
+}
+
+static placer_snapshot *zoned_ring(int nodes, int zones, uint32_t vnodes)
+{
+    placer_builder *b = placer_builder_new();
+    placer_builder_set_vnodes(b, vnodes);
+    char id[16], zone[16];
+    for (int i = 0; i < nodes; i++) {
+        snprintf(id, sizeof id, "node-%03d", i);
+        snprintf(zone, sizeof zone, "zone-%c", 'a' + i % zones);
+        placer_builder_add_node(b, id, zone, 1.0);
+    }
+    placer_snapshot *s = NULL;
+    placer_builder_build(b, 1, &s);
+    placer_builder_free(b);
+    return s;
+}
+
+static void against_reference(void)
+{
+    uint64_t rng = 4242;
+    long bad = 0;
+    for (int trial = 0; trial < 200; trial++) {
+        int nodes = 1 + (int)(check_rand(&rng) % 12), zones = 1 + (int)(check_rand(&rng) % 5);
+        placer_snapshot *s = zoned_ring(nodes, zones, 1 + (uint32_t)(check_rand(&rng) % 8));
+        for (int q = 0; q < 50; q++) {
+            char key[24];
+            int len = snprintf(key, sizeof key, "k%d", q * 977 + trial);
+            uint32_t want = (uint32_t)(check_rand(&rng) % 8), got[16], ref[16];
+            int n = placer_replicas(s, key, (size_t)len, got, want);
+            uint32_t rn = ref_replicas(s, placer_snapshot_hash(s, key, (size_t)len), ref, want);
+            bad += n != (int)rn || memcmp(got, ref, rn * sizeof *got) != 0;
+        }
+        placer_snapshot_free(s);
+    }
+    CHECK_ALL(bad == 0, "replicas == reference walk on 200 random rings");
+}
+
+static void seed_ring_properties(void)
+{
+    placer_snapshot *s = zoned_ring(120, 3, 256);
+    long bad = 0;
+    for (int q = 0; q < 20000; q++) {
+        char key[24];
+        int len = snprintf(key, sizeof key, "user:%d", q);
+        uint32_t out[5];
+        placer_replica_report r;
+        int n = placer_replicas_ex(s, key, (size_t)len, out, 3, &r);
+        bad += n != 3 || out[0] != (uint32_t)placer_lookup(s, key, (size_t)len);
+        bad += out[0] == out[1] || out[1] == out[2] || out[0] == out[2];
+        const char *z0 = placer_node_zone(s, out[0]), *z1 = placer_node_zone(s, out[1]),
+                   *z2 = placer_node_zone(s, out[2]);
+        bad += !strcmp(z0, z1) || !strcmp(z1, z2) || !strcmp(z0, z2);
+        bad += r.nodes != 3 || r.zones != 3 || r.zones_possible != 3 || r.under_replicated;
+        /* five replicas: three zones first, then two more distinct nodes */
+        n = placer_replicas_ex(s, key, (size_t)len, out, 5, &r);
+        bad += n != 5 || r.zones != 3 || r.under_replicated;
+        for (int i = 0; i < 5; i++)
+            for (int j = 0; j < i; j++)
+                bad += out[i] == out[j];
+    }
+    CHECK_ALL(bad == 0, "seed ring: owner first, 3 distinct nodes in 3 distinct zones");
+    placer_snapshot_free(s);
+}
+
+static void under_replication(void)
+{
+    placer_snapshot *two = zoned_ring(2, 2, 16), *one_zone = zoned_ring(4, 1, 16),
+                    *two_zones = zoned_ring(3, 2, 16);
+    uint32_t out[8] = {0};
+    placer_replica_report r;
+    CHECK_EQ(placer_replicas_ex(two, "k", 1, out, 3, &r), 2); /* never padded */
+    CHECK(out[0] != out[1] && r.under_replicated && r.nodes == 2 && r.zones == 2);
+    CHECK_EQ(placer_replicas_ex(one_zone, "k", 1, out, 3, &r), 3);
+    CHECK(r.zones == 1 && r.zones_possible == 1 && !r.under_replicated);
+    CHECK_EQ(placer_replicas_ex(two_zones, "k", 1, out, 3, &r), 3);
+    CHECK(r.zones == 2 && r.zones_possible == 2 && !r.under_replicated);
+    CHECK_EQ(placer_replicas(two, "k", 1, out, 0), 0);
+    CHECK_EQ(placer_replicas(two, "k", 1, NULL, 3), PLACER_ENULL);
+    CHECK_EQ(placer_replicas(NULL, "k", 1, out, 3), PLACER_ENULL);
+    CHECK_EQ(placer_replicas(two, NULL, 1, out, 3), PLACER_ENULL);
+    placer_snapshot_free(two);
+    placer_snapshot_free(one_zone);
+    placer_snapshot_free(two_zones);
+}
+
+static void batches(void)
+{
+    placer_snapshot *s = zoned_ring(30, 3, 32);
+    enum { N = 200, W = 3 };
+    static char buf[N][16];
+    const void *keys[N];
+    size_t lens[N];
+    uint32_t out[N * W], counts[N], one[W];
+    for (int i = 0; i < N; i++) {
+        lens[i] = (size_t)snprintf(buf[i], sizeof buf[i], "b%d", i);
+        keys[i] = buf[i];
+    }
+    CHECK_EQ(placer_replicas_batch(s, keys, lens, N, W, out, counts), 0);
+    long bad = 0;
+    for (int i = 0; i < N; i++) {
+        int n = placer_replicas(s, keys[i], lens[i], one, W);
+        bad += (int)counts[i] != n || memcmp(one, out + i * W, (size_t)n * sizeof *one) != 0;
+    }
+    CHECK_ALL(bad == 0, "replica batch == single calls");
+    counts[0] = 77;
+    keys[100] = NULL;
+    CHECK_EQ(placer_replicas_batch(s, keys, lens, N, W, out, counts), PLACER_ENULL);
+    CHECK_EQ(counts[0], 77); /* nothing written */
+    CHECK_EQ(placer_replicas_batch(s, NULL, NULL, 0, W, NULL, NULL), 0);
+    placer_snapshot_free(s);
+}
+
+/* Precomputed sets answer exactly as the walk, for every want. */
+static void precomputed(void)
+{
+    uint64_t rng = 99;
+    long bad = 0;
+    for (int trial = 0; trial < 60; trial++) {
+        int nodes = 1 + (int)(check_rand(&rng) % 10), zones = 1 + (int)(check_rand(&rng) % 4);
+        uint32_t r = 1 + (uint32_t)(check_rand(&rng) % PLACER_MAX_REPLICAS);
+        placer_builder *b = placer_builder_new();
+        placer_builder_set_vnodes(b, 1 + (uint32_t)(check_rand(&rng) % 8));
+        char id[16], zone[16];
+        for (int i = 0; i < nodes; i++) {
+            snprintf(id, sizeof id, "n%d", i);
+            snprintf(zone, sizeof zone, "z%d", i % zones);
+            placer_builder_add_node(b, id, zone, 1.0);
+        }
+        placer_snapshot *walked = NULL, *table = NULL;
+        placer_builder_build(b, 1, &walked);
+        CHECK_EQ(placer_builder_set_replicas(b, r), 0);
+        placer_builder_build(b, 1, &table);
+        CHECK_EQ(placer_snapshot_replica_bytes(table), (size_t)placer_token_count(table) * r * 4);
+        CHECK_EQ(placer_snapshot_replica_bytes(walked), 0);
+        for (int q = 0; q < 100; q++) {
+            char key[16];
+            int len = snprintf(key, sizeof key, "q%d", q);
+            for (uint32_t want = 1; want <= r + 1; want++) {
+                uint32_t a[16], c[16];
+                placer_replica_report ra, rc;
+                int na = placer_replicas_ex(walked, key, (size_t)len, a, want, &ra);
+                int nc = placer_replicas_ex(table, key, (size_t)len, c, want, &rc);
+                bad += na != nc || memcmp(a, c, (size_t)na * sizeof *a) != 0 ||
+                       memcmp(&ra, &rc, sizeof ra) != 0;
+            }
+        }
+        placer_snapshot_free(walked);
+        placer_snapshot_free(table);
+        placer_builder_free(b);
+    }
+    CHECK_ALL(bad == 0, "precomputed replica sets == the walk, every want and report");
+    placer_builder *b = placer_builder_new();
+    CHECK_EQ(placer_builder_set_replicas(b, PLACER_MAX_REPLICAS + 1), PLACER_EINVAL);
+    CHECK_EQ(placer_builder_set_replicas(NULL, 3), PLACER_ENULL);
+    placer_builder_free(b);
+}
+
+int main(void)
+{
+    against_reference();
+    seed_ring_properties();
+    under_replication();
+    batches();
+    precomputed();
+    return check_done("test_replicas");
+}
