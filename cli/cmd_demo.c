@@ -4,7 +4,9 @@
  * fixed-seed 32-byte keys one at a time with placer_lookup, and prints the
  * rate against the 2,000,000 lookups/s the scenario needs, plus how evenly
  * the keys fell on the nodes; then the same keys through placer_lookup_batch
- * (which must agree, key for key); then a router: two reader threads look
+ * (which must agree, key for key); then node 121 joining: the fraction of
+ * the hash space that moves and one key's owner and next owner during the
+ * handoff; then a router: two reader threads look
  * up through it for a while a writer publishes a new epoch (one node more
  * or fewer each time) every millisecond.
  *
@@ -39,7 +41,9 @@ void cmd_demo_usage(FILE *out)
             "fixed-seed %u-byte keys on one thread with placer_lookup, and print the\n"
             "rate as '<N> lookups/s' beside the %.0f/s target, then each node's share\n"
             "of the keys (min, max/mean, coefficient of variation), then the rate of\n"
-            "the same keys through placer_lookup_batch; then runs a router for\n"
+            "the same keys through placer_lookup_batch; then the join of node 121 (the\n"
+            "fraction of the hash space that moves beside 1/121, and one key's owner and\n"
+            "next owner during the handoff); then runs a router for\n"
             "--router-ms milliseconds: 2 reader threads looking up while a writer\n"
             "publishes a new epoch every millisecond, and prints aggregate lookups/s,\n"
             "epochs published and epochs seen by the readers.\n"
@@ -70,8 +74,9 @@ static void make_keys(char *keys, size_t n, uint64_t *rng)
         }
 }
 
-/* The demo ring at `epoch` with `nodes` nodes. */
-static int build_ring_epoch(unsigned nodes, uint64_t epoch, placer_snapshot **out)
+/* The demo ring at `epoch` with `nodes` nodes; with `joining`, the last one
+ * is joining. */
+static int build_ring_state(unsigned nodes, uint64_t epoch, int joining, placer_snapshot **out)
 {
     placer_builder *b = placer_builder_new();
     if (!b)
@@ -83,10 +88,54 @@ static int build_ring_epoch(unsigned nodes, uint64_t epoch, placer_snapshot **ou
         snprintf(zone, sizeof zone, "zone-%c", 'a' + (int)(i % DEMO_ZONES));
         err = placer_builder_add_node(b, id, zone, 1.0);
     }
+    if (err >= 0 && joining)
+        err = placer_builder_set_state(b, nodes - 1, PLACER_NODE_JOINING);
     if (err >= 0)
         err = placer_builder_build(b, epoch, out);
     placer_builder_free(b);
     return err;
+}
+
+static int build_ring_epoch(unsigned nodes, uint64_t epoch, placer_snapshot **out)
+{
+    return build_ring_state(nodes, epoch, 0, out);
+}
+
+/* Node 121 joins: what moves, and one key in flight. */
+static int show_join(void)
+{
+    placer_snapshot *s = NULL;
+    placer_move *m = NULL;
+    size_t n = 0;
+    int err = build_ring_state(DEMO_NODES + 1, 2, 1, &s);
+    if (err >= 0)
+        err = placer_diff_transition(s, &m, &n);
+    if (err < 0) {
+        fprintf(stderr, "placer demo: %s\n", placer_strerror(err));
+        placer_snapshot_free(s);
+        return CLI_FAILURE;
+    }
+    int all_to_new = 1;
+    for (size_t i = 0; i < n; i++)
+        all_to_new &= m[i].to == DEMO_NODES;
+    printf("join of %s: %zu ranges, %.4f of the hash space moves (1/%u = %.4f), %s\n",
+           placer_node_id(s, DEMO_NODES), n, placer_moves_fraction(m, n), DEMO_NODES + 1,
+           1.0 / (DEMO_NODES + 1), all_to_new ? "all to it" : "NOT all to it");
+    char key[32];
+    for (unsigned i = 0; i < 100000; i++) {
+        int len = snprintf(key, sizeof key, "user:%u", i);
+        uint32_t owner, next;
+        placer_lookup_handoff(s, key, (size_t)len, &owner, &next);
+        if (owner != next) {
+            printf("during the handoff, key %s is read from %s (owner) and moves to %s (next "
+                   "owner)\n",
+                   key, placer_node_id(s, owner), placer_node_id(s, next));
+            break;
+        }
+    }
+    placer_moves_free(m);
+    placer_snapshot_free(s);
+    return CLI_OK;
 }
 
 static int build_ring(placer_snapshot **out)
@@ -268,7 +317,7 @@ int cmd_demo(int argc, char **argv)
     free(keys);
     free(count);
     placer_snapshot_free(s);
-    if (disagree)
+    if (disagree || show_join() != CLI_OK)
         return CLI_FAILURE;
     return router_ms ? run_router(router_ms, seed) : CLI_OK;
 }

@@ -52,6 +52,15 @@ int placer_builder_set_vnodes(placer_builder *b, uint32_t v)
     return 0;
 }
 
+int placer_builder_set_state(placer_builder *b, uint32_t node, int state)
+{
+    PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
+    PLC_VALIDATE_OR_RET(node < b->nnodes, PLACER_ERANGE);
+    PLC_VALIDATE_OR_RET(state >= PLACER_NODE_ACTIVE && state <= PLACER_NODE_DOWN, PLACER_EINVAL);
+    b->nodes[node].state = state;
+    return 0;
+}
+
 int placer_builder_set_replicas(placer_builder *b, uint32_t replicas)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
@@ -135,7 +144,7 @@ int placer_builder_add_node(placer_builder *b, const char *id, const char *zone,
     }
     uint32_t index = b->nnodes;
     b->nodes[index] = (plc_bnode){id_copy, zone_copy, (uint32_t)id_len, (uint32_t)zone_len,
-                                  weight, 0};
+                                  weight, 0, PLACER_NODE_ACTIVE};
     b->nnodes++;
     b->id_index[id_slot(b->id_index, b->id_index_cap, b, id, id_len)] = index + 1;
     return (int)index;

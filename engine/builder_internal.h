@@ -17,6 +17,7 @@ typedef struct plc_bnode {
     uint32_t zone_len;
     double weight;
     uint32_t explicit_tokens; /* > 0: no generated tokens */
+    int state;                /* PLACER_NODE_* */
 } plc_bnode;
 
 typedef struct plc_btoken {

@@ -9,7 +9,8 @@
  * both sorted token lists visits every boundary once; the interval before
  * the smallest boundary wraps past UINT64_MAX and belongs, in each ring, to
  * the owner of its smallest token (the lookup's wrap). Owners are compared
- * by node id: a's node indices are mapped to b's once, up front.
+ * by node id: a's node indices are mapped to b's once, up front. The same
+ * walk compares a snapshot's current and target placements (same nodes).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -85,14 +86,11 @@ static uint32_t owner_at_boundary(const plc_stree *t, uint32_t *i, uint64_t v)
     return *i < t->n ? plc_stree_owner_at(t, *i) : t->wrap_owner;
 }
 
-int placer_diff(const placer_snapshot *a, const placer_snapshot *b, placer_move **moves,
-                size_t *count)
+/* The moves between two placements; map[i] is the b index of a's node i
+ * (ABSENT when it has none). */
+static int diff_trees(const plc_stree *ta, const plc_stree *tb, const uint32_t *map,
+                      placer_move **moves, size_t *count)
 {
-    PLC_VALIDATE_OR_RET(a && b && moves && count, PLACER_ENULL);
-    uint32_t *map = map_nodes(a, b);
-    if (!map)
-        return PLACER_ENOMEM;
-    const plc_stree *ta = &a->tree, *tb = &b->tree;
     uint64_t first = plc_stree_token(ta, 0) < plc_stree_token(tb, 0) ? plc_stree_token(ta, 0)
                                                                        : plc_stree_token(tb, 0);
     uint64_t last_a = plc_stree_token(ta, ta->n - 1), last_b = plc_stree_token(tb, tb->n - 1);
@@ -144,7 +142,6 @@ int placer_diff(const placer_snapshot *a, const placer_snapshot *b, placer_move 
             l.n--;
         }
     }
-    plc_free(map);
     if (err) {
         plc_free(l.m);
         return err;
@@ -156,6 +153,36 @@ int placer_diff(const placer_snapshot *a, const placer_snapshot *b, placer_move 
     *moves = l.m;
     *count = l.n;
     return 0;
+}
+
+int placer_diff(const placer_snapshot *a, const placer_snapshot *b, placer_move **moves,
+                size_t *count)
+{
+    PLC_VALIDATE_OR_RET(a && b && moves && count, PLACER_ENULL);
+    uint32_t *map = map_nodes(a, b);
+    if (!map)
+        return PLACER_ENOMEM;
+    int err = diff_trees(&a->tree, &b->tree, map, moves, count);
+    plc_free(map);
+    return err;
+}
+
+int placer_diff_transition(const placer_snapshot *s, placer_move **moves, size_t *count)
+{
+    PLC_VALIDATE_OR_RET(s && moves && count, PLACER_ENULL);
+    if (!s->has_target) {
+        *moves = NULL;
+        *count = 0;
+        return 0;
+    }
+    uint32_t *map = plc_malloc((size_t)s->nnodes * sizeof *map);
+    if (!map)
+        return PLACER_ENOMEM;
+    for (uint32_t i = 0; i < s->nnodes; i++)
+        map[i] = i; /* the same nodes on both sides */
+    int err = diff_trees(&s->tree, &s->target, map, moves, count);
+    plc_free(map);
+    return err;
 }
 
 void placer_moves_free(placer_move *moves)

@@ -18,6 +18,7 @@ const char *placer_strerror(int err)
     case PLACER_ENOTSUP: return "PLACER_ENOTSUP: not supported by this CPU or build";
     case PLACER_ESTALE: return "PLACER_ESTALE: epoch is not newer than the current one";
     case PLACER_ENOTMINE: return "PLACER_ENOTMINE: the node does not own this key in the current epoch";
+    case PLACER_ENOLIVE: return "PLACER_ENOLIVE: every node that could serve the key is down";
     default: return "unknown error";
     }
 }

@@ -136,9 +136,11 @@ static entry *radix_sort(entry *e, entry *tmp, size_t n)
     return src;
 }
 
-/* Fill entries in (id, vnode) order; explicit tokens keep their call order. */
+/* Fill entries in (id, vnode) order for every node whose state is not
+ * `excluded` (joining nodes own nothing now, draining ones nothing in the
+ * target); explicit tokens keep their call order. */
 static int generate(const placer_builder *b, const uint32_t *order, const uint64_t *counts,
-                    entry *out)
+                    int excluded, entry *out)
 {
     const plc_kernels *k = plc_kernels_get();
     /* Explicit tokens grouped per node, call order kept: offsets by counting. */
@@ -162,6 +164,8 @@ static int generate(const placer_builder *b, const uint32_t *order, const uint64
     for (uint32_t r = 0; r < b->nnodes; r++) {
         uint32_t n = order[r];
         const plc_bnode *node = &b->nodes[n];
+        if (node->state == excluded)
+            continue;
         if (node->explicit_tokens) {
             const uint64_t *g = grouped + first[n] - node->explicit_tokens;
             for (uint32_t j = 0; j < node->explicit_tokens; j++)
@@ -196,22 +200,37 @@ static uint32_t *order_zones(const placer_builder *b)
     return order;
 }
 
-/* Give equal zone names one id, consuming `order`; return how many zones. */
+/* Give equal zone names one id, consuming `order`; return how many zones
+ * have a node that owns tokens now (not joining): the zones a replica walk
+ * can find. */
 static uint32_t number_zones(plc_node *nodes, uint32_t n, uint32_t *order)
 {
-    uint32_t id = 0;
+    uint32_t id = 0, owning = 0;
+    int run_owns = 0;
     for (uint32_t r = 0; r < n; r++) {
-        if (r && strcmp(nodes[order[r]].zone, nodes[order[r - 1]].zone) != 0)
+        if (r && strcmp(nodes[order[r]].zone, nodes[order[r - 1]].zone) != 0) {
+            owning += run_owns;
+            run_owns = 0;
             id++;
+        }
         nodes[order[r]].zone_id = id;
+        run_owns |= nodes[order[r]].state != PLACER_NODE_JOINING;
     }
     plc_free(order);
-    return id + 1;
+    return owning + run_owns;
 }
 
-static placer_snapshot *assemble(const placer_builder *b, const entry *e, uint32_t ntokens,
+/* The sorted entries of one placement. */
+typedef struct placement {
+    const entry *e;
+    uint32_t n; /* 0: no such placement */
+} placement;
+
+static placer_snapshot *assemble(const placer_builder *b, placement cur, placement tgt,
                                  const uint64_t *counts, uint64_t epoch)
 {
+    const entry *e = cur.e;
+    uint32_t ntokens = cur.n;
     size_t strings = 0;
     for (uint32_t n = 0; n < b->nnodes; n++)
         strings += (size_t)b->nodes[n].id_len + b->nodes[n].zone_len + 2;
@@ -219,7 +238,12 @@ static placer_snapshot *assemble(const placer_builder *b, const entry *e, uint32
     plc_stree_size(ntokens, &node_bytes, &leaf_bytes);
     size_t off_tree = align_up(sizeof(placer_snapshot));
     size_t off_leaves = off_tree + node_bytes;
-    size_t off_rep = off_leaves + leaf_bytes;
+    size_t tnode_bytes = 0, tleaf_bytes = 0;
+    if (tgt.n)
+        plc_stree_size(tgt.n, &tnode_bytes, &tleaf_bytes);
+    size_t off_tnodes = off_leaves + leaf_bytes;
+    size_t off_tleaves = off_tnodes + tnode_bytes;
+    size_t off_rep = off_tleaves + tleaf_bytes;
     size_t rep_bytes = (size_t)ntokens * b->replicas * sizeof(uint32_t);
     size_t off_nodes = align_up(off_rep + rep_bytes);
     size_t off_strings = off_nodes + (size_t)b->nnodes * sizeof(plc_node);
@@ -237,6 +261,10 @@ static placer_snapshot *assemble(const placer_builder *b, const entry *e, uint32
     placer_snapshot *s = (placer_snapshot *)mem;
     plc_stree_build(&s->tree, &e[0].token, sizeof(entry), &e[0].owner, sizeof(entry), ntokens,
                     mem + off_tree, mem + off_leaves);
+    if (tgt.n)
+        plc_stree_build(&s->target, &tgt.e[0].token, sizeof(entry), &tgt.e[0].owner,
+                        sizeof(entry), tgt.n, mem + off_tnodes, mem + off_tleaves);
+    s->has_target = tgt.n > 0;
 
     plc_node *nodes = (plc_node *)(mem + off_nodes);
     char *str = (char *)(mem + off_strings);
@@ -249,7 +277,8 @@ static placer_snapshot *assemble(const placer_builder *b, const entry *e, uint32
         memcpy(str, src->zone, src->zone_len + 1);
         str += src->zone_len + 1;
         nodes[n].weight = src->weight;
-        nodes[n].ntokens = (uint32_t)counts[n];
+        nodes[n].state = src->state;
+        nodes[n].ntokens = src->state == PLACER_NODE_JOINING ? 0 : (uint32_t)counts[n];
     }
     s->nzones = number_zones(nodes, b->nnodes, zone_order);
     const plc_kernels *k = plc_kernels_get();
@@ -263,7 +292,7 @@ static placer_snapshot *assemble(const placer_builder *b, const entry *e, uint32
     s->epoch = epoch;
     s->nodes = nodes;
     s->nnodes = b->nnodes;
-    s->layout_bytes = node_bytes + leaf_bytes;
+    s->layout_bytes = node_bytes + leaf_bytes + tnode_bytes + tleaf_bytes;
     s->bytes = bytes;
     s->search_name = k->search_name;
     /* Replica sets per slot, last: the walk needs everything above. */
@@ -280,6 +309,18 @@ static placer_snapshot *assemble(const placer_builder *b, const entry *e, uint32
     return s;
 }
 
+/* Generate and sort the entries of one placement (nodes not `excluded`);
+ * *sorted points into e or tmp. */
+static int sort_placement(const placer_builder *b, const uint32_t *order, const uint64_t *counts,
+                          int excluded, entry *e, entry *tmp, size_t total, entry **sorted)
+{
+    int err = generate(b, order, counts, excluded, e);
+    if (err)
+        return err;
+    *sorted = radix_sort(e, tmp, total);
+    return *sorted ? 0 : PLACER_ENOMEM;
+}
+
 int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
 {
     PLC_VALIDATE_OR_RET(b && out, PLACER_ENULL);
@@ -288,30 +329,51 @@ int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **ou
     uint64_t *counts = plc_malloc((size_t)b->nnodes * sizeof *counts);
     if (!counts)
         return PLACER_ENOMEM;
-    uint64_t total = 0;
+    /* Tokens now (all but joining nodes) and after the transition (all but
+     * draining nodes); a transition exists while anything joins or drains. */
+    uint64_t now = 0, after = 0;
+    int transition = 0;
     for (uint32_t n = 0; n < b->nnodes; n++) {
         counts[n] = node_token_count(b, &b->nodes[n]);
-        total += counts[n];
-        if (counts[n] == 0 || total > PLACER_MAX_TOKENS) {
+        int state = b->nodes[n].state;
+        transition |= state == PLACER_NODE_JOINING || state == PLACER_NODE_DRAINING;
+        now += state != PLACER_NODE_JOINING ? counts[n] : 0;
+        after += state != PLACER_NODE_DRAINING ? counts[n] : 0;
+        if (counts[n] == 0 || now > PLACER_MAX_TOKENS || after > PLACER_MAX_TOKENS) {
             plc_free(counts);
             return PLACER_ETOOMANY;
         }
     }
+    if (!now || (transition && !after)) {
+        plc_free(counts);
+        return PLACER_ENONODES;
+    }
+    if (!transition)
+        after = 0;
     int err = PLACER_ENOMEM;
     placer_snapshot *s = NULL;
     uint32_t *order = order_by_id(b);
     /* Large and written once: the huge-page path of the allocator saves a
      * page fault per 4 KiB, which dominated the build of big rings. */
-    entry *e = plc_aligned_alloc((size_t)total * sizeof *e);
-    entry *tmp = plc_aligned_alloc((size_t)total * sizeof *tmp);
-    if (order && e && tmp && (err = generate(b, order, counts, e)) == 0) {
-        entry *sorted = radix_sort(e, tmp, (size_t)total);
-        s = sorted ? assemble(b, sorted, (uint32_t)total, counts, epoch) : NULL;
+    entry *e = plc_aligned_alloc((size_t)now * sizeof *e);
+    entry *tmp = plc_aligned_alloc((size_t)now * sizeof *tmp);
+    entry *te = after ? plc_aligned_alloc((size_t)after * sizeof *te) : NULL;
+    entry *ttmp = after ? plc_aligned_alloc((size_t)after * sizeof *ttmp) : NULL;
+    entry *cur = NULL, *tgt = NULL;
+    if (order && e && tmp && (!after || (te && ttmp)) &&
+        (err = sort_placement(b, order, counts, PLACER_NODE_JOINING, e, tmp, now, &cur)) == 0 &&
+        (!after ||
+         (err = sort_placement(b, order, counts, PLACER_NODE_DRAINING, te, ttmp, after, &tgt)) ==
+             0)) {
+        s = assemble(b, (placement){cur, (uint32_t)now}, (placement){tgt, (uint32_t)after}, counts,
+                     epoch);
         err = s ? 0 : PLACER_ENOMEM;
     }
     plc_free(order);
     plc_free(e);
     plc_free(tmp);
+    plc_free(te);
+    plc_free(ttmp);
     plc_free(counts);
     if (!err)
         *out = s;

@@ -5,6 +5,8 @@
  *   struct placer_snapshot   kernel pointers and the tree's description first
  *   internal tree nodes      64-byte lines, root level first (simd/stree.h)
  *   leaves                   64-byte lines: 5 tokens and their 5 owners
+ *   target tree              the same, while a node is joining or draining
+ *   replica sets             when precomputed
  *   nodes[nnodes]            plc_node records
  *   strings                  ids and zones, NUL-terminated
  * so freeing is one call and a reader never chases memory that another
@@ -25,8 +27,10 @@ typedef struct plc_node {
     const char *id;
     const char *zone;
     double weight;
-    uint32_t ntokens;
-    uint32_t zone_id; /* 0 .. nzones-1, equal for equal zone names */
+    uint32_t ntokens; /* in the current placement */
+    uint32_t zone_id; /* equal for equal zone names */
+    int state;        /* PLACER_NODE_* */
+    uint32_t pad_;
 } plc_node;
 
 struct placer_snapshot {
@@ -45,7 +49,9 @@ struct placer_snapshot {
     uint64_t epoch;
     const plc_node *nodes;
     uint32_t nnodes;
-    uint32_t nzones; /* distinct zones among nodes that own tokens */
+    uint32_t nzones; /* distinct zones among nodes that own tokens now */
+    int has_target;  /* a node is joining or draining: `target` is valid */
+    plc_stree target; /* the placement after the transition */
     size_t layout_bytes; /* internal nodes + leaves */
     size_t bytes;        /* the whole allocation */
     const char *search_name;

@@ -56,6 +56,7 @@ extern "C" {
 #define PLACER_ENOTSUP (-11)   /* the CPU or build lacks what was asked for */
 #define PLACER_ESTALE (-12)    /* a published epoch is not newer than the router's */
 #define PLACER_ENOTMINE (-13)  /* the node does not own the key in the current epoch */
+#define PLACER_ENOLIVE (-14)   /* every node that could serve the key is down */
 
 /* Name of an error code ("PLACER_EIDDUP: duplicate node id"); never NULL.
  * Unknown codes give "unknown error". The string is static. */
@@ -121,6 +122,20 @@ PLACER_API int placer_builder_set_vnodes(placer_builder *b, uint32_t tokens_per_
  * or PLACER_EINVAL above PLACER_MAX_REPLICAS. */
 PLACER_API int placer_builder_set_replicas(placer_builder *b, uint32_t replicas);
 
+/* Node states. The current placement is made of active, draining and down
+ * nodes: a down node keeps its ranges (a brief failure must not rewrite the
+ * ring) but callers read from the next live replica. While any node is
+ * joining or draining, a snapshot also carries the target placement:
+ * active, joining and down nodes. */
+#define PLACER_NODE_ACTIVE 0
+#define PLACER_NODE_JOINING 1   /* takes no primary traffic until its data has arrived */
+#define PLACER_NODE_DRAINING 2  /* still owns its ranges; owns none in the target */
+#define PLACER_NODE_DOWN 3
+
+/* Set node `node`'s state (nodes start active). Returns 0, PLACER_ENULL,
+ * PLACER_ERANGE (no such node) or PLACER_EINVAL (not a PLACER_NODE_*). */
+PLACER_API int placer_builder_set_state(placer_builder *b, uint32_t node, int state);
+
 /* Add a physical node. id: non-empty, at most PLACER_MAX_ID_LEN bytes,
  * unique in the builder. zone: NULL or "" for none, at most
  * PLACER_MAX_ID_LEN bytes. weight: finite and > 0. Both strings are copied.
@@ -143,7 +158,8 @@ PLACER_API int placer_builder_add_token(placer_builder *b, uint32_t node, uint64
  * j = 0, 1, ...; equal tokens are ordered by (token, node id, vnode index).
  * The builder is not changed and may be built again. *out receives a
  * snapshot the caller owns (release with placer_snapshot_free); it is
- * untouched on error. Returns 0, PLACER_ENULL, PLACER_ENONODES,
+ * untouched on error. Returns 0, PLACER_ENULL, PLACER_ENONODES (no node in
+ * the current or, during a transition, the target placement),
  * PLACER_ETOOMANY (more than PLACER_MAX_TOKENS tokens in all) or
  * PLACER_ENOMEM. */
 PLACER_API int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
@@ -178,6 +194,26 @@ PLACER_API int placer_lookup_batch(const placer_snapshot *s, const void *const *
  * n > 0). */
 PLACER_API int placer_lookup_hash_batch(const placer_snapshot *s, const uint64_t *hashes, size_t n,
                                         uint32_t *owners);
+
+/* Owner now and owner after the transition: both differ for keys whose
+ * range is moving (read from the old owner, write ahead to the next one),
+ * and are the same node otherwise or when no node is joining or draining.
+ * Returns 0 or PLACER_ENULL. */
+PLACER_API int placer_lookup_handoff(const placer_snapshot *s, const void *key, size_t len,
+                                     uint32_t *owner, uint32_t *next_owner);
+
+/* The first replica of the key (placer_replicas' order) that is not down:
+ * where to read while the owner is down. Returns the node index,
+ * PLACER_ENOLIVE when every node that could serve it is down, PLACER_ENULL
+ * or PLACER_ENOMEM. */
+PLACER_API int placer_lookup_live(const placer_snapshot *s, const void *key, size_t len);
+
+/* A node's state (PLACER_NODE_*), or PLACER_ENULL / PLACER_ERANGE. */
+PLACER_API int placer_node_state(const placer_snapshot *s, uint32_t node);
+
+/* 1 when the snapshot carries a target placement (a node is joining or
+ * draining), 0 otherwise or when s is NULL. */
+PLACER_API int placer_snapshot_in_transition(const placer_snapshot *s);
 
 /* The hash a snapshot uses for keys: placer_hash64(its seed, key, len).
  * Returns 0 when s is NULL or key is NULL with len > 0. */
@@ -277,6 +313,12 @@ typedef struct placer_move {
  * PLACER_ENOMEM (then *moves and *count are untouched). */
 PLACER_API int placer_diff(const placer_snapshot *a, const placer_snapshot *b,
                            placer_move **moves, size_t *count);
+
+/* The ranges a snapshot's transition moves: from owners in its current
+ * placement to owners in its target placement (indices of s). No moves when
+ * s is not in transition. Same contract as placer_diff. */
+PLACER_API int placer_diff_transition(const placer_snapshot *s, placer_move **moves,
+                                      size_t *count);
 
 /* Release what placer_diff returned; NULL is accepted. */
 PLACER_API void placer_moves_free(placer_move *moves);

@@ -39,6 +39,8 @@ expect_out 'keys per node: min [0-9]+, mean 1667, max [0-9]+, max/mean [0-9.]+, 
 expect_out '^ring: 120 nodes in 3 zones, 256 tokens per node, 30720 tokens' "demo ring shape"
 expect_out '^search layout: [0-9]+ bytes, 1\.[0-2][0-9]x plain sorted tokens \+ owners$' "demo layout memory"
 expect_out '^batched: [0-9]+ lookups/s with placer_lookup_batch .*, same owners as single lookups$' "demo batch agrees"
+expect_out '^join of node-120: [0-9]+ ranges, 0\.00[0-9]+ of the hash space moves \(1/121 = 0\.0083\), all to it$' "demo join"
+expect_out '^during the handoff, key user:[0-9]+ is read from node-[0-9]+ \(owner\) and moves to node-120 \(next owner\)$' "demo handoff key"
 expect_out '^router: 2 reader threads, [0-9]+ lookups/s together, [1-9][0-9]* epochs published \(0 stale\), epochs seen by readers: [1-9][0-9]* and [1-9][0-9]*, last epoch [0-9]+$' "demo router"
 expect_exit 0 "demo without the router" -- "$placer" demo --keys 1000 --router-ms 0
 if grep -q '^router:' /tmp/placer_cli_out.$$; then bad "--router-ms 0 still ran the router"; else ok; fi

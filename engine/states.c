@@ -1,0 +1,60 @@
+/*
+ * states.c -- node states in lookups: the owner and the next owner while a
+ * node joins or drains (both placements live in the snapshot), and the
+ * first replica that is not down.
+ */
+#include "alloc.h"
+#include "snapshot_internal.h"
+#include "validate.h"
+
+int placer_lookup_handoff(const placer_snapshot *s, const void *key, size_t len, uint32_t *owner,
+                          uint32_t *next_owner)
+{
+    PLC_VALIDATE_OR_RET(s && (key || !len) && owner && next_owner, PLACER_ENULL);
+    uint64_t h = s->hash64(s->seed, key, len);
+    *owner = s->search(&s->tree, h);
+    *next_owner = s->has_target ? s->search(&s->target, h) : *owner;
+    return 0;
+}
+
+/* The first node of `set` that is not down, or -1. */
+static int first_up(const placer_snapshot *s, const uint32_t *set, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (s->nodes[set[i]].state != PLACER_NODE_DOWN)
+            return (int)set[i];
+    return -1;
+}
+
+int placer_lookup_live(const placer_snapshot *s, const void *key, size_t len)
+{
+    PLC_VALIDATE_OR_RET(s && (key || !len), PLACER_ENULL);
+    uint32_t start = s->index(&s->tree, s->hash64(s->seed, key, len));
+    /* Down nodes are rare: the first few replicas nearly always hold a live
+     * one; only if not, walk the whole replica order. */
+    uint32_t few[8], zones;
+    uint32_t want = s->nnodes < 8 ? s->nnodes : 8;
+    uint32_t n = plc_replicas_walk(s, start, few, want, &zones);
+    int live = first_up(s, few, n);
+    if (live >= 0 || n < want)
+        return live >= 0 ? live : PLACER_ENOLIVE;
+    uint32_t *all = plc_malloc((size_t)s->nnodes * sizeof *all);
+    if (!all)
+        return PLACER_ENOMEM;
+    n = plc_replicas_walk(s, start, all, s->nnodes, &zones);
+    live = first_up(s, all, n);
+    plc_free(all);
+    return live >= 0 ? live : PLACER_ENOLIVE;
+}
+
+int placer_node_state(const placer_snapshot *s, uint32_t node)
+{
+    PLC_VALIDATE_OR_RET(s, PLACER_ENULL);
+    PLC_VALIDATE_OR_RET(node < s->nnodes, PLACER_ERANGE);
+    return s->nodes[node].state;
+}
+
+int placer_snapshot_in_transition(const placer_snapshot *s)
+{
+    return s ? s->has_target : 0;
+}
