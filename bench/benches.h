@@ -8,5 +8,6 @@ void register_lookup_benches(void);
 void register_build_benches(void);
 void register_router_benches(void);
 void register_replica_benches(void);
+void register_crc32_benches(void);
 
 #endif

@@ -10,5 +10,6 @@ int main(int argc, char **argv)
     register_build_benches();
     register_router_benches();
     register_replica_benches();
+    register_crc32_benches();
     return plc_bench_main(argc, argv);
 }

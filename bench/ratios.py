@@ -51,6 +51,13 @@ RATIOS += [
      "replicas/30720/want_3/precomputed_3", "lookup/30720/placer/single", 0.5),
 ]
 
+RATIOS += [
+    ("IEEE CRC-32 over 1 MiB: placer (folding) vs zlib", "crc32/placer_fold/1048576", "crc32/zlib/1048576", None),
+    ("IEEE CRC-32 of 32-byte keys: placer vs zlib", "crc32/placer_fold/32", "crc32/zlib/32", None),
+    ("Couchbase key -> vBucket, 32-byte keys: placer vs zlib crc32() + modulo",
+     "vbucket/32B/placer", "vbucket/32B/zlib", 5),
+]
+
 R = "router/%s/real_time/threads:%d"
 RATIOS += [
     ("router: 0 vs 1,000 publishes/s (throughput kept), writer's build included",

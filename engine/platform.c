@@ -5,6 +5,7 @@
  */
 #define PLACER_STATIC_LINKING_ONLY
 #include "cpu.h"
+#include "crc32.h"
 #include "kernels.h"
 #include "placer.h"
 
@@ -22,6 +23,18 @@ uint32_t placer_crc32c(uint32_t crc, const void *data, size_t len)
     if (!data)
         len = 0;
     return plc_kernels_get()->crc32c(crc, data, len);
+}
+
+uint32_t placer_crc32(uint32_t crc, const void *data, size_t len)
+{
+    if (!data)
+        len = 0;
+    return plc_kernels_get()->crc32(crc, data, len);
+}
+
+int32_t placer_jump_hash(uint64_t key, int32_t buckets)
+{
+    return plc_jump_hash(key, buckets);
 }
 
 uint64_t placer_hash64(uint64_t seed, const void *key, size_t len)
@@ -43,6 +56,7 @@ const char *placer_kernel_name(int job)
     case PLACER_KERNEL_CRC32C: return k->crc32c_name;
     case PLACER_KERNEL_HASH64: return k->hash64_name;
     case PLACER_KERNEL_SEARCH: return k->search_name;
+    case PLACER_KERNEL_CRC32: return k->crc32_name;
     default: return NULL;
     }
 }

@@ -37,5 +37,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_ASSERT(out_sw[0] == out_cur[0] && out_sw[1] == out_cur[1]);
     FUZZ_ASSERT(out_sw[0] == sw->hash64(hseed, buf, at));
     FUZZ_ASSERT(out_sw[1] == sw->hash64(hseed, buf + at, n - at));
+
+    /* IEEE CRC-32: folding and tables against the bitwise reference. */
+    uint32_t want32 = ref_crc32(seed, buf, n);
+    FUZZ_ASSERT(sw->crc32(seed, buf, n) == want32);
+    FUZZ_ASSERT(cur->crc32(seed, buf, n) == want32);
+    FUZZ_ASSERT(cur->crc32(cur->crc32(seed, buf, at), buf + at, n - at) == want32);
     return 0;
 }

@@ -84,6 +84,19 @@ PLACER_API const char *placer_strerror(int err);
  * a slicing-by-8 table path otherwise; both give the same bits. */
 PLACER_API uint32_t placer_crc32c(uint32_t crc, const void *data, size_t len);
 
+/* IEEE CRC-32, bit for bit zlib's crc32(): start with crc = 0; chainable
+ * like placer_crc32c. Couchbase's SDKs map a key to its vBucket as
+ * ((placer_crc32(0, key, len) >> 16) & 0x7fff) % vbuckets. PCLMULQDQ folding
+ * for long inputs where the CPU has it, tables otherwise; same bits. data
+ * may be NULL only when len is 0. */
+PLACER_API uint32_t placer_crc32(uint32_t crc, const void *data, size_t len);
+
+/* Jump consistent hash (Lamping & Veach, 2014), exactly the paper's
+ * function: the bucket in [0, buckets) of a 64-bit key; -1 when buckets
+ * <= 0. Growing buckets from n to n + 1 moves about 1/(n+1) of the keys,
+ * all to the new bucket. */
+PLACER_API int32_t placer_jump_hash(uint64_t key, int32_t buckets);
+
 /* The 64-bit placement hash of a key: a CRC-32C lane (the crc32
  * instruction) beside a non-linear 64-bit multiply-fold lane, so the two are
  * independent and distinct keys collide with a chance near 2^-64, then a
@@ -427,6 +440,7 @@ PLACER_API unsigned placer_cpu_features(void);
 #define PLACER_KERNEL_CRC32C 0
 #define PLACER_KERNEL_HASH64 1
 #define PLACER_KERNEL_SEARCH 2 /* single and batched lookups share one layout and kernel family */
+#define PLACER_KERNEL_CRC32 3
 
 /* Name of the kernel chosen for a job ("sse4.2-3way", "slicing-by-8", ...);
  * NULL for an unknown job. Static string. */

@@ -16,6 +16,8 @@ packages=(
   # bench/ only: libmemcached's ketama as a peer (it hashes locally, never
   # connects), and SciPy/NumPy for Google Benchmark's compare.py
   libmemcached-dev python3-scipy python3-numpy
+  # tests/ and bench/: zlib's crc32() is the oracle and the peer of placer_crc32
+  zlib1g-dev
 )
 
 missing=()

@@ -1,5 +1,6 @@
 /*
- * crc32c_tables.c -- the tables of both CRC-32C paths, built once.
+ * crc32c_tables.c -- the tables of both CRC-32C paths, and IEEE CRC-32's
+ * slicing tables, built once.
  *
  * The shift tables make the three-stream hardware path possible: streams 1
  * and 2 start from a zero register, so the CRC of s0 s1 s2 is
@@ -7,6 +8,7 @@
  * x^(8 * block length) mod P (zlib's crc32_combine, done with four table
  * lookups instead of a GF(2) multiply).
  */
+#include "crc32.h"
 #include "crc32c.h"
 
 uint32_t plc_crc32c_slice[8][256];
@@ -63,6 +65,18 @@ void plc_crc32c_tables_init(void)
         for (int k = 1; k < 8; k++) {
             uint32_t prev = plc_crc32c_slice[k - 1][n];
             plc_crc32c_slice[k][n] = (prev >> 8) ^ plc_crc32c_slice[0][prev & 0xff];
+        }
+    /* IEEE CRC-32's slicing tables, the same construction. */
+    for (uint32_t n = 0; n < 256; n++) {
+        uint32_t c = n;
+        for (int k = 0; k < 8; k++)
+            c = (c & 1) ? (c >> 1) ^ PLC_CRC32_POLY : c >> 1;
+        plc_crc32_slice[0][n] = c;
+    }
+    for (uint32_t n = 0; n < 256; n++)
+        for (int k = 1; k < 8; k++) {
+            uint32_t prev = plc_crc32_slice[k - 1][n];
+            plc_crc32_slice[k][n] = (prev >> 8) ^ plc_crc32_slice[0][prev & 0xff];
         }
     shift_table(plc_crc32c_shift_long, plc_crc32c_x8nmodp(PLC_CRC32C_LONG));
     shift_table(plc_crc32c_shift_short, plc_crc32c_x8nmodp(PLC_CRC32C_SHORT));

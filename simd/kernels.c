@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 
 #include "cpu.h"
+#include "crc32.h"
 #include "crc32c.h"
 
 #if defined(__aarch64__)
@@ -65,33 +66,59 @@ static const crc_choice crc_choices[] = {
 };
 #define NCRC (sizeof crc_choices / sizeof crc_choices[0])
 
-static plc_kernels tables[NCRC][NSEARCH];
+/* IEEE CRC-32: folding with PCLMULQDQ (and SSE4.1 extracts) or tables. */
+typedef struct crc32_choice {
+    plc_crc32c_fn fn;
+    const char *name;
+    unsigned needs;
+} crc32_choice;
+
+static const crc32_choice crc32_choices[] = {
+#if defined(PLC_HAVE_CLMUL)
+    {plc_crc32_clmul, "pclmul-fold", PLC_CPU_PCLMUL | PLC_CPU_SSE42},
+#endif
+    {plc_crc32_sw, "slicing-by-8", 0},
+};
+#define NCRC32 (sizeof crc32_choices / sizeof crc32_choices[0])
+
+static plc_kernels tables[NCRC32][NCRC][NSEARCH];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static _Atomic(const plc_kernels *) current;
 
 static void select_kernels(void)
 {
     unsigned f = plc_cpu_features();
-    size_t c = 0, s = 0;
+    size_t i = 0, c = 0, s = 0;
+    while ((crc32_choices[i].needs & f) != crc32_choices[i].needs)
+        i++;
     while ((crc_choices[c].needs & f) != crc_choices[c].needs)
         c++;
     while ((search_kernels[s].needs & f) != search_kernels[s].needs)
         s++;
-    atomic_store_explicit(&current, &tables[c][s], memory_order_release);
+    atomic_store_explicit(&current, &tables[i][c][s], memory_order_release);
 }
 
 static void init(void)
 {
     plc_crc32c_tables_init();
-    for (size_t c = 0; c < NCRC; c++)
-        for (size_t s = 0; s < NSEARCH; s++)
-            tables[c][s] = (plc_kernels){
-                crc_choices[c].crc32c,       crc_choices[c].hash64,     crc_choices[c].hash64_batch,
-                search_kernels[s].one,       search_kernels[s].batch,
-                search_kernels[s].key_one,   search_kernels[s].key_batch, search_kernels[s].index,
-                crc_choices[c].crc32c_name,
-                crc_choices[c].hash64_name,  search_kernels[s].name,
-            };
+    for (size_t i = 0; i < NCRC32; i++)
+        for (size_t c = 0; c < NCRC; c++)
+            for (size_t s = 0; s < NSEARCH; s++)
+                tables[i][c][s] = (plc_kernels){
+                    .crc32c = crc_choices[c].crc32c,
+                    .crc32 = crc32_choices[i].fn,
+                    .hash64 = crc_choices[c].hash64,
+                    .hash64_batch = crc_choices[c].hash64_batch,
+                    .search = search_kernels[s].one,
+                    .search_batch = search_kernels[s].batch,
+                    .lookup = search_kernels[s].key_one,
+                    .lookup_batch = search_kernels[s].key_batch,
+                    .index = search_kernels[s].index,
+                    .crc32c_name = crc_choices[c].crc32c_name,
+                    .crc32_name = crc32_choices[i].name,
+                    .hash64_name = crc_choices[c].hash64_name,
+                    .search_name = search_kernels[s].name,
+                };
     select_kernels();
 }
 
@@ -113,7 +140,7 @@ const plc_kernels *plc_kernels_get(void)
 const plc_kernels *plc_kernels_sw(void)
 {
     pthread_once(&once, init);
-    return &tables[NCRC - 1][NSEARCH - 1];
+    return &tables[NCRC32 - 1][NCRC - 1][NSEARCH - 1];
 }
 
 const plc_search_kernel *plc_search_kernels(size_t *count)

@@ -33,6 +33,7 @@ typedef struct plc_search_kernel {
 
 typedef struct plc_kernels {
     plc_crc32c_fn crc32c;
+    plc_crc32c_fn crc32; /* IEEE CRC-32 (zlib's) */
     plc_hash64_fn hash64;
     plc_hash64_batch_fn hash64_batch;
     plc_stree_fn search;
@@ -41,6 +42,7 @@ typedef struct plc_kernels {
     plc_stree_key_batch_fn lookup_batch;
     plc_stree_fn index;
     const char *crc32c_name;
+    const char *crc32_name;
     const char *hash64_name;
     const char *search_name;
 } plc_kernels;

@@ -15,6 +15,18 @@ uint32_t ref_crc32c(uint32_t crc, const void *data, size_t len)
     return ~crc;
 }
 
+uint32_t ref_crc32(uint32_t crc, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    crc = ~crc;
+    for (size_t i = 0; i < len; i++) {
+        crc ^= p[i];
+        for (int k = 0; k < 8; k++)
+            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1)));
+    }
+    return ~crc;
+}
+
 /* -1, 0, 1 as (token, id, vnode) of a is below, equal to, above b's. */
 static int order(const ref_token *a, const ref_token *b, const char *const *ids)
 {

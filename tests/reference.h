@@ -12,6 +12,9 @@
 /* CRC-32C one bit at a time (RFC 3720 semantics: start with 0, chainable). */
 uint32_t ref_crc32c(uint32_t crc, const void *data, size_t len);
 
+/* IEEE CRC-32 one bit at a time (zlib's crc32() semantics). */
+uint32_t ref_crc32(uint32_t crc, const void *data, size_t len);
+
 /* One token of a reference ring: its value, owner and vnode index. */
 typedef struct ref_token {
     uint64_t token;
