@@ -46,6 +46,7 @@ static uint32_t cursor_next(cursor *c)
     return c->leaf->owner[c->slot];
 }
 
+
 static int chosen(const uint32_t *out, uint32_t count, uint32_t node)
 {
     for (uint32_t i = 0; i < count; i++)
@@ -54,26 +55,42 @@ static int chosen(const uint32_t *out, uint32_t count, uint32_t node)
     return 0;
 }
 
+/* Is zone z among the zones picked so far? In the first lap every pick adds
+ * a new zone, so the zones picked are exactly those of out[0..count): the
+ * first ZONE_CAP are also kept in a small array, beyond that the chosen
+ * nodes' records are read. */
+#define ZONE_CAP 64u
+static int zone_taken(const placer_snapshot *s, const uint32_t *zone, uint32_t nz,
+                      const uint32_t *out, uint32_t count, uint32_t z)
+{
+    if (nz <= ZONE_CAP)
+        return chosen(zone, nz, z);
+    for (uint32_t i = 0; i < count; i++)
+        if (s->nodes[out[i]].zone_id == z)
+            return 1;
+    return 0;
+}
+
 /* The walk from slot `start`; returns how many nodes it wrote, and the
- * number of distinct zones among them in *zones. The zones of the first
- * picks are kept beside them (at most one per zone, so few). */
+ * number of distinct zones among them in *zones. */
 uint32_t plc_replicas_walk(const placer_snapshot *s, uint32_t start, uint32_t *out, uint32_t want,
                            uint32_t *zones)
 {
     const plc_stree *t = &s->tree;
-    enum { ZONE_CAP = 64 };
     uint32_t zone[ZONE_CAP];
     uint32_t count = 0, nz = 0;
     out[count++] = plc_stree_owner_at(t, start);
     zone[nz++] = s->nodes[out[0]].zone_id;
     cursor c;
     cursor_at(&c, t, start);
-    while (c.left > 1 && count < want && nz < s->nzones && nz < ZONE_CAP) {
+    while (c.left > 1 && count < want && nz < s->nzones) {
         uint32_t o = cursor_next(&c), z = s->nodes[o].zone_id;
-        if (chosen(zone, nz, z) || chosen(out, count, o))
+        if (zone_taken(s, zone, nz, out, count, z) || chosen(out, count, o))
             continue;
         out[count++] = o;
-        zone[nz++] = z;
+        if (nz < ZONE_CAP)
+            zone[nz] = z;
+        nz++;
     }
     if (count < want) {
         cursor_at(&c, t, start);

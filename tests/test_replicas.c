@@ -22,13 +22,13 @@ static uint32_t ref_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out
         placer_token_at(s, i, &tok[i], &own[i]);
     /* zones that own tokens */
     uint32_t zones_total = 0;
-    const char *seen[64];
+    const char *seen[128];
     for (uint32_t i = 0; i < n; i++) {
         const char *z = placer_node_zone(s, own[i]);
         int known = 0;
         for (uint32_t j = 0; j < zones_total; j++)
             known |= !strcmp(seen[j], z);
-        if (!known && zones_total < 64)
+        if (!known && zones_total < 128)
             seen[zones_total++] = z;
     }
     uint32_t start = ref_lower_bound_wrap(tok, n, h);
@@ -216,6 +216,25 @@ static void precomputed(void)
     placer_builder_free(b);
 }
 
+/* More zones than the walk keeps in its small array: still distinct. */
+static void many_zones(void)
+{
+    placer_snapshot *s = zoned_ring(100, 90, 4);
+    uint32_t out[100];
+    placer_replica_report r;
+    int n = placer_replicas_ex(s, "many", 4, out, 80, &r);
+    CHECK_EQ(n, 80);
+    CHECK(r.zones == 80 && r.zones_possible == 80 && !r.under_replicated);
+    int repeated = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            repeated += !strcmp(placer_node_zone(s, out[i]), placer_node_zone(s, out[j]));
+    CHECK_EQ(repeated, 0);
+    n = placer_replicas_ex(s, "many", 4, out, 100, &r); /* 90 zones, then 10 more nodes */
+    CHECK(n == 100 && r.zones == 90 && !r.under_replicated);
+    placer_snapshot_free(s);
+}
+
 int main(void)
 {
     against_reference();
@@ -223,5 +242,6 @@ int main(void)
     under_replication();
     batches();
     precomputed();
+    many_zones();
     return check_done("test_replicas");
 }
