@@ -130,7 +130,7 @@ static void bench(plc_bench *b, const void *arg)
             case BRANCHLESS: acc += f->owners[plc_search_branchless(f->tokens, f->size, x)]; break;
             case STD_LOWER_BOUND: acc += f->owners[peer_std_lower_bound(f->tokens, f->size, x)]; break;
             case KETAMA_BRANCHY: acc += f->owners[peer_ketama_search(f->tokens, f->size, x)]; break;
-            case JUMP_HASH: acc += (uint64_t)peer_jump_hash(x, (int32_t)f->nodes); break;
+            case JUMP_HASH: acc += (uint64_t)placer_jump_hash(x, (int32_t)f->nodes); break;
             case RANDOM_ACCESS: acc += ra_buf[c->size][(size_t)ra_idx[c->size][i] * 8]; break;
             case CRC32C_STD: {
                 /* A 32-bit CRC spread over the 64-bit token space, or every

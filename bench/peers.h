@@ -19,9 +19,6 @@ uint32_t peer_std_lower_bound(const uint64_t *tokens, uint32_t n, uint64_t h);
  * branchy binary search, wrapping to the first point. */
 uint32_t peer_ketama_search(const uint64_t *tokens, uint32_t n, uint64_t h);
 
-/* Jump consistent hash, exactly as Lamping & Veach (2014) print it. */
-int32_t peer_jump_hash(uint64_t key, int32_t buckets);
-
 /* libmemcached in ketama mode (MD5, weights 1) over `servers` entries on
  * 127.0.0.1; memcached_generate_hash only hashes, it never connects.
  * Returns NULL when placer_bench was built without libmemcached. */

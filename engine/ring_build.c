@@ -81,15 +81,16 @@ static int cmp_named(const void *x, const void *y)
     return strcmp(((const named *)x)->id, ((const named *)y)->id);
 }
 
-/* Node indices in ascending id order (byte-wise, as strcmp). Ids are unique,
- * so the order is total and qsort's instability does not matter. */
-static uint32_t *order_by_id(const placer_builder *b)
+/* Node indices in ascending order of their id (by_zone 0) or zone name
+ * (by_zone 1), byte-wise as strcmp; NULL when out of memory. Ids are
+ * unique, so the id order is total; among equal zones any order will do. */
+static uint32_t *order_by(const placer_builder *b, int by_zone)
 {
     named *tmp = plc_malloc((size_t)b->nnodes * sizeof *tmp);
     uint32_t *order = plc_malloc((size_t)b->nnodes * sizeof *order);
     if (tmp && order) {
         for (uint32_t i = 0; i < b->nnodes; i++)
-            tmp[i] = (named){b->nodes[i].id, i};
+            tmp[i] = (named){by_zone ? b->nodes[i].zone : b->nodes[i].id, i};
         qsort(tmp, b->nnodes, sizeof *tmp, cmp_named);
         for (uint32_t i = 0; i < b->nnodes; i++)
             order[i] = tmp[i].index;
@@ -181,25 +182,6 @@ static int generate(const placer_builder *b, const uint32_t *order, const uint64
     return 0;
 }
 
-/* Node indices in ascending zone-name order; NULL when out of memory. */
-static uint32_t *order_zones(const placer_builder *b)
-{
-    named *tmp = plc_malloc((size_t)b->nnodes * sizeof *tmp);
-    uint32_t *order = plc_malloc((size_t)b->nnodes * sizeof *order);
-    if (tmp && order) {
-        for (uint32_t i = 0; i < b->nnodes; i++)
-            tmp[i] = (named){b->nodes[i].zone, i};
-        qsort(tmp, b->nnodes, sizeof *tmp, cmp_named);
-        for (uint32_t i = 0; i < b->nnodes; i++)
-            order[i] = tmp[i].index;
-    } else {
-        plc_free(order);
-        order = NULL;
-    }
-    plc_free(tmp);
-    return order;
-}
-
 /* Give equal zone names one id, consuming `order`; return how many zones
  * have a node that owns tokens now (not joining): the zones a replica walk
  * can find. */
@@ -249,7 +231,7 @@ static placer_snapshot *assemble(const placer_builder *b, placement cur, placeme
     size_t off_strings = off_nodes + (size_t)b->nnodes * sizeof(plc_node);
     size_t bytes = off_strings + strings;
 
-    uint32_t *zone_order = order_zones(b);
+    uint32_t *zone_order = order_by(b, 1);
     unsigned char *mem = zone_order ? plc_aligned_alloc(bytes) : NULL;
     if (!mem) {
         plc_free(zone_order);
@@ -352,7 +334,7 @@ int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **ou
         after = 0;
     int err = PLACER_ENOMEM;
     placer_snapshot *s = NULL;
-    uint32_t *order = order_by_id(b);
+    uint32_t *order = order_by(b, 0);
     /* Large and written once: the huge-page path of the allocator saves a
      * page fault per 4 KiB, which dominated the build of big rings. */
     entry *e = plc_aligned_alloc((size_t)now * sizeof *e);

@@ -16,6 +16,7 @@
 
 #include "fuzz.h"
 #include "placer.h"
+#include "reference.h"
 
 #define MAX_NODES 8
 
@@ -47,20 +48,12 @@ static placer_snapshot *ring_from(fuzz_producer *p, int with_states)
     return s;
 }
 
-static int in_moves(const placer_move *m, size_t n, uint64_t h)
-{
-    for (size_t i = 0; i < n; i++)
-        if (m[i].lo < m[i].hi ? (h > m[i].lo && h <= m[i].hi) : (h > m[i].lo || h <= m[i].hi))
-            return 1;
-    return 0;
-}
-
 static void check_hash(const placer_snapshot *a, const placer_snapshot *b, const placer_move *m,
                        size_t n, uint64_t h)
 {
     const char *ida = placer_node_id(a, (uint32_t)placer_lookup_hash(a, h));
     const char *idb = placer_node_id(b, (uint32_t)placer_lookup_hash(b, h));
-    FUZZ_ASSERT((strcmp(ida, idb) != 0) == in_moves(m, n, h));
+    FUZZ_ASSERT((strcmp(ida, idb) != 0) == ref_in_moves(m, n, h));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -113,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int len = snprintf(key, sizeof key, "k%d", q);
         uint32_t owner, next;
         FUZZ_ASSERT(placer_lookup_handoff(b, key, (size_t)len, &owner, &next) == 0);
-        FUZZ_ASSERT((owner != next) == in_moves(m, n, placer_snapshot_hash(b, key, (size_t)len)));
+        FUZZ_ASSERT((owner != next) == ref_in_moves(m, n, placer_snapshot_hash(b, key, (size_t)len)));
         FUZZ_ASSERT(placer_node_state(b, owner) != PLACER_NODE_JOINING);
         FUZZ_ASSERT(placer_node_state(b, next) != PLACER_NODE_DRAINING);
     }

@@ -64,3 +64,11 @@ uint32_t ref_lower_bound_wrap(const uint64_t *tokens, uint32_t n, uint64_t h)
     }
     return lo == n ? 0 : lo;
 }
+
+int ref_in_moves(const placer_move *m, size_t n, uint64_t h)
+{
+    for (size_t i = 0; i < n; i++)
+        if (m[i].lo < m[i].hi ? (h > m[i].lo && h <= m[i].hi) : (h > m[i].lo || h <= m[i].hi))
+            return 1;
+    return 0;
+}

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "placer.h"
+
 /* CRC-32C one bit at a time (RFC 3720 semantics: start with 0, chainable). */
 uint32_t ref_crc32c(uint32_t crc, const void *data, size_t len);
 
@@ -30,5 +32,9 @@ uint32_t ref_ring_owner(const ref_token *t, size_t n, const char *const *ids, ui
 /* lower_bound with wrap over sorted tokens: the index of the first token
  * >= h, or 0 when there is none. The textbook binary search; n >= 1. */
 uint32_t ref_lower_bound_wrap(const uint64_t *tokens, uint32_t n, uint64_t h);
+
+/* Does hash h lie in one of the n moves' ranges (lo, hi] (lo >= hi wraps
+ * past UINT64_MAX)? A linear scan. */
+int ref_in_moves(const placer_move *m, size_t n, uint64_t h);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "placer.h"
+#include "reference.h"
 
 static placer_builder *ring_builder(int nodes)
 {
@@ -29,14 +30,6 @@ static placer_snapshot *build(placer_builder *b)
     placer_snapshot *s = NULL;
     CHECK_EQ(placer_builder_build(b, 1, &s), 0);
     return s;
-}
-
-static int in_moves(const placer_move *m, size_t n, uint64_t h)
-{
-    for (size_t i = 0; i < n; i++)
-        if (m[i].lo < m[i].hi ? (h > m[i].lo && h <= m[i].hi) : (h > m[i].lo || h <= m[i].hi))
-            return 1;
-    return 0;
 }
 
 static void no_transition(void)
@@ -76,7 +69,7 @@ static void join(void)
         CHECK_ALL(placer_lookup_handoff(sj, key, (size_t)len, &o, &next) == 0, "handoff");
         bad += o != (uint32_t)placer_lookup(s120, key, (size_t)len); /* now: the 120-node ring */
         bad += next != (uint32_t)placer_lookup(s121, key, (size_t)len); /* after: with node 121 */
-        bad += (o != next) != in_moves(m, n, placer_snapshot_hash(sj, key, (size_t)len));
+        bad += (o != next) != ref_in_moves(m, n, placer_snapshot_hash(sj, key, (size_t)len));
         bad += (o != next) && next != 120;
         bad += o == 120 || (uint32_t)placer_lookup(sj, key, (size_t)len) == 120;
         moving += o != next;
