@@ -41,6 +41,7 @@ int cmd_version(int argc, char **argv)
     const char *crc = placer_kernel_name(PLACER_KERNEL_CRC32C);
     const char *hash = placer_kernel_name(PLACER_KERNEL_HASH64);
     const char *search = placer_kernel_name(PLACER_KERNEL_SEARCH);
+    const char *crc32 = placer_kernel_name(PLACER_KERNEL_CRC32);
     if (json) {
         printf("{\"version\":\"%s\",\"cpu_features\":[", placer_version_string());
         int first = 1;
@@ -49,8 +50,9 @@ int cmd_version(int argc, char **argv)
                 printf("%s\"%s\"", first ? "" : ",", features[i].name);
                 first = 0;
             }
-        printf("],\"kernels\":{\"crc32c\":\"%s\",\"hash64\":\"%s\",\"search\":\"%s\"}}\n", crc,
-               hash, search);
+        printf("],\"kernels\":{\"crc32c\":\"%s\",\"hash64\":\"%s\",\"search\":\"%s\","
+               "\"crc32\":\"%s\"}}\n",
+               crc, hash, search, crc32);
         return CLI_OK;
     }
     printf("placer %s\n", placer_version_string());
@@ -62,6 +64,6 @@ int cmd_version(int argc, char **argv)
             any = 1;
         }
     printf("%s\n", any ? "" : " (none used by placer)");
-    printf("kernels: crc32c=%s hash64=%s search=%s\n", crc, hash, search);
+    printf("kernels: crc32c=%s hash64=%s search=%s crc32=%s\n", crc, hash, search, crc32);
     return CLI_OK;
 }
