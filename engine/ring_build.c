@@ -275,8 +275,6 @@ static placer_snapshot *assemble(const placer_builder *b, placement cur, placeme
     s->nodes = nodes;
     s->nnodes = b->nnodes;
     s->layout_bytes = node_bytes + leaf_bytes + tnode_bytes + tleaf_bytes;
-    s->bytes = bytes;
-    s->search_name = k->search_name;
     /* Replica sets per slot, last: the walk needs everything above. */
     uint32_t *rep = (uint32_t *)(mem + off_rep);
     for (uint32_t i = 0; i < ntokens && b->replicas; i++) {

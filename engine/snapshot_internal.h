@@ -53,8 +53,6 @@ struct placer_snapshot {
     int has_target;  /* a node is joining or draining: `target` is valid */
     plc_stree target; /* the placement after the transition */
     size_t layout_bytes; /* internal nodes + leaves */
-    size_t bytes;        /* the whole allocation */
-    const char *search_name;
     /* The router's deferred free: a struct rcu_head (router.c checks that it
      * fits) and the router that replaced this snapshot. */
     _Alignas(16) unsigned char rcu_head[32];
