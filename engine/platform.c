@@ -5,7 +5,7 @@
  */
 #define PLACER_STATIC_LINKING_ONLY
 #include "cpu.h"
-#include "crc32.h"
+#include "jump.h"
 #include "kernels.h"
 #include "placer.h"
 

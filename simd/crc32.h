@@ -26,7 +26,4 @@ uint32_t plc_crc32_sw_raw(uint32_t reg, const unsigned char *p, size_t n);
 uint32_t plc_crc32_clmul(uint32_t crc, const void *data, size_t len);
 #endif
 
-/* Jump consistent hash, exactly as Lamping & Veach (2014) print it. */
-int32_t plc_jump_hash(uint64_t key, int32_t buckets);
-
 #endif

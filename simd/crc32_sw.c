@@ -1,4 +1,4 @@
-/* crc32_sw.c -- IEEE CRC-32 with slicing-by-8 tables, and jump hash. */
+/* crc32_sw.c -- IEEE CRC-32 with slicing-by-8 tables. */
 #include "crc32.h"
 #include "load.h"
 
@@ -23,15 +23,4 @@ uint32_t plc_crc32_sw_raw(uint32_t c, const unsigned char *p, size_t n)
 uint32_t plc_crc32_sw(uint32_t crc, const void *data, size_t len)
 {
     return ~plc_crc32_sw_raw(~crc, data, len);
-}
-
-int32_t plc_jump_hash(uint64_t key, int32_t num_buckets)
-{
-    int64_t b = -1, j = 0;
-    while (j < num_buckets) {
-        b = j;
-        key = key * 2862933555777941757ULL + 1;
-        j = (int64_t)((double)(b + 1) * ((double)(1LL << 31) / (double)((key >> 33) + 1)));
-    }
-    return (int32_t)b;
 }

@@ -53,31 +53,25 @@ static void shift_table(uint32_t t[4][256], uint32_t op)
             t[k][v] = plc_crc32c_multmodp(op, v << (8 * k));
 }
 
-void plc_crc32c_tables_init(void)
+/* Slicing-by-8 tables of a reflected polynomial: t[0] is the byte-wise
+ * table, t[k] advances t[k-1] by one more zero byte. */
+static void slicing_tables(uint32_t t[8][256], uint32_t poly)
 {
     for (uint32_t n = 0; n < 256; n++) {
         uint32_t c = n;
         for (int k = 0; k < 8; k++)
-            c = (c & 1) ? (c >> 1) ^ PLC_CRC32C_POLY : c >> 1;
-        plc_crc32c_slice[0][n] = c;
+            c = (c & 1) ? (c >> 1) ^ poly : c >> 1;
+        t[0][n] = c;
     }
     for (uint32_t n = 0; n < 256; n++)
-        for (int k = 1; k < 8; k++) {
-            uint32_t prev = plc_crc32c_slice[k - 1][n];
-            plc_crc32c_slice[k][n] = (prev >> 8) ^ plc_crc32c_slice[0][prev & 0xff];
-        }
-    /* IEEE CRC-32's slicing tables, the same construction. */
-    for (uint32_t n = 0; n < 256; n++) {
-        uint32_t c = n;
-        for (int k = 0; k < 8; k++)
-            c = (c & 1) ? (c >> 1) ^ PLC_CRC32_POLY : c >> 1;
-        plc_crc32_slice[0][n] = c;
-    }
-    for (uint32_t n = 0; n < 256; n++)
-        for (int k = 1; k < 8; k++) {
-            uint32_t prev = plc_crc32_slice[k - 1][n];
-            plc_crc32_slice[k][n] = (prev >> 8) ^ plc_crc32_slice[0][prev & 0xff];
-        }
+        for (int k = 1; k < 8; k++)
+            t[k][n] = (t[k - 1][n] >> 8) ^ t[0][t[k - 1][n] & 0xff];
+}
+
+void plc_crc32c_tables_init(void)
+{
+    slicing_tables(plc_crc32c_slice, PLC_CRC32C_POLY);
+    slicing_tables(plc_crc32_slice, PLC_CRC32_POLY);
     shift_table(plc_crc32c_shift_long, plc_crc32c_x8nmodp(PLC_CRC32C_LONG));
     shift_table(plc_crc32c_shift_short, plc_crc32c_x8nmodp(PLC_CRC32C_SHORT));
 }
