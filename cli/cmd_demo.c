@@ -76,7 +76,7 @@ static void make_keys(char *keys, size_t n, uint64_t *rng)
 
 /* The demo ring at `epoch` with `nodes` nodes; with `joining`, the last one
  * is joining. */
-static int build_ring_state(unsigned nodes, uint64_t epoch, int joining, placer_snapshot **out)
+static int build_ring(unsigned nodes, uint64_t epoch, int joining, placer_snapshot **out)
 {
     placer_builder *b = placer_builder_new();
     if (!b)
@@ -96,18 +96,13 @@ static int build_ring_state(unsigned nodes, uint64_t epoch, int joining, placer_
     return err;
 }
 
-static int build_ring_epoch(unsigned nodes, uint64_t epoch, placer_snapshot **out)
-{
-    return build_ring_state(nodes, epoch, 0, out);
-}
-
 /* Node 121 joins: what moves, and one key in flight. */
 static int show_join(void)
 {
     placer_snapshot *s = NULL;
     placer_move *m = NULL;
     size_t n = 0;
-    int err = build_ring_state(DEMO_NODES + 1, 2, 1, &s);
+    int err = build_ring(DEMO_NODES + 1, 2, 1, &s);
     if (err >= 0)
         err = placer_diff_transition(s, &m, &n);
     if (err < 0) {
@@ -136,11 +131,6 @@ static int show_join(void)
     placer_moves_free(m);
     placer_snapshot_free(s);
     return CLI_OK;
-}
-
-static int build_ring(placer_snapshot **out)
-{
-    return build_ring_epoch(DEMO_NODES, 1, out);
 }
 
 typedef struct router_reader {
@@ -177,7 +167,7 @@ static void *router_reader_main(void *p)
 static int run_router(uint64_t ms, uint64_t seed)
 {
     placer_snapshot *first = NULL;
-    if (build_ring_epoch(DEMO_NODES, 1, &first) < 0)
+    if (build_ring(DEMO_NODES, 1, 0, &first) < 0)
         return CLI_FAILURE;
     placer_router *r = placer_router_new(first);
     if (!r)
@@ -192,7 +182,7 @@ static int run_router(uint64_t ms, uint64_t seed)
     while (cli_now() < end) {
         placer_snapshot *next = NULL;
         epoch++;
-        if (build_ring_epoch(DEMO_NODES + (unsigned)(epoch % 2), epoch, &next) < 0)
+        if (build_ring(DEMO_NODES + (unsigned)(epoch % 2), epoch, 0, &next) < 0)
             break;
         int rc = placer_router_publish(r, next);
         published += rc == 0;
@@ -261,7 +251,7 @@ int cmd_demo(int argc, char **argv)
 
     placer_snapshot *s = NULL;
     double t0 = cli_now();
-    int err = build_ring(&s);
+    int err = build_ring(DEMO_NODES, 1, 0, &s);
     double build_s = cli_now() - t0;
     char *keys = malloc((size_t)DEMO_CHUNK * DEMO_KEY_LEN);
     uint64_t *count = calloc(DEMO_NODES, sizeof *count);

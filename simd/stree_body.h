@@ -32,13 +32,19 @@ static inline uint32_t leaf_owner(const plc_stree *t, uint32_t k, int64_t x)
     return k * PLC_STREE_LEAF + r < t->n ? o : t->wrap_owner;
 }
 
-static inline uint32_t descend_one(const plc_stree *t, uint64_t h)
+/* The leaf that holds the first key >= x (x sign-flipped). */
+static inline uint32_t descend_to_leaf(const plc_stree *t, int64_t x)
 {
-    int64_t x = (int64_t)(h ^ PLC_STREE_SIGN);
     uint32_t k = 0;
     for (uint32_t d = 0; d < t->nlevels; d++)
         k = k * PLC_STREE_FANOUT + rank_node(t->level[d][k].key, x);
-    return leaf_owner(t, k, x);
+    return k;
+}
+
+static inline uint32_t descend_one(const plc_stree *t, uint64_t h)
+{
+    int64_t x = (int64_t)(h ^ PLC_STREE_SIGN);
+    return leaf_owner(t, descend_to_leaf(t, x), x);
 }
 
 uint32_t PLC_STREE_ONE(const plc_stree *t, uint64_t h)
@@ -51,9 +57,7 @@ uint32_t PLC_STREE_ONE(const plc_stree *t, uint64_t h)
 uint32_t PLC_STREE_INDEX(const plc_stree *t, uint64_t h)
 {
     int64_t x = (int64_t)(h ^ PLC_STREE_SIGN);
-    uint32_t k = 0;
-    for (uint32_t d = 0; d < t->nlevels; d++)
-        k = k * PLC_STREE_FANOUT + rank_node(t->level[d][k].key, x);
+    uint32_t k = descend_to_leaf(t, x);
     uint32_t i = k * PLC_STREE_LEAF + rank_leaf(t->leaves[k].key, x);
     return i < t->n ? i : 0;
 }
