@@ -16,37 +16,28 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "named.h"
 #include "snapshot_internal.h"
 #include "validate.h"
 
 #define ABSENT UINT32_MAX
 
-typedef struct id_index {
-    const char *id;
-    uint32_t index;
-} id_index;
-
-static int cmp_id(const void *x, const void *y)
-{
-    return strcmp(((const id_index *)x)->id, ((const id_index *)y)->id);
-}
-
 /* map[i] = index in b of a's node i, or ABSENT. */
 static uint32_t *map_nodes(const placer_snapshot *a, const placer_snapshot *b)
 {
     uint32_t *map = plc_malloc((size_t)a->nnodes * sizeof *map);
-    id_index *sorted = plc_malloc((size_t)b->nnodes * sizeof *sorted);
+    plc_named *sorted = plc_malloc((size_t)b->nnodes * sizeof *sorted);
     if (!map || !sorted) {
         plc_free(map);
         plc_free(sorted);
         return NULL;
     }
     for (uint32_t j = 0; j < b->nnodes; j++)
-        sorted[j] = (id_index){b->nodes[j].id, j};
-    qsort(sorted, b->nnodes, sizeof *sorted, cmp_id);
+        sorted[j] = (plc_named){b->nodes[j].id, j};
+    qsort(sorted, b->nnodes, sizeof *sorted, plc_cmp_named);
     for (uint32_t i = 0; i < a->nnodes; i++) {
-        id_index key = {a->nodes[i].id, 0};
-        const id_index *hit = bsearch(&key, sorted, b->nnodes, sizeof *sorted, cmp_id);
+        plc_named key = {a->nodes[i].id, 0};
+        const plc_named *hit = bsearch(&key, sorted, b->nnodes, sizeof *sorted, plc_cmp_named);
         map[i] = hit ? hit->index : ABSENT;
     }
     plc_free(sorted);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "named.h"
 #include "builder_internal.h"
 #include "snapshot_internal.h"
 #include "validate.h"
@@ -71,27 +72,17 @@ static void namer_next(vnode_namer *v)
     }
 }
 
-typedef struct named {
-    const char *id;
-    uint32_t index;
-} named;
-
-static int cmp_named(const void *x, const void *y)
-{
-    return strcmp(((const named *)x)->id, ((const named *)y)->id);
-}
-
 /* Node indices in ascending order of their id (by_zone 0) or zone name
  * (by_zone 1), byte-wise as strcmp; NULL when out of memory. Ids are
  * unique, so the id order is total; among equal zones any order will do. */
 static uint32_t *order_by(const placer_builder *b, int by_zone)
 {
-    named *tmp = plc_malloc((size_t)b->nnodes * sizeof *tmp);
+    plc_named *tmp = plc_malloc((size_t)b->nnodes * sizeof *tmp);
     uint32_t *order = plc_malloc((size_t)b->nnodes * sizeof *order);
     if (tmp && order) {
         for (uint32_t i = 0; i < b->nnodes; i++)
-            tmp[i] = (named){by_zone ? b->nodes[i].zone : b->nodes[i].id, i};
-        qsort(tmp, b->nnodes, sizeof *tmp, cmp_named);
+            tmp[i] = (plc_named){by_zone ? b->nodes[i].zone : b->nodes[i].id, i};
+        qsort(tmp, b->nnodes, sizeof *tmp, plc_cmp_named);
         for (uint32_t i = 0; i < b->nnodes; i++)
             order[i] = tmp[i].index;
     } else {
