@@ -20,6 +20,8 @@ placer_builder *placer_builder_new(void)
         return NULL;
     b->seed = PLACER_DEFAULT_SEED;
     b->vnodes = PLACER_DEFAULT_VNODES;
+    b->strategy = PLACER_RING;
+    b->key_hash = PLACER_HASH_PLACER;
     return b;
 }
 
@@ -34,7 +36,70 @@ void placer_builder_free(placer_builder *b)
     plc_free(b->nodes);
     plc_free(b->explicit_tokens);
     plc_free(b->id_index);
+    plc_free(b->map);
+    plc_free(b->fwd);
     plc_free(b);
+}
+
+int placer_builder_set_strategy(placer_builder *b, int strategy)
+{
+    PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
+    PLC_VALIDATE_OR_RET(strategy >= PLACER_RING && strategy <= PLACER_MAGLEV, PLACER_EINVAL);
+    b->strategy = strategy;
+    return 0;
+}
+
+int placer_builder_set_partitions(placer_builder *b, uint32_t count)
+{
+    PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
+    PLC_VALIDATE_OR_RET(count <= PLACER_MAX_MAGLEV_SIZE, PLACER_EINVAL);
+    b->partitions = count;
+    return 0;
+}
+
+int placer_builder_set_key_hash(placer_builder *b, int hash)
+{
+    PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
+    PLC_VALIDATE_OR_RET(hash == PLACER_HASH_PLACER || hash == PLACER_HASH_COUCHBASE, PLACER_EINVAL);
+    b->key_hash = hash;
+    return 0;
+}
+
+int placer_builder_set_previous(placer_builder *b, const placer_snapshot *previous)
+{
+    PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
+    b->previous = previous;
+    return 0;
+}
+
+int plc_builder_set_map(placer_builder *b, uint32_t parts, uint32_t copies, uint32_t *map,
+                        uint32_t *fwd)
+{
+    int ok = parts >= 1 && parts <= PLACER_MAX_PARTITIONS && copies >= 1 &&
+             copies <= PLACER_MAX_REPLICAS;
+    for (size_t i = 0; ok && i < (size_t)parts * copies; i++)
+        ok = (map[i] == PLC_NO_NODE || map[i] < b->nnodes) &&
+             (!fwd || fwd[i] == PLC_NO_NODE || fwd[i] < b->nnodes);
+    if (!ok) {
+        plc_free(map);
+        plc_free(fwd);
+        return PLACER_EINVAL;
+    }
+    plc_free(b->map);
+    plc_free(b->fwd);
+    b->map = map;
+    b->fwd = fwd;
+    b->map_parts = parts;
+    b->map_copies = copies;
+    return 0;
+}
+
+int plc_builder_in_transition(const placer_builder *b)
+{
+    for (uint32_t n = 0; n < b->nnodes; n++)
+        if (b->nodes[n].state == PLACER_NODE_JOINING || b->nodes[n].state == PLACER_NODE_DRAINING)
+            return 1;
+    return 0;
 }
 
 int placer_builder_set_seed(placer_builder *b, uint64_t seed)
@@ -81,6 +146,14 @@ static uint32_t id_slot(const uint32_t *index, uint32_t cap, const placer_builde
         i = (i + 1) & mask;
     }
     return i;
+}
+
+int plc_builder_find(const placer_builder *b, const char *id)
+{
+    if (!b->id_index_cap)
+        return -1;
+    uint32_t slot = id_slot(b->id_index, b->id_index_cap, b, id, strlen(id));
+    return (int)b->id_index[slot] - 1;
 }
 
 /* Make room for one more id in the index (load factor <= 1/2). */

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "placer.h"
+#include "snapshot_internal.h"
 
 typedef struct plc_bnode {
     char *id;
@@ -28,7 +29,16 @@ typedef struct plc_btoken {
 struct placer_builder {
     uint64_t seed;
     uint32_t vnodes;
-    uint32_t replicas; /* per-slot replica sets to precompute (0: none) */
+    uint32_t replicas; /* ring: replica sets to precompute (0: none); partitions: copies (0: 3) */
+    int strategy;      /* PLACER_RING ... */
+    int key_hash;      /* PLACER_HASH_* */
+    uint32_t partitions; /* partitions or Maglev table size; 0: the strategy's default */
+    const placer_snapshot *previous; /* partitions: the map to start from */
+    /* An explicit partition map (placer_couchbase_import): map_parts rows of
+     * map_copies node indices, active first, PLC_NO_NODE for none; fwd, when
+     * not NULL, is the map after the transition. Owned by the builder. */
+    uint32_t *map, *fwd;
+    uint32_t map_parts, map_copies;
     plc_bnode *nodes;
     uint32_t nnodes, cap_nodes;
     plc_btoken *explicit_tokens; /* in call order */
@@ -36,5 +46,45 @@ struct placer_builder {
     uint32_t *id_index; /* open addressing over ids: node index + 1, 0 = empty */
     uint32_t id_index_cap; /* power of two, > 2 * nnodes */
 };
+
+/* Is a node in state `state` part of the current placement (target 0:
+ * every node but joining ones) or of the target one (target 1: every node
+ * but draining ones)? */
+static inline int plc_in_placement(int state, int target)
+{
+    return target ? state != PLACER_NODE_DRAINING : state != PLACER_NODE_JOINING;
+}
+
+/* 1 when a node joins or drains: the snapshot carries a target placement. */
+int plc_builder_in_transition(const placer_builder *b);
+
+/* Index of the node with this id, or -1. */
+int plc_builder_find(const placer_builder *b, const char *id);
+
+/* Give the builder an explicit partition map (it takes ownership of map and
+ * fwd, allocated with plc_malloc, also on error). Returns 0 or PLACER_EINVAL
+ * (parts or copies out of range, a node index past the nodes). */
+int plc_builder_set_map(placer_builder *b, uint32_t parts, uint32_t copies, uint32_t *map,
+                        uint32_t *fwd);
+
+/* The builds of each strategy (placer_builder_build validates and
+ * dispatches): *out untouched on error. */
+int plc_ring_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
+int plc_partitions_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
+int plc_jump_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
+int plc_rendezvous_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
+int plc_maglev_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
+
+/* A snapshot of the builder's nodes with `payload` bytes (64-byte aligned)
+ * after the header, for the strategy to fill; nodes' ntokens are 0. NULL
+ * when out of memory. */
+placer_snapshot *plc_snapshot_new(const placer_builder *b, size_t payload, uint64_t epoch,
+                                  unsigned char **payload_at);
+
+/* A table strategy's snapshot: copies cur (n rows of width entries) and
+ * tgt (when not NULL: tn rows, the target placement) into it and counts
+ * each node's active slots. */
+int plc_table_snapshot(const placer_builder *b, uint64_t epoch, uint32_t width, const uint32_t *cur,
+                       uint32_t n, const uint32_t *tgt, uint32_t tn, placer_snapshot **out);
 
 #endif

@@ -1,6 +1,8 @@
 /*
- * diff.c -- which ranges of the hash space change owner between two ring
- * snapshots.
+ * diff.c -- which ranges of the hash space change owner between two
+ * snapshots whose ownership is made of ranges: rings, partitions and
+ * Maglev tables (a table's slot i is one range, ending at its largest
+ * position), in any combination.
  *
  * The union of both token sets cuts the ring into intervals (v[k-1], v[k]].
  * Inside one interval no token of either ring lies strictly between its
@@ -11,16 +13,68 @@
  * the owner of its smallest token (the lookup's wrap). Owners are compared
  * by node id: a's node indices are mapped to b's once, up front. The same
  * walk compares a snapshot's current and target placements (same nodes).
+ * Jump and rendezvous scatter each node's keys over the whole space: they
+ * have no ranges (PLACER_ENOTSUP), and placer_moved_fraction measures them.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "fastrange.h"
 #include "named.h"
 #include "snapshot_internal.h"
 #include "validate.h"
 
-#define ABSENT UINT32_MAX
+#define ABSENT PLC_NO_NODE
+
+/* A placement seen as sorted boundaries: boundary i's owner owns every
+ * position after boundary i-1 up to boundary i (the first one wraps). */
+typedef struct view {
+    const plc_stree *tree; /* ring */
+    const plc_table *table; /* partitions, Maglev */
+    uint32_t n;
+    uint32_t wrap_owner; /* owner of boundary 0 */
+} view;
+
+static uint64_t vtoken(const view *v, uint32_t i)
+{
+    return v->tree ? plc_stree_token(v->tree, i) : plc_range_end(i, v->n);
+}
+
+static uint32_t vowner(const view *v, uint32_t i)
+{
+    return v->tree ? plc_stree_owner_at(v->tree, i) : v->table->own[(size_t)i * v->table->width];
+}
+
+static int view_of(const placer_snapshot *s, int target, view *v)
+{
+    if (s->strategy == PLACER_RING) {
+        const plc_stree *t = target ? &s->target : &s->tree;
+        *v = (view){t, NULL, t->n, t->wrap_owner};
+        return 0;
+    }
+    if (s->strategy == PLACER_PARTITIONS || s->strategy == PLACER_MAGLEV) {
+        const plc_table *t = target ? &s->ttable : &s->table;
+        *v = (view){NULL, t, t->n, t->own[0]};
+        return 0;
+    }
+    return PLACER_ENOTSUP;
+}
+
+/* Do a and b place the same keys at the same positions? */
+static int same_positions(const placer_snapshot *a, const placer_snapshot *b)
+{
+    if (a->key_hash != b->key_hash)
+        return 0;
+    if (a->key_hash == PLACER_HASH_COUCHBASE)
+        return a->table.n == b->table.n;
+    return a->seed == b->seed;
+}
+
+static uint32_t mapped(const uint32_t *map, uint32_t node)
+{
+    return node == ABSENT ? ABSENT : map[node];
+}
 
 /* map[i] = index in b of a's node i, or ABSENT. */
 static uint32_t *map_nodes(const placer_snapshot *a, const placer_snapshot *b)
@@ -70,52 +124,51 @@ static int add_move(move_list *l, uint64_t lo, uint64_t hi, uint32_t from, uint3
 
 /* Owner in t of every hash in the interval ending at boundary v: the first
  * token >= v, found by advancing *i (boundaries come in ascending order). */
-static uint32_t owner_at_boundary(const plc_stree *t, uint32_t *i, uint64_t v)
+static uint32_t owner_at_boundary(const view *t, uint32_t *i, uint64_t v)
 {
-    while (*i < t->n && plc_stree_token(t, *i) < v)
+    while (*i < t->n && vtoken(t, *i) < v)
         (*i)++;
-    return *i < t->n ? plc_stree_owner_at(t, *i) : t->wrap_owner;
+    return *i < t->n ? vowner(t, *i) : t->wrap_owner;
 }
 
 /* The moves between two placements; map[i] is the b index of a's node i
  * (ABSENT when it has none). */
-static int diff_trees(const plc_stree *ta, const plc_stree *tb, const uint32_t *map,
-                      placer_move **moves, size_t *count)
+static int diff_views(const view *ta, const view *tb, const uint32_t *map, placer_move **moves,
+                      size_t *count)
 {
-    uint64_t first = plc_stree_token(ta, 0) < plc_stree_token(tb, 0) ? plc_stree_token(ta, 0)
-                                                                       : plc_stree_token(tb, 0);
-    uint64_t last_a = plc_stree_token(ta, ta->n - 1), last_b = plc_stree_token(tb, tb->n - 1);
+    uint64_t first = vtoken(ta, 0) < vtoken(tb, 0) ? vtoken(ta, 0) : vtoken(tb, 0);
+    uint64_t last_a = vtoken(ta, ta->n - 1), last_b = vtoken(tb, tb->n - 1);
     uint64_t last = last_a > last_b ? last_a : last_b;
 
     move_list l = {NULL, 0, 0};
     int err = 0;
     /* The wrapping interval (last, first]: each ring's smallest token. */
     uint32_t fa = ta->wrap_owner, fb = tb->wrap_owner;
-    int wrap_moves = map[fa] != fb;
+    int wrap_moves = mapped(map, fa) != fb;
     uint32_t ia = 0, ib = 0;
     uint64_t prev = first;
     /* Then every boundary after the first, in ascending order. */
     while (!err) {
-        uint64_t va = ia < ta->n ? plc_stree_token(ta, ia) : UINT64_MAX;
-        uint64_t vb = ib < tb->n ? plc_stree_token(tb, ib) : UINT64_MAX;
+        uint64_t va = ia < ta->n ? vtoken(ta, ia) : UINT64_MAX;
+        uint64_t vb = ib < tb->n ? vtoken(tb, ib) : UINT64_MAX;
         int more_a = ia < ta->n, more_b = ib < tb->n;
         if (!more_a && !more_b)
             break;
         uint64_t v = !more_b || (more_a && va < vb) ? va : vb;
         if (v == prev) { /* the first boundary, or a token equal to it: skip past */
-            while (ia < ta->n && plc_stree_token(ta, ia) == v)
+            while (ia < ta->n && vtoken(ta, ia) == v)
                 ia++;
-            while (ib < tb->n && plc_stree_token(tb, ib) == v)
+            while (ib < tb->n && vtoken(tb, ib) == v)
                 ib++;
             continue;
         }
         uint32_t oa = owner_at_boundary(ta, &ia, v), ob = owner_at_boundary(tb, &ib, v);
-        if (map[oa] != ob)
+        if (mapped(map, oa) != ob)
             err = add_move(&l, prev, v, oa, ob);
         prev = v;
-        while (ia < ta->n && plc_stree_token(ta, ia) == v)
+        while (ia < ta->n && vtoken(ta, ia) == v)
             ia++;
-        while (ib < tb->n && plc_stree_token(tb, ib) == v)
+        while (ib < tb->n && vtoken(tb, ib) == v)
             ib++;
     }
     if (!err && wrap_moves) {
@@ -150,10 +203,14 @@ int placer_diff(const placer_snapshot *a, const placer_snapshot *b, placer_move 
                 size_t *count)
 {
     PLC_VALIDATE_OR_RET(a && b && moves && count, PLACER_ENULL);
+    view va, vb;
+    if (view_of(a, 0, &va) || view_of(b, 0, &vb))
+        return PLACER_ENOTSUP;
+    PLC_VALIDATE_OR_RET(same_positions(a, b), PLACER_EINVAL);
     uint32_t *map = map_nodes(a, b);
     if (!map)
         return PLACER_ENOMEM;
-    int err = diff_trees(&a->tree, &b->tree, map, moves, count);
+    int err = diff_views(&va, &vb, map, moves, count);
     plc_free(map);
     return err;
 }
@@ -161,6 +218,9 @@ int placer_diff(const placer_snapshot *a, const placer_snapshot *b, placer_move 
 int placer_diff_transition(const placer_snapshot *s, placer_move **moves, size_t *count)
 {
     PLC_VALIDATE_OR_RET(s && moves && count, PLACER_ENULL);
+    view vc, vt;
+    if (view_of(s, 0, &vc))
+        return PLACER_ENOTSUP;
     if (!s->has_target) {
         *moves = NULL;
         *count = 0;
@@ -171,7 +231,8 @@ int placer_diff_transition(const placer_snapshot *s, placer_move **moves, size_t
         return PLACER_ENOMEM;
     for (uint32_t i = 0; i < s->nnodes; i++)
         map[i] = i; /* the same nodes on both sides */
-    int err = diff_trees(&s->tree, &s->target, map, moves, count);
+    view_of(s, 1, &vt);
+    int err = diff_views(&vc, &vt, map, moves, count);
     plc_free(map);
     return err;
 }
@@ -202,17 +263,46 @@ int placer_moves_shares(const placer_snapshot *a, const placer_snapshot *b,
 {
     PLC_VALIDATE_OR_RET(a && b && (moves || !count), PLACER_ENULL);
     for (size_t i = 0; i < count; i++)
-        PLC_VALIDATE_OR_RET(moves[i].from < a->nnodes && moves[i].to < b->nnodes, PLACER_ERANGE);
+        PLC_VALIDATE_OR_RET((moves[i].from < a->nnodes || moves[i].from == ABSENT) &&
+                                (moves[i].to < b->nnodes || moves[i].to == ABSENT),
+                            PLACER_ERANGE);
     if (out_of)
         memset(out_of, 0, (size_t)a->nnodes * sizeof *out_of);
     if (into)
         memset(into, 0, (size_t)b->nnodes * sizeof *into);
     for (size_t i = 0; i < count; i++) {
         double f = range_share(&moves[i]);
-        if (out_of)
+        if (out_of && moves[i].from != ABSENT)
             out_of[moves[i].from] += f;
-        if (into)
+        if (into && moves[i].to != ABSENT)
             into[moves[i].to] += f;
     }
+    return 0;
+}
+
+int placer_moved_fraction(const placer_snapshot *a, const placer_snapshot *b, uint32_t samples,
+                          double *fraction)
+{
+    PLC_VALIDATE_OR_RET(a && b && fraction, PLACER_ENULL);
+    PLC_VALIDATE_OR_RET(samples > 0 && same_positions(a, b), PLACER_EINVAL);
+    uint32_t *map = map_nodes(a, b);
+    if (!map)
+        return PLACER_ENOMEM;
+    uint64_t moved = 0;
+    if (a->key_hash == PLACER_HASH_COUCHBASE) { /* every vBucket once */
+        samples = a->table.n;
+        for (uint32_t p = 0; p < samples; p++) {
+            uint64_t h = plc_range_start(p, samples);
+            moved += mapped(map, plc_owner(a, h, 0)) != plc_owner(b, h, 0);
+        }
+    } else {
+        for (uint32_t i = 0; i < samples; i++) {
+            uint64_t h = (uint64_t)((((unsigned __int128)(2 * (uint64_t)i + 1)) << 64) /
+                                    (2 * (unsigned __int128)samples));
+            moved += mapped(map, plc_owner(a, h, 0)) != plc_owner(b, h, 0);
+        }
+    }
+    plc_free(map);
+    *fraction = (double)moved / samples;
     return 0;
 }

@@ -15,10 +15,11 @@ const char *placer_strerror(int err)
     case PLACER_ETOOMANY: return "PLACER_ETOOMANY: more tokens or nodes than the documented cap";
     case PLACER_ERANGE: return "PLACER_ERANGE: node or token index out of range";
     case PLACER_EINVAL: return "PLACER_EINVAL: argument out of its documented range";
-    case PLACER_ENOTSUP: return "PLACER_ENOTSUP: not supported by this CPU or build";
+    case PLACER_ENOTSUP: return "PLACER_ENOTSUP: not supported by this CPU, build or strategy";
     case PLACER_ESTALE: return "PLACER_ESTALE: epoch is not newer than the current one";
     case PLACER_ENOTMINE: return "PLACER_ENOTMINE: the node does not own this key in the current epoch";
     case PLACER_ENOLIVE: return "PLACER_ENOLIVE: every node that could serve the key is down";
+    case PLACER_EFORMAT: return "PLACER_EFORMAT: the input is not in the expected format";
     default: return "unknown error";
     }
 }

@@ -6,7 +6,8 @@
  *
  * The key forms call one fused kernel (simd/stree_body.h) that hashes and
  * descends: one indirect call per lookup, and batches hash each group of
- * keys straight into its lockstep descent with prefetching.
+ * keys straight into its lockstep descent with prefetching. Other
+ * strategies take one well-predicted branch to strategy.c.
  */
 #include "snapshot_internal.h"
 
@@ -14,6 +15,8 @@ int placer_lookup(const placer_snapshot *s, const void *key, size_t len)
 {
     if (!s || (!key && len))
         return PLACER_ENULL;
+    if (__builtin_expect(s->strategy != PLACER_RING, 0))
+        return plc_lookup_other(s, key, len);
     return (int)s->lookup(&s->tree, s->seed, key, len);
 }
 
@@ -21,6 +24,10 @@ int placer_lookup_hash(const placer_snapshot *s, uint64_t hash)
 {
     if (!s)
         return PLACER_ENULL;
+    if (s->strategy != PLACER_RING) {
+        uint32_t o = plc_owner(s, hash, 0);
+        return o == PLC_NO_NODE ? PLACER_ENOLIVE : (int)o;
+    }
     return (int)s->search(&s->tree, hash);
 }
 
@@ -28,7 +35,7 @@ uint64_t placer_snapshot_hash(const placer_snapshot *s, const void *key, size_t 
 {
     if (!s || (!key && len))
         return 0;
-    return s->hash64(s->seed, key, len);
+    return plc_position(s, key, len);
 }
 
 int placer_lookup_hash_batch(const placer_snapshot *s, const uint64_t *hashes, size_t n,
@@ -36,7 +43,10 @@ int placer_lookup_hash_batch(const placer_snapshot *s, const uint64_t *hashes, s
 {
     if (!s || (n && (!hashes || !owners)))
         return PLACER_ENULL;
-    s->search_batch(&s->tree, hashes, n, owners);
+    if (s->strategy != PLACER_RING)
+        plc_owner_batch_other(s, hashes, n, owners);
+    else
+        s->search_batch(&s->tree, hashes, n, owners);
     return 0;
 }
 
@@ -49,6 +59,9 @@ int placer_lookup_batch(const placer_snapshot *s, const void *const *keys, const
     for (size_t i = 0; i < n; i++)
         if (!keys[i] && lens[i])
             return PLACER_ENULL;
-    s->lookup_batch(&s->tree, s->seed, keys, lens, n, owners);
+    if (s->strategy != PLACER_RING)
+        plc_lookup_batch_other(s, keys, lens, n, owners);
+    else
+        s->lookup_batch(&s->tree, s->seed, keys, lens, n, owners);
     return 0;
 }

@@ -57,6 +57,7 @@ const char *placer_kernel_name(int job)
     case PLACER_KERNEL_HASH64: return k->hash64_name;
     case PLACER_KERNEL_SEARCH: return k->search_name;
     case PLACER_KERNEL_CRC32: return k->crc32_name;
+    case PLACER_KERNEL_RENDEZVOUS: return k->hrw_name;
     default: return NULL;
     }
 }

@@ -16,15 +16,27 @@
 #include "snapshot_internal.h"
 #include "validate.h"
 
-/* A clockwise cursor over the leaf lines: no division per step. */
+/* A clockwise cursor over the ring's leaf lines (no division per step), or
+ * over a flat owner sequence (Maglev's table, jump's buckets). */
 typedef struct cursor {
     const plc_stree_leaf *leaf, *first, *end;
     uint32_t slot, left; /* slot in the leaf; tokens left in this lap */
     uint32_t last_slots; /* tokens in the last leaf */
+    const uint32_t *flat; /* flat mode when not NULL: flat[0..n) */
+    uint32_t pos, n;
 } cursor;
+
+static void cursor_flat(cursor *c, const uint32_t *seq, uint32_t n, uint32_t i)
+{
+    c->flat = seq;
+    c->n = n;
+    c->pos = i;
+    c->left = n;
+}
 
 static void cursor_at(cursor *c, const plc_stree *t, uint32_t i)
 {
+    c->flat = NULL;
     c->first = t->leaves;
     c->end = t->leaves + t->nleaves;
     c->leaf = t->leaves + i / PLC_STREE_LEAF;
@@ -36,6 +48,11 @@ static void cursor_at(cursor *c, const plc_stree *t, uint32_t i)
 /* The owner of the next token clockwise; call at most `left` times a lap. */
 static uint32_t cursor_next(cursor *c)
 {
+    if (c->flat) {
+        c->pos = c->pos + 1 == c->n ? 0 : c->pos + 1;
+        c->left--;
+        return c->flat[c->pos];
+    }
     uint32_t slots = c->leaf + 1 == c->end ? c->last_slots : PLC_STREE_LEAF;
     if (++c->slot >= slots) {
         c->slot = 0;
@@ -71,18 +88,17 @@ static int zone_taken(const placer_snapshot *s, const uint32_t *zone, uint32_t n
     return 0;
 }
 
-/* The walk from slot `start`; returns how many nodes it wrote, and the
- * number of distinct zones among them in *zones. */
-uint32_t plc_replicas_walk(const placer_snapshot *s, uint32_t start, uint32_t *out, uint32_t want,
-                           uint32_t *zones)
+/* The walk from the cursor's position, whose owner is `first`; returns how
+ * many nodes it wrote, and the number of distinct zones among them in
+ * *zones. `restart` puts the cursor back for the second lap. */
+static uint32_t walk(const placer_snapshot *s, cursor c, uint32_t first, uint32_t *out,
+                     uint32_t want, uint32_t *zones)
 {
-    const plc_stree *t = &s->tree;
+    const cursor restart = c;
     uint32_t zone[ZONE_CAP];
     uint32_t count = 0, nz = 0;
-    out[count++] = plc_stree_owner_at(t, start);
+    out[count++] = first;
     zone[nz++] = s->nodes[out[0]].zone_id;
-    cursor c;
-    cursor_at(&c, t, start);
     while (c.left > 1 && count < want && nz < s->nzones) {
         uint32_t o = cursor_next(&c), z = s->nodes[o].zone_id;
         if (zone_taken(s, zone, nz, out, count, z) || chosen(out, count, o))
@@ -93,7 +109,7 @@ uint32_t plc_replicas_walk(const placer_snapshot *s, uint32_t start, uint32_t *o
         nz++;
     }
     if (count < want) {
-        cursor_at(&c, t, start);
+        c = restart;
         while (c.left > 1 && count < want) {
             uint32_t o = cursor_next(&c);
             if (!chosen(out, count, o))
@@ -104,12 +120,28 @@ uint32_t plc_replicas_walk(const placer_snapshot *s, uint32_t start, uint32_t *o
     return count;
 }
 
+uint32_t plc_replicas_walk(const placer_snapshot *s, uint32_t start, uint32_t *out, uint32_t want,
+                           uint32_t *zones)
+{
+    cursor c;
+    cursor_at(&c, &s->tree, start);
+    return walk(s, c, plc_stree_owner_at(&s->tree, start), out, want, zones);
+}
+
+uint32_t plc_replicas_walk_flat(const placer_snapshot *s, const uint32_t *seq, uint32_t n,
+                                uint32_t start, uint32_t *out, uint32_t want, uint32_t *zones)
+{
+    cursor c;
+    cursor_flat(&c, seq, n, start);
+    return walk(s, c, seq[start], out, want, zones);
+}
+
 int placer_replicas_ex(const placer_snapshot *s, const void *key, size_t len, uint32_t *out,
                        uint32_t want, placer_replica_report *report)
 {
     PLC_VALIDATE_OR_RET(s && (key || !len) && (out || !want), PLACER_ENULL);
     uint32_t count = 0, zones = 0;
-    if (want && want <= s->rep_r) {
+    if (want && want <= s->rep_r) { /* ring only */
         /* Precomputed: a set of want is the prefix of the set of rep_r (the
          * walk is greedy), padded with UINT32_MAX where nodes ran out. */
         const uint32_t *set =
@@ -122,8 +154,7 @@ int placer_replicas_ex(const placer_snapshot *s, const void *key, size_t len, ui
             zones += !seen;
         }
     } else if (want) {
-        count = plc_replicas_walk(s, s->index(&s->tree, s->hash64(s->seed, key, len)), out, want,
-                                  &zones);
+        count = plc_replicas_at(s, plc_position(s, key, len), out, want, &zones);
     }
     if (report) {
         uint32_t possible = want < s->nzones ? want : s->nzones;

@@ -16,7 +16,6 @@
 #include "named.h"
 #include "builder_internal.h"
 #include "snapshot_internal.h"
-#include "validate.h"
 
 typedef struct entry {
     uint64_t token;
@@ -24,11 +23,6 @@ typedef struct entry {
     uint32_t pad_;
 } entry;
 
-
-static size_t align_up(size_t n)
-{
-    return (n + PLC_CACHE_LINE - 1) & ~(size_t)(PLC_CACHE_LINE - 1);
-}
 
 /* Tokens node n gets, or 0 when its weight asks for more than the cap. */
 static uint64_t node_token_count(const placer_builder *b, const plc_bnode *n)
@@ -72,16 +66,15 @@ static void namer_next(vnode_namer *v)
     }
 }
 
-/* Node indices in ascending order of their id (by_zone 0) or zone name
- * (by_zone 1), byte-wise as strcmp; NULL when out of memory. Ids are
- * unique, so the id order is total; among equal zones any order will do. */
-static uint32_t *order_by(const placer_builder *b, int by_zone)
+/* Node indices in ascending order of their id, byte-wise as strcmp; NULL
+ * when out of memory. Ids are unique, so the order is total. */
+static uint32_t *order_by_id(const placer_builder *b)
 {
     plc_named *tmp = plc_malloc((size_t)b->nnodes * sizeof *tmp);
     uint32_t *order = plc_malloc((size_t)b->nnodes * sizeof *order);
     if (tmp && order) {
         for (uint32_t i = 0; i < b->nnodes; i++)
-            tmp[i] = (plc_named){by_zone ? b->nodes[i].zone : b->nodes[i].id, i};
+            tmp[i] = (plc_named){b->nodes[i].id, i};
         qsort(tmp, b->nnodes, sizeof *tmp, plc_cmp_named);
         for (uint32_t i = 0; i < b->nnodes; i++)
             order[i] = tmp[i].index;
@@ -173,26 +166,6 @@ static int generate(const placer_builder *b, const uint32_t *order, const uint64
     return 0;
 }
 
-/* Give equal zone names one id, consuming `order`; return how many zones
- * have a node that owns tokens now (not joining): the zones a replica walk
- * can find. */
-static uint32_t number_zones(plc_node *nodes, uint32_t n, uint32_t *order)
-{
-    uint32_t id = 0, owning = 0;
-    int run_owns = 0;
-    for (uint32_t r = 0; r < n; r++) {
-        if (r && strcmp(nodes[order[r]].zone, nodes[order[r - 1]].zone) != 0) {
-            owning += run_owns;
-            run_owns = 0;
-            id++;
-        }
-        nodes[order[r]].zone_id = id;
-        run_owns |= nodes[order[r]].state != PLACER_NODE_JOINING;
-    }
-    plc_free(order);
-    return owning + run_owns;
-}
-
 /* The sorted entries of one placement. */
 typedef struct placement {
     const entry *e;
@@ -202,73 +175,32 @@ typedef struct placement {
 static placer_snapshot *assemble(const placer_builder *b, placement cur, placement tgt,
                                  const uint64_t *counts, uint64_t epoch)
 {
-    const entry *e = cur.e;
-    uint32_t ntokens = cur.n;
-    size_t strings = 0;
-    for (uint32_t n = 0; n < b->nnodes; n++)
-        strings += (size_t)b->nodes[n].id_len + b->nodes[n].zone_len + 2;
-    size_t node_bytes, leaf_bytes;
-    plc_stree_size(ntokens, &node_bytes, &leaf_bytes);
-    size_t off_tree = align_up(sizeof(placer_snapshot));
-    size_t off_leaves = off_tree + node_bytes;
-    size_t tnode_bytes = 0, tleaf_bytes = 0;
+    size_t node_bytes, leaf_bytes, tnode_bytes = 0, tleaf_bytes = 0;
+    plc_stree_size(cur.n, &node_bytes, &leaf_bytes);
     if (tgt.n)
         plc_stree_size(tgt.n, &tnode_bytes, &tleaf_bytes);
+    size_t off_leaves = node_bytes;
     size_t off_tnodes = off_leaves + leaf_bytes;
     size_t off_tleaves = off_tnodes + tnode_bytes;
     size_t off_rep = off_tleaves + tleaf_bytes;
-    size_t rep_bytes = (size_t)ntokens * b->replicas * sizeof(uint32_t);
-    size_t off_nodes = align_up(off_rep + rep_bytes);
-    size_t off_strings = off_nodes + (size_t)b->nnodes * sizeof(plc_node);
-    size_t bytes = off_strings + strings;
-
-    uint32_t *zone_order = order_by(b, 1);
-    unsigned char *mem = zone_order ? plc_aligned_alloc(bytes) : NULL;
-    if (!mem) {
-        plc_free(zone_order);
+    size_t rep_bytes = (size_t)cur.n * b->replicas * sizeof(uint32_t);
+    unsigned char *mem;
+    placer_snapshot *s = plc_snapshot_new(b, off_rep + rep_bytes, epoch, &mem);
+    if (!s)
         return NULL;
-    }
-    /* The tree builder writes every node and leaf; zero the rest. */
-    memset(mem, 0, off_tree);
-    memset(mem + off_nodes, 0, bytes - off_nodes);
-    placer_snapshot *s = (placer_snapshot *)mem;
-    plc_stree_build(&s->tree, &e[0].token, sizeof(entry), &e[0].owner, sizeof(entry), ntokens,
-                    mem + off_tree, mem + off_leaves);
+    plc_stree_build(&s->tree, &cur.e[0].token, sizeof(entry), &cur.e[0].owner, sizeof(entry),
+                    cur.n, mem, mem + off_leaves);
     if (tgt.n)
         plc_stree_build(&s->target, &tgt.e[0].token, sizeof(entry), &tgt.e[0].owner,
                         sizeof(entry), tgt.n, mem + off_tnodes, mem + off_tleaves);
     s->has_target = tgt.n > 0;
-
-    plc_node *nodes = (plc_node *)(mem + off_nodes);
-    char *str = (char *)(mem + off_strings);
-    for (uint32_t n = 0; n < b->nnodes; n++) {
-        const plc_bnode *src = &b->nodes[n];
-        nodes[n].id = str;
-        memcpy(str, src->id, src->id_len + 1);
-        str += src->id_len + 1;
-        nodes[n].zone = str;
-        memcpy(str, src->zone, src->zone_len + 1);
-        str += src->zone_len + 1;
-        nodes[n].weight = src->weight;
-        nodes[n].state = src->state;
-        nodes[n].ntokens = src->state == PLACER_NODE_JOINING ? 0 : (uint32_t)counts[n];
-    }
-    s->nzones = number_zones(nodes, b->nnodes, zone_order);
-    const plc_kernels *k = plc_kernels_get();
-    s->index = k->index;
-    s->lookup = k->lookup;
-    s->search = k->search;
-    s->seed = b->seed;
-    s->lookup_batch = k->lookup_batch;
-    s->search_batch = k->search_batch;
-    s->hash64 = k->hash64;
-    s->epoch = epoch;
-    s->nodes = nodes;
-    s->nnodes = b->nnodes;
+    plc_node *nodes = (plc_node *)s->nodes;
+    for (uint32_t n = 0; n < b->nnodes; n++)
+        nodes[n].ntokens = plc_in_placement(nodes[n].state, 0) ? (uint32_t)counts[n] : 0;
     s->layout_bytes = node_bytes + leaf_bytes + tnode_bytes + tleaf_bytes;
     /* Replica sets per slot, last: the walk needs everything above. */
     uint32_t *rep = (uint32_t *)(mem + off_rep);
-    for (uint32_t i = 0; i < ntokens && b->replicas; i++) {
+    for (uint32_t i = 0; i < cur.n && b->replicas; i++) {
         uint32_t zones, *set = rep + (size_t)i * b->replicas;
         uint32_t n = plc_replicas_walk(s, i, set, b->replicas, &zones);
         for (uint32_t j = n; j < b->replicas; j++)
@@ -276,7 +208,6 @@ static placer_snapshot *assemble(const placer_builder *b, placement cur, placeme
     }
     s->rep = rep;
     s->rep_r = b->replicas;
-    plc_snapshot_born();
     return s;
 }
 
@@ -292,10 +223,8 @@ static int sort_placement(const placer_builder *b, const uint32_t *order, const 
     return *sorted ? 0 : PLACER_ENOMEM;
 }
 
-int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
+int plc_ring_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
 {
-    PLC_VALIDATE_OR_RET(b && out, PLACER_ENULL);
-    PLC_VALIDATE_OR_RET(b->nnodes > 0, PLACER_ENONODES);
 
     uint64_t *counts = plc_malloc((size_t)b->nnodes * sizeof *counts);
     if (!counts)
@@ -323,7 +252,7 @@ int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **ou
         after = 0;
     int err = PLACER_ENOMEM;
     placer_snapshot *s = NULL;
-    uint32_t *order = order_by(b, 0);
+    uint32_t *order = order_by_id(b);
     /* Large and written once: the huge-page path of the allocator saves a
      * page fault per 4 KiB, which dominated the build of big rings. */
     entry *e = plc_aligned_alloc((size_t)now * sizeof *e);

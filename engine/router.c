@@ -170,7 +170,9 @@ int placer_router_lookup(placer_router *r, const void *key, size_t len, uint64_t
     if (!r || (!key && len))
         return PLACER_ENULL;
     const placer_snapshot *s = placer_router_acquire(r);
-    int owner = (int)s->lookup(&s->tree, s->seed, key, len);
+    int owner = __builtin_expect(s->strategy == PLACER_RING, 1)
+                    ? (int)s->lookup(&s->tree, s->seed, key, len)
+                    : plc_lookup_other(s, key, len);
     if (epoch)
         *epoch = s->epoch;
     placer_router_release(r, s);
@@ -197,6 +199,22 @@ int placer_router_check(placer_router *r, uint32_t node, const void *key, size_t
     if (owner < 0)
         return owner;
     return (uint32_t)owner == node ? 0 : PLACER_ENOTMINE;
+}
+
+int placer_router_check_partition(placer_router *r, uint32_t node, uint32_t p,
+                                  uint64_t *current_epoch)
+{
+    if (!r)
+        return PLACER_ENULL;
+    const placer_snapshot *s = placer_router_acquire(r);
+    uint32_t owner, next;
+    int err = placer_partition_owner(s, p, &owner, &next);
+    if (current_epoch)
+        *current_epoch = s->epoch;
+    placer_router_release(r, s);
+    if (err == PLACER_ENOLIVE)
+        return PLACER_ENOTMINE; /* nobody holds it active: certainly not this node */
+    return err ? err : owner == node ? 0 : PLACER_ENOTMINE;
 }
 
 uint64_t placer_router_epoch(placer_router *r)

@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 
 #include "alloc.h"
+#include "fastrange.h"
 #include "snapshot_internal.h"
 #include "validate.h"
 
@@ -36,7 +37,13 @@ uint32_t placer_node_count(const placer_snapshot *s)
 
 uint32_t placer_token_count(const placer_snapshot *s)
 {
-    return s ? s->tree.n : 0;
+    if (!s)
+        return 0;
+    switch (s->strategy) {
+    case PLACER_RING: return s->tree.n;
+    case PLACER_RENDEZVOUS: return s->hrw.n;
+    default: return s->table.n;
+    }
 }
 
 size_t placer_snapshot_layout_bytes(const placer_snapshot *s)
@@ -72,9 +79,24 @@ uint32_t placer_node_tokens(const placer_snapshot *s, uint32_t node)
 int placer_token_at(const placer_snapshot *s, uint32_t i, uint64_t *token, uint32_t *owner)
 {
     PLC_VALIDATE_OR_RET(s && token && owner, PLACER_ENULL);
-    PLC_VALIDATE_OR_RET(i < s->tree.n, PLACER_ERANGE);
-    *token = plc_stree_token(&s->tree, i);
-    *owner = plc_stree_owner_at(&s->tree, i);
+    PLC_VALIDATE_OR_RET(i < placer_token_count(s), PLACER_ERANGE);
+    switch (s->strategy) {
+    case PLACER_RING:
+        *token = plc_stree_token(&s->tree, i);
+        *owner = plc_stree_owner_at(&s->tree, i);
+        break;
+    case PLACER_RENDEZVOUS:
+        *token = i;
+        *owner = s->hrw.node[i];
+        break;
+    case PLACER_JUMP:
+        *token = i;
+        *owner = s->table.own[i];
+        break;
+    default: /* a range: its largest position */
+        *token = plc_range_end(i, s->table.n);
+        *owner = s->table.own[(size_t)i * s->table.width];
+    }
     return 0;
 }
 

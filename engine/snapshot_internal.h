@@ -3,10 +3,14 @@
  *
  * One 64-byte-aligned allocation holds everything, in this order:
  *   struct placer_snapshot   kernel pointers and the tree's description first
- *   internal tree nodes      64-byte lines, root level first (simd/stree.h)
- *   leaves                   64-byte lines: 5 tokens and their 5 owners
- *   target tree              the same, while a node is joining or draining
- *   replica sets             when precomputed
+ *   payload                  the strategy's placement, 64-byte aligned:
+ *     ring:        internal tree nodes (64-byte lines, root level first,
+ *                  simd/stree.h), leaves (5 tokens and their 5 owners), the
+ *                  target tree while a node joins or drains, replica sets
+ *                  when precomputed;
+ *     partitions, Maglev, jump: the owner table (and the target table);
+ *     rendezvous:  the candidates' seeds, inverse weights and node indices
+ *                  (and the target's);
  *   nodes[nnodes]            plc_node records
  *   strings                  ids and zones, NUL-terminated
  * so freeing is one call and a reader never chases memory that another
@@ -21,7 +25,19 @@
 
 #include "kernels.h"
 #include "placer.h"
+#include "rendezvous.h"
 #include "stree.h"
+
+#define PLC_NO_NODE UINT32_MAX
+
+/* The owners of a table strategy: slot i's copies are own[i * width ...],
+ * the active one first; PLC_NO_NODE where a map has none. Partitions have
+ * one row per partition (width = copies), Maglev one entry per table slot
+ * and jump one per bucket (width 1). */
+typedef struct plc_table {
+    const uint32_t *own;
+    uint32_t n, width;
+} plc_table;
 
 typedef struct plc_node {
     const char *id;
@@ -42,6 +58,8 @@ struct placer_snapshot {
     plc_stree_batch_fn search_batch;
     plc_hash64_fn hash64;
     plc_stree tree;
+    plc_hash64_batch_fn hash64_batch;
+    plc_crc32c_fn crc32; /* IEEE: Couchbase's key -> vBucket */
     plc_stree_fn index; /* slot of the first token >= h: replica walks */
     const uint32_t *rep; /* rep_r precomputed replicas per slot, UINT32_MAX-padded */
     uint32_t rep_r;
@@ -52,7 +70,14 @@ struct placer_snapshot {
     uint32_t nzones; /* distinct zones among nodes that own tokens now */
     int has_target;  /* a node is joining or draining: `target` is valid */
     plc_stree target; /* the placement after the transition */
-    size_t layout_bytes; /* internal nodes + leaves */
+    size_t layout_bytes; /* internal nodes + leaves; the tables or candidates otherwise */
+    /* Strategies other than the ring (strategy.c); the ring reads none of it. */
+    int strategy; /* PLACER_RING ... */
+    int key_hash; /* PLACER_HASH_* */
+    plc_table table, ttable; /* partitions, Maglev, jump: now and in the target */
+    plc_hrw_set hrw, thrw;   /* rendezvous candidates: now and in the target */
+    plc_hrw_best_fn hrw_best;
+    plc_hrw_scores_fn hrw_scores;
     /* The router's deferred free: a struct rcu_head (router.c checks that it
      * fits) and the router that replaced this snapshot. */
     _Alignas(16) unsigned char rcu_head[32];
@@ -63,6 +88,28 @@ struct placer_snapshot {
  * nodes, returns how many, and the distinct zones among them in *zones. */
 uint32_t plc_replicas_walk(const placer_snapshot *s, uint32_t start, uint32_t *out, uint32_t want,
                            uint32_t *zones);
+
+/* Strategy dispatch for everything but the ring's fused kernels
+ * (strategy.c). plc_position: the 64-bit position of a key in the hash
+ * space (placer_snapshot_hash); plc_owner: the active owner of a position
+ * now (target 0) or after the transition (target 1), PLC_NO_NODE when a map
+ * has none; plc_replicas_at: the replica set of a position. */
+uint64_t plc_position(const placer_snapshot *s, const void *key, size_t len);
+uint32_t plc_owner(const placer_snapshot *s, uint64_t h, int target);
+uint32_t plc_replicas_at(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want,
+                         uint32_t *zones);
+
+/* placer_lookup and the batch for strategies other than the ring; owners
+ * from positions (placer_lookup_hash_batch). */
+int plc_lookup_other(const placer_snapshot *s, const void *key, size_t len);
+void plc_lookup_batch_other(const placer_snapshot *s, const void *const *keys, const size_t *lens,
+                            size_t n, uint32_t *owners);
+void plc_owner_batch_other(const placer_snapshot *s, const uint64_t *h, size_t n, uint32_t *owners);
+
+/* The replica walk over a flat owner sequence seq[0..n), starting at
+ * `start` and wrapping (Maglev, jump): same rules as plc_replicas_walk. */
+uint32_t plc_replicas_walk_flat(const placer_snapshot *s, const uint32_t *seq, uint32_t n,
+                                uint32_t start, uint32_t *out, uint32_t want, uint32_t *zones);
 
 /* Count of live snapshots (placer_snapshots_alive); every snapshot made
  * calls plc_snapshot_born, placer_snapshot_free decrements. */

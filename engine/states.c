@@ -11,9 +11,12 @@ int placer_lookup_handoff(const placer_snapshot *s, const void *key, size_t len,
                           uint32_t *next_owner)
 {
     PLC_VALIDATE_OR_RET(s && (key || !len) && owner && next_owner, PLACER_ENULL);
-    uint64_t h = s->hash64(s->seed, key, len);
-    *owner = s->search(&s->tree, h);
-    *next_owner = s->has_target ? s->search(&s->target, h) : *owner;
+    uint64_t h = plc_position(s, key, len);
+    uint32_t now = plc_owner(s, h, 0), next = plc_owner(s, h, 1);
+    if (now == PLC_NO_NODE)
+        return PLACER_ENOLIVE;
+    *owner = now;
+    *next_owner = next == PLC_NO_NODE ? now : next;
     return 0;
 }
 
@@ -29,19 +32,19 @@ static int first_up(const placer_snapshot *s, const uint32_t *set, uint32_t n)
 int placer_lookup_live(const placer_snapshot *s, const void *key, size_t len)
 {
     PLC_VALIDATE_OR_RET(s && (key || !len), PLACER_ENULL);
-    uint32_t start = s->index(&s->tree, s->hash64(s->seed, key, len));
+    uint64_t h = plc_position(s, key, len);
     /* Down nodes are rare: the first few replicas nearly always hold a live
      * one; only if not, walk the whole replica order. */
     uint32_t few[8], zones;
     uint32_t want = s->nnodes < 8 ? s->nnodes : 8;
-    uint32_t n = plc_replicas_walk(s, start, few, want, &zones);
+    uint32_t n = plc_replicas_at(s, h, few, want, &zones);
     int live = first_up(s, few, n);
     if (live >= 0 || n < want)
         return live >= 0 ? live : PLACER_ENOLIVE;
     uint32_t *all = plc_malloc((size_t)s->nnodes * sizeof *all);
     if (!all)
         return PLACER_ENOMEM;
-    n = plc_replicas_walk(s, start, all, s->nnodes, &zones);
+    n = plc_replicas_at(s, h, all, s->nnodes, &zones);
     live = first_up(s, all, n);
     plc_free(all);
     return live >= 0 ? live : PLACER_ENOLIVE;

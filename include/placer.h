@@ -53,10 +53,11 @@ extern "C" {
 #define PLACER_ETOOMANY (-8)   /* tokens or nodes past PLACER_MAX_TOKENS / PLACER_MAX_NODES */
 #define PLACER_ERANGE (-9)     /* a node index is out of range */
 #define PLACER_EINVAL (-10)    /* another argument is out of its documented range */
-#define PLACER_ENOTSUP (-11)   /* the CPU or build lacks what was asked for */
+#define PLACER_ENOTSUP (-11)   /* the CPU, build or strategy lacks what was asked for */
 #define PLACER_ESTALE (-12)    /* a published epoch is not newer than the router's */
 #define PLACER_ENOTMINE (-13)  /* the node does not own the key in the current epoch */
 #define PLACER_ENOLIVE (-14)   /* every node that could serve the key is down */
+#define PLACER_EFORMAT (-15)   /* an input document is not in the expected format */
 
 /* Name of an error code ("PLACER_EIDDUP: duplicate node id"); never NULL.
  * Unknown codes give "unknown error". The string is static. */
@@ -134,6 +135,71 @@ PLACER_API int placer_builder_set_vnodes(placer_builder *b, uint32_t tokens_per_
  * bytes per token (placer_snapshot_replica_bytes). Returns 0, PLACER_ENULL,
  * or PLACER_EINVAL above PLACER_MAX_REPLICAS. */
 PLACER_API int placer_builder_set_replicas(placer_builder *b, uint32_t replicas);
+
+/* Placement strategies. Every strategy is served by the same lookup, batch,
+ * replicas, handoff, live, router and inspection calls; the diff calls
+ * work on the strategies whose ownership is made of ranges of the hash
+ * space (ring, partitions, Maglev) and return PLACER_ENOTSUP for jump and
+ * rendezvous, whose owners are scattered across the space (use
+ * placer_moved_fraction for those).
+ *
+ *   PLACER_RING        consistent-hash ring with weighted virtual nodes (the
+ *                      default): the first token >= the key's hash owns it.
+ *   PLACER_PARTITIONS  fixed logical partitions (Couchbase's vBuckets): a key
+ *                      maps to one of P partitions, a map gives each
+ *                      partition its active node and replicas.
+ *   PLACER_JUMP        jump consistent hash (Lamping & Veach) over a bucket ->
+ *                      node table.
+ *   PLACER_RENDEZVOUS  highest random weight, weighted by -w / ln(u).
+ *   PLACER_MAGLEV      Maglev's lookup table (Eisenbud et al., NSDI 2016).
+ *
+ * A "token" (placer_token_count, placer_token_at, placer_node_tokens) is the
+ * strategy's unit of placement: a ring token, a partition, a Maglev table
+ * entry, a jump bucket, a rendezvous candidate node. */
+#define PLACER_NO_NODE UINT32_MAX /* "no node" in maps, moves and batch owners */
+
+#define PLACER_RING 1
+#define PLACER_PARTITIONS 2
+#define PLACER_JUMP 3
+#define PLACER_RENDEZVOUS 4
+#define PLACER_MAGLEV 5
+
+#define PLACER_DEFAULT_PARTITIONS 1024u   /* Couchbase's vBucket count */
+#define PLACER_MAX_PARTITIONS 65536u
+#define PLACER_DEFAULT_MAGLEV_SIZE 65537u /* prime */
+#define PLACER_MAX_MAGLEV_SIZE 5000011u   /* prime */
+
+/* Choose the strategy (PLACER_RING by default). Returns 0, PLACER_ENULL or
+ * PLACER_EINVAL for an unknown strategy. */
+PLACER_API int placer_builder_set_strategy(placer_builder *b, int strategy);
+
+/* The number of partitions (PLACER_PARTITIONS: 1 .. PLACER_MAX_PARTITIONS,
+ * default PLACER_DEFAULT_PARTITIONS) or the Maglev table size
+ * (PLACER_MAGLEV: a prime, up to PLACER_MAX_MAGLEV_SIZE, default
+ * PLACER_DEFAULT_MAGLEV_SIZE); 0 restores the strategy's default. Checked
+ * against the strategy at build (PLACER_EINVAL). Returns 0, PLACER_ENULL or
+ * PLACER_EINVAL (above PLACER_MAX_MAGLEV_SIZE). */
+PLACER_API int placer_builder_set_partitions(placer_builder *b, uint32_t count);
+
+/* How a key is mapped to a partition (PLACER_PARTITIONS only):
+ *   PLACER_HASH_PLACER     partition = floor(placer_hash64(seed, key) * P / 2^64),
+ *                          so each partition is one range of the hash space;
+ *   PLACER_HASH_COUCHBASE  partition = ((placer_crc32(0, key) >> 16) & 0x7fff) % P,
+ *                          exactly as Couchbase's SDKs do (seed ignored).
+ * Returns 0, PLACER_ENULL or PLACER_EINVAL. Another strategy with
+ * PLACER_HASH_COUCHBASE fails at build with PLACER_EINVAL. */
+#define PLACER_HASH_PLACER 1
+#define PLACER_HASH_COUCHBASE 2
+PLACER_API int placer_builder_set_key_hash(placer_builder *b, int hash);
+
+/* PLACER_PARTITIONS: start the partition map from `previous` (nodes matched
+ * by id; its target map when it was in transition) instead of from an empty
+ * map, so that the map built moves only the partitions that must move: those
+ * of nodes that left, and the surplus of nodes above their new share. The
+ * builder keeps a reference: previous must outlive the builds that use it;
+ * NULL forgets it. Other strategies ignore it (their placements do not depend
+ * on history). Returns 0 or PLACER_ENULL. */
+PLACER_API int placer_builder_set_previous(placer_builder *b, const placer_snapshot *previous);
 
 /* Node states. The current placement is made of active, draining and down
  * nodes: a down node keeps its ranges (a brief failure must not rewrite the
@@ -251,8 +317,11 @@ PLACER_API const char *placer_node_zone(const placer_snapshot *s, uint32_t node)
 PLACER_API double placer_node_weight(const placer_snapshot *s, uint32_t node);
 PLACER_API uint32_t placer_node_tokens(const placer_snapshot *s, uint32_t node);
 
-/* Token i of the ring in ascending order, and its owner. Return 0, or
- * PLACER_ENULL, or PLACER_ERANGE when i >= placer_token_count(s). */
+/* Token i in ascending order, and its owner. Ring: the token. Partitions and
+ * Maglev: the largest position of slot i (its range ends there; the owner
+ * is PLACER_NO_NODE where an imported map has none). Jump: bucket i.
+ * Rendezvous: i, and candidate i's node. Return 0, or PLACER_ENULL, or
+ * PLACER_ERANGE when i >= placer_token_count(s). */
 PLACER_API int placer_token_at(const placer_snapshot *s, uint32_t i, uint64_t *token,
                                uint32_t *owner);
 
@@ -268,6 +337,59 @@ PLACER_API size_t placer_snapshot_replica_bytes(const placer_snapshot *s);
 /* Epoch and hash seed the snapshot was built with; 0 when s is NULL. */
 PLACER_API uint64_t placer_snapshot_epoch(const placer_snapshot *s);
 PLACER_API uint64_t placer_snapshot_seed(const placer_snapshot *s);
+
+/* The snapshot's strategy (PLACER_RING ...) and key hash (PLACER_HASH_*);
+ * 0 when s is NULL. */
+PLACER_API int placer_snapshot_strategy(const placer_snapshot *s);
+PLACER_API int placer_snapshot_key_hash(const placer_snapshot *s);
+
+/* "ring", "partitions", "jump", "rendezvous", "maglev"; NULL when unknown. */
+PLACER_API const char *placer_strategy_name(int strategy);
+
+/* ------------------------------------------------------------------------ */
+/* Partitions (vBuckets)                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* The partition (vBucket) of a key: PLACER_PARTITIONS snapshots only.
+ * Returns the partition (>= 0), PLACER_ENULL, or PLACER_EINVAL when s is
+ * not a partitions snapshot. */
+PLACER_API int placer_partition(const placer_snapshot *s, const void *key, size_t len);
+
+/* Partitions of the snapshot (0 when s is NULL or not partitions), and the
+ * copies its map keeps per partition (the active node and its replicas). */
+PLACER_API uint32_t placer_partition_count(const placer_snapshot *s);
+PLACER_API uint32_t placer_partition_copies(const placer_snapshot *s);
+
+/* Active node of partition p now (*owner) and after the transition
+ * (*next_owner: the forward map's, or the same node when there is no
+ * transition). Returns 0, PLACER_ENULL, PLACER_EINVAL (not partitions),
+ * PLACER_ERANGE (p out of range) or PLACER_ENOLIVE (the map has no active
+ * node for p, as an imported map may say with -1). */
+PLACER_API int placer_partition_owner(const placer_snapshot *s, uint32_t p, uint32_t *owner,
+                                      uint32_t *next_owner);
+
+/* The copies of partition p, active first, as the map lists them (holes
+ * skipped): writes at most want node indices and returns how many, or
+ * PLACER_ENULL, PLACER_EINVAL or PLACER_ERANGE. */
+PLACER_API int placer_partition_replicas(const placer_snapshot *s, uint32_t p, uint32_t *out,
+                                         uint32_t want);
+
+/* A partitions snapshot from a Couchbase bucket configuration (the JSON a
+ * cluster serves at /pools/default/buckets/NAME, or its "terse" form):
+ * vBucketServerMap.serverList gives the nodes (ids "host:port", weight 1, no
+ * zone), vBucketMap each vBucket's active node then its numReplicas
+ * replicas (-1: none), vBucketMapForward (when present) the map after the
+ * rebalance in progress (the handoff target), hashAlgorithm must be "CRC";
+ * the epoch is revEpoch * 2^32 + rev. Keys map as Couchbase's SDKs map them
+ * (PLACER_HASH_COUCHBASE). Returns 0, PLACER_ENULL, PLACER_ENOMEM, or
+ * PLACER_EFORMAT when the text is not such a configuration (*out untouched). */
+PLACER_API int placer_couchbase_import(const char *json, size_t len, placer_snapshot **out);
+
+/* placer_couchbase_import, also writing into why (when not NULL, at most
+ * why_len bytes, NUL-terminated) what is wrong with a rejected document:
+ * the JSON error with its line and column, or the field at fault. */
+PLACER_API int placer_couchbase_import_ex(const char *json, size_t len, placer_snapshot **out,
+                                          char *why, size_t why_len);
 
 /* ------------------------------------------------------------------------ */
 /* Replicas                                                                 */
@@ -348,6 +470,16 @@ PLACER_API int placer_moves_shares(const placer_snapshot *a, const placer_snapsh
                                    const placer_move *moves, size_t count, double *out_of,
                                    double *into);
 
+/* The fraction of keys whose owner differs between a and b (nodes matched by
+ * id), for every strategy: measured at `samples` hash positions spread
+ * evenly over the space (position i is the middle of the i-th of `samples`
+ * equal ranges), so it is exact to within 1/samples for range strategies and
+ * a stratified estimate for jump and rendezvous. Couchbase-hash partitions
+ * are compared partition by partition (every partition once, exact).
+ * Returns 0, PLACER_ENULL, PLACER_EINVAL (samples 0) or PLACER_ENOMEM. */
+PLACER_API int placer_moved_fraction(const placer_snapshot *a, const placer_snapshot *b,
+                                     uint32_t samples, double *fraction);
+
 /* ------------------------------------------------------------------------ */
 /* Router: lock-free epoch swaps (RCU, liburcu-bp)                          */
 /* ------------------------------------------------------------------------ */
@@ -408,6 +540,13 @@ PLACER_API int placer_router_lookup_batch(placer_router *r, const void *const *k
 PLACER_API int placer_router_check(placer_router *r, uint32_t node, const void *key, size_t len,
                                    uint64_t *current_epoch);
 
+/* Does node `node` hold the active copy of partition p now? 0 when it does,
+ * PLACER_ENOTMINE when it does not (NOT_MY_VBUCKET: the caller answers with
+ * *current_epoch so the client refreshes its map), PLACER_ENULL, or
+ * PLACER_EINVAL / PLACER_ERANGE as placer_partition_owner. */
+PLACER_API int placer_router_check_partition(placer_router *r, uint32_t node, uint32_t p,
+                                             uint64_t *current_epoch);
+
 /* The current epoch; 0 when r is NULL. */
 PLACER_API uint64_t placer_router_epoch(placer_router *r);
 
@@ -441,6 +580,7 @@ PLACER_API unsigned placer_cpu_features(void);
 #define PLACER_KERNEL_HASH64 1
 #define PLACER_KERNEL_SEARCH 2 /* single and batched lookups share one layout and kernel family */
 #define PLACER_KERNEL_CRC32 3
+#define PLACER_KERNEL_RENDEZVOUS 4 /* rendezvous scoring across candidates */
 
 /* Name of the kernel chosen for a job ("sse4.2-3way", "slicing-by-8", ...);
  * NULL for an unknown job. Static string. */

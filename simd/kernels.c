@@ -14,6 +14,7 @@
 #include "cpu.h"
 #include "crc32.h"
 #include "crc32c.h"
+#include "rendezvous.h"
 
 #if defined(__aarch64__)
 #define SIMD128_NAME "stree-neon"
@@ -81,21 +82,39 @@ static const crc32_choice crc32_choices[] = {
 };
 #define NCRC32 (sizeof crc32_choices / sizeof crc32_choices[0])
 
-static plc_kernels tables[NCRC32][NCRC][NSEARCH];
+/* Rendezvous scoring: 8 candidates per step with AVX-512, or one. */
+typedef struct hrw_choice {
+    plc_hrw_best_fn best;
+    plc_hrw_scores_fn scores;
+    const char *name;
+    unsigned needs;
+} hrw_choice;
+
+static const hrw_choice hrw_choices[] = {
+#if defined(PLC_HAVE_AVX512)
+    {plc_hrw_best_avx512, plc_hrw_scores_avx512, "hrw-avx512", PLC_CPU_AVX512},
+#endif
+    {plc_hrw_best_scalar, plc_hrw_scores_scalar, "hrw-scalar", 0},
+};
+#define NHRW (sizeof hrw_choices / sizeof hrw_choices[0])
+
+static plc_kernels tables[NCRC32][NCRC][NSEARCH][NHRW];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static _Atomic(const plc_kernels *) current;
 
 static void select_kernels(void)
 {
     unsigned f = plc_cpu_features();
-    size_t i = 0, c = 0, s = 0;
+    size_t i = 0, c = 0, s = 0, r = 0;
     while ((crc32_choices[i].needs & f) != crc32_choices[i].needs)
         i++;
+    while ((hrw_choices[r].needs & f) != hrw_choices[r].needs)
+        r++;
     while ((crc_choices[c].needs & f) != crc_choices[c].needs)
         c++;
     while ((search_kernels[s].needs & f) != search_kernels[s].needs)
         s++;
-    atomic_store_explicit(&current, &tables[i][c][s], memory_order_release);
+    atomic_store_explicit(&current, &tables[i][c][s][r], memory_order_release);
 }
 
 static void init(void)
@@ -104,7 +123,8 @@ static void init(void)
     for (size_t i = 0; i < NCRC32; i++)
         for (size_t c = 0; c < NCRC; c++)
             for (size_t s = 0; s < NSEARCH; s++)
-                tables[i][c][s] = (plc_kernels){
+                for (size_t r = 0; r < NHRW; r++)
+                tables[i][c][s][r] = (plc_kernels){
                     .crc32c = crc_choices[c].crc32c,
                     .crc32 = crc32_choices[i].fn,
                     .hash64 = crc_choices[c].hash64,
@@ -118,6 +138,9 @@ static void init(void)
                     .crc32_name = crc32_choices[i].name,
                     .hash64_name = crc_choices[c].hash64_name,
                     .search_name = search_kernels[s].name,
+                    .hrw_best = hrw_choices[r].best,
+                    .hrw_scores = hrw_choices[r].scores,
+                    .hrw_name = hrw_choices[r].name,
                 };
     select_kernels();
 }
@@ -140,7 +163,7 @@ const plc_kernels *plc_kernels_get(void)
 const plc_kernels *plc_kernels_sw(void)
 {
     pthread_once(&once, init);
-    return &tables[NCRC32 - 1][NCRC - 1][NSEARCH - 1];
+    return &tables[NCRC32 - 1][NCRC - 1][NSEARCH - 1][NHRW - 1];
 }
 
 const plc_search_kernel *plc_search_kernels(size_t *count)

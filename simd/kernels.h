@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rendezvous.h"
 #include "stree.h"
 
 typedef uint32_t (*plc_crc32c_fn)(uint32_t crc, const void *data, size_t len);
@@ -45,6 +46,9 @@ typedef struct plc_kernels {
     const char *crc32_name;
     const char *hash64_name;
     const char *search_name;
+    plc_hrw_best_fn hrw_best;
+    plc_hrw_scores_fn hrw_scores;
+    const char *hrw_name;
 } plc_kernels;
 
 /* The current table; never NULL. Thread-safe. */

@@ -1,0 +1,170 @@
+/*
+ * snapshot_build.c -- what every strategy's build shares: checking the
+ * builder's settings against the strategy, one allocation holding the
+ * header, the strategy's payload, the node records and their strings, and
+ * the table strategies' snapshot.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "builder_internal.h"
+#include "named.h"
+#include "validate.h"
+
+static size_t align_up(size_t n)
+{
+    return (n + PLC_CACHE_LINE - 1) & ~(size_t)(PLC_CACHE_LINE - 1);
+}
+
+static int is_prime(uint32_t m)
+{
+    if (m < 2)
+        return 0;
+    for (uint32_t d = 2; (uint64_t)d * d <= m; d++)
+        if (m % d == 0)
+            return 0;
+    return 1;
+}
+
+int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
+{
+    PLC_VALIDATE_OR_RET(b && out, PLACER_ENULL);
+    PLC_VALIDATE_OR_RET(b->nnodes > 0, PLACER_ENONODES);
+    PLC_VALIDATE_OR_RET(b->key_hash == PLACER_HASH_PLACER || b->strategy == PLACER_PARTITIONS,
+                        PLACER_EINVAL);
+    switch (b->strategy) {
+    case PLACER_PARTITIONS:
+        PLC_VALIDATE_OR_RET(b->partitions <= PLACER_MAX_PARTITIONS, PLACER_EINVAL);
+        return plc_partitions_build(b, epoch, out);
+    case PLACER_MAGLEV:
+        PLC_VALIDATE_OR_RET(!b->partitions || is_prime(b->partitions), PLACER_EINVAL);
+        return plc_maglev_build(b, epoch, out);
+    case PLACER_JUMP:
+        return plc_jump_build(b, epoch, out);
+    case PLACER_RENDEZVOUS:
+        return plc_rendezvous_build(b, epoch, out);
+    default:
+        return plc_ring_build(b, epoch, out);
+    }
+}
+
+/* Node indices in ascending order of zone name; NULL when out of memory. */
+static uint32_t *zone_order(const placer_builder *b)
+{
+    plc_named *tmp = plc_malloc((size_t)b->nnodes * sizeof *tmp);
+    uint32_t *order = plc_malloc((size_t)b->nnodes * sizeof *order);
+    if (tmp && order) {
+        for (uint32_t i = 0; i < b->nnodes; i++)
+            tmp[i] = (plc_named){b->nodes[i].zone, i};
+        qsort(tmp, b->nnodes, sizeof *tmp, plc_cmp_named);
+        for (uint32_t i = 0; i < b->nnodes; i++)
+            order[i] = tmp[i].index;
+    } else {
+        plc_free(order);
+        order = NULL;
+    }
+    plc_free(tmp);
+    return order;
+}
+
+/* Give equal zone names one id; return how many zones have a node in the
+ * current placement (not joining): the zones a replica set can use. */
+static uint32_t number_zones(plc_node *nodes, uint32_t n, const uint32_t *order)
+{
+    uint32_t id = 0, owning = 0;
+    int run_owns = 0;
+    for (uint32_t r = 0; r < n; r++) {
+        if (r && strcmp(nodes[order[r]].zone, nodes[order[r - 1]].zone) != 0) {
+            owning += run_owns;
+            run_owns = 0;
+            id++;
+        }
+        nodes[order[r]].zone_id = id;
+        run_owns |= plc_in_placement(nodes[order[r]].state, 0);
+    }
+    return owning + run_owns;
+}
+
+placer_snapshot *plc_snapshot_new(const placer_builder *b, size_t payload, uint64_t epoch,
+                                  unsigned char **payload_at)
+{
+    size_t strings = 0;
+    for (uint32_t n = 0; n < b->nnodes; n++)
+        strings += (size_t)b->nodes[n].id_len + b->nodes[n].zone_len + 2;
+    size_t off_payload = align_up(sizeof(placer_snapshot));
+    size_t off_nodes = align_up(off_payload + payload);
+    size_t off_strings = off_nodes + (size_t)b->nnodes * sizeof(plc_node);
+    size_t bytes = off_strings + strings;
+
+    uint32_t *order = zone_order(b);
+    unsigned char *mem = order ? plc_aligned_alloc(bytes) : NULL;
+    if (!mem) {
+        plc_free(order);
+        return NULL;
+    }
+    /* The strategy writes its whole payload; zero the rest. */
+    memset(mem, 0, off_payload);
+    memset(mem + off_nodes, 0, bytes - off_nodes);
+    placer_snapshot *s = (placer_snapshot *)mem;
+    plc_node *nodes = (plc_node *)(mem + off_nodes);
+    char *str = (char *)(mem + off_strings);
+    for (uint32_t n = 0; n < b->nnodes; n++) {
+        const plc_bnode *src = &b->nodes[n];
+        nodes[n].id = str;
+        memcpy(str, src->id, src->id_len + 1);
+        str += src->id_len + 1;
+        nodes[n].zone = str;
+        memcpy(str, src->zone, src->zone_len + 1);
+        str += src->zone_len + 1;
+        nodes[n].weight = src->weight;
+        nodes[n].state = src->state;
+    }
+    s->nzones = number_zones(nodes, b->nnodes, order);
+    plc_free(order);
+    const plc_kernels *k = plc_kernels_get();
+    s->index = k->index;
+    s->lookup = k->lookup;
+    s->search = k->search;
+    s->lookup_batch = k->lookup_batch;
+    s->search_batch = k->search_batch;
+    s->hash64 = k->hash64;
+    s->hash64_batch = k->hash64_batch;
+    s->crc32 = k->crc32;
+    s->hrw_best = k->hrw_best;
+    s->hrw_scores = k->hrw_scores;
+    s->seed = b->seed;
+    s->epoch = epoch;
+    s->strategy = b->strategy;
+    s->key_hash = b->key_hash;
+    s->nodes = nodes;
+    s->nnodes = b->nnodes;
+    *payload_at = mem + off_payload;
+    plc_snapshot_born();
+    return s;
+}
+
+int plc_table_snapshot(const placer_builder *b, uint64_t epoch, uint32_t width, const uint32_t *cur,
+                       uint32_t n, const uint32_t *tgt, uint32_t tn, placer_snapshot **out)
+{
+    size_t bytes = (size_t)n * width * sizeof(uint32_t);
+    size_t tbytes = tgt ? (size_t)tn * width * sizeof(uint32_t) : 0;
+    unsigned char *at;
+    placer_snapshot *s = plc_snapshot_new(b, align_up(bytes) + tbytes, epoch, &at);
+    if (!s)
+        return PLACER_ENOMEM;
+    memcpy(at, cur, bytes);
+    s->table = (plc_table){(const uint32_t *)at, n, width};
+    if (tgt) {
+        memcpy(at + align_up(bytes), tgt, tbytes);
+        s->ttable = (plc_table){(const uint32_t *)(at + align_up(bytes)), tn, width};
+        s->has_target = 1;
+    }
+    s->layout_bytes = bytes + tbytes;
+    plc_node *nodes = (plc_node *)s->nodes;
+    for (uint32_t i = 0; i < n; i++)
+        if (cur[(size_t)i * width] != PLC_NO_NODE)
+            nodes[cur[(size_t)i * width]].ntokens++;
+    *out = s;
+    return 0;
+}

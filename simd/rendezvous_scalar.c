@@ -1,0 +1,59 @@
+/* rendezvous_scalar.c -- the reference HRW kernel (rendezvous.h); the
+ * AVX-512 kernel must give the same bits. */
+#include <string.h>
+
+#include "rendezvous.h"
+
+static double key_of(uint64_t h, uint64_t seed, double inv_w)
+{
+    uint64_t x = h ^ seed;
+    x ^= x >> 33;
+    x *= PLC_HRW_C1;
+    x ^= x >> 33;
+    x *= PLC_HRW_C2;
+    x ^= x >> 33;
+    double v = (double)((x >> 11) | 1); /* exact: < 2^53 */
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    int64_t e = (int64_t)(bits >> 52) - 1023;
+    uint64_t mbits = (bits & PLC_HRW_MANT) | PLC_HRW_ONE;
+    double m;
+    memcpy(&m, &mbits, sizeof m);
+    if (mbits > PLC_HRW_SQRT2) {
+        m = m * 0.5;
+        e = e + 1;
+    }
+    double t = (m - 1.0) / (m + 1.0);
+    double t2 = t * t;
+    double p = 1.0 / 11.0;
+    p = p * t2 + 1.0 / 9.0;
+    p = p * t2 + 1.0 / 7.0;
+    p = p * t2 + 1.0 / 5.0;
+    p = p * t2 + 1.0 / 3.0;
+    p = p * t2 + 1.0;
+    double r = t * p;
+    double ln_m = r + r;
+    double ln_u = (double)(e - 53) * PLC_HRW_LN2 + ln_m;
+    return ln_u * inv_w;
+}
+
+uint32_t plc_hrw_best_scalar(const uint64_t *seed, const double *inv_w, uint32_t n, uint64_t h)
+{
+    uint32_t best = 0;
+    double best_key = key_of(h, seed[0], inv_w[0]);
+    for (uint32_t i = 1; i < n; i++) {
+        double k = key_of(h, seed[i], inv_w[i]);
+        if (k > best_key) {
+            best_key = k;
+            best = i;
+        }
+    }
+    return best;
+}
+
+void plc_hrw_scores_scalar(const uint64_t *seed, const double *inv_w, uint32_t n, uint64_t h,
+                           double *out)
+{
+    for (uint32_t i = 0; i < n; i++)
+        out[i] = key_of(h, seed[i], inv_w[i]);
+}
