@@ -192,13 +192,17 @@ PLACER_API int placer_builder_set_partitions(placer_builder *b, uint32_t count);
 #define PLACER_HASH_COUCHBASE 2
 PLACER_API int placer_builder_set_key_hash(placer_builder *b, int hash);
 
-/* PLACER_PARTITIONS: start the partition map from `previous` (nodes matched
- * by id; its target map when it was in transition) instead of from an empty
- * map, so that the map built moves only the partitions that must move: those
- * of nodes that left, and the surplus of nodes above their new share. The
- * builder keeps a reference: previous must outlive the builds that use it;
- * NULL forgets it. Other strategies ignore it (their placements do not depend
- * on history). Returns 0 or PLACER_ENULL. */
+/* The snapshot this build follows (nodes matched by id; its target
+ * placement when it was in transition), for the strategies whose placement
+ * depends on history: PLACER_PARTITIONS starts its map from previous's, so
+ * the map built moves only the partitions that must move (those of nodes
+ * that left, and the surplus of nodes above their new share); PLACER_JUMP
+ * keeps every node's buckets, so a node leaving from the middle of the
+ * bucket range renumbers nobody. The other strategies ignore it: their
+ * placements are functions of the membership alone. previous must be of
+ * the same strategy (and partition count), else the build fails with
+ * PLACER_EINVAL. The builder keeps a reference: previous must outlive the
+ * builds that use it; NULL forgets it. Returns 0 or PLACER_ENULL. */
 PLACER_API int placer_builder_set_previous(placer_builder *b, const placer_snapshot *previous);
 
 /* Node states. The current placement is made of active, draining and down

@@ -11,12 +11,16 @@
 #include "check.h"
 #include "placer.h"
 
-/* Returns 1 when the whole scenario succeeded, 0 when it met a failure. */
-static int scenario(void)
+/* Returns 1 when the whole scenario succeeded, 0 when it met a failure.
+ * strategy: the one to build; transition: a node joins and one drains, so
+ * the target placement is built too; previous: a snapshot to start from. */
+static int scenario(int strategy, int transition, const placer_snapshot *previous)
 {
     placer_builder *b = placer_builder_new();
     if (!b)
         return 0;
+    placer_builder_set_strategy(b, strategy);
+    placer_builder_set_previous(b, previous);
     int ok = 1;
     char id[16];
     for (int i = 0; i < 40 && ok; i++) {
@@ -37,6 +41,10 @@ static int scenario(void)
             ok = 0;
         else
             CHECK_EQ(r, 0);
+    }
+    if (transition && ok) {
+        placer_builder_set_state(b, 5, PLACER_NODE_JOINING);
+        placer_builder_set_state(b, 7, PLACER_NODE_DRAINING);
     }
     placer_snapshot *s = NULL;
     if (ok) {
@@ -61,17 +69,68 @@ static int scenario(void)
     return ok;
 }
 
+/* A snapshot of the strategy to use as `previous` (no failures). */
+static placer_snapshot *plain(int strategy)
+{
+    placer_builder *b = placer_builder_new();
+    placer_builder_set_strategy(b, strategy);
+    for (int i = 0; i < 30; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "n%d", i * 2);
+        placer_builder_add_node(b, id, "z", 1);
+    }
+    placer_snapshot *s = NULL;
+    placer_builder_build(b, 1, &s);
+    placer_builder_free(b);
+    return s;
+}
+
+/* Fail each allocation of the import of a small Couchbase map in turn. */
+static long import_failures(void)
+{
+    const char *doc = "{\"rev\": 3, \"vBucketServerMap\": {\"numReplicas\": 1, "
+                      "\"serverList\": [\"a:1\", \"b:1\"], \"vBucketMap\": [[0,1],[1,0]], "
+                      "\"vBucketMapForward\": [[1,0],[1,0]]}}";
+    long k = 0;
+    for (; k < 10000; k++) {
+        plc_alloc_fail_at(k);
+        placer_snapshot *s = NULL;
+        int r = placer_couchbase_import(doc, strlen(doc), &s);
+        plc_alloc_fail_at(-1);
+        if (r == 0) {
+            CHECK_EQ(placer_partition_count(s), 2);
+            placer_snapshot_free(s);
+            break;
+        }
+        CHECK_EQ(r, PLACER_ENOMEM);
+        CHECK(s == NULL);
+    }
+    return k;
+}
+
 int main(void)
 {
-    long k = 0;
-    for (; k < 100000; k++) {
-        plc_alloc_fail_at(k);
-        if (scenario())
-            break;
+    static const int strategies[] = {PLACER_RING, PLACER_PARTITIONS, PLACER_JUMP,
+                                     PLACER_RENDEZVOUS, PLACER_MAGLEV};
+    for (size_t si = 0; si < sizeof strategies / sizeof strategies[0]; si++) {
+        placer_snapshot *prev = plain(strategies[si]);
+        for (int transition = 0; transition < 2; transition++) {
+            long k = 0;
+            for (; k < 100000; k++) {
+                plc_alloc_fail_at(k);
+                if (scenario(strategies[si], transition, transition ? prev : NULL))
+                    break;
+            }
+            plc_alloc_fail_at(-1);
+            printf("allocator %s, %s%s: scenario needed %ld allocations; each one failed in turn\n",
+                   plc_allocator_name(), placer_strategy_name(strategies[si]),
+                   transition ? " in transition, from a previous snapshot" : "", k);
+            CHECK(k > 10 && k < 100000);
+        }
+        placer_snapshot_free(prev);
     }
-    plc_alloc_fail_at(-1);
-    printf("allocator %s: scenario needed %ld allocations; each one failed in turn\n",
-           plc_allocator_name(), k);
-    CHECK(k > 10 && k < 100000);
+    long k = import_failures();
+    printf("couchbase import: %ld allocations, each one failed in turn\n", k);
+    CHECK(k > 3 && k < 10000);
     return check_done("test_alloc_fail");
 }
