@@ -9,5 +9,6 @@ void register_build_benches(void);
 void register_router_benches(void);
 void register_replica_benches(void);
 void register_crc32_benches(void);
+void register_strategy_benches(void);
 
 #endif

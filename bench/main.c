@@ -11,5 +11,6 @@ int main(int argc, char **argv)
     register_router_benches();
     register_replica_benches();
     register_crc32_benches();
+    register_strategy_benches();
     return plc_bench_main(argc, argv);
 }

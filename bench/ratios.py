@@ -58,6 +58,28 @@ RATIOS += [
      "vbucket/32B/placer", "vbucket/32B/zlib", 5),
 ]
 
+RATIOS += [
+    ("Couchbase key -> vBucket via placer_partition vs zlib crc32() + modulo",
+     "vbucket/32B/placer_partition", "vbucket/32B/zlib", 5),
+    ("Maglev vs ring, 120 nodes, batched (at most 1.5x the ring's time)",
+     "strategy/maglev/120/batch", "strategy/ring/120/batch", 1 / 1.5),
+    ("Maglev vs ring, 10,000 nodes, batched (at most 1.5x the ring's time)",
+     "strategy/maglev/10000/batch", "strategy/ring/10000/batch", 1 / 1.5),
+    ("rendezvous kernel, 120 equal weights: AVX-512 vs scalar reference",
+     "rendezvous_kernel/120/equal_weights/chosen", "rendezvous_kernel/120/equal_weights/scalar", 5),
+    ("rendezvous kernel, 120 weights 1..4: AVX-512 vs scalar reference",
+     "rendezvous_kernel/120/weighted/chosen", "rendezvous_kernel/120/weighted/scalar", 5),
+    ("jump, 120 buckets: placer_jump_hash vs the paper's loop (no slower)",
+     "jump/120/placer", "jump/120/paper", 1),
+    ("jump, 10,000 buckets: placer_jump_hash vs the paper's loop (no slower)",
+     "jump/10000/placer", "jump/10000/paper", 1),
+    ("partitions vs ring, 120 nodes, single", "strategy/partitions/120/single",
+     "strategy/ring/120/single", None),
+    ("jump vs ring, 120 nodes, single", "strategy/jump/120/single", "strategy/ring/120/single", None),
+    ("rendezvous vs ring, 120 nodes, single", "strategy/rendezvous/120/single",
+     "strategy/ring/120/single", None),
+]
+
 R = "router/%s/real_time/threads:%d"
 RATIOS += [
     ("router: 0 vs 1,000 publishes/s (throughput kept), writer's build included",
@@ -92,6 +114,10 @@ ABSOLUTE = [
     ("build 30,720 tokens: ns (3 ms)", "build/30720", 3e6),
     ("build 2^20 tokens: ns (150 ms)", "build/2^20", 150e6),
     ("router: publish until the replaced snapshot is freed: ns", "router/publish_to_reclaim", None),
+    ("rendezvous kernel over 120 equal weights: ns", "rendezvous_kernel/120/equal_weights/chosen", 25),
+    ("rendezvous lookup of a key, 120 equal weights (hash included): ns",
+     "strategy/rendezvous/120/single", 25),
+    ("rendezvous kernel over 120 weights 1..4: ns", "rendezvous_kernel/120/weighted/chosen", 25),
 ]
 
 

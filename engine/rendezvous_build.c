@@ -3,11 +3,13 @@
  * every node of the placement with its seed (placer_hash64 of its id under
  * the snapshot's seed) and inverse weight, in node index order, as
  * structures of arrays that the scoring kernels (simd/rendezvous.h) stream
- * through 8 at a time. The target's candidates follow while a node joins
- * or drains.
+ * through 8 at a time, with the kernels for its weights (equal weights
+ * rank without a logarithm: simd/rendezvous.h). The target's candidates
+ * follow while a node joins or drains.
  */
 #include "alloc.h"
 #include "builder_internal.h"
+#include "kernels.h"
 
 static size_t align_up(size_t n)
 {
@@ -34,15 +36,19 @@ static plc_hrw_set fill_set(const placer_builder *b, int target, uint32_t m, uns
     double *inv_w = (double *)(at + align_up((size_t)m * 8));
     uint32_t *node = (uint32_t *)(at + 2 * align_up((size_t)m * 8));
     uint32_t i = 0;
+    int uniform = 1;
     for (uint32_t n = 0; n < b->nnodes; n++) {
         const plc_bnode *x = &b->nodes[n];
         if (!plc_in_placement(x->state, target))
             continue;
-        seed[i] = placer_hash64(b->seed, x->id, x->id_len);
+        seed[i] = plc_hrw_premix(placer_hash64(b->seed, x->id, x->id_len));
         inv_w[i] = 1.0 / x->weight;
+        uniform &= inv_w[i] == inv_w[0];
         node[i++] = n;
     }
-    return (plc_hrw_set){seed, inv_w, node, m};
+    const plc_kernels *k = plc_kernels_get();
+    return (plc_hrw_set){seed, inv_w, node, m, uniform ? k->hrw_best_uniform : k->hrw_best,
+                         uniform ? k->hrw_scores_uniform : k->hrw_scores};
 }
 
 int plc_rendezvous_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)

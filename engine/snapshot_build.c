@@ -131,8 +131,6 @@ placer_snapshot *plc_snapshot_new(const placer_builder *b, size_t payload, uint6
     s->hash64 = k->hash64;
     s->hash64_batch = k->hash64_batch;
     s->crc32 = k->crc32;
-    s->hrw_best = k->hrw_best;
-    s->hrw_scores = k->hrw_scores;
     s->seed = b->seed;
     s->epoch = epoch;
     s->strategy = b->strategy;

@@ -76,8 +76,6 @@ struct placer_snapshot {
     int key_hash; /* PLACER_HASH_* */
     plc_table table, ttable; /* partitions, Maglev, jump: now and in the target */
     plc_hrw_set hrw, thrw;   /* rendezvous candidates: now and in the target */
-    plc_hrw_best_fn hrw_best;
-    plc_hrw_scores_fn hrw_scores;
     /* The router's deferred free: a struct rcu_head (router.c checks that it
      * fits) and the router that replaced this snapshot. */
     _Alignas(16) unsigned char rcu_head[32];

@@ -86,15 +86,19 @@ static const crc32_choice crc32_choices[] = {
 typedef struct hrw_choice {
     plc_hrw_best_fn best;
     plc_hrw_scores_fn scores;
+    plc_hrw_best_fn best_uniform;
+    plc_hrw_scores_fn scores_uniform;
     const char *name;
     unsigned needs;
 } hrw_choice;
 
 static const hrw_choice hrw_choices[] = {
 #if defined(PLC_HAVE_AVX512)
-    {plc_hrw_best_avx512, plc_hrw_scores_avx512, "hrw-avx512", PLC_CPU_AVX512},
+    {plc_hrw_best_avx512, plc_hrw_scores_avx512, plc_hrw_best_uniform_avx512,
+     plc_hrw_scores_uniform_avx512, "hrw-avx512", PLC_CPU_AVX512},
 #endif
-    {plc_hrw_best_scalar, plc_hrw_scores_scalar, "hrw-scalar", 0},
+    {plc_hrw_best_scalar, plc_hrw_scores_scalar, plc_hrw_best_uniform_scalar,
+     plc_hrw_scores_uniform_scalar, "hrw-scalar", 0},
 };
 #define NHRW (sizeof hrw_choices / sizeof hrw_choices[0])
 
@@ -140,6 +144,8 @@ static void init(void)
                     .search_name = search_kernels[s].name,
                     .hrw_best = hrw_choices[r].best,
                     .hrw_scores = hrw_choices[r].scores,
+                    .hrw_best_uniform = hrw_choices[r].best_uniform,
+                    .hrw_scores_uniform = hrw_choices[r].scores_uniform,
                     .hrw_name = hrw_choices[r].name,
                 };
     select_kernels();

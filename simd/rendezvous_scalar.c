@@ -4,15 +4,20 @@
 
 #include "rendezvous.h"
 
-static double key_of(uint64_t h, uint64_t seed, double inv_w)
+/* The odd 53-bit numerator of u for a premixed seed. */
+static uint64_t numerator(uint64_t h, uint64_t seed)
 {
-    uint64_t x = h ^ seed;
-    x ^= x >> 33;
+    uint64_t x = plc_hrw_premix(h) ^ seed; /* = fmix64's first step of h ^ s */
     x *= PLC_HRW_C1;
     x ^= x >> 33;
     x *= PLC_HRW_C2;
     x ^= x >> 33;
-    double v = (double)((x >> 11) | 1); /* exact: < 2^53 */
+    return (x >> 11) | 1;
+}
+
+static double key_of(uint64_t h, uint64_t seed, double inv_w)
+{
+    double v = (double)numerator(h, seed); /* exact: < 2^53 */
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
     int64_t e = (int64_t)(bits >> 52) - 1023;
@@ -56,4 +61,28 @@ void plc_hrw_scores_scalar(const uint64_t *seed, const double *inv_w, uint32_t n
 {
     for (uint32_t i = 0; i < n; i++)
         out[i] = key_of(h, seed[i], inv_w[i]);
+}
+
+uint32_t plc_hrw_best_uniform_scalar(const uint64_t *seed, const double *inv_w, uint32_t n,
+                                     uint64_t h)
+{
+    (void)inv_w;
+    uint32_t best = 0;
+    uint64_t best_v = numerator(h, seed[0]);
+    for (uint32_t i = 1; i < n; i++) {
+        uint64_t v = numerator(h, seed[i]);
+        if (v > best_v) {
+            best_v = v;
+            best = i;
+        }
+    }
+    return best;
+}
+
+void plc_hrw_scores_uniform_scalar(const uint64_t *seed, const double *inv_w, uint32_t n,
+                                   uint64_t h, double *out)
+{
+    (void)inv_w;
+    for (uint32_t i = 0; i < n; i++)
+        out[i] = (double)numerator(h, seed[i]);
 }

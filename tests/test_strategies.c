@@ -286,6 +286,11 @@ static void test_rendezvous(void)
             plc_hrw_scores_scalar(seeds, inv, n, h, c);
             ok &= memcmp(a, c, n * sizeof *a) == 0;
             ok &= k->hrw_best(seeds, inv, n, h) == plc_hrw_best_scalar(seeds, inv, n, h);
+            k->hrw_scores_uniform(seeds, inv, n, h, a);
+            plc_hrw_scores_uniform_scalar(seeds, inv, n, h, c);
+            ok &= memcmp(a, c, n * sizeof *a) == 0;
+            ok &= k->hrw_best_uniform(seeds, inv, n, h) ==
+                  plc_hrw_best_uniform_scalar(seeds, inv, n, h);
         }
     CHECK_ALL(ok, "rendezvous kernel == scalar reference, bit for bit");
     /* Ties go to the lowest index in both. */
@@ -294,6 +299,19 @@ static void test_rendezvous(void)
         inv[i] = 1.0;
     }
     CHECK_EQ(k->hrw_best(seeds, inv, 40, 5), 0);
+    CHECK_EQ(k->hrw_best_uniform(seeds, inv, 40, 5), 0);
+
+    /* Equal weights take the logarithm-free kernels: still the formula. */
+    placer_builder *u = make(PLACER_RENDEZVOUS, 120, 0, 0);
+    placer_snapshot *us = build(u, 1);
+    ok = 1;
+    for (int i = 0; i < 20000; i++) {
+        uint64_t h = check_rand(&r);
+        ok &= (uint32_t)placer_lookup_hash(us, h) == ref_hrw(us, h);
+    }
+    CHECK_ALL(ok, "rendezvous, equal weights: owners equal to -w/ln(u) with libm's log");
+    placer_snapshot_free(us);
+    placer_builder_free(u);
     printf("rendezvous kernel: %s\n", placer_kernel_name(PLACER_KERNEL_RENDEZVOUS));
 
     /* Growth: about w_new / W' moves, all to the new node. */
