@@ -46,14 +46,17 @@ static int bucket_table(const placer_builder *b, int target, const uint32_t *sta
         cap = t->token + 1 > cap ? t->token + 1 : cap;
     }
     uint64_t autos = 0;
-    for (uint32_t n = 0; n < b->nnodes; n++)
+    uint32_t placed = 0;
+    for (uint32_t n = 0; n < b->nnodes; n++) {
+        placed += plc_in_placement(b->nodes[n].state, target);
         if (!b->nodes[n].explicit_tokens && plc_in_placement(b->nodes[n].state, target))
             autos += auto_buckets(&b->nodes[n]);
+    }
+    if (!placed)
+        return PLACER_ENONODES;
     cap += autos;
     if (cap > PLACER_MAX_TOKENS)
         return PLACER_ETOOMANY;
-    if (!cap)
-        return PLACER_ENONODES;
     uint32_t *t = plc_malloc(cap * sizeof *t);
     uint32_t *have = plc_calloc(b->nnodes, sizeof *have);
     plc_named *order = plc_malloc(((size_t)b->nnodes + 1) * sizeof *order);

@@ -1,6 +1,7 @@
 /* reference.c -- see reference.h. */
 #include "reference.h"
 
+#include <math.h>
 #include <string.h>
 
 uint32_t ref_crc32c(uint32_t crc, const void *data, size_t len)
@@ -71,4 +72,57 @@ int ref_in_moves(const placer_move *m, size_t n, uint64_t h)
         if (m[i].lo < m[i].hi ? (h > m[i].lo && h <= m[i].hi) : (h > m[i].lo || h <= m[i].hi))
             return 1;
     return 0;
+}
+
+int32_t ref_jump_hash(uint64_t key, int32_t buckets)
+{
+    int64_t b = -1, j = 0;
+    while (j < buckets) {
+        b = j;
+        key = key * 2862933555777941757ULL + 1;
+        j = (int64_t)((double)(b + 1) * ((double)(1LL << 31) / (double)((key >> 33) + 1)));
+    }
+    return (int32_t)b;
+}
+
+static uint64_t range_start(uint32_t i, uint32_t n)
+{
+    return (uint64_t)((((unsigned __int128)i << 64) + n - 1) / n);
+}
+
+uint32_t ref_range_slot(uint64_t h, uint32_t n)
+{
+    uint32_t lo = 0, hi = n; /* the last i with start(i) <= h */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (range_start(mid, n) <= h)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+uint32_t ref_rendezvous_owner(const placer_snapshot *s, uint64_t h)
+{
+    uint32_t best = UINT32_MAX;
+    double best_score = -1;
+    for (uint32_t i = 0; i < placer_node_count(s); i++) {
+        if (placer_node_state(s, i) == PLACER_NODE_JOINING)
+            continue;
+        const char *id = placer_node_id(s, i);
+        uint64_t x = h ^ placer_hash64(placer_snapshot_seed(s), id, strlen(id));
+        x ^= x >> 33;
+        x *= UINT64_C(0xff51afd7ed558ccd);
+        x ^= x >> 33;
+        x *= UINT64_C(0xc4ceb9fe1a85ec53);
+        x ^= x >> 33;
+        double u = (double)((x >> 11) | 1) / 9007199254740992.0;
+        double score = -placer_node_weight(s, i) / log(u);
+        if (score > best_score) {
+            best_score = score;
+            best = i;
+        }
+    }
+    return best;
 }

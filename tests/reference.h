@@ -37,4 +37,17 @@ uint32_t ref_lower_bound_wrap(const uint64_t *tokens, uint32_t n, uint64_t h);
  * past UINT64_MAX)? A linear scan. */
 int ref_in_moves(const placer_move *m, size_t n, uint64_t h);
 
+/* Jump consistent hash exactly as Lamping & Veach print it. */
+int32_t ref_jump_hash(uint64_t key, int32_t buckets);
+
+/* The slot of h among n equal ranges of the hash space: the i with
+ * i * 2^64 <= h * n < (i + 1) * 2^64, found by a binary search over the
+ * range starts ceil(i * 2^64 / n) (no multiply-high). */
+uint32_t ref_range_slot(uint64_t h, uint32_t n);
+
+/* The rendezvous owner of h in s by the plain formula: every node that is
+ * not joining scores -w / ln(u) with libm's log, u from fmix64(h ^
+ * placer_hash64(seed, id)); the highest wins, the lowest index on ties. */
+uint32_t ref_rendezvous_owner(const placer_snapshot *s, uint64_t h);
+
 #endif

@@ -477,8 +477,26 @@ static void test_diff_guards(void)
     placer_builder_free(b);
 }
 
+/* A transition that leaves nobody placed is refused by every strategy. */
+static void test_nobody_placed(void)
+{
+    for (size_t si = 0; si < sizeof all / sizeof all[0]; si++) {
+        placer_builder *b = make(all[si], 2, 0, 0);
+        placer_builder_set_state(b, 0, PLACER_NODE_DRAINING);
+        placer_builder_set_state(b, 1, PLACER_NODE_DRAINING);
+        placer_snapshot *s = NULL;
+        CHECK_EQ(placer_builder_build(b, 1, &s), PLACER_ENONODES);
+        placer_builder_set_state(b, 0, PLACER_NODE_JOINING);
+        placer_builder_set_state(b, 1, PLACER_NODE_JOINING);
+        CHECK_EQ(placer_builder_build(b, 1, &s), PLACER_ENONODES);
+        CHECK(s == NULL);
+        placer_builder_free(b);
+    }
+}
+
 int main(void)
 {
+    test_nobody_placed();
     test_jump();
     test_maglev();
     test_rendezvous();

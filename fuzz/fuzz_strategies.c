@@ -1,0 +1,149 @@
+/*
+ * fuzz_strategies.c -- differential: every strategy against its plain
+ * reference (tests/reference.c), on fuzzer-built memberships.
+ *
+ * Input: strategy, seed, a size parameter (partitions or a prime Maglev
+ * size), the key hash, then up to 8 nodes: an id byte (a small pool, so
+ * ids repeat and are refused), a zone byte (3 zones), a weight byte, a
+ * state byte and explicit tokens (jump: buckets, some of them clashing).
+ * Then keys and hashes. For each:
+ *   - key, hash and batch lookups agree; the owner is not joining, the
+ *     next owner not draining;
+ *   - jump: table[jump(h, buckets)]; partitions and Maglev: the table entry
+ *     of the slot whose range holds h; Couchbase hash: zlib's mapping from
+ *     the bitwise CRC-32; rendezvous: -w / ln(u) with libm's log;
+ *   - replicas: the owner first, distinct nodes, never more than asked;
+ *   - range strategies: the owner and the next owner differ exactly where
+ *     placer_diff_transition lists a range.
+ */
+#include <math.h>
+
+#include "fuzz.h"
+#include "placer.h"
+#include "reference.h"
+
+static const uint32_t primes[] = {2, 3, 5, 7, 11, 13, 31, 61, 251, 1021, 65537};
+
+static placer_snapshot *membership(fuzz_producer *p)
+{
+    placer_builder *b = placer_builder_new();
+    FUZZ_ASSERT(b);
+    int strategy = PLACER_RING + fuzz_u8(p) % 5;
+    FUZZ_ASSERT(placer_builder_set_strategy(b, strategy) == 0);
+    placer_builder_set_seed(b, fuzz_u8(p));
+    placer_builder_set_vnodes(b, 1 + fuzz_u8(p) % 8);
+    uint8_t size = fuzz_u8(p);
+    if (strategy == PLACER_MAGLEV)
+        placer_builder_set_partitions(b, primes[size % (sizeof primes / sizeof primes[0])]);
+    else if (strategy == PLACER_PARTITIONS)
+        placer_builder_set_partitions(b, 1 + size % 64);
+    int couchbase = strategy == PLACER_PARTITIONS && fuzz_u8(p) % 2;
+    if (couchbase)
+        placer_builder_set_key_hash(b, PLACER_HASH_COUCHBASE);
+    placer_builder_set_replicas(b, fuzz_u8(p) % 4);
+    int n = 1 + fuzz_u8(p) % 8, clash = 0;
+    for (int i = 0; i < n; i++) {
+        char id[8], zone[4];
+        snprintf(id, sizeof id, "n%u", (unsigned)(fuzz_u8(p) % 10));
+        snprintf(zone, sizeof zone, "z%u", (unsigned)(fuzz_u8(p) % 3));
+        int idx = placer_builder_add_node(b, id, zone, 0.5 * (1 + fuzz_u8(p) % 6));
+        if (idx < 0)
+            continue;
+        FUZZ_ASSERT(placer_builder_set_state(b, (uint32_t)idx, fuzz_u8(p) % 4) == 0);
+        int tokens = strategy == PLACER_JUMP || strategy == PLACER_RING ? fuzz_u8(p) % 3 : 0;
+        for (int t = 0; t < tokens; t++) {
+            uint64_t tok = strategy == PLACER_JUMP ? fuzz_u8(p) % 6 : (uint64_t)fuzz_u8(p) << 56;
+            placer_builder_add_token(b, (uint32_t)idx, tok);
+        }
+        clash |= tokens > 0;
+    }
+    placer_snapshot *s = NULL;
+    int rc = placer_builder_build(b, 1, &s);
+    /* States may leave nobody placed now or after; jump buckets may clash. */
+    FUZZ_ASSERT(rc == 0 || rc == PLACER_ENONODES ||
+                (rc == PLACER_EINVAL && strategy == PLACER_JUMP && clash));
+    placer_builder_free(b);
+    return s;
+}
+
+/* The reference owner of position h (UINT32_MAX: no reference). */
+static uint32_t reference_owner(const placer_snapshot *s, uint64_t h)
+{
+    uint64_t tok;
+    uint32_t o, n = placer_token_count(s);
+    switch (placer_snapshot_strategy(s)) {
+    case PLACER_JUMP:
+        FUZZ_ASSERT(placer_token_at(s, (uint32_t)ref_jump_hash(h, (int32_t)n), &tok, &o) == 0);
+        return o;
+    case PLACER_PARTITIONS:
+    case PLACER_MAGLEV: {
+        uint32_t slot = ref_range_slot(h, n);
+        FUZZ_ASSERT(placer_token_at(s, slot, &tok, &o) == 0 && h <= tok);
+        return o;
+    }
+    case PLACER_RENDEZVOUS:
+        return ref_rendezvous_owner(s, h);
+    default:
+        return UINT32_MAX; /* the ring has its own differential target */
+    }
+}
+
+static void check_key(const placer_snapshot *s, const placer_move *m, size_t nm, const void *key,
+                      size_t len)
+{
+    uint64_t h = placer_snapshot_hash(s, key, len);
+    int owner = placer_lookup(s, key, len);
+    FUZZ_ASSERT(owner == placer_lookup_hash(s, h));
+    uint32_t batch;
+    const void *keys[1] = {key};
+    FUZZ_ASSERT(placer_lookup_batch(s, keys, &len, 1, &batch) == 0 && batch == (uint32_t)owner);
+    uint32_t ref = reference_owner(s, h);
+    if (ref != UINT32_MAX)
+        FUZZ_ASSERT((uint32_t)owner == ref);
+    if (placer_snapshot_key_hash(s) == PLACER_HASH_COUCHBASE) {
+        uint32_t P = placer_partition_count(s);
+        FUZZ_ASSERT(placer_partition(s, key, len) ==
+                    (int)(((ref_crc32(0, key, len) >> 16) & 0x7fff) % P));
+    }
+    FUZZ_ASSERT(placer_node_state(s, (uint32_t)owner) != PLACER_NODE_JOINING);
+    uint32_t now, next;
+    FUZZ_ASSERT(placer_lookup_handoff(s, key, len, &now, &next) == 0 && now == (uint32_t)owner);
+    FUZZ_ASSERT(placer_node_state(s, next) != PLACER_NODE_DRAINING);
+    if (m || !nm)
+        FUZZ_ASSERT((now != next) == ref_in_moves(m, nm, h) || nm == (size_t)-1);
+    uint32_t set[8];
+    placer_replica_report rep;
+    int k = placer_replicas_ex(s, key, len, set, 5, &rep);
+    FUZZ_ASSERT(k >= 1 && k <= 5 && set[0] == (uint32_t)owner && rep.nodes == (uint32_t)k);
+    for (int i = 0; i < k; i++)
+        for (int j = 0; j < i; j++)
+            FUZZ_ASSERT(set[i] != set[j]);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_producer p = {data, size};
+    placer_snapshot *s = membership(&p);
+    if (!s)
+        return 0;
+    placer_move *m = NULL;
+    size_t nm = 0;
+    int derr = placer_diff_transition(s, &m, &nm);
+    int strategy = placer_snapshot_strategy(s);
+    FUZZ_ASSERT(derr == ((strategy == PLACER_JUMP || strategy == PLACER_RENDEZVOUS) ? PLACER_ENOTSUP : 0));
+    if (derr)
+        nm = (size_t)-1; /* no ranges to compare with */
+    for (int q = 0; q < 16; q++) {
+        char key[16];
+        int len = snprintf(key, sizeof key, "k%d", q);
+        check_key(s, derr ? NULL : m, nm, key, (size_t)len);
+    }
+    while (p.size) {
+        size_t len;
+        const uint8_t *key = fuzz_bytes(&p, fuzz_u8(&p) % 40, &len);
+        check_key(s, derr ? NULL : m, nm, key, len);
+    }
+    placer_moves_free(m);
+    placer_snapshot_free(s);
+    return 0;
+}
