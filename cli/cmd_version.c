@@ -42,6 +42,7 @@ int cmd_version(int argc, char **argv)
     const char *hash = placer_kernel_name(PLACER_KERNEL_HASH64);
     const char *search = placer_kernel_name(PLACER_KERNEL_SEARCH);
     const char *crc32 = placer_kernel_name(PLACER_KERNEL_CRC32);
+    const char *hrw = placer_kernel_name(PLACER_KERNEL_RENDEZVOUS);
     if (json) {
         printf("{\"version\":\"%s\",\"cpu_features\":[", placer_version_string());
         int first = 1;
@@ -51,8 +52,8 @@ int cmd_version(int argc, char **argv)
                 first = 0;
             }
         printf("],\"kernels\":{\"crc32c\":\"%s\",\"hash64\":\"%s\",\"search\":\"%s\","
-               "\"crc32\":\"%s\"}}\n",
-               crc, hash, search, crc32);
+               "\"crc32\":\"%s\",\"rendezvous\":\"%s\"}}\n",
+               crc, hash, search, crc32, hrw);
         return CLI_OK;
     }
     printf("placer %s\n", placer_version_string());
@@ -64,6 +65,7 @@ int cmd_version(int argc, char **argv)
             any = 1;
         }
     printf("%s\n", any ? "" : " (none used by placer)");
-    printf("kernels: crc32c=%s hash64=%s search=%s crc32=%s\n", crc, hash, search, crc32);
+    printf("kernels: crc32c=%s hash64=%s search=%s crc32=%s rendezvous=%s\n", crc, hash, search,
+           crc32, hrw);
     return CLI_OK;
 }

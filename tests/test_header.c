@@ -17,6 +17,20 @@ int main(void)
     CHECK_EQ(placer_crc32c(0, "123456789", 9), 0xE3069283);
     CHECK(strlen(placer_version_string()) >= 5);
     placer_snapshot_free(s);
+    /* issue 6's declarations, through the shared library */
+    CHECK_EQ(placer_builder_set_strategy(b, PLACER_PARTITIONS), 0);
+    CHECK_EQ(placer_builder_set_partitions(b, 1024), 0);
+    CHECK_EQ(placer_builder_set_key_hash(b, PLACER_HASH_COUCHBASE), 0);
+    CHECK_EQ(placer_builder_build(b, 6, &s), 0);
+    CHECK_EQ(placer_partition(s, "hello", 5), 528);
+    placer_snapshot_free(s);
+    const char *cfg = "{\"vBucketServerMap\": {\"serverList\": [\"a:1\"], \"numReplicas\": 0, "
+                      "\"vBucketMap\": [[0]]}}";
+    CHECK_EQ(placer_couchbase_import(cfg, strlen(cfg), &s), 0);
+    CHECK_EQ(placer_partition(s, "foo", 3), 0);
+    placer_snapshot_free(s);
+    CHECK_EQ(placer_crc32(0, "123456789", 9), 0xCBF43926);
+    CHECK_EQ(placer_jump_hash(256, 1024), 520);
     placer_builder_free(b);
     return check_done("test_header_c");
 }
