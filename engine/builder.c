@@ -32,6 +32,7 @@ void placer_builder_free(placer_builder *b)
     for (uint32_t i = 0; i < b->nnodes; i++) {
         plc_free(b->nodes[i].id);
         plc_free(b->nodes[i].zone);
+        plc_free(b->nodes[i].addr);
     }
     plc_free(b->nodes);
     plc_free(b->explicit_tokens);
@@ -216,11 +217,26 @@ int placer_builder_add_node(placer_builder *b, const char *id, const char *zone,
         return PLACER_ENOMEM;
     }
     uint32_t index = b->nnodes;
-    b->nodes[index] = (plc_bnode){id_copy, zone_copy, (uint32_t)id_len, (uint32_t)zone_len,
-                                  weight, 0, PLACER_NODE_ACTIVE};
+    b->nodes[index] = (plc_bnode){id_copy, zone_copy, NULL, (uint32_t)id_len, (uint32_t)zone_len,
+                                  0, weight, 0, PLACER_NODE_ACTIVE};
     b->nnodes++;
     b->id_index[id_slot(b->id_index, b->id_index_cap, b, id, id_len)] = index + 1;
     return (int)index;
+}
+
+int placer_builder_set_address(placer_builder *b, uint32_t node, const char *address)
+{
+    PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
+    PLC_VALIDATE_OR_RET(node < b->nnodes, PLACER_ERANGE);
+    size_t len = address ? strnlen(address, PLACER_MAX_ID_LEN + 1) : 0;
+    PLC_VALIDATE_OR_RET(len <= PLACER_MAX_ID_LEN, PLACER_EIDLONG);
+    char *copy = NULL;
+    if (len && !(copy = dup_string(address, len)))
+        return PLACER_ENOMEM;
+    plc_free(b->nodes[node].addr);
+    b->nodes[node].addr = copy;
+    b->nodes[node].addr_len = (uint32_t)len;
+    return 0;
 }
 
 int placer_builder_add_token(placer_builder *b, uint32_t node, uint64_t token)

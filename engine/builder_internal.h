@@ -14,8 +14,10 @@
 typedef struct plc_bnode {
     char *id;
     char *zone;
+    char *addr; /* NULL: none */
     uint32_t id_len;
     uint32_t zone_len;
+    uint32_t addr_len;
     double weight;
     uint32_t explicit_tokens; /* > 0: no generated tokens */
     int state;                /* PLACER_NODE_* */
@@ -74,6 +76,22 @@ int plc_partitions_build(placer_builder *b, uint64_t epoch, placer_snapshot **ou
 int plc_jump_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
 int plc_rendezvous_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
 int plc_maglev_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
+
+/* One placement of a ring: n sorted tokens and their owners, read with
+ * strides (plain arrays or arrays of structs); n = 0 for none. */
+typedef struct plc_ring_input {
+    const void *tokens;
+    size_t token_stride;
+    const void *owners;
+    size_t owner_stride;
+    uint32_t n;
+} plc_ring_input;
+
+/* A ring snapshot of b's nodes from its current placement (and target,
+ * when tgt.n > 0): replica sets of rep_r copied from rep_src, or walked
+ * when rep_src is NULL. NULL when out of memory. */
+placer_snapshot *plc_ring_assemble(const placer_builder *b, uint64_t epoch, plc_ring_input cur,
+                                   plc_ring_input tgt, const uint32_t *rep_src, uint32_t rep_r);
 
 /* A snapshot of the builder's nodes with `payload` bytes (64-byte aligned)
  * after the header, for the strategy to fill; nodes' ntokens are 0. NULL

@@ -20,6 +20,10 @@ const char *placer_strerror(int err)
     case PLACER_ENOTMINE: return "PLACER_ENOTMINE: the node does not own this key in the current epoch";
     case PLACER_ENOLIVE: return "PLACER_ENOLIVE: every node that could serve the key is down";
     case PLACER_EFORMAT: return "PLACER_EFORMAT: the input is not in the expected format";
+    case PLACER_EVERSION: return "PLACER_EVERSION: unsupported snapshot format version";
+    case PLACER_ETRUNC: return "PLACER_ETRUNC: snapshot truncated";
+    case PLACER_ECHECKSUM: return "PLACER_ECHECKSUM: snapshot checksum mismatch";
+    case PLACER_ECORRUPT: return "PLACER_ECORRUPT: snapshot content is inconsistent";
     default: return "unknown error";
     }
 }

@@ -166,14 +166,8 @@ static int generate(const placer_builder *b, const uint32_t *order, const uint64
     return 0;
 }
 
-/* The sorted entries of one placement. */
-typedef struct placement {
-    const entry *e;
-    uint32_t n; /* 0: no such placement */
-} placement;
-
-static placer_snapshot *assemble(const placer_builder *b, placement cur, placement tgt,
-                                 const uint64_t *counts, uint64_t epoch)
+placer_snapshot *plc_ring_assemble(const placer_builder *b, uint64_t epoch, plc_ring_input cur,
+                                   plc_ring_input tgt, const uint32_t *rep_src, uint32_t rep_r)
 {
     size_t node_bytes, leaf_bytes, tnode_bytes = 0, tleaf_bytes = 0;
     plc_stree_size(cur.n, &node_bytes, &leaf_bytes);
@@ -183,31 +177,35 @@ static placer_snapshot *assemble(const placer_builder *b, placement cur, placeme
     size_t off_tnodes = off_leaves + leaf_bytes;
     size_t off_tleaves = off_tnodes + tnode_bytes;
     size_t off_rep = off_tleaves + tleaf_bytes;
-    size_t rep_bytes = (size_t)cur.n * b->replicas * sizeof(uint32_t);
+    size_t rep_bytes = (size_t)cur.n * rep_r * sizeof(uint32_t);
     unsigned char *mem;
     placer_snapshot *s = plc_snapshot_new(b, off_rep + rep_bytes, epoch, &mem);
     if (!s)
         return NULL;
-    plc_stree_build(&s->tree, &cur.e[0].token, sizeof(entry), &cur.e[0].owner, sizeof(entry),
-                    cur.n, mem, mem + off_leaves);
+    plc_stree_build(&s->tree, cur.tokens, cur.token_stride, cur.owners, cur.owner_stride, cur.n,
+                    mem, mem + off_leaves);
     if (tgt.n)
-        plc_stree_build(&s->target, &tgt.e[0].token, sizeof(entry), &tgt.e[0].owner,
-                        sizeof(entry), tgt.n, mem + off_tnodes, mem + off_tleaves);
+        plc_stree_build(&s->target, tgt.tokens, tgt.token_stride, tgt.owners, tgt.owner_stride,
+                        tgt.n, mem + off_tnodes, mem + off_tleaves);
     s->has_target = tgt.n > 0;
     plc_node *nodes = (plc_node *)s->nodes;
-    for (uint32_t n = 0; n < b->nnodes; n++)
-        nodes[n].ntokens = plc_in_placement(nodes[n].state, 0) ? (uint32_t)counts[n] : 0;
+    for (uint32_t i = 0; i < cur.n; i++)
+        nodes[plc_stree_owner_at(&s->tree, i)].ntokens++;
     s->layout_bytes = node_bytes + leaf_bytes + tnode_bytes + tleaf_bytes;
     /* Replica sets per slot, last: the walk needs everything above. */
     uint32_t *rep = (uint32_t *)(mem + off_rep);
-    for (uint32_t i = 0; i < cur.n && b->replicas; i++) {
-        uint32_t zones, *set = rep + (size_t)i * b->replicas;
-        uint32_t n = plc_replicas_walk(s, i, set, b->replicas, &zones);
-        for (uint32_t j = n; j < b->replicas; j++)
-            set[j] = UINT32_MAX;
+    if (rep_src) {
+        memcpy(rep, rep_src, rep_bytes);
+    } else {
+        for (uint32_t i = 0; i < cur.n && rep_r; i++) {
+            uint32_t zones, *set = rep + (size_t)i * rep_r;
+            uint32_t n = plc_replicas_walk(s, i, set, rep_r, &zones);
+            for (uint32_t j = n; j < rep_r; j++)
+                set[j] = UINT32_MAX;
+        }
     }
     s->rep = rep;
-    s->rep_r = b->replicas;
+    s->rep_r = rep_r;
     return s;
 }
 
@@ -265,8 +263,11 @@ int plc_ring_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
         (!after ||
          (err = sort_placement(b, order, counts, PLACER_NODE_DRAINING, te, ttmp, after, &tgt)) ==
              0)) {
-        s = assemble(b, (placement){cur, (uint32_t)now}, (placement){tgt, (uint32_t)after}, counts,
-                     epoch);
+        plc_ring_input in_cur = {&cur[0].token, sizeof(entry), &cur[0].owner, sizeof(entry),
+                                 (uint32_t)now};
+        plc_ring_input in_tgt = {tgt ? &tgt[0].token : NULL, sizeof(entry),
+                                 tgt ? &tgt[0].owner : NULL, sizeof(entry), (uint32_t)after};
+        s = plc_ring_assemble(b, epoch, in_cur, in_tgt, NULL, b->replicas);
         err = s ? 0 : PLACER_ENOMEM;
     }
     plc_free(order);

@@ -66,6 +66,11 @@ const char *placer_node_zone(const placer_snapshot *s, uint32_t node)
     return s && node < s->nnodes ? s->nodes[node].zone : NULL;
 }
 
+const char *placer_node_address(const placer_snapshot *s, uint32_t node)
+{
+    return s && node < s->nnodes ? s->nodes[node].address : NULL;
+}
+
 double placer_node_weight(const placer_snapshot *s, uint32_t node)
 {
     return s && node < s->nnodes ? s->nodes[node].weight : 0.0;

@@ -91,7 +91,7 @@ placer_snapshot *plc_snapshot_new(const placer_builder *b, size_t payload, uint6
 {
     size_t strings = 0;
     for (uint32_t n = 0; n < b->nnodes; n++)
-        strings += (size_t)b->nodes[n].id_len + b->nodes[n].zone_len + 2;
+        strings += (size_t)b->nodes[n].id_len + b->nodes[n].zone_len + b->nodes[n].addr_len + 3;
     size_t off_payload = align_up(sizeof(placer_snapshot));
     size_t off_nodes = align_up(off_payload + payload);
     size_t off_strings = off_nodes + (size_t)b->nnodes * sizeof(plc_node);
@@ -117,6 +117,11 @@ placer_snapshot *plc_snapshot_new(const placer_builder *b, size_t payload, uint6
         nodes[n].zone = str;
         memcpy(str, src->zone, src->zone_len + 1);
         str += src->zone_len + 1;
+        nodes[n].address = str;
+        if (src->addr_len)
+            memcpy(str, src->addr, src->addr_len);
+        str[src->addr_len] = '\0';
+        str += src->addr_len + 1;
         nodes[n].weight = src->weight;
         nodes[n].state = src->state;
     }

@@ -12,7 +12,7 @@
  *     rendezvous:  the candidates' seeds, inverse weights and node indices
  *                  (and the target's);
  *   nodes[nnodes]            plc_node records
- *   strings                  ids and zones, NUL-terminated
+ *   strings                  ids, zones and addresses, NUL-terminated
  * so freeing is one call and a reader never chases memory that another
  * snapshot could share. Nothing in it changes after placer_builder_build
  * returns: readers need no synchronisation.
@@ -42,6 +42,7 @@ typedef struct plc_table {
 typedef struct plc_node {
     const char *id;
     const char *zone;
+    const char *address; /* "" when none */
     double weight;
     uint32_t ntokens; /* in the current placement */
     uint32_t zone_id; /* equal for equal zone names */

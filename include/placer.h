@@ -58,6 +58,10 @@ extern "C" {
 #define PLACER_ENOTMINE (-13)  /* the node does not own the key in the current epoch */
 #define PLACER_ENOLIVE (-14)   /* every node that could serve the key is down */
 #define PLACER_EFORMAT (-15)   /* an input document is not in the expected format */
+#define PLACER_EVERSION (-16)  /* a snapshot's format version is not one this placer reads */
+#define PLACER_ETRUNC (-17)    /* a snapshot is shorter than its header says */
+#define PLACER_ECHECKSUM (-18) /* a snapshot's CRC-32C does not match its bytes */
+#define PLACER_ECORRUPT (-19)  /* a snapshot's checksum holds but its content is inconsistent */
 
 /* Name of an error code ("PLACER_EIDDUP: duplicate node id"); never NULL.
  * Unknown codes give "unknown error". The string is static. */
@@ -229,6 +233,12 @@ PLACER_API int placer_builder_set_state(placer_builder *b, uint32_t node, int st
 PLACER_API int placer_builder_add_node(placer_builder *b, const char *id, const char *zone,
                                        double weight);
 
+/* Node `node`'s network address (any text up to PLACER_MAX_ID_LEN bytes,
+ * such as "10.0.0.7:11210"; NULL or "" for none), carried by snapshots for
+ * the routers that connect to it. Returns 0, PLACER_ENULL, PLACER_ERANGE,
+ * PLACER_EIDLONG or PLACER_ENOMEM (the builder is unchanged on error). */
+PLACER_API int placer_builder_set_address(placer_builder *b, uint32_t node, const char *address);
+
 /* Give node `node` an explicit token. A node with at least one explicit
  * token gets no generated ones. Its explicit tokens are numbered (vnode index)
  * in call order. Returns 0, PLACER_ENULL, PLACER_ERANGE (no such node),
@@ -310,11 +320,12 @@ PLACER_API uint64_t placer_snapshot_hash(const placer_snapshot *s, const void *k
 PLACER_API uint32_t placer_node_count(const placer_snapshot *s);
 PLACER_API uint32_t placer_token_count(const placer_snapshot *s);
 
-/* Node id and zone ("" when the node has none). The strings are owned by the
+/* Node id, zone and address ("" when the node has none). The strings are owned by the
  * snapshot and live as long as it. NULL when s is NULL or node is out of
  * range. */
 PLACER_API const char *placer_node_id(const placer_snapshot *s, uint32_t node);
 PLACER_API const char *placer_node_zone(const placer_snapshot *s, uint32_t node);
+PLACER_API const char *placer_node_address(const placer_snapshot *s, uint32_t node);
 
 /* A node's weight (0.0 when out of range) and number of tokens (0 when out
  * of range). */
@@ -483,6 +494,35 @@ PLACER_API int placer_moves_shares(const placer_snapshot *a, const placer_snapsh
  * Returns 0, PLACER_ENULL, PLACER_EINVAL (samples 0) or PLACER_ENOMEM. */
 PLACER_API int placer_moved_fraction(const placer_snapshot *a, const placer_snapshot *b,
                                      uint32_t samples, double *fraction);
+
+/* ------------------------------------------------------------------------ */
+/* Snapshots as bytes (format v1, docs/FORMAT.md)                           */
+/* ------------------------------------------------------------------------ */
+
+/* Encode s: *buf receives a buffer the caller releases with
+ * placer_buffer_free, *len its length. The encoding is canonical: the same
+ * snapshot always gives the same bytes, and encoding a decoded buffer gives
+ * that buffer back. Returns 0, PLACER_ENULL or PLACER_ENOMEM. */
+PLACER_API int placer_snapshot_encode(const placer_snapshot *s, void **buf, size_t *len);
+
+/* Release what placer_snapshot_encode returned; NULL is accepted. */
+PLACER_API void placer_buffer_free(void *buf);
+
+/* Decode len bytes into a new snapshot (*out; release with
+ * placer_snapshot_free). Any byte string is safe to pass: magic, version,
+ * length and caps are checked, then the CRC-32C, then every count, offset,
+ * ordering (tokens sorted), owner, replica entry and string, before a
+ * snapshot exists. Returns 0, PLACER_ENULL, PLACER_ENOMEM, PLACER_EFORMAT
+ * (not a placer snapshot, or trailing bytes), PLACER_EVERSION,
+ * PLACER_ETRUNC, PLACER_ETOOMANY (a count past the caps), PLACER_ECHECKSUM
+ * or PLACER_ECORRUPT; on error *out is untouched and nothing stays
+ * allocated. buf needs no particular alignment. */
+PLACER_API int placer_snapshot_decode(const void *buf, size_t len, placer_snapshot **out);
+
+/* placer_snapshot_decode, also writing into why (when not NULL, at most
+ * why_len bytes, NUL-terminated) what a rejected buffer is wrong about. */
+PLACER_API int placer_snapshot_decode_ex(const void *buf, size_t len, placer_snapshot **out,
+                                         char *why, size_t why_len);
 
 /* ------------------------------------------------------------------------ */
 /* Router: lock-free epoch swaps (RCU, liburcu-bp)                          */

@@ -1,0 +1,321 @@
+/*
+ * test_codec.c -- snapshots as bytes: encode(decode(x)) == x and the same
+ * answers for every strategy; and hostile bytes: every byte flipped, every
+ * truncation, huge counts, and corruption behind a recomputed checksum,
+ * each rejected with its specific error and nothing leaked.
+ */
+#define PLACER_STATIC_LINKING_ONLY
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "codec_format.h"
+#include "placer.h"
+
+static placer_snapshot *make(int strategy, int transition, uint32_t replicas)
+{
+    placer_builder *b = placer_builder_new();
+    placer_builder_set_strategy(b, strategy);
+    placer_builder_set_vnodes(b, 8);
+    placer_builder_set_seed(b, 77);
+    placer_builder_set_replicas(b, replicas);
+    if (strategy == PLACER_MAGLEV)
+        placer_builder_set_partitions(b, 251);
+    if (strategy == PLACER_PARTITIONS)
+        placer_builder_set_partitions(b, 64);
+    for (int i = 0; i < 6; i++) {
+        char id[16], zone[8], addr[32];
+        snprintf(id, sizeof id, "node-%d", i);
+        snprintf(zone, sizeof zone, "z%d", i % 3);
+        snprintf(addr, sizeof addr, "10.0.0.%d:11210", i);
+        placer_builder_add_node(b, id, zone, 1.0 + i % 2);
+        if (i % 2)
+            placer_builder_set_address(b, (uint32_t)i, addr);
+    }
+    if (transition) {
+        placer_builder_set_state(b, 1, PLACER_NODE_JOINING);
+        placer_builder_set_state(b, 4, PLACER_NODE_DRAINING);
+        placer_builder_set_state(b, 5, PLACER_NODE_DOWN);
+    }
+    placer_snapshot *s = NULL;
+    CHECK_EQ(placer_builder_build(b, 42, &s), 0);
+    placer_builder_free(b);
+    return s;
+}
+
+static int same_answers(const placer_snapshot *a, const placer_snapshot *b)
+{
+    int ok = placer_snapshot_epoch(a) == placer_snapshot_epoch(b) &&
+             placer_snapshot_seed(a) == placer_snapshot_seed(b) &&
+             placer_snapshot_strategy(a) == placer_snapshot_strategy(b) &&
+             placer_node_count(a) == placer_node_count(b) &&
+             placer_token_count(a) == placer_token_count(b) &&
+             placer_snapshot_in_transition(a) == placer_snapshot_in_transition(b);
+    for (uint32_t n = 0; ok && n < placer_node_count(a); n++)
+        ok = strcmp(placer_node_id(a, n), placer_node_id(b, n)) == 0 &&
+             strcmp(placer_node_zone(a, n), placer_node_zone(b, n)) == 0 &&
+             strcmp(placer_node_address(a, n), placer_node_address(b, n)) == 0 &&
+             placer_node_weight(a, n) == placer_node_weight(b, n) &&
+             placer_node_state(a, n) == placer_node_state(b, n) &&
+             placer_node_tokens(a, n) == placer_node_tokens(b, n);
+    for (int i = 0; ok && i < 2000; i++) {
+        char key[16];
+        int len = snprintf(key, sizeof key, "key%d", i);
+        uint32_t o1, n1, o2, n2, r1[4], r2[4];
+        ok = placer_lookup(a, key, (size_t)len) == placer_lookup(b, key, (size_t)len);
+        placer_lookup_handoff(a, key, (size_t)len, &o1, &n1);
+        placer_lookup_handoff(b, key, (size_t)len, &o2, &n2);
+        ok &= o1 == o2 && n1 == n2;
+        int k1 = placer_replicas(a, key, (size_t)len, r1, 4), k2 = placer_replicas(b, key, (size_t)len, r2, 4);
+        ok &= k1 == k2 && memcmp(r1, r2, (size_t)(k1 > 0 ? k1 : 0) * 4) == 0;
+    }
+    return ok;
+}
+
+/* Round trip: decode(encode(s)) answers like s; encoding it again gives the same bytes. */
+static void round_trip(placer_snapshot *s, const char *what)
+{
+    void *buf = NULL, *again = NULL;
+    size_t len = 0, len2 = 0;
+    CHECK_EQ(placer_snapshot_encode(s, &buf, &len), 0);
+    CHECK(len % 64 == 0 && len >= 128);
+    placer_snapshot *d = NULL;
+    char why[200];
+    CHECK_EQ(placer_snapshot_decode_ex(buf, len, &d, why, sizeof why), 0);
+    if (!d) {
+        fprintf(stderr, "%s: %s\n", what, why);
+        placer_buffer_free(buf);
+        return;
+    }
+    CHECK_ALL(same_answers(s, d), what);
+    CHECK_EQ(placer_snapshot_encode(d, &again, &len2), 0);
+    CHECK_ALL(len == len2 && memcmp(buf, again, len) == 0, what);
+    /* Unaligned input decodes too. */
+    unsigned char *odd = malloc(len + 1);
+    memcpy(odd + 1, buf, len);
+    placer_snapshot *d2 = NULL;
+    CHECK_EQ(placer_snapshot_decode(odd + 1, len, &d2), 0);
+    CHECK(d2 && same_answers(s, d2));
+    free(odd);
+    placer_snapshot_free(d2);
+    placer_snapshot_free(d);
+    placer_buffer_free(again);
+    placer_buffer_free(buf);
+}
+
+static int decode_err(const void *buf, size_t len)
+{
+    placer_snapshot *s = NULL;
+    int err = placer_snapshot_decode(buf, len, &s);
+    if (!err) {
+        CHECK(s != NULL);
+        placer_snapshot_free(s);
+    } else {
+        CHECK(s == NULL);
+    }
+    return err;
+}
+
+static void recrc(unsigned char *p, size_t len)
+{
+    plc_wr32(p + PLC_H_CRC, plc_fmt_crc(p, len));
+}
+
+/* The error a flip of byte i must give, before any checksum check. */
+static int expected_flip_error(size_t i, const unsigned char *orig)
+{
+    if (i < 8)
+        return PLACER_EFORMAT;
+    if (i < 12)
+        return PLACER_EVERSION;
+    if (i < 16)
+        return PLACER_EFORMAT;
+    if (i < 24) { /* total: larger -> truncated, smaller -> trailing bytes */
+        unsigned char m[8];
+        memcpy(m, orig + 16, 8);
+        m[i - 16] ^= 0xff;
+        return plc_rd64(m) > plc_rd64(orig + 16) ? PLACER_ETRUNC : PLACER_EFORMAT;
+    }
+    if (i >= 44 && i < 52) { /* node or section count: past the caps or the checksum */
+        unsigned char m[8];
+        memcpy(m, orig + 44, 8);
+        m[i - 44] ^= 0xff;
+        uint32_t nodes = plc_rd32(m), k = plc_rd32(m + 4);
+        if (nodes > PLACER_MAX_NODES || k > PLC_FMT_MAX_SECTIONS)
+            return PLACER_ETOOMANY;
+        if (plc_rd64(orig + 16) - 64 < (uint64_t)k * 32)
+            return PLACER_ETRUNC;
+    }
+    return PLACER_ECHECKSUM;
+}
+
+static void hostile(placer_snapshot *s, const char *what)
+{
+    unsigned char *buf;
+    size_t len;
+    CHECK_EQ(placer_snapshot_encode(s, (void **)&buf, &len), 0);
+    unsigned char *m = malloc(len);
+    /* Every byte flipped: the specific error of its field. */
+    int ok = 1;
+    for (size_t i = 0; i < len; i++) {
+        memcpy(m, buf, len);
+        m[i] ^= 0xff;
+        int want = expected_flip_error(i, buf), got = decode_err(m, len);
+        if (got != want) {
+            fprintf(stderr, "%s: byte %zu flipped: %s, expected %s\n", what, i,
+                    placer_strerror(got), placer_strerror(want));
+            ok = 0;
+        }
+    }
+    CHECK_ALL(ok, what);
+    /* Every truncation. */
+    ok = 1;
+    for (size_t l = 0; l < len; l++)
+        ok &= decode_err(buf, l) == PLACER_ETRUNC;
+    CHECK_ALL(ok, "every truncation length: PLACER_ETRUNC");
+    /* Every byte flipped behind a recomputed checksum: rejected with a
+     * content error, or accepted and then canonical (re-encodes to the
+     * same bytes) with owners in range. */
+    ok = 1;
+    int accepted = 0, rejected = 0;
+    for (size_t i = 64; i < len; i++) {
+        for (int bit = 0; bit < 8; bit += 7) {
+            memcpy(m, buf, len);
+            m[i] ^= (unsigned char)(1u << bit);
+            recrc(m, len);
+            placer_snapshot *d = NULL;
+            int err = placer_snapshot_decode(m, len, &d);
+            if (err) {
+                ok &= err == PLACER_ECORRUPT || err == PLACER_ETOOMANY;
+                if (err != PLACER_ECORRUPT && err != PLACER_ETOOMANY)
+                    fprintf(stderr, "%s: byte %zu bit %d: %s\n", what, i, bit, placer_strerror(err));
+                rejected++;
+                continue;
+            }
+            accepted++;
+            void *again;
+            size_t len2;
+            int canon = placer_snapshot_encode(d, &again, &len2) == 0 && len2 == len &&
+                        memcmp(again, m, len) == 0;
+            if (!canon) {
+                size_t at = 0;
+                while (at < len && at < len2 && ((unsigned char *)again)[at] == m[at])
+                    at++;
+                fprintf(stderr, "%s: byte %zu bit %d accepted but re-encodes differently at %zu\n",
+                        what, i, bit, at);
+            }
+            ok &= canon;
+            for (int q = 0; q < 50; q++) {
+                char key[8];
+                int kl = snprintf(key, sizeof key, "q%d", q);
+                int o = placer_lookup(d, key, (size_t)kl);
+                ok &= (o >= 0 && (uint32_t)o < placer_node_count(d)) || o == PLACER_ENOLIVE;
+            }
+            placer_buffer_free(again);
+            placer_snapshot_free(d);
+        }
+    }
+    printf("%s: %zu bytes; with the checksum recomputed, %d single-bit changes rejected, %d "
+           "accepted as other valid snapshots\n",
+           what, len, rejected, accepted);
+    CHECK_ALL(ok, "corruption behind a recomputed checksum: rejected or canonical");
+    free(m);
+    placer_buffer_free(buf);
+}
+
+/* Targeted corruption behind a recomputed checksum. */
+static void targeted(void)
+{
+    placer_snapshot *s = make(PLACER_RING, 0, 0);
+    unsigned char *buf, *m;
+    size_t len;
+    placer_snapshot_encode(s, (void **)&buf, &len);
+    m = malloc(len + 64);
+    uint32_t k = plc_rd32(buf + PLC_H_SECTIONS);
+    /* locate sections */
+    uint64_t off[10] = {0};
+    for (uint32_t i = 0; i < k; i++)
+        off[plc_rd32(buf + 64 + 32 * i)] = plc_rd64(buf + 64 + 32 * i + 8);
+#define MUTATE(expr, want, what)                 \
+    do {                                         \
+        memcpy(m, buf, len);                     \
+        expr;                                    \
+        recrc(m, len);                           \
+        CHECK_EQ(decode_err(m, len), want);      \
+        if (decode_err(m, len) != (want))        \
+            fprintf(stderr, "  (%s)\n", what);   \
+    } while (0)
+    MUTATE(plc_wr32(m + PLC_H_NODES, PLACER_MAX_NODES + 1), PLACER_ETOOMANY, "node count past the cap");
+    MUTATE(plc_wr32(m + PLC_H_NODES, UINT32_MAX), PLACER_ETOOMANY, "node count 2^32-1");
+    MUTATE(plc_wr32(m + PLC_H_NODES, 7), PLACER_ECORRUPT, "node count != records");
+    MUTATE(plc_wr32(m + PLC_H_SECTIONS, 1000), PLACER_ETOOMANY, "section count");
+    MUTATE(plc_wr64(m + 64 + 32 * 2 + 24, UINT64_MAX), PLACER_ETOOMANY, "token count 2^64-1");
+    MUTATE(plc_wr64(m + 64 + 32 * 2 + 24, (uint64_t)PLACER_MAX_TOKENS + 1), PLACER_ETOOMANY, "token count past the cap");
+    MUTATE(plc_wr64(m + 64 + 32 * 2 + 16, UINT64_MAX - 7), PLACER_ECORRUPT, "token bytes huge");
+    MUTATE(plc_wr64(m + 64 + 32 * 2 + 8, UINT64_MAX - 63), PLACER_ECORRUPT, "offset huge");
+    MUTATE(plc_wr64(m + 64 + 32 * 2 + 8, off[3] + 64), PLACER_ECORRUPT, "offset moved");
+    MUTATE(plc_wr16(m + PLC_H_STRATEGY, 9), PLACER_ECORRUPT, "unknown strategy");
+    MUTATE(plc_wr16(m + PLC_H_KEY_HASH, PLACER_HASH_COUCHBASE), PLACER_ECORRUPT, "couchbase hash on a ring");
+    MUTATE(plc_wr32(m + PLC_H_FLAGS, 2), PLACER_ECORRUPT, "unknown flag");
+    MUTATE(plc_wr32(m + PLC_H_FLAGS, 1), PLACER_ECORRUPT, "transition without target sections");
+    MUTATE(plc_wr32(m + 64 + 32 * 0, 2), PLACER_ECORRUPT, "section types out of order");
+    {   /* tokens out of order */
+        uint64_t t0 = plc_rd64(buf + off[3]), t1 = plc_rd64(buf + off[3] + 8);
+        MUTATE((plc_wr64(m + off[3], t1 + 1), (void)t0), PLACER_ECORRUPT, "unsorted tokens");
+    }
+    MUTATE(plc_wr32(m + off[4], 6), PLACER_ECORRUPT, "owner out of range");
+    MUTATE(plc_wr32(m + off[4], UINT32_MAX), PLACER_ECORRUPT, "owner NO_NODE on a ring");
+    MUTATE(plc_wr32(m + off[1] + 8, 9), PLACER_ECORRUPT, "state 9");
+    MUTATE(plc_wr32(m + off[1] + 8, PLACER_NODE_JOINING), PLACER_ECORRUPT, "a joining node owning tokens");
+    MUTATE(plc_wr64(m + off[1], 0x7ff8000000000000ull), PLACER_ECORRUPT, "weight NaN");
+    MUTATE(plc_wr64(m + off[1], 0), PLACER_ECORRUPT, "weight 0");
+    MUTATE(plc_wr32(m + off[1] + 12, 300), PLACER_ECORRUPT, "id length 300");
+    MUTATE(plc_wr32(m + off[1] + 12, 0), PLACER_ECORRUPT, "empty id");
+    MUTATE(plc_wr32(m + off[1] + 24, 1), PLACER_ECORRUPT, "reserved node field");
+    MUTATE(m[off[2]] = '\0', PLACER_ECORRUPT, "NUL inside an id");
+    MUTATE(memcpy(m + off[2] + 13, "0", 1), PLACER_ECORRUPT, "duplicate id (node-1 -> node-0)");
+    MUTATE(m[len - 1] = 1, PLACER_ECORRUPT, "non-zero final padding");
+    {   /* trailing bytes */
+        memcpy(m, buf, len);
+        m[len] = 0;
+        CHECK_EQ(decode_err(m, len + 1), PLACER_EFORMAT);
+    }
+#undef MUTATE
+    CHECK_EQ(placer_snapshot_decode(NULL, 0, &s), PLACER_ENULL);
+    free(m);
+    placer_buffer_free(buf);
+    placer_snapshot_free(s);
+}
+
+static void import_round_trip(void)
+{
+    const char *doc = "{\"rev\": 9, \"vBucketServerMap\": {\"numReplicas\": 1, \"serverList\": "
+                      "[\"a:1\", \"b:1\", \"c:1\"], \"vBucketMap\": [[0,1],[1,-1],[-1,-1],[2,0]], "
+                      "\"vBucketMapForward\": [[1,0],[1,2],[0,1],[2,0]]}}";
+    placer_snapshot *s = NULL;
+    CHECK_EQ(placer_couchbase_import(doc, strlen(doc), &s), 0);
+    round_trip(s, "imported Couchbase map with holes and a forward map");
+    hostile(s, "imported Couchbase map");
+    placer_snapshot_free(s);
+}
+
+int main(void)
+{
+    static const int all[] = {PLACER_RING, PLACER_PARTITIONS, PLACER_JUMP, PLACER_RENDEZVOUS,
+                              PLACER_MAGLEV};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        for (int tr = 0; tr < 2; tr++) {
+            char what[64];
+            snprintf(what, sizeof what, "%s%s", placer_strategy_name(all[i]),
+                     tr ? " in transition" : "");
+            placer_snapshot *s = make(all[i], tr, all[i] == PLACER_RING && tr ? 3 : 0);
+            round_trip(s, what);
+            hostile(s, what);
+            placer_snapshot_free(s);
+        }
+    import_round_trip();
+    targeted();
+    CHECK_EQ(placer_snapshots_alive(), 0);
+    return check_done("codec");
+}
