@@ -10,5 +10,6 @@ void register_router_benches(void);
 void register_replica_benches(void);
 void register_crc32_benches(void);
 void register_strategy_benches(void);
+void register_codec_benches(void);
 
 #endif

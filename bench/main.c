@@ -12,5 +12,6 @@ int main(int argc, char **argv)
     register_replica_benches();
     register_crc32_benches();
     register_strategy_benches();
+    register_codec_benches();
     return plc_bench_main(argc, argv);
 }

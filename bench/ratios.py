@@ -107,6 +107,13 @@ DIFFS = [
      "router/bare_snapshot", 2),
 ]
 
+# (what, benchmark, least bytes per second)
+THROUGHPUT = [
+    ("decode a 2^20-token snapshot (goal 1 GB/s)", "codec/2^20/decode", 1e9),
+    ("encode a 2^20-token snapshot", "codec/2^20/encode", None),
+    ("memcpy of the same bytes (the ceiling)", "codec/2^20/memcpy", None),
+]
+
 # (what, benchmark, most nanoseconds per item)
 ABSOLUTE = [
     ("30,720 tokens, keys, batched: ns per lookup", "lookup/30720/placer/batch", 5),
@@ -189,6 +196,15 @@ def main():
             v = per_item_ns(runs[name])
             goal = "" if most is None else f"<= {most:g}: " + ("met" if v <= most else "NOT met")
             print(f"{what:72} {v:8.2f}  {goal}")
+        else:
+            print(f"{what:72} {'n/a':>8}  (not run)")
+    print()
+    print(f"{'throughput (this machine)':72} {'GB/s':>8}  goal")
+    for what, name, least in THROUGHPUT:
+        if name in runs and "bytes_per_second" in runs[name]:
+            v = runs[name]["bytes_per_second"]
+            goal = "" if least is None else f">= {least / 1e9:g} GB/s: " + ("met" if v >= least else "NOT met")
+            print(f"{what:72} {v / 1e9:8.2f}  {goal}")
         else:
             print(f"{what:72} {'n/a':>8}  (not run)")
 

@@ -8,6 +8,14 @@
 #include "placer.h"
 
 static const cli_command commands[] = {
+    {"build", "build a snapshot file from a membership file", cmd_build, cmd_build_usage},
+    {"lookup", "owner, replicas and epoch of keys in a snapshot", cmd_lookup, cmd_lookup_usage},
+    {"stats", "how evenly a snapshot spreads keys over nodes and zones", cmd_stats,
+     cmd_stats_usage},
+    {"diff", "what moves between two snapshots, next to the ideal", cmd_diff, cmd_diff_usage},
+    {"verify", "check a snapshot file as a router would", cmd_verify, cmd_verify_usage},
+    {"import-couchbase", "a Couchbase bucket configuration into a snapshot file",
+     cmd_import_couchbase, cmd_import_couchbase_usage},
     {"demo", "build a 120-node ring and measure lookups per second", cmd_demo, cmd_demo_usage},
     {"version", "print the version, CPU features and chosen kernels", cmd_version,
      cmd_version_usage},
@@ -20,11 +28,12 @@ static void usage(FILE *out)
             "usage: placer COMMAND [OPTIONS]\n"
             "       placer help COMMAND | placer COMMAND --help\n"
             "\n"
-            "placer answers which node owns a key, from an immutable ring snapshot.\n"
+            "placer answers which node owns a key, from an immutable snapshot of a\n"
+            "placement: a ring, partitions (vBuckets), jump, rendezvous or Maglev.\n"
             "\n"
             "commands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
-        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        fprintf(out, "  %-17s %s\n", commands[i].name, commands[i].summary);
     fprintf(out,
             "\n"
             "exit status: 0 ok, 1 usage error, 2 bad input, 3 failure (out of memory)\n");

@@ -7,6 +7,8 @@
 
 #include "cli.h"
 
+#include <unistd.h>
+
 int cli_wants_help(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -44,4 +46,150 @@ double cli_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int cli_read_file(const char *cmd, const char *path, char **buf, size_t *len)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!f) {
+        fprintf(stderr, "placer %s: %s: %s\n", cmd, path, strerror(errno));
+        return CLI_BADINPUT;
+    }
+    size_t cap = 1 << 16, n = 0, got;
+    char *b = malloc(cap + 1);
+    while (b && (got = fread(b + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            char *bigger = cap < ((size_t)1 << 40) ? realloc(b, 2 * cap + 1) : NULL;
+            if (!bigger) {
+                free(b);
+                b = NULL;
+                break;
+            }
+            b = bigger;
+            cap *= 2;
+        }
+    }
+    int bad = ferror(f);
+    if (f != stdin)
+        fclose(f);
+    if (!b) {
+        fprintf(stderr, "placer %s: %s: out of memory\n", cmd, path);
+        return CLI_FAILURE;
+    }
+    if (bad) {
+        fprintf(stderr, "placer %s: %s: read error\n", cmd, path);
+        free(b);
+        return CLI_BADINPUT;
+    }
+    b[n] = '\0';
+    *buf = b;
+    *len = n;
+    return CLI_OK;
+}
+
+int cli_write_file(const char *cmd, const char *path, const void *buf, size_t len)
+{
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 32);
+    if (!tmp) {
+        fprintf(stderr, "placer %s: out of memory\n", cmd);
+        return CLI_FAILURE;
+    }
+    snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    int ok = f && fwrite(buf, 1, len, f) == len;
+    ok = f && fclose(f) == 0 && ok;
+    if (ok && rename(tmp, path) != 0)
+        ok = 0;
+    if (!ok) {
+        fprintf(stderr, "placer %s: %s: %s\n", cmd, path, strerror(errno));
+        remove(tmp);
+    }
+    free(tmp);
+    return ok ? CLI_OK : CLI_FAILURE;
+}
+
+int cli_load_snapshot(const char *cmd, const char *path, placer_snapshot **out)
+{
+    char *buf;
+    size_t len;
+    int rc = cli_read_file(cmd, path, &buf, &len);
+    if (rc)
+        return rc;
+    char why[256];
+    int err = placer_snapshot_decode_ex(buf, len, out, why, sizeof why);
+    free(buf);
+    if (err) {
+        fprintf(stderr, "placer %s: %s: %s%s%s\n", cmd, path, placer_strerror(err), *why ? ": " : "",
+                why);
+        return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
+    }
+    return CLI_OK;
+}
+
+int cli_save_snapshot(const char *cmd, const char *path, const placer_snapshot *s)
+{
+    void *buf;
+    size_t len;
+    if (placer_snapshot_encode(s, &buf, &len)) {
+        fprintf(stderr, "placer %s: out of memory\n", cmd);
+        return CLI_FAILURE;
+    }
+    int rc = cli_write_file(cmd, path, buf, len);
+    placer_buffer_free(buf);
+    return rc;
+}
+
+void cli_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+int cli_node_shares(const placer_snapshot *s, double *share)
+{
+    uint32_t nodes = placer_node_count(s), n = placer_token_count(s);
+    int strategy = placer_snapshot_strategy(s);
+    for (uint32_t i = 0; i < nodes; i++)
+        share[i] = 0;
+    uint64_t tok, prev = 0;
+    uint32_t o;
+    if (strategy == PLACER_RENDEZVOUS) {
+        enum { SAMPLES = 1 << 16 };
+        for (uint32_t i = 0; i < SAMPLES; i++) {
+            int w = placer_lookup_hash(s, ((uint64_t)i << 48) + ((uint64_t)1 << 47));
+            if (w >= 0)
+                share[w] += 1.0 / SAMPLES;
+        }
+        return 1;
+    }
+    if (strategy == PLACER_JUMP || placer_snapshot_key_hash(s) == PLACER_HASH_COUCHBASE) {
+        for (uint32_t i = 0; i < n; i++)
+            if (placer_token_at(s, i, &tok, &o) == 0 && o < nodes)
+                share[o] += 1.0 / n;
+        return 0;
+    }
+    /* Ranges: token i owns (token i-1, token i]; the first also the wrap. */
+    for (uint32_t i = 0; i < n; i++) {
+        placer_token_at(s, i, &tok, &o);
+        double width = i ? (double)(tok - prev) : (double)tok + 1.0;
+        if (o < nodes)
+            share[o] += width / 18446744073709551616.0;
+        prev = tok;
+    }
+    if (strategy == PLACER_RING) {
+        placer_token_at(s, 0, &tok, &o);
+        share[o] += (double)(UINT64_MAX - prev) / 18446744073709551616.0;
+    }
+    return 0;
 }

@@ -154,7 +154,7 @@ static int check_sections(dec *d)
         if (x.offset != at)
             return fail(d, PLACER_ECORRUPT, "section %u: offset %llu, expected %llu", i,
                         (unsigned long long)x.offset, (unsigned long long)at);
-        if (x.length > d->total - x.offset)
+        if (x.offset > d->total || x.length > d->total - x.offset)
             return fail(d, PLACER_ECORRUPT, "section %u: runs past the end", i);
         for (uint64_t z = end; z < x.offset; z++)
             if (d->buf[z])

@@ -35,8 +35,14 @@ for t in "${targets[@]}"; do
     (cd "$work" && "$exe" -max_total_time="$secs" -print_final_stats=1 \
         -artifact_prefix="$work/" "$work" "$root/fuzz/corpus/$t" 2>&1) |
         grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==|.*FUZZ_ASSERT|SUMMARY|artifact_prefix|Test unit written)' || true
-    if ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* >/dev/null 2>&1; then
-        echo "fuzz_$t: FAILED, reproducers:" "$work"/crash-* "$work"/leak-* "$work"/timeout-* 2>/dev/null
+    # Any reproducer fails the run (one glob at a time: ls of several globs
+    # fails when one of them matches nothing, which once hid a crash).
+    found=()
+    for f in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
+        [ -e "$f" ] && found+=("$f")
+    done
+    if [ ${#found[@]} -gt 0 ]; then
+        echo "fuzz_$t: FAILED, reproducers: ${found[*]}"
         exit 1
     fi
     echo "fuzz_$t: ok"

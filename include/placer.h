@@ -407,6 +407,25 @@ PLACER_API int placer_couchbase_import_ex(const char *json, size_t len, placer_s
                                           char *why, size_t why_len);
 
 /* ------------------------------------------------------------------------ */
+/* Membership files                                                          */
+/* ------------------------------------------------------------------------ */
+
+/* A membership file (JSON; README.md shows one) into a new builder (*out,
+ * release with placer_builder_free): "strategy", "seed", "epoch",
+ * "vnodes", "replicas", "partitions", "key_hash", and "nodes", each with
+ * "id" and optionally "zone", "weight" (default 1), "state" ("active",
+ * "joining", "draining", "down"), "address" and "tokens". 64-bit values may
+ * be strings ("0xffffffffffffffff"). Unknown fields are errors. name (the
+ * file's name, or NULL) starts every message written into why (when not
+ * NULL): "FILE:LINE:COLUMN: FIELD: what is wrong". *epoch receives the
+ * file's epoch (0 when it has none). Returns 1 when the file has an epoch,
+ * 0 when not, or PLACER_ENULL, PLACER_ENOMEM or PLACER_EFORMAT (*out
+ * untouched). */
+PLACER_API int placer_membership_parse(const char *json, size_t len, const char *name,
+                                       placer_builder **out, uint64_t *epoch, char *why,
+                                       size_t why_len);
+
+/* ------------------------------------------------------------------------ */
 /* Replicas                                                                 */
 /* ------------------------------------------------------------------------ */
 

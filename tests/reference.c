@@ -126,3 +126,28 @@ uint32_t ref_rendezvous_owner(const placer_snapshot *s, uint64_t h)
     }
     return best;
 }
+
+uint32_t ref_owner(const placer_snapshot *s, uint64_t h)
+{
+    uint64_t tok;
+    uint32_t o, n = placer_token_count(s);
+    switch (placer_snapshot_strategy(s)) {
+    case PLACER_JUMP:
+        placer_token_at(s, (uint32_t)ref_jump_hash(h, (int32_t)n), &tok, &o);
+        return o;
+    case PLACER_PARTITIONS:
+    case PLACER_MAGLEV:
+        placer_token_at(s, ref_range_slot(h, n), &tok, &o);
+        return o;
+    case PLACER_RENDEZVOUS:
+        return ref_rendezvous_owner(s, h);
+    default:
+        for (uint32_t i = 0; i < n; i++) {
+            placer_token_at(s, i, &tok, &o);
+            if (tok >= h)
+                return o;
+        }
+        placer_token_at(s, 0, &tok, &o);
+        return o;
+    }
+}

@@ -50,4 +50,11 @@ uint32_t ref_range_slot(uint64_t h, uint32_t n);
  * placer_hash64(seed, id)); the highest wins, the lowest index on ties. */
 uint32_t ref_rendezvous_owner(const placer_snapshot *s, uint64_t h);
 
+/* The owner of position h in any snapshot, from its inspection calls
+ * only: ring, the first token >= h (wrapping; a linear scan); partitions and
+ * Maglev, the slot whose range holds h; jump, table[jump(h, buckets)];
+ * rendezvous, ref_rendezvous_owner. PLACER_NO_NODE for a partition with
+ * no active copy. */
+uint32_t ref_owner(const placer_snapshot *s, uint64_t h);
+
 #endif

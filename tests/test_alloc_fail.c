@@ -108,6 +108,44 @@ static long import_failures(void)
     return k;
 }
 
+/* Fail each allocation of decoding s's bytes in turn (and of parsing a
+ * membership file: only placer's own allocations are injected). */
+static long decode_failures(const placer_snapshot *s)
+{
+    void *buf;
+    size_t len;
+    CHECK_EQ(placer_snapshot_encode(s, &buf, &len), 0);
+    long k = 0;
+    for (; k < 10000; k++) {
+        plc_alloc_fail_at(k);
+        placer_snapshot *d = NULL;
+        int r = placer_snapshot_decode(buf, len, &d);
+        plc_alloc_fail_at(-1);
+        if (r == 0) {
+            CHECK_EQ(placer_lookup(d, "k", 1), placer_lookup(s, "k", 1));
+            placer_snapshot_free(d);
+            break;
+        }
+        CHECK_EQ(r, PLACER_ENOMEM);
+        CHECK(d == NULL);
+    }
+    placer_buffer_free(buf);
+    const char *doc = "{\"strategy\": \"partitions\", \"nodes\": [{\"id\": \"a\", \"address\": \"h:1\", "
+                      "\"tokens\": [1, 2]}, {\"id\": \"b\", \"state\": \"down\"}]}";
+    for (long j = 0; j < 1000; j++) {
+        plc_alloc_fail_at(j);
+        placer_builder *b = NULL;
+        uint64_t epoch;
+        int r = placer_membership_parse(doc, strlen(doc), "m.json", &b, &epoch, NULL, 0);
+        plc_alloc_fail_at(-1);
+        placer_builder_free(b);
+        if (r >= 0)
+            break;
+        CHECK_EQ(r, PLACER_ENOMEM);
+    }
+    return k;
+}
+
 int main(void)
 {
     static const int strategies[] = {PLACER_RING, PLACER_PARTITIONS, PLACER_JUMP,
@@ -127,6 +165,10 @@ int main(void)
                    transition ? " in transition, from a previous snapshot" : "", k);
             CHECK(k > 10 && k < 100000);
         }
+        long d = decode_failures(prev);
+        printf("decode, %s: %ld allocations, each one failed in turn\n",
+               placer_strategy_name(strategies[si]), d);
+        CHECK(d > 3 && d < 10000);
         placer_snapshot_free(prev);
     }
     long k = import_failures();

@@ -1,0 +1,279 @@
+/*
+ * membership.c -- a membership file (JSON, parsed with jansson) into a
+ * builder: strategy and its parameters, seed, epoch, and the nodes with
+ * id, zone, weight, state, address and explicit tokens. Unknown fields are
+ * errors (a misspelt "wieght" must not silently mean 1.0). Every error
+ * names the file, the line and column, and the field at fault.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_locate.h"
+#include "placer.h"
+
+typedef struct ctx {
+    const char *text, *name;
+    size_t len;
+    char *why;
+    size_t why_len;
+    plc_json_step path[4];
+    size_t depth;
+} ctx;
+
+static int fail(ctx *c, const char *fmt, ...)
+{
+    if (!c->why || !c->why_len)
+        return PLACER_EFORMAT;
+    int line, col;
+    plc_json_locate(c->text, c->len, c->path, c->depth, &line, &col);
+    char field[128] = "";
+    size_t at = 0;
+    for (size_t d = 0; d < c->depth && at < sizeof field; d++) {
+        if (c->path[d].name)
+            at += (size_t)snprintf(field + at, sizeof field - at, "%s%s", d ? "." : "",
+                                   c->path[d].name);
+        else
+            at += (size_t)snprintf(field + at, sizeof field - at, "[%zu]", c->path[d].index);
+    }
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(c->why, c->why_len, "%s:%d:%d: %s%s%s", c->name, line, col, field, *field ? ": " : "",
+             msg);
+    return PLACER_EFORMAT;
+}
+
+static void push(ctx *c, const char *name, size_t index)
+{
+    c->path[c->depth++] = (plc_json_step){name, index};
+}
+
+/* A 64-bit unsigned value: a JSON integer >= 0, or a string in decimal or
+ * 0x-hex (for values past 2^63). */
+static int u64_value(ctx *c, const json_t *v, uint64_t *out)
+{
+    if (json_is_integer(v) && json_integer_value(v) >= 0) {
+        *out = (uint64_t)json_integer_value(v);
+        return 0;
+    }
+    if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        char *end;
+        errno = 0;
+        unsigned long long x = strtoull(s, &end, 0);
+        if (*s && *s != '-' && *s != '+' && !*end && !errno) {
+            *out = x;
+            return 0;
+        }
+    }
+    return fail(c, "expected an integer from 0 to 2^64-1 (a string such as \"0xffffffffffffffff\" above 2^63)");
+}
+
+static int u32_value(ctx *c, const json_t *v, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+        return fail(c, "expected an integer from %u to %u", lo, hi);
+    *out = (uint32_t)json_integer_value(v);
+    return 0;
+}
+
+static int pick(ctx *c, const json_t *v, const char *const *names, const int *values, int *out)
+{
+    for (size_t i = 0; json_is_string(v) && names[i]; i++)
+        if (strcmp(json_string_value(v), names[i]) == 0) {
+            *out = values[i];
+            return 0;
+        }
+    char list[128] = "";
+    for (size_t i = 0; names[i]; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "", names[i]);
+    return fail(c, "expected one of %s", list);
+}
+
+static int builder_error(ctx *c, int err)
+{
+    return err == PLACER_ENOMEM ? err : fail(c, "%s", placer_strerror(err));
+}
+
+static int read_node(ctx *c, placer_builder *b, const json_t *node)
+{
+    static const char *const states[] = {"active", "joining", "draining", "down", NULL};
+    static const int state_values[] = {PLACER_NODE_ACTIVE, PLACER_NODE_JOINING,
+                                       PLACER_NODE_DRAINING, PLACER_NODE_DOWN};
+    if (!json_is_object(node))
+        return fail(c, "expected an object with at least \"id\"");
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)node, key, v) {
+        if (strcmp(key, "id") && strcmp(key, "zone") && strcmp(key, "weight") &&
+            strcmp(key, "state") && strcmp(key, "address") && strcmp(key, "tokens")) {
+            push(c, key, 0);
+            return fail(c, "unknown field (known: id, zone, weight, state, address, tokens)");
+        }
+    }
+    const json_t *id = json_object_get(node, "id"), *zone = json_object_get(node, "zone");
+    const json_t *weight = json_object_get(node, "weight"), *state = json_object_get(node, "state");
+    const json_t *addr = json_object_get(node, "address"), *tokens = json_object_get(node, "tokens");
+    size_t base = c->depth;
+    push(c, "id", 0);
+    if (!json_is_string(id))
+        return fail(c, id ? "expected a string" : "missing");
+    c->depth = base;
+    push(c, "zone", 0);
+    if (zone && !json_is_string(zone))
+        return fail(c, "expected a string");
+    c->depth = base;
+    push(c, "weight", 0);
+    if (weight && !json_is_number(weight))
+        return fail(c, "expected a number > 0");
+    double w = weight ? json_number_value(weight) : 1.0;
+    c->depth = base;
+    push(c, "id", 0);
+    int idx = placer_builder_add_node(b, json_string_value(id), zone ? json_string_value(zone) : NULL, w);
+    if (idx == PLACER_EWEIGHT || (idx == PLACER_EIDLONG && zone &&
+                                  strlen(json_string_value(id)) <= PLACER_MAX_ID_LEN)) {
+        c->depth = base;
+        push(c, idx == PLACER_EWEIGHT ? "weight" : "zone", 0);
+    }
+    if (idx < 0)
+        return builder_error(c, idx);
+    if (strlen(json_string_value(id)) != json_string_length(id))
+        return fail(c, "contains a NUL character");
+    c->depth = base;
+    if (state) {
+        push(c, "state", 0);
+        int s;
+        if (pick(c, state, states, state_values, &s))
+            return PLACER_EFORMAT;
+        placer_builder_set_state(b, (uint32_t)idx, s);
+        c->depth = base;
+    }
+    if (addr) {
+        push(c, "address", 0);
+        if (!json_is_string(addr))
+            return fail(c, "expected a string");
+        int err = placer_builder_set_address(b, (uint32_t)idx, json_string_value(addr));
+        if (err)
+            return builder_error(c, err);
+        c->depth = base;
+    }
+    if (tokens) {
+        push(c, "tokens", 0);
+        if (!json_is_array(tokens) || !json_array_size(tokens))
+            return fail(c, "expected a non-empty array of tokens");
+        for (size_t i = 0; i < json_array_size(tokens); i++) {
+            push(c, NULL, i);
+            uint64_t t;
+            if (u64_value(c, json_array_get(tokens, i), &t))
+                return PLACER_EFORMAT;
+            int err = placer_builder_add_token(b, (uint32_t)idx, t);
+            if (err)
+                return builder_error(c, err);
+            c->depth--;
+        }
+        c->depth = base;
+    }
+    return 0;
+}
+
+static int read_top(ctx *c, const json_t *root, placer_builder *b, uint64_t *epoch, int *has_epoch)
+{
+    static const char *const strategies[] = {"ring", "partitions", "jump", "rendezvous", "maglev", NULL};
+    static const int strategy_values[] = {PLACER_RING, PLACER_PARTITIONS, PLACER_JUMP,
+                                          PLACER_RENDEZVOUS, PLACER_MAGLEV};
+    static const char *const hashes[] = {"placer", "couchbase", NULL};
+    static const int hash_values[] = {PLACER_HASH_PLACER, PLACER_HASH_COUCHBASE};
+    if (!json_is_object(root))
+        return fail(c, "expected an object with \"nodes\"");
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)root, key, v) {
+        c->depth = 0;
+        push(c, key, 0);
+        int err = 0, iv = 0;
+        uint32_t u = 0;
+        uint64_t x = 0;
+        if (!strcmp(key, "epoch")) {
+            err = u64_value(c, v, epoch);
+            *has_epoch = 1;
+        } else if (!strcmp(key, "seed")) {
+            err = u64_value(c, v, &x);
+            if (!err)
+                placer_builder_set_seed(b, x);
+        } else if (!strcmp(key, "strategy")) {
+            err = pick(c, v, strategies, strategy_values, &iv);
+            if (!err)
+                placer_builder_set_strategy(b, iv);
+        } else if (!strcmp(key, "key_hash")) {
+            err = pick(c, v, hashes, hash_values, &iv);
+            if (!err)
+                placer_builder_set_key_hash(b, iv);
+        } else if (!strcmp(key, "vnodes")) {
+            err = u32_value(c, v, 1, PLACER_MAX_TOKENS, &u);
+            if (!err)
+                placer_builder_set_vnodes(b, u);
+        } else if (!strcmp(key, "replicas")) {
+            err = u32_value(c, v, 0, PLACER_MAX_REPLICAS, &u);
+            if (!err)
+                placer_builder_set_replicas(b, u);
+        } else if (!strcmp(key, "partitions")) {
+            err = u32_value(c, v, 1, PLACER_MAX_MAGLEV_SIZE, &u);
+            if (!err)
+                placer_builder_set_partitions(b, u);
+        } else if (strcmp(key, "nodes") != 0) {
+            err = fail(c, "unknown field (known: epoch, seed, strategy, key_hash, vnodes, replicas, "
+                          "partitions, nodes)");
+        }
+        if (err)
+            return err;
+    }
+    c->depth = 0;
+    const json_t *nodes = json_object_get(root, "nodes");
+    push(c, "nodes", 0);
+    if (!json_is_array(nodes) || !json_array_size(nodes))
+        return fail(c, nodes ? "expected a non-empty array of nodes" : "missing");
+    for (size_t i = 0; i < json_array_size(nodes); i++) {
+        c->depth = 1;
+        push(c, NULL, i);
+        int err = read_node(c, b, json_array_get(nodes, i));
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+int placer_membership_parse(const char *json, size_t len, const char *name, placer_builder **out,
+                            uint64_t *epoch, char *why, size_t why_len)
+{
+    if (why && why_len)
+        why[0] = '\0';
+    if (!json || !out || !epoch)
+        return PLACER_ENULL;
+    ctx c = {json, name ? name : "<membership>", len, why, why_len, {{0}}, 0};
+    json_error_t jerr;
+    json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        if (why && why_len)
+            snprintf(why, why_len, "%s:%d:%d: %s", c.name, jerr.line, jerr.column, jerr.text);
+        return PLACER_EFORMAT;
+    }
+    placer_builder *b = placer_builder_new();
+    uint64_t e = 0;
+    int has_epoch = 0;
+    int err = b ? read_top(&c, root, b, &e, &has_epoch) : PLACER_ENOMEM;
+    json_decref(root);
+    if (err) {
+        placer_builder_free(b);
+        return err;
+    }
+    *out = b;
+    *epoch = e;
+    return has_epoch;
+}

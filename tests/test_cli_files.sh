@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# test_cli_files.sh PLACER COUCHBASE_CONFIG -- the file commands as a user
+# meets them: build, lookup, stats, diff, verify, import-couchbase; their
+# help, JSON output, exit codes (0 ok, 1 usage, 2 bad input) and the
+# messages for bad membership files and damaged snapshots.
+set -u
+placer=$1 couchbase=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+out=$dir/out
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+expect_exit() { # CODE DESCRIPTION -- CMD...
+    local want=$1 what=$2; shift 3
+    "$@" >"$out" 2>&1; local got=$?
+    if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat "$out" >&2; fi
+}
+expect_out() { # PATTERN DESCRIPTION
+    if grep -qE -- "$1" "$out"; then ok; else bad "$2: no '$1' in output"; cat "$out" >&2; fi
+}
+
+for cmd in build lookup stats diff verify import-couchbase; do
+    expect_exit 0 "$cmd --help" -- "$placer" "$cmd" --help
+    expect_out "^usage: placer $cmd" "$cmd --help shows its usage"
+    expect_exit 1 "$cmd with a bad option" -- "$placer" "$cmd" --no-such-option
+    expect_exit 1 "$cmd without arguments" -- "$placer" "$cmd"
+done
+
+cat >"$dir/m.json" <<'JSON'
+{
+  "strategy": "ring", "seed": 7, "epoch": 12, "vnodes": 64,
+  "nodes": [
+    {"id": "cache-a", "zone": "z1", "weight": 1, "address": "10.0.0.1:11211"},
+    {"id": "cache-b", "zone": "z2", "weight": 1},
+    {"id": "cache-c", "zone": "z3", "weight": 2},
+    {"id": "cache-d", "zone": "z1", "weight": 1, "state": "joining"}
+  ]
+}
+JSON
+expect_exit 0 "build" -- "$placer" build "$dir/m.json" -o "$dir/m.snap"
+expect_out '^wrote .*m\.snap: ring, epoch 12, 4 nodes, 256 tokens, in transition$' "build summary"
+expect_exit 0 "build --epoch --json" -- "$placer" build "$dir/m.json" -o "$dir/m13.snap" --epoch 13 --json
+expect_out '"epoch":13,"nodes":4,"tokens":256,"in_transition":true' "build JSON"
+expect_exit 0 "verify" -- "$placer" verify "$dir/m.snap"
+expect_out 'valid, [0-9]+ bytes: ring, epoch 12, seed 7, 4 nodes, 256 tokens, in transition' "verify summary"
+expect_exit 0 "lookup" -- "$placer" lookup "$dir/m.snap" user:1 user:2 --replicas 3
+expect_out '^user:1	cache-[abc]	z[123]	cache-[abc],cache-[abc],cache-[abc]	3	12	cache-[abcd]$' "lookup line"
+printf 'k1\nk2\nk3\n' >"$dir/keys"
+expect_exit 0 "lookup from stdin, JSON" -- sh -c "\"$placer\" lookup \"$dir/m.snap\" --json < \"$dir/keys\""
+if [ "$(grep -c '^{"key":"k[123]","owner":"cache-[abc]"' "$out")" -eq 3 ]; then ok; else bad "3 JSON lines from stdin"; cat "$out" >&2; fi
+expect_exit 0 "lookup of a key starting with -" -- "$placer" lookup "$dir/m.snap" -- -dash
+expect_out '^-dash	' "key after --"
+expect_exit 1 "lookup --replicas 9" -- "$placer" lookup "$dir/m.snap" k --replicas 9
+expect_exit 0 "stats" -- "$placer" stats "$dir/m.snap"
+expect_out '^shares \(exact\) over 3 placed nodes: max/mean [0-9.]+, min/mean [0-9.]+, coefficient of variation [0-9.]+' "stats summary"
+expect_out '^zones: z1 ' "stats zones"
+expect_exit 0 "stats --json" -- "$placer" stats "$dir/m.snap" --json
+expect_out '"shares":"exact","nodes":\[\{"id":"cache-a"' "stats JSON"
+sed 's/"joining"/"active"/; s/"epoch": 12/"epoch": 13/' "$dir/m.json" >"$dir/m2.json"
+"$placer" build "$dir/m2.json" -o "$dir/m2.snap" >/dev/null
+expect_exit 0 "diff" -- "$placer" diff "$dir/m.snap" "$dir/m2.snap" --ranges 2
+expect_out '^moved: [0-9.]+% of keys \(exact ranges\); ideal 20\.0000%' "diff against the ideal"
+expect_out '^cache-d +0\.0000% +[0-9.]+%$' "the joining node receives"
+expect_exit 0 "diff --json" -- "$placer" diff "$dir/m.snap" "$dir/m2.snap" --json
+expect_out '^\{"moved":[0-9.e-]+,"ideal":0\.2' "diff JSON"
+
+# Other strategies through the same commands.
+for s in partitions jump rendezvous maglev; do
+    sed "s/\"ring\"/\"$s\"/" "$dir/m.json" >"$dir/$s.json"
+    expect_exit 0 "build $s" -- "$placer" build "$dir/$s.json" -o "$dir/$s.snap"
+    expect_exit 0 "lookup $s" -- "$placer" lookup "$dir/$s.snap" somekey --replicas 2
+    expect_exit 0 "stats $s" -- "$placer" stats "$dir/$s.snap"
+    sed "s/\"ring\"/\"$s\"/" "$dir/m2.json" >"$dir/${s}2.json"
+    "$placer" build "$dir/${s}2.json" -o "$dir/${s}2.snap" --previous "$dir/$s.snap" >/dev/null
+    expect_exit 0 "diff $s" -- "$placer" diff "$dir/$s.snap" "$dir/${s}2.snap"
+    case $s in
+    jump|rendezvous) expect_out '^moved: [0-9.]+% of keys \(measured at 2\^20 positions\)' "diff $s is measured" ;;
+    *) expect_out '^moved: [0-9.]+% of keys \(exact ranges\)' "diff $s is exact" ;;
+    esac
+done
+
+# Couchbase.
+expect_exit 0 "import-couchbase" -- "$placer" import-couchbase "$couchbase" -o "$dir/cb.snap"
+expect_out '^wrote .*: 1024 vBuckets over 3 servers, 2 copies each, epoch 1073$' "import summary"
+expect_exit 0 "lookup hello" -- "$placer" lookup "$dir/cb.snap" hello foo
+expect_out '^hello	172\.17\.0\.[234]:11210	.*	528$' "hello is in vBucket 528"
+expect_out '^foo	.*	115$' "foo is in vBucket 115"
+echo '{"vBucketServerMap": {"serverList": ["a"], "numReplicas": 0, "vBucketMap": [[3]]}}' >"$dir/badcb.json"
+expect_exit 2 "import a bad map" -- "$placer" import-couchbase "$dir/badcb.json" -o "$dir/x.snap"
+expect_out 'vBucketMap\[0\]\[0\]: expected -1 or a server index below 1' "the bad entry is named"
+
+# Bad membership files: file, line, column and field.
+printf '{"nodes": [\n  {"id": "a", "weight": -1}\n]}\n' >"$dir/w.json"
+expect_exit 2 "negative weight" -- "$placer" build "$dir/w.json" -o "$dir/x.snap"
+expect_out 'w\.json:2:25: nodes\[0\]\.weight: PLACER_EWEIGHT' "weight error located"
+printf '{"nodes": [{"id": "a"}, {"id": "a"}]}' >"$dir/d.json"
+expect_exit 2 "duplicate id" -- "$placer" build "$dir/d.json" -o "$dir/x.snap"
+expect_out 'd\.json:1:32: nodes\[1\]\.id: PLACER_EIDDUP' "duplicate located"
+printf '{"nodes": [{"id": "a", "wieght": 2}]}' >"$dir/u.json"
+expect_exit 2 "misspelt field" -- "$placer" build "$dir/u.json" -o "$dir/x.snap"
+expect_out 'u\.json:1:.*nodes\[0\]\.wieght: unknown field' "unknown field named"
+printf '{"nodes": [{"id": "a"}],\n "strategy": "ketama"}' >"$dir/s.json"
+expect_exit 2 "unknown strategy" -- "$placer" build "$dir/s.json" -o "$dir/x.snap"
+expect_out 's\.json:2:14: strategy: expected one of "ring"' "strategy error located"
+printf '{"nodes": [{"id": "a"}' >"$dir/t.json"
+expect_exit 2 "truncated JSON" -- "$placer" build "$dir/t.json" -o "$dir/x.snap"
+expect_out 't\.json:1:[0-9]+: ' "JSON error located"
+expect_exit 2 "missing file" -- "$placer" build "$dir/none.json" -o "$dir/x.snap"
+expect_out 'none\.json: No such file' "missing file named"
+printf '{"seed": "0xffffffffffffffff", "nodes": [{"id": "a", "tokens": ["18446744073709551615", 5]}]}' >"$dir/big.json"
+expect_exit 0 "64-bit values as strings" -- "$placer" build "$dir/big.json" -o "$dir/big.snap"
+expect_exit 0 "verify it" -- "$placer" verify "$dir/big.snap" --json
+expect_out '"seed":18446744073709551615' "seed kept"
+
+# Damaged snapshots.
+head -c 100 "$dir/m.snap" >"$dir/short.snap"
+expect_exit 2 "truncated snapshot" -- "$placer" verify "$dir/short.snap"
+expect_out 'PLACER_ETRUNC' "truncation named"
+cp "$dir/m.snap" "$dir/flip.snap"
+printf '\x55' | dd of="$dir/flip.snap" bs=1 seek=300 conv=notrunc 2>/dev/null
+expect_exit 2 "flipped byte" -- "$placer" verify "$dir/flip.snap"
+expect_out 'PLACER_ECHECKSUM' "checksum named"
+expect_exit 2 "lookup in a damaged snapshot" -- "$placer" lookup "$dir/flip.snap" k
+expect_exit 2 "not a snapshot" -- "$placer" verify "$dir/m.json"
+expect_out 'PLACER_EFORMAT' "format named"
+expect_exit 0 "verify --json of a bad file still prints JSON" -- sh -c "\"$placer\" verify \"$dir/flip.snap\" --json || true"
+expect_out '^\{"valid":false,"error":"PLACER_ECHECKSUM' "verify JSON error"
+
+echo "test_cli_files: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
