@@ -41,6 +41,8 @@ int cmd_diff(int argc, char **argv);
 void cmd_diff_usage(FILE *out);
 int cmd_verify(int argc, char **argv);
 void cmd_verify_usage(FILE *out);
+int cmd_simulate(int argc, char **argv);
+void cmd_simulate_usage(FILE *out);
 int cmd_import_couchbase(int argc, char **argv);
 void cmd_import_couchbase_usage(FILE *out);
 

@@ -16,6 +16,8 @@ static const cli_command commands[] = {
     {"verify", "check a snapshot file as a router would", cmd_verify, cmd_verify_usage},
     {"import-couchbase", "a Couchbase bucket configuration into a snapshot file",
      cmd_import_couchbase, cmd_import_couchbase_usage},
+    {"simulate", "compare strategies and token counts on a workload (tables, plot)", cmd_simulate,
+     cmd_simulate_usage},
     {"demo", "build a 120-node ring and measure lookups per second", cmd_demo, cmd_demo_usage},
     {"version", "print the version, CPU features and chosen kernels", cmd_version,
      cmd_version_usage},

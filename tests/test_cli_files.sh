@@ -20,11 +20,11 @@ expect_out() { # PATTERN DESCRIPTION
     if grep -qE -- "$1" "$out"; then ok; else bad "$2: no '$1' in output"; cat "$out" >&2; fi
 }
 
-for cmd in build lookup stats diff verify import-couchbase; do
+for cmd in build lookup stats diff verify import-couchbase simulate; do
     expect_exit 0 "$cmd --help" -- "$placer" "$cmd" --help
     expect_out "^usage: placer $cmd" "$cmd --help shows its usage"
     expect_exit 1 "$cmd with a bad option" -- "$placer" "$cmd" --no-such-option
-    expect_exit 1 "$cmd without arguments" -- "$placer" "$cmd"
+    [ "$cmd" = simulate ] || expect_exit 1 "$cmd without arguments" -- "$placer" "$cmd"
 done
 
 cat >"$dir/m.json" <<'JSON'
@@ -126,6 +126,32 @@ expect_exit 2 "not a snapshot" -- "$placer" verify "$dir/m.json"
 expect_out 'PLACER_EFORMAT' "format named"
 expect_exit 0 "verify --json of a bad file still prints JSON" -- sh -c "\"$placer\" verify \"$dir/flip.snap\" --json || true"
 expect_out '^\{"valid":false,"error":"PLACER_ECHECKSUM' "verify JSON error"
+
+# Simulate: the same numbers twice, tables, CSV, JSON, plot.
+sim=("$placer" simulate --nodes 12 --zones 3 --weights 1,2 --keys 20000 --vnodes 1,16,256 --no-timing)
+expect_exit 0 "simulate" -- "${sim[@]}" --plot "$dir/plot.svg"
+expect_out '^modulo baseline \(hash mod N\): a join moves 9[0-9.]+% of keys' "modulo baseline"
+expect_out '^ring +256 ' "ring rows"
+expect_out '^maglev +16 ' "maglev rows"
+cp "$out" "$dir/sim1"
+"${sim[@]}" >"$dir/sim2" 2>&1
+if diff <(grep -v ' s$' "$dir/sim1") <(grep -v ' s$' "$dir/sim2") >/dev/null; then ok; else bad "simulate twice: different numbers"; fi
+if grep -q '<svg' "$dir/plot.svg" && grep -q 'polyline' "$dir/plot.svg"; then ok; else bad "plot written"; fi
+expect_exit 0 "simulate --csv" -- "${sim[@]}" --csv --strategies ring,jump
+expect_out '^strategy,vnodes,units,keys_max_mean' "CSV header"
+expect_out '^jump,0,' "CSV jump row"
+expect_exit 0 "simulate --json" -- "${sim[@]}" --json --strategies rendezvous
+expect_out '^\{"keys":20000,"nodes":12,"zones":3,' "JSON"
+expect_out '"replica_violations":0,' "no replica violations"
+expect_exit 0 "simulate a membership file" -- "$placer" simulate "$dir/m.json" --keys 5000 --vnodes 4 --no-timing
+printf 'alpha\nbeta\ngamma\n' >"$dir/keys.txt"
+expect_exit 0 "simulate keys from a file" -- "$placer" simulate --key-file "$dir/keys.txt" --nodes 3 --vnodes 4 --no-timing --json
+expect_out '^\{"keys":3,' "three keys from the file"
+expect_exit 1 "simulate --qps zipf:x" -- "$placer" simulate --qps zipf:x
+expect_exit 1 "simulate --vnodes 0" -- "$placer" simulate --vnodes 0
+expect_exit 1 "simulate --strategies ketama" -- "$placer" simulate --strategies ketama
+expect_exit 1 "simulate --value-size" -- "$placer" simulate --value-size lognormal:1
+expect_exit 2 "simulate a bad membership" -- "$placer" simulate "$dir/w.json"
 
 echo "test_cli_files: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

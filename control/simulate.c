@@ -1,0 +1,329 @@
+/*
+ * simulate.c -- the simulator (simulate.h): for each strategy and
+ * tokens-per-node value, build the membership, place every key, and
+ * measure the load by keys, bytes and QPS, the movement of a join, a drain
+ * and a failure, replica sets, the snapshot's size and the lookup cost.
+ *
+ * Loads are compared with each node's weight share: a node's ratio is its
+ * share of the load over its share of the weight, so max/mean is 1.0 for a
+ * perfect placement whatever the weights. Keys are hashed once
+ * (placer_hash64 under the membership's seed); every placement then works
+ * on those positions, with the batched lookup where there is one.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "builder_internal.h"
+#include "simulate.h"
+#include "snapshot_internal.h"
+
+typedef struct sim {
+    const plc_sim_config *cfg;
+    const placer_builder *m;
+    plc_keys keys;
+    uint64_t *hash;
+    uint32_t *owner, *owner2;
+    double *acc; /* 3 * (nodes + 1): keys, bytes, qps per node */
+} sim;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint32_t next_prime(uint32_t n)
+{
+    for (;; n++) {
+        int prime = n >= 2;
+        for (uint32_t d = 2; prime && (uint64_t)d * d <= n; d++)
+            prime = n % d != 0;
+        if (prime)
+            return n;
+    }
+}
+
+/* A builder with the membership's nodes (all active) under one strategy
+ * and tokens-per-node value; extra: add the joining node. */
+static placer_builder *builder_for(const sim *S, int strategy, uint32_t v, int extra)
+{
+    const placer_builder *m = S->m;
+    placer_builder *b = placer_builder_new();
+    if (!b)
+        return NULL;
+    placer_builder_set_strategy(b, strategy);
+    placer_builder_set_seed(b, m->seed);
+    uint32_t n = m->nnodes + (uint32_t)extra;
+    double W = 0;
+    for (uint32_t i = 0; i < m->nnodes; i++)
+        W += m->nodes[i].weight;
+    if (strategy == PLACER_RING) {
+        /* v tokens per node of mean weight */
+        placer_builder_set_vnodes(b, (uint32_t)fmax(1, round(v * m->nnodes / W)));
+    } else if (strategy == PLACER_PARTITIONS) {
+        uint64_t p = (uint64_t)v * m->nnodes;
+        placer_builder_set_partitions(b, (uint32_t)(p < 1 ? 1 : p > PLACER_MAX_PARTITIONS ? PLACER_MAX_PARTITIONS : p));
+        placer_builder_set_replicas(b, S->cfg->replicas);
+    } else if (strategy == PLACER_MAGLEV) {
+        uint64_t p = (uint64_t)v * m->nnodes;
+        placer_builder_set_partitions(b, next_prime((uint32_t)(p < 2 ? 2 : p > 5000000 ? 5000000 : p)));
+    }
+    for (uint32_t i = 0; i < m->nnodes; i++)
+        if (placer_builder_add_node(b, m->nodes[i].id, m->nodes[i].zone, m->nodes[i].weight) < 0) {
+            placer_builder_free(b);
+            return NULL;
+        }
+    if (extra && placer_builder_add_node(b, "simulated-join", m->nodes[0].zone, W / m->nnodes) < 0) {
+        placer_builder_free(b);
+        return NULL;
+    }
+    (void)n;
+    return b;
+}
+
+static void owners_of(const placer_snapshot *s, const sim *S, uint32_t *out)
+{
+    placer_lookup_hash_batch(s, S->hash, S->keys.n, out);
+}
+
+/* Load statistics of one metric: per node sum / weight share. */
+static plc_sim_load load_of(const double *sum, const placer_builder *m, double *worst_err)
+{
+    double total = 0, W = 0;
+    for (uint32_t i = 0; i < m->nnodes; i++) {
+        total += sum[i];
+        W += m->nodes[i].weight;
+    }
+    double max = 0, min = INFINITY, s1 = 0, s2 = 0;
+    for (uint32_t i = 0; i < m->nnodes; i++) {
+        double r = total > 0 ? (sum[i] / total) / (m->nodes[i].weight / W) : 0;
+        max = fmax(max, r);
+        min = fmin(min, r);
+        s1 += r;
+        s2 += r * r;
+        if (worst_err)
+            *worst_err = fmax(*worst_err, fabs(r - 1));
+    }
+    double mean = s1 / m->nnodes;
+    return (plc_sim_load){max / mean, min / mean, sqrt(fmax(0, s2 / m->nnodes - mean * mean)) / mean};
+}
+
+static int run_one(sim *S, int strategy, uint32_t v, plc_sim_row *row)
+{
+    const placer_builder *m = S->m;
+    uint64_t n = S->keys.n;
+    uint32_t N = m->nnodes;
+    memset(row, 0, sizeof *row);
+    row->strategy = strategy;
+    row->vnodes = strategy == PLACER_JUMP || strategy == PLACER_RENDEZVOUS ? 0 : v;
+    placer_builder *b = builder_for(S, strategy, v, 0);
+    placer_snapshot *s0 = NULL, *s1 = NULL, *s2 = NULL, *s3 = NULL;
+    int err = b ? placer_builder_build(b, 1, &s0) : PLACER_ENOMEM;
+    if (err)
+        goto out;
+    row->units = placer_token_count(s0);
+    void *enc;
+    size_t enc_len;
+    if (!placer_snapshot_encode(s0, &enc, &enc_len)) {
+        row->snapshot_bytes = enc_len;
+        placer_buffer_free(enc);
+    }
+    owners_of(s0, S, S->owner);
+    if (S->cfg->timing) {
+        /* batched lookups of keys (hash included), on up to 2^20 keys */
+        uint64_t t = n < (1u << 20) ? n : (1u << 20);
+        const void **kp = malloc(t * sizeof *kp);
+        size_t *kl = malloc(t * sizeof *kl);
+        if (kp && kl) {
+            for (uint64_t i = 0; i < t; i++) {
+                kp[i] = S->keys.bytes + S->keys.offsets[i];
+                kl[i] = (size_t)(S->keys.offsets[i + 1] - S->keys.offsets[i]);
+            }
+            double t0 = now();
+            placer_lookup_batch(s0, kp, kl, t, S->owner2);
+            row->lookup_ns = (now() - t0) * 1e9 / (double)t;
+        }
+        free(kp);
+        free(kl);
+    }
+    /* loads */
+    double *keys = S->acc, *bytes = keys + N + 1, *qps = bytes + N + 1;
+    memset(S->acc, 0, 3 * (N + 1) * sizeof *S->acc);
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t o = S->owner[i];
+        keys[o] += 1;
+        bytes[o] += S->keys.size[i];
+        qps[o] += S->keys.qps[i];
+    }
+    row->keys = load_of(keys, m, &row->weight_error);
+    row->bytes = load_of(bytes, m, NULL);
+    row->qps = load_of(qps, m, NULL);
+    double W = 0;
+    for (uint32_t i = 0; i < N; i++)
+        W += m->nodes[i].weight;
+
+    /* join: one node of the mean weight, from this snapshot */
+    placer_builder *bj = builder_for(S, strategy, v, 1);
+    if (!bj) {
+        err = PLACER_ENOMEM;
+        goto out;
+    }
+    placer_builder_set_previous(bj, s0);
+    err = placer_builder_build(bj, 2, &s1);
+    placer_builder_free(bj);
+    if (err)
+        goto out;
+    owners_of(s1, S, S->owner2);
+    uint64_t moved = 0, to_new = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        moved += S->owner[i] != S->owner2[i];
+        to_new += S->owner2[i] == N;
+    }
+    row->join_moved = (double)moved / (double)n;
+    row->join_ideal = 1.0 / (N + 1);
+    row->join_max_in = (double)to_new / (double)n;
+
+    /* drain of node 0: current placement vs the target */
+    placer_builder_set_state(b, 0, PLACER_NODE_DRAINING);
+    placer_builder_set_previous(b, s0);
+    if ((err = placer_builder_build(b, 3, &s2)))
+        goto out;
+    moved = 0;
+    memset(S->acc, 0, 3 * (N + 1) * sizeof *S->acc);
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t a = plc_owner(s2, S->hash[i], 0), c = plc_owner(s2, S->hash[i], 1);
+        if (a != c) {
+            moved++;
+            S->acc[c] += 1;
+        }
+    }
+    row->drain_moved = (double)moved / (double)n;
+    for (uint32_t i = 0; i < N; i++)
+        row->drain_max_in = fmax(row->drain_max_in, S->acc[i] / (double)n);
+    row->drain_ideal = m->nodes[0].weight / W;
+
+    /* failure of node 0: its keys are read from the next live replica */
+    memset(S->acc, 0, 3 * (N + 1) * sizeof *S->acc);
+    placer_builder_set_state(b, 0, PLACER_NODE_DOWN);
+    placer_builder_set_previous(b, NULL);
+    if ((err = placer_builder_build(b, 4, &s3)))
+        goto out;
+    moved = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        if (S->owner[i] != 0)
+            continue;
+        uint32_t set[PLACER_MAX_REPLICAS], zones, k = N < 8 ? N : 8;
+        uint32_t got = plc_replicas_at(s3, S->hash[i], set, k, &zones), live = PLC_NO_NODE;
+        for (uint32_t j = 0; j < got && live == PLC_NO_NODE; j++)
+            live = set[j] != 0 ? set[j] : PLC_NO_NODE;
+        if (live != PLC_NO_NODE) {
+            moved++;
+            S->acc[N + 1 + live] += 1; /* the bytes row, free again */
+        }
+    }
+    row->fail_moved = (double)moved / (double)n;
+    for (uint32_t i = 0; i < N; i++)
+        row->fail_max_in = fmax(row->fail_max_in, S->acc[N + 1 + i] / (double)n);
+    row->fail_ideal = row->drain_ideal;
+
+    /* replica sets: distinct nodes, and distinct zones while zones remain */
+    uint64_t check = S->cfg->replica_keys < n ? S->cfg->replica_keys : n;
+    uint32_t R = S->cfg->replicas ? S->cfg->replicas : 1, want = R < N ? R : N;
+    for (uint64_t i = 0; i < check; i++) {
+        uint32_t set[PLACER_MAX_REPLICAS], zones;
+        uint32_t got = plc_replicas_at(s0, S->hash[i], set, R, &zones);
+        int bad = got < want || zones < (want < s0->nzones ? want : s0->nzones);
+        for (uint32_t a = 0; a < got && !bad; a++)
+            for (uint32_t c = 0; c < a; c++)
+                bad |= set[a] == set[c];
+        row->replica_violations += (uint64_t)bad;
+    }
+    row->replica_checked = check;
+out:
+    placer_snapshot_free(s0);
+    placer_snapshot_free(s1);
+    placer_snapshot_free(s2);
+    placer_snapshot_free(s3);
+    placer_builder_free(b);
+    return err;
+}
+
+int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out)
+{
+    if (!cfg || !out || !cfg->membership)
+        return PLACER_ENULL;
+    if (!cfg->nstrategies || cfg->nstrategies > PLC_SIM_MAX_STRATEGIES || !cfg->nvnodes ||
+        cfg->nvnodes > PLC_SIM_MAX_VNODES || !cfg->membership->nnodes ||
+        cfg->replicas > PLACER_MAX_REPLICAS)
+        return PLACER_EINVAL;
+    double t0 = now();
+    memset(out, 0, sizeof *out);
+    sim S = {cfg, cfg->membership, {0}, NULL, NULL, NULL, NULL};
+    int err = plc_workload_generate(&cfg->work, &S.keys);
+    if (err)
+        return err;
+    uint64_t n = S.keys.n;
+    uint32_t N = S.m->nnodes;
+    uint32_t runs = 0;
+    for (uint32_t i = 0; i < cfg->nstrategies; i++)
+        runs += cfg->strategies[i] == PLACER_JUMP || cfg->strategies[i] == PLACER_RENDEZVOUS ? 1 : cfg->nvnodes;
+    S.hash = malloc(n * sizeof *S.hash);
+    S.owner = malloc(n * sizeof *S.owner);
+    S.owner2 = malloc(n * sizeof *S.owner2);
+    S.acc = malloc(3 * ((size_t)N + 1) * sizeof *S.acc);
+    out->rows = calloc(runs, sizeof *out->rows);
+    err = PLACER_ENOMEM;
+    if (S.hash && S.owner && S.owner2 && S.acc && out->rows) {
+        err = 0;
+        for (uint64_t i = 0; i < n; i++)
+            S.hash[i] = placer_hash64(S.m->seed, S.keys.bytes + S.keys.offsets[i],
+                                      (size_t)(S.keys.offsets[i + 1] - S.keys.offsets[i]));
+        /* the modulo baseline: hash mod N -> mod N + 1 */
+        uint64_t moved = 0;
+        for (uint64_t i = 0; i < n; i++)
+            moved += S.hash[i] % N != S.hash[i] % (N + 1);
+        out->modulo_join_moved = (double)moved / (double)n;
+        for (uint32_t i = 0; i < cfg->nstrategies && !err; i++) {
+            int st = cfg->strategies[i];
+            uint32_t nv = st == PLACER_JUMP || st == PLACER_RENDEZVOUS ? 1 : cfg->nvnodes;
+            for (uint32_t j = 0; j < nv && !err; j++) {
+                err = run_one(&S, st, cfg->vnodes[j], &out->rows[out->nrows]);
+                if (!err)
+                    out->nrows++;
+                if (cfg->progress)
+                    cfg->progress(cfg->progress_ctx, out->nrows, runs);
+            }
+        }
+    }
+    /* zones of the membership */
+    uint32_t zones = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        int seen = 0;
+        for (uint32_t j = 0; j < i && !seen; j++)
+            seen = strcmp(S.m->nodes[i].zone, S.m->nodes[j].zone) == 0;
+        zones += !seen;
+    }
+    out->keys = n;
+    out->nodes = N;
+    out->zones = zones;
+    out->hottest_qps_share = S.keys.hottest;
+    free(S.hash);
+    free(S.owner);
+    free(S.owner2);
+    free(S.acc);
+    plc_keys_free(&S.keys);
+    if (err)
+        plc_sim_result_free(out);
+    out->seconds = now() - t0;
+    return err;
+}
+
+void plc_sim_result_free(plc_sim_result *r)
+{
+    free(r->rows);
+    r->rows = NULL;
+    r->nrows = 0;
+}

@@ -1,0 +1,103 @@
+/*
+ * simulate.h -- evidence before choosing a placement: a fixed-seed
+ * simulation of a membership and a workload under each strategy and each
+ * tokens-per-node value (seed 001: "replay representative key, value-size
+ * and QPS distributions while increasing tokens per node ... stop when
+ * additional tokens provide little balancing gain").
+ *
+ * Everything but the lookup timing is a function of the inputs and the
+ * seed: the same configuration gives the same numbers on every machine.
+ */
+#ifndef PLC_CONTROL_SIMULATE_H
+#define PLC_CONTROL_SIMULATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "placer.h"
+
+enum { PLC_KEYS_SEQUENTIAL, PLC_KEYS_UNIFORM, PLC_KEYS_FILE };
+enum { PLC_QPS_UNIFORM, PLC_QPS_ZIPF };
+enum { PLC_SIZE_FIXED, PLC_SIZE_UNIFORM, PLC_SIZE_LOGNORMAL };
+
+#define PLC_SIM_MAX_VNODES 16
+#define PLC_SIM_MAX_STRATEGIES 5
+
+typedef struct plc_workload {
+    uint64_t keys;  /* how many (file: read all) */
+    int key_dist;   /* PLC_KEYS_* */
+    const char *key_file_text; /* PLC_KEYS_FILE: the file's bytes, one key a line */
+    size_t key_file_len;
+    int qps_dist;   /* PLC_QPS_* */
+    double zipf_s;  /* exponent */
+    int size_dist;  /* PLC_SIZE_* */
+    double size_a, size_b; /* fixed: a; uniform: a..b; lognormal: mu, sigma */
+    uint64_t seed;
+} plc_workload;
+
+typedef struct plc_sim_config {
+    const placer_builder *membership; /* nodes (ids, zones, weights); states ignored */
+    plc_workload work;
+    int strategies[PLC_SIM_MAX_STRATEGIES];
+    uint32_t nstrategies;
+    uint32_t vnodes[PLC_SIM_MAX_VNODES]; /* tokens per node (ring; partitions and Maglev scale) */
+    uint32_t nvnodes;
+    uint32_t replicas;      /* replica set size checked (default 3) */
+    uint64_t replica_keys;  /* keys whose replica sets are checked (a prefix) */
+    int timing;             /* measure batched lookup ns (not reproducible) */
+    void (*progress)(void *ctx, uint32_t done, uint32_t total);
+    void *progress_ctx;
+} plc_sim_config;
+
+/* Load by keys, bytes and QPS over the nodes of one placement. */
+typedef struct plc_sim_load {
+    double max_mean, min_mean, cv;
+} plc_sim_load;
+
+typedef struct plc_sim_row {
+    int strategy;
+    uint32_t vnodes;  /* 0: the strategy has no such knob */
+    uint32_t units;   /* tokens, partitions, Maglev entries, buckets, candidates */
+    plc_sim_load keys, bytes, qps;
+    double weight_error;  /* largest |key share / weight share - 1| */
+    double join_moved, drain_moved, fail_moved; /* fractions of keys */
+    double join_ideal, drain_ideal, fail_ideal; /* the least any placement must move */
+    double join_max_in;  /* the largest share of keys one node receives on the join */
+    double drain_max_in; /* ... on the drain */
+    double fail_max_in;  /* ... on the failure: 1 successor takes all, or many share */
+    uint64_t replica_violations, replica_checked;
+    size_t snapshot_bytes;
+    double lookup_ns; /* batched, per key; 0 without timing */
+} plc_sim_row;
+
+typedef struct plc_sim_result {
+    plc_sim_row *rows;
+    uint32_t nrows;
+    uint64_t keys;
+    uint32_t nodes, zones;
+    double hottest_qps_share; /* the hottest key's share of all QPS */
+    double modulo_join_moved; /* hash mod N -> N + 1 */
+    double seconds;
+} plc_sim_result;
+
+/* Run the simulation; *out receives rows the caller frees with
+ * plc_sim_result_free. Returns 0, PLACER_ENULL, PLACER_EINVAL (an empty
+ * workload or strategy list), PLACER_ENOMEM, or a build error. */
+int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out);
+void plc_sim_result_free(plc_sim_result *r);
+
+/* The workload's keys (concatenated, offsets[i] .. offsets[i + 1]), their
+ * QPS weights and value sizes, from its seed. Returns 0 or PLACER_ENOMEM /
+ * PLACER_EINVAL (no keys). */
+typedef struct plc_keys {
+    char *bytes;
+    uint64_t *offsets; /* n + 1 */
+    double *qps;
+    double *size;
+    uint64_t n;
+    double hottest; /* largest qps share */
+} plc_keys;
+int plc_workload_generate(const plc_workload *w, plc_keys *out);
+void plc_keys_free(plc_keys *k);
+
+#endif
