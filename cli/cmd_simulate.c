@@ -343,7 +343,7 @@ int cmd_simulate(int argc, char **argv)
             printf("\n");
         }
     } else {
-        printf("%llu keys over %u nodes in %u zones; the hottest key draws %.4f%% of all QPS "
+        printf("%llu keys over %u nodes in %u zones; the hottest key draws %.3g%% of all QPS "
                "(no placement can split it)\n",
                (unsigned long long)r.keys, r.nodes, r.zones, 100 * r.hottest_qps_share);
         printf("modulo baseline (hash mod N): a join moves %.2f%% of keys (ideal %.2f%%)\n\n",

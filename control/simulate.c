@@ -142,9 +142,13 @@ static int run_one(sim *S, int strategy, uint32_t v, plc_sim_row *row)
                 kp[i] = S->keys.bytes + S->keys.offsets[i];
                 kl[i] = (size_t)(S->keys.offsets[i + 1] - S->keys.offsets[i]);
             }
-            double t0 = now();
-            placer_lookup_batch(s0, kp, kl, t, S->owner2);
-            row->lookup_ns = (now() - t0) * 1e9 / (double)t;
+            /* the best of three: the machine is shared and noisy */
+            for (int rep = 0; rep < 3; rep++) {
+                double t0 = now();
+                placer_lookup_batch(s0, kp, kl, t, S->owner2);
+                double ns = (now() - t0) * 1e9 / (double)t;
+                row->lookup_ns = rep ? fmin(row->lookup_ns, ns) : ns;
+            }
         }
         free(kp);
         free(kl);
