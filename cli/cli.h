@@ -41,6 +41,10 @@ int cmd_diff(int argc, char **argv);
 void cmd_diff_usage(FILE *out);
 int cmd_verify(int argc, char **argv);
 void cmd_verify_usage(FILE *out);
+int cmd_publish(int argc, char **argv);
+void cmd_publish_usage(FILE *out);
+int cmd_watch(int argc, char **argv);
+void cmd_watch_usage(FILE *out);
 int cmd_simulate(int argc, char **argv);
 void cmd_simulate_usage(FILE *out);
 int cmd_import_couchbase(int argc, char **argv);
@@ -82,6 +86,11 @@ void cli_json_string(FILE *out, const char *s);
  * entries. Returns 1 when the shares are measured (sampled), 0 when
  * exact, -1 when out of memory. */
 int cli_node_shares(const placer_snapshot *s, double *share);
+
+/* The arguments of a command that takes one file and --json: CLI_OK, or
+ * CLI_USAGE after printing why and the usage. */
+int cli_file_and_json(const char *cmd, int argc, char **argv, void (*usage)(FILE *),
+                      const char **path, int *json);
 
 /* Seconds on a monotonic clock. */
 double cli_now(void);

@@ -26,26 +26,13 @@ void cmd_stats_usage(FILE *out)
 
 int cmd_stats(int argc, char **argv)
 {
-    const char *path = NULL;
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json")) {
-            json = 1;
-        } else if ((argv[i][0] == '-' && argv[i][1]) || path) {
-            fprintf(stderr, "placer stats: unexpected '%s'\n", argv[i]);
-            cmd_stats_usage(stderr);
-            return CLI_USAGE;
-        } else {
-            path = argv[i];
-        }
-    }
-    if (!path) {
-        fprintf(stderr, "placer stats: no snapshot file\n");
-        cmd_stats_usage(stderr);
-        return CLI_USAGE;
-    }
+    const char *path;
+    int json;
+    int rc = cli_file_and_json("stats", argc, argv, cmd_stats_usage, &path, &json);
+    if (rc)
+        return rc;
     placer_snapshot *s;
-    int rc = cli_load_snapshot("stats", path, &s);
+    rc = cli_load_snapshot("stats", path, &s);
     if (rc)
         return rc;
     uint32_t n = placer_node_count(s);
@@ -92,6 +79,19 @@ int cmd_stats(int argc, char **argv)
             reps[nz++] = i;
     }
     free(reps);
+    /* each zone's share and node count, at the index of its first node */
+    double *zone_share = calloc(n, sizeof *zone_share);
+    uint32_t *zone_nodes = calloc(n, sizeof *zone_nodes);
+    for (uint32_t i = 0; zone_share && zone_nodes && i < n; i++) {
+        zone_share[zone_of[i]] += share[i];
+        zone_nodes[zone_of[i]]++;
+    }
+    if (!zone_share || !zone_nodes) {
+        fprintf(stderr, "placer stats: out of memory\n");
+        free(zone_share), free(zone_nodes), free(share), free(target), free(zone_of);
+        placer_snapshot_free(s);
+        return CLI_FAILURE;
+    }
     const char *strategy = placer_strategy_name(placer_snapshot_strategy(s));
     if (json) {
         printf("{\"strategy\":\"%s\",\"epoch\":%llu,\"tokens\":%u,\"in_transition\":%s,"
@@ -115,14 +115,9 @@ int cmd_stats(int argc, char **argv)
         for (uint32_t z = 0; z < n; z++) {
             if (zone_of[z] != z)
                 continue;
-            double zs = 0;
-            uint32_t members = 0;
-            for (uint32_t i = 0; i < n; i++)
-                if (zone_of[i] == z)
-                    zs += share[i], members++;
             printf("%s{\"zone\":", first ? "" : ",");
             cli_json_string(stdout, placer_node_zone(s, z));
-            printf(",\"share\":%.17g,\"nodes\":%u}", zs, members);
+            printf(",\"share\":%.17g,\"nodes\":%u}", zone_share[z], zone_nodes[z]);
             first = 0;
         }
         printf("]}\n");
@@ -144,11 +139,8 @@ int cmd_stats(int argc, char **argv)
         for (uint32_t z = 0; z < n; z++) {
             if (zone_of[z] != z)
                 continue;
-            double zs = 0;
-            uint32_t members = 0;
-            for (uint32_t i = 0; i < n; i++)
-                if (zone_of[i] == z)
-                    zs += share[i], members++;
+            double zs = zone_share[z];
+            uint32_t members = zone_nodes[z];
             printf(" %s %.2f%% (%u node%s)", *placer_node_zone(s, z) ? placer_node_zone(s, z) : "(none)",
                    100 * zs, members, members == 1 ? "" : "s");
         }
@@ -157,6 +149,8 @@ int cmd_stats(int argc, char **argv)
     free(share);
     free(target);
     free(zone_of);
+    free(zone_share);
+    free(zone_nodes);
     placer_snapshot_free(s);
     return CLI_OK;
 }

@@ -20,27 +20,14 @@ void cmd_verify_usage(FILE *out)
 
 int cmd_verify(int argc, char **argv)
 {
-    const char *path = NULL;
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json")) {
-            json = 1;
-        } else if ((argv[i][0] == '-' && argv[i][1]) || path) {
-            fprintf(stderr, "placer verify: unexpected '%s'\n", argv[i]);
-            cmd_verify_usage(stderr);
-            return CLI_USAGE;
-        } else {
-            path = argv[i];
-        }
-    }
-    if (!path) {
-        fprintf(stderr, "placer verify: no snapshot file\n");
-        cmd_verify_usage(stderr);
-        return CLI_USAGE;
-    }
+    const char *path;
+    int json;
+    int rc = cli_file_and_json("verify", argc, argv, cmd_verify_usage, &path, &json);
+    if (rc)
+        return rc;
     char *buf;
     size_t len;
-    int rc = cli_read_file("verify", path, &buf, &len);
+    rc = cli_read_file("verify", path, &buf, &len);
     if (rc)
         return rc;
     placer_snapshot *s = NULL;

@@ -193,3 +193,27 @@ int cli_node_shares(const placer_snapshot *s, double *share)
     }
     return 0;
 }
+
+int cli_file_and_json(const char *cmd, int argc, char **argv, void (*usage)(FILE *),
+                      const char **path, int *json)
+{
+    *path = NULL;
+    *json = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json")) {
+            *json = 1;
+        } else if ((argv[i][0] == '-' && argv[i][1]) || *path) {
+            fprintf(stderr, "placer %s: unexpected '%s'\n", cmd, argv[i]);
+            usage(stderr);
+            return CLI_USAGE;
+        } else {
+            *path = argv[i];
+        }
+    }
+    if (!*path) {
+        fprintf(stderr, "placer %s: no snapshot file\n", cmd);
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}

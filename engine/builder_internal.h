@@ -60,6 +60,14 @@ static inline int plc_in_placement(int state, int target)
 /* 1 when a node joins or drains: the snapshot carries a target placement. */
 int plc_builder_in_transition(const placer_builder *b);
 
+/* Node indices in ascending order of id (by_zone 0) or zone name
+ * (by_zone 1), byte-wise as strcmp; NULL when out of memory. Ids are
+ * unique, so the id order is total; among equal zones any order will do. */
+uint32_t *plc_builder_order(const placer_builder *b, int by_zone);
+
+/* 1 when m is prime (Maglev's table sizes). */
+int plc_is_prime(uint32_t m);
+
 /* Index of the node with this id, or -1. */
 int plc_builder_find(const placer_builder *b, const char *id);
 

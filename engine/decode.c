@@ -48,16 +48,6 @@ static int fail(dec *d, int err, const char *fmt, ...)
     return err;
 }
 
-static int is_prime(uint32_t m)
-{
-    if (m < 2)
-        return 0;
-    for (uint32_t q = 2; (uint64_t)q * q <= m; q++)
-        if (m % q == 0)
-            return 0;
-    return 1;
-}
-
 static int check_header(dec *d, size_t len)
 {
     const unsigned char *b = d->buf;
@@ -288,7 +278,7 @@ static int check_table(dec *d, const placer_builder *b, const sec *t, int target
             return fail(d, PLACER_ECORRUPT, "%s: %llu partitions", what, (unsigned long long)rows);
         return check_owners(d, b, t->p, rows * t->aux, target, 1, what);
     case PLACER_MAGLEV:
-        if (rows > PLACER_MAX_MAGLEV_SIZE || !is_prime((uint32_t)rows) || t->aux != 1 ||
+        if (rows > PLACER_MAX_MAGLEV_SIZE || !plc_is_prime((uint32_t)rows) || t->aux != 1 ||
             (target && rows != d->s[PLC_SEC_TABLE].count))
             return fail(d, PLACER_ECORRUPT, "%s: size %llu is not a prime up to %u", what,
                         (unsigned long long)rows, PLACER_MAX_MAGLEV_SIZE);

@@ -24,6 +24,10 @@ const char *placer_strerror(int err)
     case PLACER_ETRUNC: return "PLACER_ETRUNC: snapshot truncated";
     case PLACER_ECHECKSUM: return "PLACER_ECHECKSUM: snapshot checksum mismatch";
     case PLACER_ECORRUPT: return "PLACER_ECORRUPT: snapshot content is inconsistent";
+    case PLACER_ECONFLICT: return "PLACER_ECONFLICT: another publisher's epoch is as new or newer";
+    case PLACER_EUNAVAIL: return "PLACER_EUNAVAIL: no etcd endpoint answered in time";
+    case PLACER_ECOMPACTED: return "PLACER_ECOMPACTED: the etcd revision was compacted";
+    case PLACER_EMISSING: return "PLACER_EMISSING: nothing is published under the key";
     default: return "unknown error";
     }
 }

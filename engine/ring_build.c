@@ -66,26 +66,6 @@ static void namer_next(vnode_namer *v)
     }
 }
 
-/* Node indices in ascending order of their id, byte-wise as strcmp; NULL
- * when out of memory. Ids are unique, so the order is total. */
-static uint32_t *order_by_id(const placer_builder *b)
-{
-    plc_named *tmp = plc_malloc((size_t)b->nnodes * sizeof *tmp);
-    uint32_t *order = plc_malloc((size_t)b->nnodes * sizeof *order);
-    if (tmp && order) {
-        for (uint32_t i = 0; i < b->nnodes; i++)
-            tmp[i] = (plc_named){b->nodes[i].id, i};
-        qsort(tmp, b->nnodes, sizeof *tmp, plc_cmp_named);
-        for (uint32_t i = 0; i < b->nnodes; i++)
-            order[i] = tmp[i].index;
-    } else {
-        plc_free(order);
-        order = NULL;
-    }
-    plc_free(tmp);
-    return order;
-}
-
 /* Stable LSD radix sort by token, 8 bits per pass. All eight histograms
  * come from one read pass; passes in which every token has the same digit
  * are skipped; the passes ping-pong between e and tmp, so the result is in
@@ -250,7 +230,7 @@ int plc_ring_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
         after = 0;
     int err = PLACER_ENOMEM;
     placer_snapshot *s = NULL;
-    uint32_t *order = order_by_id(b);
+    uint32_t *order = plc_builder_order(b, 0);
     /* Large and written once: the huge-page path of the allocator saves a
      * page fault per 4 KiB, which dominated the build of big rings. */
     entry *e = plc_aligned_alloc((size_t)now * sizeof *e);

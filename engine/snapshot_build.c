@@ -17,7 +17,7 @@ static size_t align_up(size_t n)
     return (n + PLC_CACHE_LINE - 1) & ~(size_t)(PLC_CACHE_LINE - 1);
 }
 
-static int is_prime(uint32_t m)
+int plc_is_prime(uint32_t m)
 {
     if (m < 2)
         return 0;
@@ -38,7 +38,7 @@ int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **ou
         PLC_VALIDATE_OR_RET(b->partitions <= PLACER_MAX_PARTITIONS, PLACER_EINVAL);
         return plc_partitions_build(b, epoch, out);
     case PLACER_MAGLEV:
-        PLC_VALIDATE_OR_RET(!b->partitions || is_prime(b->partitions), PLACER_EINVAL);
+        PLC_VALIDATE_OR_RET(!b->partitions || plc_is_prime(b->partitions), PLACER_EINVAL);
         return plc_maglev_build(b, epoch, out);
     case PLACER_JUMP:
         return plc_jump_build(b, epoch, out);
@@ -49,14 +49,13 @@ int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **ou
     }
 }
 
-/* Node indices in ascending order of zone name; NULL when out of memory. */
-static uint32_t *zone_order(const placer_builder *b)
+uint32_t *plc_builder_order(const placer_builder *b, int by_zone)
 {
     plc_named *tmp = plc_malloc((size_t)b->nnodes * sizeof *tmp);
     uint32_t *order = plc_malloc((size_t)b->nnodes * sizeof *order);
     if (tmp && order) {
         for (uint32_t i = 0; i < b->nnodes; i++)
-            tmp[i] = (plc_named){b->nodes[i].zone, i};
+            tmp[i] = (plc_named){by_zone ? b->nodes[i].zone : b->nodes[i].id, i};
         qsort(tmp, b->nnodes, sizeof *tmp, plc_cmp_named);
         for (uint32_t i = 0; i < b->nnodes; i++)
             order[i] = tmp[i].index;
@@ -97,7 +96,7 @@ placer_snapshot *plc_snapshot_new(const placer_builder *b, size_t payload, uint6
     size_t off_strings = off_nodes + (size_t)b->nnodes * sizeof(plc_node);
     size_t bytes = off_strings + strings;
 
-    uint32_t *order = zone_order(b);
+    uint32_t *order = plc_builder_order(b, 1);
     unsigned char *mem = order ? plc_aligned_alloc(bytes) : NULL;
     if (!mem) {
         plc_free(order);

@@ -62,6 +62,10 @@ extern "C" {
 #define PLACER_ETRUNC (-17)    /* a snapshot is shorter than its header says */
 #define PLACER_ECHECKSUM (-18) /* a snapshot's CRC-32C does not match its bytes */
 #define PLACER_ECORRUPT (-19)  /* a snapshot's checksum holds but its content is inconsistent */
+#define PLACER_ECONFLICT (-20) /* another publisher's epoch is as new or newer */
+#define PLACER_EUNAVAIL (-21)  /* no etcd endpoint answered in time */
+#define PLACER_ECOMPACTED (-22) /* the etcd revision asked for was compacted away */
+#define PLACER_EMISSING (-23)  /* nothing is published under the etcd key */
 
 /* Name of an error code ("PLACER_EIDDUP: duplicate node id"); never NULL.
  * Unknown codes give "unknown error". The string is static. */
@@ -620,6 +624,66 @@ PLACER_API uint64_t placer_router_epoch(placer_router *r);
  * delays the reclamation of replaced snapshots. */
 PLACER_API const placer_snapshot *placer_router_acquire(placer_router *r);
 PLACER_API void placer_router_release(placer_router *r, const placer_snapshot *s);
+
+/* ------------------------------------------------------------------------ */
+/* Snapshots through etcd (v3 JSON API; docs/ETCD.md)                       */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * endpoints: comma-separated URLs of etcd members ("http://10.0.0.1:2379,
+ * http://10.0.0.2:2379"); calls move to the next member when one fails and
+ * back off exponentially, for at most timeout_ms (<= 0: 5,000) per call.
+ * why (when not NULL) receives a message for any error.
+ */
+
+/* Publish s under key if its epoch is newer than the one stored, in one
+ * compare-and-swap transaction (chunks first, the manifest last; superseded
+ * chunks are deleted). Returns 0, PLACER_ECONFLICT (the stored epoch, in
+ * *current_epoch when not NULL, is as new or newer: another publisher won),
+ * PLACER_EUNAVAIL, PLACER_ENULL, PLACER_ENOMEM or PLACER_EFORMAT. */
+PLACER_API int placer_etcd_publish(const char *endpoints, const char *key,
+                                   const placer_snapshot *s, long timeout_ms,
+                                   uint64_t *current_epoch, char *why, size_t why_len);
+
+/* The snapshot published under key, decoded and verified (*out; release
+ * with placer_snapshot_free). Returns 0, PLACER_EMISSING, PLACER_EUNAVAIL,
+ * a decode error (PLACER_ECHECKSUM, ...), PLACER_ENULL or PLACER_ENOMEM. */
+PLACER_API int placer_etcd_fetch(const char *endpoints, const char *key, long timeout_ms,
+                                 placer_snapshot **out, char *why, size_t why_len);
+
+/* A follower: a thread that reads the snapshot under key, then watches it
+ * from the next revision; every new snapshot is fetched, decoded and
+ * verified, then published into the router. A bad, partial or older one is
+ * rejected with a reason and the router keeps its last good one; a
+ * compacted watch restarts from a fresh read; members that fail are left
+ * for the next. r: the router to publish into, or NULL to let the follower
+ * make one from the first good snapshot (placer_follower_router). on_event
+ * (when not NULL) is called from the follower's thread for every snapshot
+ * seen: accepted (1) or not (0), with the reason. */
+typedef struct placer_follower placer_follower;
+typedef void (*placer_follower_event_fn)(void *ctx, uint64_t epoch, int accepted,
+                                         const char *reason);
+PLACER_API int placer_follower_start(const char *endpoints, const char *key, placer_router *r,
+                                     placer_follower_event_fn on_event, void *ctx,
+                                     placer_follower **out);
+
+/* Stop the thread and release the follower (and the router it made, if it
+ * made one). NULL is accepted. */
+PLACER_API void placer_follower_stop(placer_follower *f);
+
+/* The router the follower publishes into; NULL until it has one. */
+PLACER_API placer_router *placer_follower_router(placer_follower *f);
+
+typedef struct placer_follower_status {
+    uint64_t epoch;       /* of the last snapshot accepted (0: none yet) */
+    double age_seconds;   /* since it was accepted (since start when none) */
+    uint64_t accepted, rejected;
+    int watching;         /* 1 while a watch stream is open */
+    char last_error[256]; /* the last failure or rejection, "" when none */
+} placer_follower_status;
+
+/* A consistent copy of the follower's status. Returns 0 or PLACER_ENULL. */
+PLACER_API int placer_follower_status_get(placer_follower *f, placer_follower_status *st);
 
 /* ------------------------------------------------------------------------ */
 /* Version and CPU                                                          */

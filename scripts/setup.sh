@@ -8,8 +8,8 @@ packages=(
   meson ninja-build pkg-config gcc g++ git
   # data plane
   libsimde-dev liburcu-dev libjemalloc-dev
-  # control plane (later issues)
-  libjansson-dev libcurl4-openssl-dev
+  # control plane: JSON, etcd's HTTP API; etcd itself for the tests against real members
+  libjansson-dev libcurl4-openssl-dev etcd-server etcd-client
   # proof harnesses
   libbenchmark-dev libbenchmark-tools clang libclang-rt-14-dev llvm
   valgrind python3
@@ -36,3 +36,9 @@ echo "setup: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+# The package starts a system etcd on port 2379 where systemd runs; placer's
+# tests start their own members on free ports, so leave the machine as it was.
+if [[ " ${missing[*]} " == *" etcd-server "* ]] && command -v systemctl >/dev/null &&
+   systemctl is-active --quiet etcd 2>/dev/null; then
+  $SUDO systemctl disable --now etcd || true
+fi

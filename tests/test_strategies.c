@@ -12,6 +12,7 @@
 #include "check.h"
 #include "kernels.h"
 #include "placer.h"
+#include "reference.h"
 
 static placer_builder *make(int strategy, uint32_t nodes, uint32_t zones, int weighted)
 {
@@ -191,29 +192,6 @@ static void test_maglev(void)
 
 /* ---- rendezvous -------------------------------------------------------- */
 
-/* The plain definition: score -w / ln(u) with libm's log. */
-static uint32_t ref_hrw(const placer_snapshot *s, uint64_t h)
-{
-    uint32_t best = 0;
-    double best_score = -1;
-    for (uint32_t i = 0; i < placer_node_count(s); i++) {
-        const char *id = placer_node_id(s, i);
-        uint64_t x = h ^ placer_hash64(placer_snapshot_seed(s), id, strlen(id));
-        x ^= x >> 33;
-        x *= UINT64_C(0xff51afd7ed558ccd);
-        x ^= x >> 33;
-        x *= UINT64_C(0xc4ceb9fe1a85ec53);
-        x ^= x >> 33;
-        double u = (double)((x >> 11) | 1) / 9007199254740992.0;
-        double score = -placer_node_weight(s, i) / log(u);
-        if (score > best_score) {
-            best_score = score;
-            best = i;
-        }
-    }
-    return best;
-}
-
 /* Shares of 1,000,000 hashes over a weighted rendezvous membership: the
  * worst relative deviation from the weights, and the worst z-score. */
 static void hrw_shares(const double *w, uint32_t n, double *worst, double *worst_z)
@@ -253,7 +231,7 @@ static void test_rendezvous(void)
     int ok = 1;
     for (int i = 0; i < 100000; i++) {
         uint64_t h = check_rand(&r);
-        ok &= (uint32_t)placer_lookup_hash(s, h) == ref_hrw(s, h);
+        ok &= (uint32_t)placer_lookup_hash(s, h) == ref_rendezvous_owner(s, h);
     }
     CHECK_ALL(ok, "rendezvous: 100,000 owners equal to -w/ln(u) with libm's log");
     /* Seed 003's weighting 1:2:4: shares within 1% of 1/7, 2/7, 4/7. */
@@ -307,7 +285,7 @@ static void test_rendezvous(void)
     ok = 1;
     for (int i = 0; i < 20000; i++) {
         uint64_t h = check_rand(&r);
-        ok &= (uint32_t)placer_lookup_hash(us, h) == ref_hrw(us, h);
+        ok &= (uint32_t)placer_lookup_hash(us, h) == ref_rendezvous_owner(us, h);
     }
     CHECK_ALL(ok, "rendezvous, equal weights: owners equal to -w/ln(u) with libm's log");
     placer_snapshot_free(us);

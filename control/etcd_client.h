@@ -1,0 +1,51 @@
+/*
+ * etcd_client.h -- etcd's v3 JSON API (the grpc-gateway of etcd 3.4)
+ * over libcurl: POST a JSON body to /v3/..., several endpoints with
+ * failover, per-request timeouts and exponential backoff, and the watch
+ * stream. Keys and values travel base64; 64-bit numbers are strings; etcd
+ * leaves out fields that are zero or false.
+ */
+#ifndef PLC_CONTROL_ETCD_CLIENT_H
+#define PLC_CONTROL_ETCD_CLIENT_H
+
+#include <jansson.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct plc_etcd plc_etcd;
+
+/* endpoints: comma-separated URLs ("http://127.0.0.1:2379,..."); timeout:
+ * how long one call may keep trying endpoints, in milliseconds. Returns 0,
+ * PLACER_EINVAL (no endpoint), PLACER_ENOMEM. */
+int plc_etcd_new(const char *endpoints, long timeout_ms, plc_etcd **out);
+void plc_etcd_free(plc_etcd *e);
+
+/* POST body to path ("/v3/kv/range"); *resp receives the parsed reply
+ * (json_decref it). Tries each endpoint in turn from the last one that
+ * answered, with backoff between rounds, until the timeout. Returns 0,
+ * PLACER_EUNAVAIL (no endpoint answered in time; why says the last
+ * failure), PLACER_ECOMPACTED (the revision asked for is compacted) or
+ * PLACER_EFORMAT (etcd answered with an error or not JSON). */
+int plc_etcd_post(plc_etcd *e, const char *path, json_t *body, json_t **resp, char *why,
+                  size_t why_len);
+
+/* Watch key from start_revision on one endpoint (the current one, moving on
+ * when it fails), calling on_message for every message of the stream
+ * (created, events, compaction) until on_message returns non-zero, *stop
+ * becomes true, or the stream ends. Returns 0 when stopped by the caller,
+ * PLACER_EUNAVAIL when the stream broke (the caller reconnects). */
+typedef int (*plc_etcd_message_fn)(void *ctx, json_t *message);
+int plc_etcd_watch(plc_etcd *e, const char *key, int64_t start_revision,
+                   plc_etcd_message_fn on_message, void *ctx, atomic_int *stop, char *why,
+                   size_t why_len);
+
+/* printf into why (when not NULL and why_len > 0). */
+__attribute__((format(printf, 3, 4))) void plc_say(char *why, size_t why_len, const char *fmt, ...);
+
+/* Helpers for bodies and replies. */
+json_t *plc_etcd_b64(const void *data, size_t len); /* a base64 JSON string */
+int plc_etcd_unb64(const json_t *v, unsigned char **out, size_t *len); /* 0 or -1 */
+int64_t plc_etcd_int(const json_t *v); /* a number or numeric string; 0 when absent */
+
+#endif

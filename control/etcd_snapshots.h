@@ -1,0 +1,19 @@
+/*
+ * etcd_snapshots.h -- the layout of snapshots in etcd (docs/ETCD.md) and
+ * the calls the publisher, the fetcher and the follower share.
+ */
+#ifndef PLC_CONTROL_ETCD_SNAPSHOTS_H
+#define PLC_CONTROL_ETCD_SNAPSHOTS_H
+
+#include "etcd_client.h"
+#include "placer.h"
+
+#define PLC_ETCD_CHUNK (1u << 20) /* raw bytes per chunk: under etcd's 1.5 MiB request limit */
+
+/* The snapshot a manifest value names (or a raw snapshot stored as the
+ * value itself), with its chunks read at `revision` (0: the latest).
+ * Returns 0 and *out, or an error with its reason in why. */
+int plc_etcd_load(plc_etcd *e, const unsigned char *value, size_t len, int64_t revision,
+                  placer_snapshot **out, char *why, size_t why_len);
+
+#endif
