@@ -1,0 +1,16 @@
+/* simulate_print.h -- the ways `placer simulate` shows its results. */
+#ifndef PLACER_CLI_SIMULATE_PRINT_H
+#define PLACER_CLI_SIMULATE_PRINT_H
+
+#include "cli.h"
+#include "simulate.h"
+
+void simulate_print_json(const plc_sim_result *r, const plc_sim_config *cfg);
+void simulate_print_csv(const plc_sim_result *r, const plc_sim_config *cfg);
+/* The aligned table, with the point of diminishing returns marked. */
+void simulate_print_table(const plc_sim_result *r, const plc_sim_config *cfg);
+/* The chart of max/mean against tokens per node; 0, or -1 when the file
+ * cannot be written. */
+int simulate_plot(const char *path, const plc_sim_result *r, const plc_sim_config *cfg);
+
+#endif
