@@ -14,6 +14,7 @@
  * Maglev M = 65,537 for 120 nodes and 1,000,003 (the paper's M >= 100 N)
  * for 10,000; the ring 256 tokens per node (2.56 M tokens at 10,000).
  */
+#define PLACER_STATIC_LINKING_ONLY
 #include <stdio.h>
 #include <string.h>
 
@@ -112,6 +113,35 @@ static void bench_hrw_kernel(plc_bench *b, const void *arg)
     plc_bench_set_items(b, plc_bench_iterations(b));
 }
 
+/* A weighted membership (120 nodes, weights 1..4: four weight classes)
+ * through the snapshot, from precomputed hashes: the chosen kernels, or
+ * the scalar ones (snapshot built with every CPU feature hidden). */
+static void bench_hrw_classes(plc_bench *b, const void *arg)
+{
+    const hrw_case *c = arg;
+    placer_builder *bld = placer_builder_new();
+    placer_builder_set_strategy(bld, PLACER_RENDEZVOUS);
+    for (int i = 0; i < 120; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "node-%05d", i);
+        placer_builder_add_node(bld, id, NULL, 1 + i % 4);
+    }
+    if (c->scalar)
+        placer_set_cpu_mask(0);
+    placer_snapshot *s = NULL;
+    placer_builder_build(bld, 1, &s);
+    placer_set_cpu_mask(~0u);
+    placer_builder_free(bld);
+    const ring_fixture *f = bench_fixture(1);
+    uint64_t acc = 0;
+    while (plc_bench_keep_running(b, BENCH_KEYS))
+        for (uint32_t i = 0; i < BENCH_KEYS; i++)
+            acc += (uint32_t)placer_lookup_hash(s, f->hashes[i]);
+    plc_bench_keep(acc);
+    plc_bench_set_items(b, plc_bench_iterations(b));
+    placer_snapshot_free(s);
+}
+
 /* Lamping & Veach's function as printed, compiled here as a peer; not
  * inlined, so that both sides pay one call, as placer_jump_hash does. */
 __attribute__((noinline)) static int32_t paper_jump(uint64_t key, int32_t num_buckets)
@@ -182,6 +212,8 @@ void register_strategy_benches(void)
     plc_bench_register("rendezvous_kernel/120/equal_weights/scalar", bench_hrw_kernel, &hrw[1]);
     plc_bench_register("rendezvous_kernel/120/weighted/chosen", bench_hrw_kernel, &hrw[2]);
     plc_bench_register("rendezvous_kernel/120/weighted/scalar", bench_hrw_kernel, &hrw[3]);
+    plc_bench_register("rendezvous_classes/120/chosen", bench_hrw_classes, &hrw[2]);
+    plc_bench_register("rendezvous_classes/120/scalar", bench_hrw_classes, &hrw[3]);
     static const jump_case jumps[4] = {{0, 120}, {1, 120}, {0, 10000}, {1, 10000}};
     plc_bench_register("jump/120/placer", bench_jump, &jumps[0]);
     plc_bench_register("jump/120/paper", bench_jump, &jumps[1]);

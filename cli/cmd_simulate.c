@@ -137,8 +137,9 @@ int cmd_simulate(int argc, char **argv)
             for (const char *p = argv[++i]; *p && nw < 64;) {
                 char *end;
                 double w = strtod(p, &end);
-                if (end == p || !(w > 0) || !isfinite(w) || (*end && *end != ',')) {
-                    fprintf(stderr, "placer simulate: --weights: expected positive numbers separated by commas, got '%s'\n", argv[i]);
+                if (end == p || !(w >= PLACER_MIN_WEIGHT && w <= PLACER_MAX_WEIGHT) ||
+                    (*end && *end != ',')) {
+                    fprintf(stderr, "placer simulate: --weights: expected numbers from 2^-32 to 2^32 separated by commas, got '%s'\n", argv[i]);
                     return CLI_USAGE;
                 }
                 weights[nw++] = w;

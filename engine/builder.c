@@ -194,7 +194,7 @@ int placer_builder_add_node(placer_builder *b, const char *id, const char *zone,
     PLC_VALIDATE_OR_RET(id_len > 0, PLACER_EIDEMPTY);
     PLC_VALIDATE_OR_RET(id_len <= PLACER_MAX_ID_LEN && zone_len <= PLACER_MAX_ID_LEN,
                         PLACER_EIDLONG);
-    PLC_VALIDATE_OR_RET(isfinite(weight) && weight > 0, PLACER_EWEIGHT);
+    PLC_VALIDATE_OR_RET(weight >= PLACER_MIN_WEIGHT && weight <= PLACER_MAX_WEIGHT, PLACER_EWEIGHT); /* NaN fails */
     PLC_VALIDATE_OR_RET(b->nnodes < PLACER_MAX_NODES, PLACER_ETOOMANY);
     if (b->id_index_cap && b->id_index[id_slot(b->id_index, b->id_index_cap, b, id, id_len)])
         return PLACER_EIDDUP;

@@ -10,7 +10,7 @@ const char *placer_strerror(int err)
     case PLACER_EIDEMPTY: return "PLACER_EIDEMPTY: node id is empty";
     case PLACER_EIDDUP: return "PLACER_EIDDUP: duplicate node id";
     case PLACER_EIDLONG: return "PLACER_EIDLONG: node id or zone longer than PLACER_MAX_ID_LEN";
-    case PLACER_EWEIGHT: return "PLACER_EWEIGHT: weight must be finite and > 0";
+    case PLACER_EWEIGHT: return "PLACER_EWEIGHT: weight must be from 2^-32 to 2^32";
     case PLACER_ENONODES: return "PLACER_ENONODES: no nodes to build from";
     case PLACER_ETOOMANY: return "PLACER_ETOOMANY: more tokens or nodes than the documented cap";
     case PLACER_ERANGE: return "PLACER_ERANGE: node or token index out of range";

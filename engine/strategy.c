@@ -44,7 +44,7 @@ uint32_t plc_owner(const placer_snapshot *s, uint64_t h, int target)
         return s->search(target ? &s->target : &s->tree, h);
     case PLACER_RENDEZVOUS: {
         const plc_hrw_set *c = target ? &s->thrw : &s->hrw;
-        return c->node[c->best(c->seed, c->inv_w, c->n, h)];
+        return c->node[plc_hrw_winner(c, h)];
     }
     default: {
         const plc_table *t = target ? &s->ttable : &s->table;
@@ -87,11 +87,14 @@ static uint32_t hrw_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out
                              uint32_t *zones)
 {
     const plc_hrw_set *c = &s->hrw;
+    if (!want)
+        return *zones = 0, 0;
+    out[0] = c->node[plc_hrw_winner(c, h)]; /* the owner first, however the set ranks */
     double local[256], *score = c->n <= 256 ? local : plc_malloc((size_t)c->n * sizeof *score);
     if (!score) /* out of memory: the owner alone, reported as under-replicated */
-        return *zones = 1, out[0] = c->node[c->best(c->seed, c->inv_w, c->n, h)], 1;
+        return *zones = 1, 1;
     c->scores(c->seed, c->inv_w, c->n, h, score);
-    uint32_t count = 0, nz = 0;
+    uint32_t count = 1, nz = 1;
     for (int lap = 0; lap < 2; lap++) {
         while (count < want && (lap || nz < s->nzones)) {
             uint32_t best = UINT32_MAX;

@@ -48,7 +48,7 @@ extern "C" {
 #define PLACER_EIDEMPTY (-3)   /* a node id is empty */
 #define PLACER_EIDDUP (-4)     /* a node id is already in the builder */
 #define PLACER_EIDLONG (-5)    /* a node id or zone is longer than PLACER_MAX_ID_LEN */
-#define PLACER_EWEIGHT (-6)    /* a weight is <= 0, NaN or infinite */
+#define PLACER_EWEIGHT (-6)    /* a weight is NaN or outside [PLACER_MIN_WEIGHT, PLACER_MAX_WEIGHT] */
 #define PLACER_ENONODES (-7)   /* build asked of a builder with no nodes */
 #define PLACER_ETOOMANY (-8)   /* tokens or nodes past PLACER_MAX_TOKENS / PLACER_MAX_NODES */
 #define PLACER_ERANGE (-9)     /* a node index is out of range */
@@ -81,6 +81,8 @@ PLACER_API const char *placer_strerror(int err);
 #define PLACER_DEFAULT_SEED UINT64_C(0)
 #define PLACER_DEFAULT_VNODES 256u   /* tokens per unit of weight */
 #define PLACER_MAX_REPLICAS 8u       /* replica sets a snapshot can precompute */
+#define PLACER_MIN_WEIGHT (1.0 / 4294967296.0) /* 2^-32: weights are in [2^-32, 2^32] */
+#define PLACER_MAX_WEIGHT 4294967296.0
 
 /* ------------------------------------------------------------------------ */
 /* Hashes (pure, thread-safe, never fail)                                   */
@@ -229,7 +231,10 @@ PLACER_API int placer_builder_set_state(placer_builder *b, uint32_t node, int st
 
 /* Add a physical node. id: non-empty, at most PLACER_MAX_ID_LEN bytes,
  * unique in the builder. zone: NULL or "" for none, at most
- * PLACER_MAX_ID_LEN bytes. weight: finite and > 0. Both strings are copied.
+ * PLACER_MAX_ID_LEN bytes. weight: from PLACER_MIN_WEIGHT to
+ * PLACER_MAX_WEIGHT (2^-32 .. 2^32: relative weights over 19 decades, and
+ * every strategy's arithmetic, rendezvous's 1/w included, stays in normal
+ * doubles). Both strings are copied.
  * Returns the node's index (0, 1, 2, ... in call order; snapshots keep these
  * indices), or PLACER_ENULL, PLACER_EIDEMPTY, PLACER_EIDLONG, PLACER_EIDDUP,
  * PLACER_EWEIGHT, PLACER_ETOOMANY (more than PLACER_MAX_NODES nodes), or

@@ -88,6 +88,7 @@ typedef struct hrw_choice {
     plc_hrw_scores_fn scores;
     plc_hrw_best_fn best_uniform;
     plc_hrw_scores_fn scores_uniform;
+    plc_hrw_classes_fn best_classes;
     const char *name;
     unsigned needs;
 } hrw_choice;
@@ -95,10 +96,10 @@ typedef struct hrw_choice {
 static const hrw_choice hrw_choices[] = {
 #if defined(PLC_HAVE_AVX512)
     {plc_hrw_best_avx512, plc_hrw_scores_avx512, plc_hrw_best_uniform_avx512,
-     plc_hrw_scores_uniform_avx512, "hrw-avx512", PLC_CPU_AVX512},
+     plc_hrw_scores_uniform_avx512, plc_hrw_best_classes_avx512, "hrw-avx512", PLC_CPU_AVX512},
 #endif
     {plc_hrw_best_scalar, plc_hrw_scores_scalar, plc_hrw_best_uniform_scalar,
-     plc_hrw_scores_uniform_scalar, "hrw-scalar", 0},
+     plc_hrw_scores_uniform_scalar, plc_hrw_best_classes_scalar, "hrw-scalar", 0},
 };
 #define NHRW (sizeof hrw_choices / sizeof hrw_choices[0])
 
@@ -146,6 +147,7 @@ static void init(void)
                     .hrw_scores = hrw_choices[r].scores,
                     .hrw_best_uniform = hrw_choices[r].best_uniform,
                     .hrw_scores_uniform = hrw_choices[r].scores_uniform,
+                    .hrw_best_classes = hrw_choices[r].best_classes,
                     .hrw_name = hrw_choices[r].name,
                 };
     select_kernels();

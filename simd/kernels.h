@@ -49,6 +49,7 @@ typedef struct plc_kernels {
     plc_hrw_best_fn hrw_best;
     plc_hrw_scores_fn hrw_scores;
     plc_hrw_best_fn hrw_best_uniform; /* every weight equal: no logarithm */
+    plc_hrw_classes_fn hrw_best_classes; /* few distinct weights */
     plc_hrw_scores_fn hrw_scores_uniform;
     const char *hrw_name;
 } plc_kernels;

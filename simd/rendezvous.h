@@ -24,6 +24,14 @@
  * exact formula, with the same ties; their scores are that integer as a
  * double (exact below 2^53). A placement uses one family or the other,
  * chosen at build from its weights.
+ *
+ * Few distinct weights (weight classes): candidates are stored sorted by
+ * weight, and within a class ranking by u is ranking by score, so each
+ * class's winner is found without a logarithm (the uniform kernel over the
+ * class), and only the winners' keys are computed (kernel above) and
+ * compared, the lowest index winning ties. plc_hrw_set.nclasses > 0 says a
+ * placement ranks this way; the scalar and AVX-512 versions give the same
+ * winner.
  */
 #ifndef PLC_SIMD_RENDEZVOUS_H
 #define PLC_SIMD_RENDEZVOUS_H
@@ -40,14 +48,32 @@ typedef void (*plc_hrw_scores_fn)(const uint64_t *seed, const double *inv_w, uin
 
 /* The candidates of one placement, structure of arrays, and the kernels
  * that rank them (uniform or weighted). */
-typedef struct plc_hrw_set {
+typedef struct plc_hrw_set plc_hrw_set;
+/* The winner of a weight-classed set. */
+typedef uint32_t (*plc_hrw_classes_fn)(const plc_hrw_set *c, uint64_t h);
+
+struct plc_hrw_set {
     const uint64_t *seed;  /* plc_hrw_premix(placer_hash64(snapshot seed, node id)) */
     const double *inv_w;   /* 1 / weight */
     const uint32_t *node;  /* node index in the snapshot */
     uint32_t n;
-    plc_hrw_best_fn best;
+    plc_hrw_best_fn best;  /* weighted or uniform kernel over all candidates */
     plc_hrw_scores_fn scores;
-} plc_hrw_set;
+    /* Weight classes (nclasses > 0): class k is candidates cls[k] ..
+     * cls[k + 1] - 1, each at most PLC_HRW_MAX_CLASS of them. */
+    const uint32_t *cls;
+    uint32_t nclasses;
+    plc_hrw_classes_fn best_classes;
+};
+
+#define PLC_HRW_MAX_CLASSES 16u
+#define PLC_HRW_MAX_CLASS 2048u /* the packed index's 11 bits */
+
+/* The winning candidate's index, whichever way the set ranks. */
+static inline uint32_t plc_hrw_winner(const plc_hrw_set *c, uint64_t h)
+{
+    return c->nclasses ? c->best_classes(c, h) : c->best(c->seed, c->inv_w, c->n, h);
+}
 
 static inline uint64_t plc_hrw_premix(uint64_t v)
 {
@@ -61,6 +87,7 @@ static inline uint64_t plc_hrw_premix(uint64_t v)
 #define PLC_HRW_SQRT2 UINT64_C(0x3ff6a09e667f3bcd) /* bits of sqrt(2) */
 #define PLC_HRW_LN2 0.6931471805599453094
 
+uint32_t plc_hrw_best_classes_scalar(const plc_hrw_set *c, uint64_t h);
 uint32_t plc_hrw_best_uniform_scalar(const uint64_t *seed, const double *inv_w, uint32_t n,
                                      uint64_t h);
 void plc_hrw_scores_uniform_scalar(const uint64_t *seed, const double *inv_w, uint32_t n,
@@ -70,6 +97,7 @@ void plc_hrw_scores_scalar(const uint64_t *seed, const double *inv_w, uint32_t n
                            double *out);
 #if defined(PLC_HAVE_AVX512)
 uint32_t plc_hrw_best_avx512(const uint64_t *seed, const double *inv_w, uint32_t n, uint64_t h);
+uint32_t plc_hrw_best_classes_avx512(const plc_hrw_set *c, uint64_t h);
 uint32_t plc_hrw_best_uniform_avx512(const uint64_t *seed, const double *inv_w, uint32_t n,
                                      uint64_t h);
 void plc_hrw_scores_uniform_avx512(const uint64_t *seed, const double *inv_w, uint32_t n,

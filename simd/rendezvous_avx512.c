@@ -196,3 +196,24 @@ void plc_hrw_scores_uniform_avx512(const uint64_t *seed, const double *inv_w, ui
         _mm512_mask_storeu_pd(out + i, live, v);
     }
 }
+
+/* Each class's winner by the packed max (no logarithm), then the winners'
+ * keys 8 at a time by the kernel the scalar reference mirrors. */
+uint32_t plc_hrw_best_classes_avx512(const plc_hrw_set *c, uint64_t h)
+{
+    uint64_t wseed[PLC_HRW_MAX_CLASSES];
+    double winv[PLC_HRW_MAX_CLASSES], key[PLC_HRW_MAX_CLASSES];
+    uint32_t widx[PLC_HRW_MAX_CLASSES];
+    for (uint32_t k = 0; k < c->nclasses; k++) {
+        uint32_t a = c->cls[k];
+        widx[k] = a + best_packed(c->seed + a, c->cls[k + 1] - a, h);
+        wseed[k] = c->seed[widx[k]];
+        winv[k] = c->inv_w[widx[k]];
+    }
+    plc_hrw_scores_avx512(wseed, winv, c->nclasses, h, key);
+    uint32_t best = 0;
+    for (uint32_t k = 1; k < c->nclasses; k++)
+        if (key[k] > key[best])
+            best = k;
+    return widx[best];
+}

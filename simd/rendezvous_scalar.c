@@ -86,3 +86,19 @@ void plc_hrw_scores_uniform_scalar(const uint64_t *seed, const double *inv_w, ui
     for (uint32_t i = 0; i < n; i++)
         out[i] = (double)numerator(h, seed[i]);
 }
+
+uint32_t plc_hrw_best_classes_scalar(const plc_hrw_set *c, uint64_t h)
+{
+    uint32_t best = 0;
+    double best_key = 0;
+    for (uint32_t k = 0; k < c->nclasses; k++) {
+        uint32_t a = c->cls[k];
+        uint32_t i = a + plc_hrw_best_uniform_scalar(c->seed + a, NULL, c->cls[k + 1] - a, h);
+        double key = key_of(h, c->seed[i], c->inv_w[i]);
+        if (!k || key > best_key) { /* classes in index order: ties keep the lower */
+            best_key = key;
+            best = i;
+        }
+    }
+    return best;
+}

@@ -77,6 +77,11 @@ static void bad_nodes_leave_builder_unchanged(void)
     CHECK_EQ(placer_builder_add_node(b, "a", "z", -1), PLACER_EWEIGHT);
     CHECK_EQ(placer_builder_add_node(b, "a", "z", NAN), PLACER_EWEIGHT);
     CHECK_EQ(placer_builder_add_node(b, "a", "z", INFINITY), PLACER_EWEIGHT);
+    /* past the range: a subnormal weight once made rendezvous's 1/w infinite */
+    CHECK_EQ(placer_builder_add_node(b, "a", "z", 1.35e-312), PLACER_EWEIGHT);
+    CHECK_EQ(placer_builder_add_node(b, "a", "z", PLACER_MIN_WEIGHT / 2), PLACER_EWEIGHT);
+    CHECK_EQ(placer_builder_add_node(b, "a", "z", PLACER_MAX_WEIGHT * 2), PLACER_EWEIGHT);
+    CHECK_EQ(placer_builder_add_node(b, "a", "z", 1e300), PLACER_EWEIGHT);
     CHECK_EQ(placer_builder_add_node(b, "a", "z", -INFINITY), PLACER_EWEIGHT);
     char longid[PLACER_MAX_ID_LEN + 2];
     memset(longid, 'x', sizeof longid - 1);
@@ -116,7 +121,7 @@ static void token_cap(void)
     CHECK_EQ(placer_builder_add_node(b, "y", NULL, 1), 1); /* together over the cap */
     CHECK_EQ(placer_builder_build(b, 0, &s), PLACER_ETOOMANY);
     CHECK(s == NULL);
-    CHECK_EQ(placer_builder_add_node(b, "z", NULL, 1e300), 2);
+    CHECK_EQ(placer_builder_add_node(b, "z", NULL, PLACER_MAX_WEIGHT), 2);
     CHECK_EQ(placer_builder_build(b, 0, &s), PLACER_ETOOMANY); /* weight x V overflows */
     placer_builder_free(b);
 }

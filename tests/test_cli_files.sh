@@ -93,7 +93,7 @@ expect_out 'vBucketMap\[0\]\[0\]: expected -1 or a server index below 1' "the ba
 # Bad membership files: file, line, column and field.
 printf '{"nodes": [\n  {"id": "a", "weight": -1}\n]}\n' >"$dir/w.json"
 expect_exit 2 "negative weight" -- "$placer" build "$dir/w.json" -o "$dir/x.snap"
-expect_out 'w\.json:2:25: nodes\[0\]\.weight: PLACER_EWEIGHT' "weight error located"
+expect_out 'w\.json:2:25: nodes\[0\]\.weight: PLACER_EWEIGHT: weight must be from 2\^-32 to 2\^32' "weight error located"
 printf '{"nodes": [{"id": "a"}, {"id": "a"}]}' >"$dir/d.json"
 expect_exit 2 "duplicate id" -- "$placer" build "$dir/d.json" -o "$dir/x.snap"
 expect_out 'd\.json:1:32: nodes\[1\]\.id: PLACER_EIDDUP' "duplicate located"

@@ -279,6 +279,43 @@ static void test_rendezvous(void)
     CHECK_EQ(k->hrw_best(seeds, inv, 40, 5), 0);
     CHECK_EQ(k->hrw_best_uniform(seeds, inv, 40, 5), 0);
 
+    /* Weight classes (120 nodes, weights 1..4: 4 classes of 30) and every
+     * mode: owners by the formula, and the same owners from the scalar
+     * kernels (CPU features hidden) as from the chosen ones. */
+    static const uint32_t sizes[] = {120, 120, 13, 1000};
+    static const int weighted[] = {1, 0, 1, 2};
+    for (size_t m = 0; m < sizeof sizes / sizeof sizes[0]; m++) {
+        placer_builder *wb = placer_builder_new();
+        placer_builder_set_strategy(wb, PLACER_RENDEZVOUS);
+        for (uint32_t i = 0; i < sizes[m]; i++) {
+            char id[16];
+            snprintf(id, sizeof id, "n%u", i);
+            /* mode 2: 13 nodes, too few for classes; mode 3: 1000 distinct weights */
+            double w = weighted[m] == 2 ? 1.0 + i * 0.001 : weighted[m] ? 1.0 + i % 4 : 1.0;
+            placer_builder_add_node(wb, id, NULL, w);
+        }
+        placer_snapshot *chosen = build(wb, 1);
+        placer_set_cpu_mask(0);
+        placer_snapshot *scalar = build(wb, 1);
+        placer_set_cpu_mask(~0u);
+        int same = 1, formula = 1;
+        for (int i = 0; i < 20000; i++) {
+            uint64_t h = check_rand(&r);
+            int o = placer_lookup_hash(chosen, h);
+            same &= o == placer_lookup_hash(scalar, h);
+            if (i < 5000 || sizes[m] < 1000)
+                formula &= (uint32_t)o == ref_rendezvous_owner(chosen, h);
+            uint32_t set[3];
+            same &= placer_replicas(chosen, "k", 1, set, 3) == 3 &&
+                    set[0] == (uint32_t)placer_lookup(chosen, "k", 1);
+        }
+        CHECK_ALL(same, "rendezvous: scalar kernels == chosen kernels, replicas[0] == owner");
+        CHECK_ALL(formula, "rendezvous: owners by -w/ln(u) in every ranking mode");
+        placer_snapshot_free(chosen);
+        placer_snapshot_free(scalar);
+        placer_builder_free(wb);
+    }
+
     /* Equal weights take the logarithm-free kernels: still the formula. */
     placer_builder *u = make(PLACER_RENDEZVOUS, 120, 0, 0);
     placer_snapshot *us = build(u, 1);
