@@ -56,7 +56,6 @@ static placer_builder *builder_for(const sim *S, int strategy, uint32_t v, int e
         return NULL;
     placer_builder_set_strategy(b, strategy);
     placer_builder_set_seed(b, m->seed);
-    uint32_t n = m->nnodes + (uint32_t)extra;
     double W = 0;
     for (uint32_t i = 0; i < m->nnodes; i++)
         W += m->nodes[i].weight;
@@ -80,7 +79,6 @@ static placer_builder *builder_for(const sim *S, int strategy, uint32_t v, int e
         placer_builder_free(b);
         return NULL;
     }
-    (void)n;
     return b;
 }
 

@@ -273,15 +273,18 @@ PLACER_API void placer_snapshot_free(placer_snapshot *s);
 /* Lookup (any number of concurrent readers per snapshot)                   */
 /* ------------------------------------------------------------------------ */
 
-/* Owner of a key: the node index of the first token >= placer_hash64(seed,
- * key, len), wrapping to the smallest token. Returns the index (>= 0), or
- * PLACER_ENULL when s is NULL or key is NULL with len > 0. */
+/* Owner of a key. Ring: the node index of the first token >= placer_hash64(
+ * seed, key, len), wrapping to the smallest token; other strategies: their
+ * rule (see PLACER_RING ...). Returns the index (>= 0), PLACER_ENULL when s
+ * is NULL or key is NULL with len > 0, or PLACER_ENOLIVE when a partition
+ * map has no active node for the key's partition (an imported -1). */
 PLACER_API int placer_lookup(const placer_snapshot *s, const void *key, size_t len);
 
 /* Owner of an already computed hash. Returns the node index, or PLACER_ENULL. */
 PLACER_API int placer_lookup_hash(const placer_snapshot *s, uint64_t hash);
 
-/* Owners of n keys at once: owners[i] = placer_lookup(s, keys[i], lens[i]).
+/* Owners of n keys at once: owners[i] = placer_lookup(s, keys[i], lens[i]),
+ * or PLACER_NO_NODE where that would be PLACER_ENOLIVE.
  * Faster than n single calls: the keys are hashed in chunks, then walk the
  * search tree in lockstep groups whose memory loads overlap (prefetching),
  * which hides memory latency on rings larger than the caches. Every key is
@@ -317,8 +320,10 @@ PLACER_API int placer_node_state(const placer_snapshot *s, uint32_t node);
  * draining), 0 otherwise or when s is NULL. */
 PLACER_API int placer_snapshot_in_transition(const placer_snapshot *s);
 
-/* The hash a snapshot uses for keys: placer_hash64(its seed, key, len).
- * Returns 0 when s is NULL or key is NULL with len > 0. */
+/* The position of a key in the snapshot's hash space, which
+ * placer_lookup_hash, the diffs and the moves speak of: placer_hash64(its
+ * seed, key, len), or for Couchbase-hash partitions the first position of
+ * the key's vBucket. Returns 0 when s is NULL or key is NULL with len > 0. */
 PLACER_API uint64_t placer_snapshot_hash(const placer_snapshot *s, const void *key, size_t len);
 
 /* ------------------------------------------------------------------------ */
