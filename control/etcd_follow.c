@@ -144,6 +144,9 @@ static int on_message(void *ctx, json_t *msg)
     if (plc_etcd_int(json_object_get(result, "compact_revision")) > 0 ||
         json_is_true(json_object_get(result, "canceled"))) {
         note_error(f, "watch: compacted or canceled; reading again", 0);
+        pthread_mutex_lock(&f->lock);
+        f->status.resyncs++;
+        pthread_mutex_unlock(&f->lock);
         f->fresh = 1;
         return 1;
     }

@@ -688,6 +688,7 @@ typedef struct placer_follower_status {
     uint64_t epoch;       /* of the last snapshot accepted (0: none yet) */
     double age_seconds;   /* since it was accepted (since start when none) */
     uint64_t accepted, rejected;
+    uint64_t resyncs;     /* fresh reads after a watch said its revision was compacted */
     int watching;         /* 1 while a watch stream is open */
     char last_error[256]; /* the last failure or rejection, "" when none */
 } placer_follower_status;

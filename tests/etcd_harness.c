@@ -51,16 +51,16 @@ static size_t sink(char *p, size_t s, size_t n, void *ctx)
     return s * n;
 }
 
-/* POST {} to a member's maintenance status; its reply in out. 0 or -1. */
-static int status(const etcd_cluster *c, int i, char *out)
+/* POST body to a member's path; its reply in out (4 KiB). 0 or -1. */
+static int call(const etcd_cluster *c, int i, const char *path, const char *body, char *out)
 {
     char url[128];
     etcd_url(c, i, url, sizeof url);
-    strcat(url, "/v3/maintenance/status");
+    strcat(url, path);
     CURL *h = curl_easy_init();
     out[0] = '\0';
     curl_easy_setopt(h, CURLOPT_URL, url);
-    curl_easy_setopt(h, CURLOPT_POSTFIELDS, "{}");
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, sink);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, out);
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, 1000L);
@@ -69,7 +69,22 @@ static int status(const etcd_cluster *c, int i, char *out)
     long code = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
     curl_easy_cleanup(h);
-    return rc == CURLE_OK && code == 200 && strstr(out, "\"leader\"") ? 0 : -1;
+    return rc == CURLE_OK && code == 200 ? 0 : -1;
+}
+
+/* A member's maintenance status. */
+static int status(const etcd_cluster *c, int i, char *out)
+{
+    return !call(c, i, "/v3/maintenance/status", "{}", out) && strstr(out, "\"leader\"") ? 0 : -1;
+}
+
+long long etcd_revision(etcd_cluster *c, int i)
+{
+    char out[4096];
+    const char *r;
+    if (call(c, i, "/v3/kv/range", "{\"key\":\"AA==\"}", out) || !(r = strstr(out, "\"revision\":\"")))
+        return -1;
+    return atoll(r + 12);
 }
 
 static pid_t spawn(const etcd_cluster *c, int i)

@@ -33,6 +33,9 @@ void etcd_kill(etcd_cluster *c, int i);
 /* The index of the current leader, or -1. */
 int etcd_leader(etcd_cluster *c);
 
+/* The cluster's current revision as member i sees it, or -1. */
+long long etcd_revision(etcd_cluster *c, int i);
+
 /* Stop every member and remove the directory. */
 void etcd_destroy(etcd_cluster *c);
 

@@ -8,7 +8,9 @@
  *      rejected and the last good epoch keeps serving;
  *   3. two publishers racing: exactly one wins each epoch;
  *   4. every member stopped: lookups go on from the last snapshot and its
- *      age grows; members restarted: the follower catches up.
+ *      age grows; members restarted: the follower catches up;
+ *   5. placer publish and placer watch;
+ *   6. a watch from a compacted revision reads afresh.
  */
 #define PLACER_STATIC_LINKING_ONLY
 #include <pthread.h>
@@ -259,7 +261,38 @@ int main(int argc, char **argv)
            (unsigned long long)st.epoch, st.age_seconds);
     CHECK(st.age_seconds < 5);
 
-    /* 5. the command line: publish and watch */
+    /* 6. a watch from a compacted revision: a follower that only knows
+     * member 0 loses it, three epochs are published and the history is
+     * compacted behind it; when member 0 comes back, its watch from the old
+     * revision is refused as compacted and it reads afresh. */
+    {
+        char m0[64], others[256];
+        int down = 0;
+        etcd_url(&c, down, m0, sizeof m0);
+        etcd_url(&c, 1, others, sizeof others);
+        strcat(others, ",");
+        etcd_url(&c, 2, others + strlen(others), sizeof others - strlen(others));
+        placer_follower *f2 = NULL;
+        CHECK_EQ(placer_follower_start(m0, KEY, NULL, NULL, NULL, &f2), 0);
+        CHECK(wait_epoch(f2, 200, 15));
+        etcd_kill(&c, down);
+        for (uint64_t e = 201; e <= 203; e++)
+            CHECK_EQ(publish(others, ring(e, 8, 0)), 0);
+        long long rev = etcd_revision(&c, 1);
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, "ETCDCTL_API=3 etcdctl --endpoints=%s compact %lld >/dev/null", others, rev);
+        CHECK(rev > 0 && system(cmd) == 0);
+        etcd_restart(&c, down);
+        CHECK(wait_epoch(f2, 203, 30));
+        placer_follower_status_get(f2, &st);
+        printf("6: after compaction behind its watch: follower at epoch %llu, %llu resync(s)\n",
+               (unsigned long long)st.epoch, (unsigned long long)st.resyncs);
+        CHECK(st.resyncs >= 1);
+        placer_follower_stop(f2);
+        CHECK(wait_epoch(f, 203, 15));
+    }
+
+    /* 5. the command line: publish and watch */    /* 5. the command line: publish and watch */
     if (placer_cli) {
         char cmd[3000], snap[400], out[400];
         snprintf(snap, sizeof snap, "%s/cli.snap", c.dir);
