@@ -10,7 +10,8 @@
  *   4. every member stopped: lookups go on from the last snapshot and its
  *      age grows; members restarted: the follower catches up;
  *   5. placer publish and placer watch;
- *   6. a watch from a compacted revision reads afresh.
+ *   6. a watch from a compacted revision reads afresh;
+ *   7. a snapshot larger than etcd's request limit travels in chunks.
  */
 #define PLACER_STATIC_LINKING_ONLY
 #include <pthread.h>
@@ -261,6 +262,33 @@ int main(int argc, char **argv)
            (unsigned long long)st.epoch, st.age_seconds);
     CHECK(st.age_seconds < 5);
 
+    /* 7. a snapshot past etcd's 1.5 MiB request limit goes in chunks */
+    {
+        placer_builder *big = placer_builder_new();
+        placer_builder_set_vnodes(big, 2048);
+        for (int i = 0; i < 100; i++) {
+            char id[16];
+            snprintf(id, sizeof id, "big-%d", i);
+            placer_builder_add_node(big, id, NULL, 1);
+        }
+        placer_snapshot *s = NULL;
+        placer_builder_build(big, 300, &s);
+        placer_builder_free(big);
+        void *bytes;
+        size_t blen;
+        placer_snapshot_encode(s, &bytes, &blen);
+        placer_buffer_free(bytes);
+        uint32_t tokens = placer_token_count(s);
+        CHECK_EQ(publish(c.endpoints, s), 0);
+        CHECK(wait_epoch(f, 300, 30));
+        const placer_snapshot *got = placer_router_acquire(placer_follower_router(f));
+        printf("7: a %zu-byte snapshot (%u tokens) in %zu chunks: served at epoch %llu\n", blen,
+               tokens, (blen + (1u << 20) - 1) >> 20, (unsigned long long)placer_snapshot_epoch(got));
+        CHECK(blen > 1536 * 1024);
+        CHECK_EQ(placer_token_count(got), tokens);
+        placer_router_release(placer_follower_router(f), got);
+    }
+
     /* 6. a watch from a compacted revision: a follower that only knows
      * member 0 loses it, three epochs are published and the history is
      * compacted behind it; when member 0 comes back, its watch from the old
@@ -274,22 +302,22 @@ int main(int argc, char **argv)
         etcd_url(&c, 2, others + strlen(others), sizeof others - strlen(others));
         placer_follower *f2 = NULL;
         CHECK_EQ(placer_follower_start(m0, KEY, NULL, NULL, NULL, &f2), 0);
-        CHECK(wait_epoch(f2, 200, 15));
+        CHECK(wait_epoch(f2, 300, 15));
         etcd_kill(&c, down);
-        for (uint64_t e = 201; e <= 203; e++)
+        for (uint64_t e = 301; e <= 303; e++)
             CHECK_EQ(publish(others, ring(e, 8, 0)), 0);
         long long rev = etcd_revision(&c, 1);
         char cmd[600];
         snprintf(cmd, sizeof cmd, "ETCDCTL_API=3 etcdctl --endpoints=%s compact %lld >/dev/null", others, rev);
         CHECK(rev > 0 && system(cmd) == 0);
         etcd_restart(&c, down);
-        CHECK(wait_epoch(f2, 203, 30));
+        CHECK(wait_epoch(f2, 303, 30));
         placer_follower_status_get(f2, &st);
         printf("6: after compaction behind its watch: follower at epoch %llu, %llu resync(s)\n",
                (unsigned long long)st.epoch, (unsigned long long)st.resyncs);
         CHECK(st.resyncs >= 1);
         placer_follower_stop(f2);
-        CHECK(wait_epoch(f, 203, 15));
+        CHECK(wait_epoch(f, 303, 15));
     }
 
     /* 5. the command line: publish and watch */    /* 5. the command line: publish and watch */
