@@ -646,7 +646,8 @@ PLACER_API void placer_router_release(placer_router *r, const placer_snapshot *s
  * why (when not NULL) receives a message for any error.
  */
 
-/* Publish s under key if its epoch is newer than the one stored, in one
+/* Publish s under key if its epoch is newer than the one stored (0 when
+ * none, so epoch 0 is never published), in one
  * compare-and-swap transaction (chunks first, the manifest last; superseded
  * chunks are deleted). Returns 0, PLACER_ECONFLICT (the stored epoch, in
  * *current_epoch when not NULL, is as new or newer: another publisher won),
