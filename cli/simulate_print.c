@@ -21,8 +21,14 @@ void simulate_print_json(const plc_sim_result *rp, const plc_sim_config *c)
     const plc_sim_result r = *rp; /* by value: reads as the code that printed in place */
     const plc_sim_config cfg = *c;
     printf("{\"keys\":%llu,\"nodes\":%u,\"zones\":%u,\"hottest_key_qps_share\":%.17g,"
-           "\"modulo_join_moved\":%.17g,\"rows\":[",
+           "\"modulo_join_moved\":%.17g,",
            (unsigned long long)r.keys, r.nodes, r.zones, r.hottest_qps_share, r.modulo_join_moved);
+    printf("\"node_ids\":[");
+    for (uint32_t i = 0; i <= r.nodes; i++) {
+        printf("%s", i ? "," : "");
+        cli_json_string(stdout, r.node_ids[i]);
+    }
+    printf("],\"rows\":[");
     for (uint32_t i = 0; i < r.nrows; i++) {
         const plc_sim_row *x = &r.rows[i];
         printf("%s{\"strategy\":\"%s\",\"vnodes\":%u,\"units\":%u,"
@@ -42,7 +48,17 @@ void simulate_print_json(const plc_sim_result *rp, const plc_sim_config *c)
                x->snapshot_bytes);
         if (cfg.timing)
             printf(",\"lookup_ns\":%.2f", x->lookup_ns);
-        printf("}");
+        /* per node, the joining node last: fractions of all keys */
+        const double *per[4] = {x->join_out, x->join_in, x->drain_in, x->fail_in};
+        static const char *const names[4] = {"join_out", "join_in", "drain_in", "fail_in"};
+        printf(",\"per_node\":{");
+        for (int k = 0; k < 4; k++) {
+            printf("%s\"%s\":[", k ? "," : "", names[k]);
+            for (uint32_t j = 0; j <= r.nodes; j++)
+                printf("%s%.6g", j ? "," : "", per[k][j]);
+            printf("]");
+        }
+        printf("}}");
     }
     printf("]}\n");
 }

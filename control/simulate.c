@@ -179,9 +179,20 @@ static int run_one(sim *S, int strategy, uint32_t v, plc_sim_row *row)
     if (err)
         goto out;
     owners_of(s1, S, S->owner2);
+    if (!(row->join_out = calloc(4 * ((size_t)N + 1), sizeof *row->join_out))) {
+        err = PLACER_ENOMEM;
+        goto out;
+    }
+    row->join_in = row->join_out + N + 1;
+    row->drain_in = row->join_in + N + 1;
+    row->fail_in = row->drain_in + N + 1;
     uint64_t moved = 0, to_new = 0;
     for (uint64_t i = 0; i < n; i++) {
-        moved += S->owner[i] != S->owner2[i];
+        if (S->owner[i] != S->owner2[i]) {
+            moved++;
+            row->join_out[S->owner[i]] += 1.0 / (double)n;
+            row->join_in[S->owner2[i]] += 1.0 / (double)n;
+        }
         to_new += S->owner2[i] == N;
     }
     row->join_moved = (double)moved / (double)n;
@@ -203,8 +214,10 @@ static int run_one(sim *S, int strategy, uint32_t v, plc_sim_row *row)
         }
     }
     row->drain_moved = (double)moved / (double)n;
-    for (uint32_t i = 0; i < N; i++)
-        row->drain_max_in = fmax(row->drain_max_in, S->acc[i] / (double)n);
+    for (uint32_t i = 0; i < N; i++) {
+        row->drain_in[i] = S->acc[i] / (double)n;
+        row->drain_max_in = fmax(row->drain_max_in, row->drain_in[i]);
+    }
     row->drain_ideal = m->nodes[0].weight / W;
 
     /* failure of node 0: its keys are read from the next live replica */
@@ -227,8 +240,10 @@ static int run_one(sim *S, int strategy, uint32_t v, plc_sim_row *row)
         }
     }
     row->fail_moved = (double)moved / (double)n;
-    for (uint32_t i = 0; i < N; i++)
-        row->fail_max_in = fmax(row->fail_max_in, S->acc[N + 1 + i] / (double)n);
+    for (uint32_t i = 0; i < N; i++) {
+        row->fail_in[i] = S->acc[N + 1 + i] / (double)n;
+        row->fail_max_in = fmax(row->fail_max_in, row->fail_in[i]);
+    }
     row->fail_ideal = row->drain_ideal;
 
     /* replica sets: distinct nodes, and distinct zones while zones remain */
@@ -245,6 +260,10 @@ static int run_one(sim *S, int strategy, uint32_t v, plc_sim_row *row)
     }
     row->replica_checked = check;
 out:
+    if (err) { /* a row that is not kept owns nothing */
+        free(row->join_out);
+        row->join_out = row->join_in = row->drain_in = row->fail_in = NULL;
+    }
     placer_snapshot_free(s0);
     placer_snapshot_free(s1);
     placer_snapshot_free(s2);
@@ -308,6 +327,12 @@ int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out)
             seen = strcmp(S.m->nodes[i].zone, S.m->nodes[j].zone) == 0;
         zones += !seen;
     }
+    out->node_ids = calloc((size_t)N + 1, sizeof *out->node_ids);
+    for (uint32_t i = 0; out->node_ids && i <= N && !err; i++)
+        if (!(out->node_ids[i] = strdup(i < N ? S.m->nodes[i].id : "simulated-join")))
+            err = PLACER_ENOMEM;
+    if (!out->node_ids)
+        err = PLACER_ENOMEM;
     out->keys = n;
     out->nodes = N;
     out->zones = zones;
@@ -325,6 +350,12 @@ int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out)
 
 void plc_sim_result_free(plc_sim_result *r)
 {
+    for (uint32_t i = 0; r->rows && i < r->nrows; i++)
+        free(r->rows[i].join_out);
+    for (uint32_t i = 0; r->node_ids && i <= r->nodes; i++)
+        free(r->node_ids[i]);
+    free(r->node_ids);
+    r->node_ids = NULL;
     free(r->rows);
     r->rows = NULL;
     r->nrows = 0;

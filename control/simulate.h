@@ -68,6 +68,11 @@ typedef struct plc_sim_row {
     uint64_t replica_violations, replica_checked;
     size_t snapshot_bytes;
     double lookup_ns; /* batched, per key; 0 without timing */
+    /* Per node (nodes + 1 entries each, the last the node that joins), as
+     * fractions of all keys: what each gives and receives on the join, and
+     * receives on the drain and on the failure of node 0 (which gives
+     * drain_moved and fail_moved). Four arrays in one allocation. */
+    double *join_out, *join_in, *drain_in, *fail_in;
 } plc_sim_row;
 
 typedef struct plc_sim_result {
@@ -77,6 +82,7 @@ typedef struct plc_sim_result {
     uint32_t nodes, zones;
     double hottest_qps_share; /* the hottest key's share of all QPS */
     double modulo_join_moved; /* hash mod N -> N + 1 */
+    char **node_ids;          /* nodes + 1: the membership's, then the joining node's */
     double seconds;
 } plc_sim_result;
 

@@ -74,7 +74,22 @@ int main(void)
     CHECK(r.hottest_qps_share > 0.0 && r.hottest_qps_share < 0.1);
     /* the same configuration, the same numbers */
     CHECK_EQ(plc_simulate(&c, &again), 0);
-    CHECK(r.nrows == again.nrows && memcmp(r.rows, again.rows, r.nrows * sizeof *r.rows) == 0);
+    int same = r.nrows == again.nrows;
+    for (uint32_t i = 0; same && i < r.nrows; i++) {
+        plc_sim_row a = r.rows[i], b = again.rows[i];
+        same = !memcmp(a.join_out, b.join_out, 4 * (r.nodes + 1) * sizeof(double));
+        a.join_out = a.join_in = a.drain_in = a.fail_in = NULL; /* pointers differ */
+        b.join_out = b.join_in = b.drain_in = b.fail_in = NULL;
+        same &= !memcmp(&a, &b, sizeof a);
+    }
+    CHECK_ALL(same, "the same configuration gives the same numbers, per node too");
+    /* per node: the join's gains add up to what moved, all to the new node */
+    const plc_sim_row *rj = row(&r, PLACER_RING, 256);
+    double in = 0;
+    for (uint32_t i = 0; rj && i <= r.nodes; i++)
+        in += rj->join_in[i];
+    CHECK(rj && fabs(in - rj->join_moved) < 1e-9 && fabs(rj->join_in[r.nodes] - rj->join_moved) < 1e-9);
+    CHECK(rj && !strcmp(r.node_ids[0], "node-000") && !strcmp(r.node_ids[r.nodes], "simulated-join"));
     plc_sim_result_free(&again);
     plc_sim_result_free(&r);
     placer_builder_free(b120);
