@@ -3,7 +3,8 @@
  * 10,000 nodes (weights 1, three zones), the same 32-byte keys, single
  * lookups and batches of BENCH_KEYS. Beside them, in the same process, the
  * baselines of issue 6's goals: the rendezvous scoring kernel against its
- * scalar reference, placer's jump against the paper's loop, and
+ * scalar reference, placer's jump against the paper's loop (tests/reference.c's
+ * ref_jump_hash: another library, so one call each, as placer_jump_hash), and
  * Couchbase-mode key -> vBucket (placer_partition) against zlib + modulo
  * (vbucket/32B/zlib in bench_crc32.c).
  *
@@ -21,6 +22,7 @@
 #include "benches.h"
 #include "fixtures.h"
 #include "kernels.h"
+#include "reference.h"
 #include "shim.h"
 
 #define NSTRAT 5
@@ -142,19 +144,6 @@ static void bench_hrw_classes(plc_bench *b, const void *arg)
     placer_snapshot_free(s);
 }
 
-/* Lamping & Veach's function as printed, compiled here as a peer; not
- * inlined, so that both sides pay one call, as placer_jump_hash does. */
-__attribute__((noinline)) static int32_t paper_jump(uint64_t key, int32_t num_buckets)
-{
-    int64_t b = -1, j = 0;
-    while (j < num_buckets) {
-        b = j;
-        key = key * 2862933555777941757ULL + 1;
-        j = (int64_t)((double)(b + 1) * ((double)(1LL << 31) / (double)((key >> 33) + 1)));
-    }
-    return (int32_t)b;
-}
-
 typedef struct jump_case {
     int paper;
     int32_t buckets;
@@ -167,7 +156,7 @@ static void bench_jump(plc_bench *b, const void *arg)
     uint64_t acc = 0;
     while (plc_bench_keep_running(b, BENCH_KEYS))
         for (uint32_t i = 0; i < BENCH_KEYS; i++)
-            acc += (uint32_t)(c->paper ? paper_jump(f->hashes[i], c->buckets)
+            acc += (uint32_t)(c->paper ? ref_jump_hash(f->hashes[i], c->buckets)
                                        : placer_jump_hash(f->hashes[i], c->buckets));
     plc_bench_keep(acc);
     plc_bench_set_items(b, plc_bench_iterations(b));

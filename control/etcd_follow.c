@@ -113,19 +113,17 @@ static void load_value(placer_follower *f, const json_t *kv, int64_t revision)
 /* A fresh read: the current value and the revision to watch from. */
 static int read_current(placer_follower *f)
 {
-    json_t *body = json_pack("{s:o}", "key", plc_etcd_b64(f->key, strlen(f->key)));
     json_t *resp = NULL;
+    const json_t *kv = NULL;
     char why[256] = "";
-    int err = body ? plc_etcd_post(f->e, "/v3/kv/range", body, &resp, why, sizeof why) : PLACER_ENOMEM;
-    json_decref(body);
+    int err = plc_etcd_get(f->e, f->key, 0, &resp, &kv, why, sizeof why);
     if (err) {
         note_error(f, why, 0);
         return err;
     }
     int64_t rev = plc_etcd_int(json_object_get(json_object_get(resp, "header"), "revision"));
-    const json_t *kvs = json_object_get(resp, "kvs");
-    if (json_array_size(kvs))
-        load_value(f, json_array_get(kvs, 0), rev);
+    if (kv)
+        load_value(f, kv, rev);
     else
         note_error(f, "nothing published under the key yet", 0);
     f->revision = rev;

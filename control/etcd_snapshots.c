@@ -33,8 +33,8 @@ static char *join(const char *key, const char *suffix)
 }
 
 /* Range one key (at revision when > 0): its kv (borrowed from *resp) or NULL. */
-static int get(plc_etcd *e, const char *key, int64_t revision, json_t **resp, const json_t **kv,
-               char *why, size_t why_len)
+int plc_etcd_get(plc_etcd *e, const char *key, int64_t revision, json_t **resp, const json_t **kv,
+                 char *why, size_t why_len)
 {
     json_t *body = json_pack("{s:o}", "key", plc_etcd_b64(key, strlen(key)));
     if (!body)
@@ -185,7 +185,7 @@ int placer_etcd_publish(const char *endpoints, const char *key, const placer_sna
     for (int attempt = 0; attempt < 8; attempt++) {
         json_t *resp = NULL;
         const json_t *kv = NULL;
-        if ((err = get(e, epoch_key, 0, &resp, &kv, why, why_len)))
+        if ((err = plc_etcd_get(e, epoch_key, 0, &resp, &kv, why, why_len)))
             goto out;
         uint64_t stored = parse_epoch(kv);
         int64_t mod = kv ? plc_etcd_int(json_object_get(kv, "mod_revision")) : 0;
@@ -206,9 +206,9 @@ int placer_etcd_publish(const char *endpoints, const char *key, const placer_sna
         if (err)
             goto out;
         json_t *txn = json_pack(
-            "{s:[{s:o,s:s,s:s,s:s}],s:[{s:{s:o,s:o}},{s:{s:o,s:o}}],s:[{s:{s:o}}]}",
+            "{s:[{s:o,s:s,s:s,s:o}],s:[{s:{s:o,s:o}},{s:{s:o,s:o}}],s:[{s:{s:o}}]}",
             "compare", "key", plc_etcd_b64(epoch_key, strlen(epoch_key)), "target", "MOD",
-            "result", "EQUAL", "mod_revision", "0",
+            "result", "EQUAL", "mod_revision", json_sprintf("%" PRId64, mod),
             "success", "request_put", "key", plc_etcd_b64(epoch_key, strlen(epoch_key)), "value",
             plc_etcd_b64(padded, strlen(padded)), "request_put", "key", plc_etcd_b64(key, strlen(key)),
             "value", plc_etcd_b64(manifest, strlen(manifest)),
@@ -217,8 +217,6 @@ int placer_etcd_publish(const char *endpoints, const char *key, const placer_sna
             err = PLACER_ENOMEM;
             goto out;
         }
-        json_object_set_new(json_array_get(json_object_get(txn, "compare"), 0), "mod_revision",
-                            json_sprintf("%" PRId64, mod));
         err = plc_etcd_post(e, "/v3/kv/txn", txn, &resp, why, why_len);
         json_decref(txn);
         if (err)
@@ -272,7 +270,7 @@ int plc_etcd_load(plc_etcd *e, const unsigned char *value, size_t len, int64_t r
         snprintf(chunk_key, sizeof chunk_key, "%s%06" PRId64, json_string_value(prefix), c);
         json_t *resp = NULL;
         const json_t *kv = NULL;
-        err = get(e, chunk_key, revision, &resp, &kv, why, why_len);
+        err = plc_etcd_get(e, chunk_key, revision, &resp, &kv, why, why_len);
         unsigned char *v = NULL;
         size_t vl = 0;
         if (!err && (!kv || plc_etcd_unb64(json_object_get(kv, "value"), &v, &vl))) {
@@ -320,7 +318,7 @@ int placer_etcd_fetch(const char *endpoints, const char *key, long timeout_ms,
         return err;
     json_t *resp = NULL;
     const json_t *kv = NULL;
-    err = get(e, key, 0, &resp, &kv, why, why_len);
+    err = plc_etcd_get(e, key, 0, &resp, &kv, why, why_len);
     if (!err && !kv) {
         plc_say(why, why_len, "nothing under %s", key);
         err = PLACER_EMISSING;

@@ -10,6 +10,11 @@
 
 #define PLC_ETCD_CHUNK (1u << 20) /* raw bytes per chunk: under etcd's 1.5 MiB request limit */
 
+/* Range one key (at revision when > 0): *resp receives the reply
+ * (json_decref it), *kv the key's entry in it or NULL when absent. */
+int plc_etcd_get(plc_etcd *e, const char *key, int64_t revision, json_t **resp, const json_t **kv,
+                 char *why, size_t why_len);
+
 /* The snapshot a manifest value names (or a raw snapshot stored as the
  * value itself), with its chunks read at `revision` (0: the latest).
  * Returns 0 and *out, or an error with its reason in why. */

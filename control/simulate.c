@@ -37,13 +37,9 @@ static double now(void)
 
 static uint32_t next_prime(uint32_t n)
 {
-    for (;; n++) {
-        int prime = n >= 2;
-        for (uint32_t d = 2; prime && (uint64_t)d * d <= n; d++)
-            prime = n % d != 0;
-        if (prime)
-            return n;
-    }
+    while (!plc_is_prime(n))
+        n++;
+    return n;
 }
 
 /* A builder with the membership's nodes (all active) under one strategy

@@ -28,7 +28,7 @@
 #include "rendezvous.h"
 #include "stree.h"
 
-#define PLC_NO_NODE UINT32_MAX
+#define PLC_NO_NODE PLACER_NO_NODE /* the public name, for the engine's tables */
 
 /* The owners of a table strategy: slot i's copies are own[i * width ...],
  * the active one first; PLC_NO_NODE where a map has none. Partitions have

@@ -54,7 +54,7 @@ uint32_t plc_owner(const placer_snapshot *s, uint64_t h, int target)
 }
 
 /* Partitions: the row of slot p, holes and repeats skipped. */
-static uint32_t partition_row(const placer_snapshot *s, const plc_table *t, uint32_t p,
+static uint32_t partition_row(const plc_table *t, uint32_t p,
                               uint32_t *out, uint32_t want)
 {
     uint32_t k = 0;
@@ -65,7 +65,6 @@ static uint32_t partition_row(const placer_snapshot *s, const plc_table *t, uint
         if (n != PLC_NO_NODE && !seen)
             out[k++] = n;
     }
-    (void)s;
     return k;
 }
 
@@ -128,7 +127,7 @@ uint32_t plc_replicas_at(const placer_snapshot *s, uint64_t h, uint32_t *out, ui
     case PLACER_RENDEZVOUS:
         return hrw_replicas(s, h, out, want, zones);
     case PLACER_PARTITIONS: {
-        uint32_t k = partition_row(s, &s->table, plc_range_slot(h, s->table.n), out, want);
+        uint32_t k = partition_row(&s->table, plc_range_slot(h, s->table.n), out, want);
         *zones = distinct_zones(s, out, k);
         return k;
     }
@@ -221,7 +220,7 @@ int placer_partition_replicas(const placer_snapshot *s, uint32_t p, uint32_t *ou
     PLC_VALIDATE_OR_RET(s && (out || !want), PLACER_ENULL);
     PLC_VALIDATE_OR_RET(s->strategy == PLACER_PARTITIONS, PLACER_EINVAL);
     PLC_VALIDATE_OR_RET(p < s->table.n, PLACER_ERANGE);
-    return (int)partition_row(s, &s->table, p, out, want);
+    return (int)partition_row(&s->table, p, out, want);
 }
 
 /* ---- names --------------------------------------------------------------- */
