@@ -39,7 +39,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <urcu-bp.h>
+#include "urcu_bp_read.h" /* <urcu-bp.h>, with one documented UBSan exemption */
 #include <urcu/call-rcu.h>
 
 #include "alloc.h"

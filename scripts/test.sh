@@ -5,6 +5,9 @@
 #   2. ASan + UBSan build (gcc): the same tests;
 #   3. TSan build (gcc): the same;
 #   4. libFuzzer (clang, ASan + UBSan): each target for $FUZZ_SECONDS (default 20).
+# Every sanitizer stops at its first report (-fno-sanitize-recover=all and
+# halt_on_error=1 in every test's environment, meson.build), so a report
+# fails its test instead of scrolling past in a log.
 # Ends with one line "N passed, N failed" over all of them; exits non-zero
 # if anything failed.
 set -uo pipefail
