@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "etcd_harness.h"
-#include "placer.h"
+#include "placer_control.h"
 
 #define KEY "/placer/bench"
 #define MAX_FOLLOWERS 8

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "placer.h"
+#include "placer_control.h"
 
 #define CLI_OK 0
 #define CLI_USAGE 1

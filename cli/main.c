@@ -1,11 +1,31 @@
 /*
  * main.c -- `placer COMMAND [ARGS]`: find the subcommand, run it.
  */
+#include <curl/curl.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "placer.h"
+
+/* strdup through placer's allocation seam, for libcurl. */
+static char *seam_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = placer_mem_alloc(n);
+    return d ? memcpy(d, s, n) : NULL;
+}
+
+/* The command, not the libraries, owns the process-wide allocators of
+ * jansson and libcurl: route them through placer's one seam, so that every
+ * allocation of the tool (jemalloc when linked) goes the same way. */
+static void use_placer_allocator(void)
+{
+    json_set_alloc_funcs(placer_mem_alloc, placer_mem_free);
+    curl_global_init_mem(CURL_GLOBAL_DEFAULT, placer_mem_alloc, placer_mem_free,
+                         placer_mem_realloc, seam_strdup, placer_mem_calloc);
+}
 
 static const cli_command commands[] = {
     {"build", "build a snapshot file from a membership file", cmd_build, cmd_build_usage},
@@ -55,6 +75,7 @@ static const cli_command *find(const char *name)
 
 int main(int argc, char **argv)
 {
+    use_placer_allocator();
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "placer.h"
+
 static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 void plc_b64_encode(const void *in, size_t n, char *out)
@@ -39,7 +41,7 @@ int plc_b64_decode(const char *in, unsigned char **out, size_t *len)
     size_t n = strlen(in);
     if (n % 4)
         return -1;
-    unsigned char *buf = malloc(n / 4 * 3 + 1);
+    unsigned char *buf = placer_mem_alloc(n / 4 * 3 + 1);
     if (!buf)
         return -1;
     size_t o = 0;
@@ -48,7 +50,7 @@ int plc_b64_decode(const char *in, unsigned char **out, size_t *len)
         int a = value(in[i]), b = value(in[i + 1]);
         int c = in[i + 2] == '=' ? 0 : value(in[i + 2]), d = in[i + 3] == '=' ? 0 : value(in[i + 3]);
         if (a < 0 || b < 0 || c < 0 || d < 0 || (pad && i + 4 != n) || (in[i + 2] == '=' && in[i + 3] != '=')) {
-            free(buf);
+            placer_mem_free(buf);
             return -1;
         }
         uint32_t v = (uint32_t)a << 18 | (uint32_t)b << 12 | (uint32_t)c << 6 | (uint32_t)d;

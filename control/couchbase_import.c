@@ -12,9 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "builder_internal.h"
-#include "placer.h"
+#include "control_alloc.h"
+#include "placer_control.h"
 
 static int fail(char *why, size_t why_len, const char *fmt, ...)
 {
@@ -55,7 +54,7 @@ static int read_map(const json_t *rows, const char *name, uint32_t parts, uint32
             if (x < -1 || x >= (json_int_t)servers)
                 return fail(why, why_len, "%s[%u][%u]: expected -1 or a server index below %u",
                             name, p, c, servers);
-            out[(size_t)p * copies + c] = x < 0 ? PLC_NO_NODE : (uint32_t)x;
+            out[(size_t)p * copies + c] = x < 0 ? PLACER_NO_NODE : (uint32_t)x;
         }
     }
     return 0;
@@ -92,8 +91,8 @@ static int build(const json_t *root, placer_snapshot **out, char *why, size_t wh
     placer_builder *b = placer_builder_new();
     uint32_t copies = (uint32_t)replicas + 1;
     size_t cells = parts * copies;
-    uint32_t *map = plc_malloc(cells * sizeof *map);
-    uint32_t *fwd = fwd_rows ? plc_malloc(cells * sizeof *fwd) : NULL;
+    uint32_t *map = placer_mem_alloc(cells * sizeof *map);
+    uint32_t *fwd = fwd_rows ? placer_mem_alloc(cells * sizeof *fwd) : NULL;
     int err = PLACER_ENOMEM;
     if (!b || !map || (fwd_rows && !fwd))
         goto out;
@@ -117,13 +116,12 @@ static int build(const json_t *root, placer_snapshot **out, char *why, size_t wh
         goto out;
     placer_builder_set_strategy(b, PLACER_PARTITIONS);
     placer_builder_set_key_hash(b, PLACER_HASH_COUCHBASE);
-    err = plc_builder_set_map(b, (uint32_t)parts, copies, map, fwd); /* takes both */
-    map = fwd = NULL;
+    err = placer_builder_set_partition_map(b, (uint32_t)parts, copies, map, fwd);
     if (!err)
         err = placer_builder_build(b, ((uint64_t)rev_epoch << 32) | (uint64_t)rev, out);
 out:
-    plc_free(map);
-    plc_free(fwd);
+    placer_mem_free(map);
+    placer_mem_free(fwd);
     placer_builder_free(b);
     return err;
 }
@@ -137,6 +135,8 @@ int placer_couchbase_import_ex(const char *json, size_t len, placer_snapshot **o
         return PLACER_ENULL;
     json_error_t jerr;
     json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root && json_error_code(&jerr) == json_error_out_of_memory)
+        return PLACER_ENOMEM;
     if (!root)
         return fail(why, why_len, "line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
     int err = json_is_object(root) ? build(root, out, why, why_len)

@@ -10,7 +10,8 @@
 #include <time.h>
 
 #include "base64.h"
-#include "placer.h"
+#include "control_alloc.h"
+#include "placer_control.h"
 
 struct plc_etcd {
     char **url;
@@ -29,11 +30,11 @@ int plc_etcd_new(const char *endpoints, long timeout_ms, plc_etcd **out)
     if (!endpoints || !out)
         return PLACER_ENULL;
     pthread_once(&curl_once, init_curl);
-    plc_etcd *e = calloc(1, sizeof *e);
-    char *copy = strdup(endpoints);
+    plc_etcd *e = placer_mem_calloc(1, sizeof *e);
+    char *copy = plc_ctl_strdup(endpoints);
     if (!e || !copy) {
-        free(e);
-        free(copy);
+        placer_mem_free(e);
+        placer_mem_free(copy);
         return PLACER_ENOMEM;
     }
     e->timeout_ms = timeout_ms > 0 ? timeout_ms : 5000;
@@ -45,20 +46,20 @@ int plc_etcd_new(const char *endpoints, long timeout_ms, plc_etcd **out)
             tok[--len] = '\0';
         if (!len)
             continue;
-        char **grown = realloc(e->url, (e->n + 1) * sizeof *grown);
-        char *url = strdup(tok);
+        char **grown = placer_mem_realloc(e->url, (e->n + 1) * sizeof *grown);
+        char *url = plc_ctl_strdup(tok);
         if (!grown || !url) {
-            free(url);
+            placer_mem_free(url);
             if (grown)
                 e->url = grown;
-            free(copy);
+            placer_mem_free(copy);
             plc_etcd_free(e);
             return PLACER_ENOMEM;
         }
         e->url = grown;
         e->url[e->n++] = url;
     }
-    free(copy);
+    placer_mem_free(copy);
     if (!e->n) {
         plc_etcd_free(e);
         return PLACER_EINVAL;
@@ -72,9 +73,9 @@ void plc_etcd_free(plc_etcd *e)
     if (!e)
         return;
     for (size_t i = 0; i < e->n; i++)
-        free(e->url[i]);
-    free(e->url);
-    free(e);
+        placer_mem_free(e->url[i]);
+    placer_mem_free(e->url);
+    placer_mem_free(e);
 }
 
 static double now_ms(void)
@@ -101,7 +102,7 @@ static size_t collect(char *data, size_t size, size_t nmemb, void *ctx)
     size_t n = size * nmemb;
     if (b->n + n + 1 > b->cap) {
         size_t cap = (b->n + n + 1) * 2;
-        char *p = realloc(b->p, cap);
+        char *p = placer_mem_realloc(b->p, cap);
         if (!p)
             return 0;
         b->p = p;
@@ -182,7 +183,7 @@ static int post_once(const char *url, const char *path, const char *body, long t
             *resp = j;
         }
     }
-    free(b.p);
+    placer_mem_free(b.p);
     return err;
 }
 
@@ -214,7 +215,7 @@ int plc_etcd_post(plc_etcd *e, const char *path, json_t *body, json_t **resp, ch
         backoff = backoff * 2 > 1000 ? 1000 : backoff * 2;
     }
 out:
-    free(text);
+    plc_ctl_json_free(text);
     return err;
 }
 
@@ -284,7 +285,7 @@ int plc_etcd_watch(plc_etcd *e, const char *key, int64_t start_revision,
     CURL *c = new_post(e->url[e->current], "/v3/watch", text, &h);
     if (!c) {
         curl_slist_free_all(h);
-        free(text);
+        plc_ctl_json_free(text);
         return PLACER_ENOMEM;
     }
     stream s = {{NULL, 0, 0}, on_message, ctx, stop, 0};
@@ -302,8 +303,8 @@ int plc_etcd_watch(plc_etcd *e, const char *key, int64_t start_revision,
     CURLcode rc = curl_easy_perform(c);
     curl_slist_free_all(h);
     curl_easy_cleanup(c);
-    free(text);
-    free(s.b.p);
+    plc_ctl_json_free(text);
+    placer_mem_free(s.b.p);
     if (s.done || atomic_load(stop))
         return 0;
     plc_say(why, why_len, "%s: watch ended: %s", e->url[e->current],
@@ -314,19 +315,19 @@ int plc_etcd_watch(plc_etcd *e, const char *key, int64_t start_revision,
 
 json_t *plc_etcd_b64(const void *data, size_t len)
 {
-    char *s = malloc(plc_b64_len(len) + 1);
+    char *s = placer_mem_alloc(plc_b64_len(len) + 1);
     if (!s)
         return NULL;
     plc_b64_encode(data, len, s);
     json_t *j = json_string(s);
-    free(s);
+    placer_mem_free(s);
     return j;
 }
 
 int plc_etcd_unb64(const json_t *v, unsigned char **out, size_t *len)
 {
     if (!v) { /* etcd leaves out empty values */
-        *out = malloc(1);
+        *out = placer_mem_alloc(1);
         *len = 0;
         return *out ? 0 : -1;
     }

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "control_alloc.h"
 #include "etcd_snapshots.h"
 
 struct placer_follower {
@@ -101,7 +102,7 @@ static void load_value(placer_follower *f, const json_t *kv, int64_t revision)
     char why[256] = "";
     int err = plc_etcd_unb64(json_object_get(kv, "value"), &v, &len) ? PLACER_EFORMAT
                                                                      : plc_etcd_load(f->e, v, len, revision, &s, why, sizeof why);
-    free(v);
+    placer_mem_free(v);
     if (err == PLACER_EUNAVAIL || err == PLACER_ECOMPACTED) {
         note_error(f, why, 0); /* not the snapshot's fault: read again later */
         f->fresh = 1;
@@ -215,15 +216,15 @@ int placer_follower_start(const char *endpoints, const char *key, placer_router 
 {
     if (!endpoints || !key || !*key || !out)
         return PLACER_ENULL;
-    placer_follower *f = calloc(1, sizeof *f);
+    placer_follower *f = placer_mem_calloc(1, sizeof *f);
     if (!f)
         return PLACER_ENOMEM;
     int err = plc_etcd_new(endpoints, 1000, &f->e); /* the thread retries; stop waits at most this */
-    f->key = strdup(key);
+    f->key = plc_ctl_strdup(key);
     if (err || !f->key) {
         plc_etcd_free(f->e);
-        free(f->key);
-        free(f);
+        placer_mem_free(f->key);
+        placer_mem_free(f);
         return err ? err : PLACER_ENOMEM;
     }
     atomic_init(&f->router, r);
@@ -236,8 +237,8 @@ int placer_follower_start(const char *endpoints, const char *key, placer_router 
     if (pthread_create(&f->thread, NULL, run, f)) {
         pthread_mutex_destroy(&f->lock);
         plc_etcd_free(f->e);
-        free(f->key);
-        free(f);
+        placer_mem_free(f->key);
+        placer_mem_free(f);
         return PLACER_ENOMEM;
     }
     *out = f;
@@ -254,8 +255,8 @@ void placer_follower_stop(placer_follower *f)
         placer_router_free(atomic_load(&f->router));
     pthread_mutex_destroy(&f->lock);
     plc_etcd_free(f->e);
-    free(f->key);
-    free(f);
+    placer_mem_free(f->key);
+    placer_mem_free(f);
 }
 
 placer_router *placer_follower_router(placer_follower *f)

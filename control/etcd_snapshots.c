@@ -14,6 +14,7 @@
  * sees one publish whole even while the next one deletes old chunks.
  */
 #include "etcd_snapshots.h"
+#include "control_alloc.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,7 +27,7 @@
 static char *join(const char *key, const char *suffix)
 {
     size_t n = strlen(key) + strlen(suffix) + 1;
-    char *s = malloc(n);
+    char *s = placer_mem_alloc(n);
     if (s)
         snprintf(s, n, "%s%s", key, suffix);
     return s;
@@ -68,13 +69,13 @@ static int put(plc_etcd *e, const char *key, const void *value, size_t len, char
 static int delete_prefix(plc_etcd *e, const char *prefix)
 {
     size_t n = strlen(prefix);
-    char *end = strdup(prefix);
+    char *end = plc_ctl_strdup(prefix);
     if (!end)
         return PLACER_ENOMEM;
     end[n - 1]++; /* the prefix's range end: its last byte + 1 ('/' -> '0') */
     json_t *body = json_pack("{s:o,s:o}", "key", plc_etcd_b64(prefix, n), "range_end",
                              plc_etcd_b64(end, n));
-    free(end);
+    placer_mem_free(end);
     json_t *resp = NULL;
     int err = body ? plc_etcd_post(e, "/v3/kv/deleterange", body, &resp, NULL, 0) : PLACER_ENOMEM;
     json_decref(body);
@@ -90,7 +91,7 @@ static uint64_t parse_epoch(const json_t *kv)
     if (kv && !plc_etcd_unb64(json_object_get(kv, "value"), &v, &len)) {
         for (size_t i = 0; i < len && v[i] >= '0' && v[i] <= '9'; i++)
             epoch = epoch * 10 + (uint64_t)(v[i] - '0');
-        free(v);
+        placer_mem_free(v);
     }
     return epoch;
 }
@@ -101,13 +102,13 @@ static uint64_t parse_epoch(const json_t *kv)
 static void sweep(plc_etcd *e, const char *root, const char *current)
 {
     size_t rl = strlen(root);
-    char *end = strdup(root);
+    char *end = plc_ctl_strdup(root);
     if (!end)
         return;
     end[rl - 1]++;
     json_t *body = json_pack("{s:o,s:o,s:b}", "key", plc_etcd_b64(root, rl), "range_end",
                              plc_etcd_b64(end, rl), "keys_only", 1);
-    free(end);
+    placer_mem_free(end);
     json_t *list = NULL;
     if (!body || plc_etcd_post(e, "/v3/kv/range", body, &list, NULL, 0)) {
         json_decref(body);
@@ -127,8 +128,8 @@ static void sweep(plc_etcd *e, const char *root, const char *current)
         while (cut > rl && k[cut - 1] != '/')
             cut--;
         if (cut > rl && (!np || strlen(pre[np - 1]) != cut || memcmp(pre[np - 1], k, cut))) {
-            char **grown = realloc(pre, (np + 1) * sizeof *grown);
-            char *p = malloc(cut + 1);
+            char **grown = placer_mem_realloc(pre, (np + 1) * sizeof *grown);
+            char *p = placer_mem_alloc(cut + 1);
             if (grown && p) {
                 pre = grown;
                 memcpy(p, k, cut);
@@ -137,10 +138,10 @@ static void sweep(plc_etcd *e, const char *root, const char *current)
             } else {
                 if (grown)
                     pre = grown;
-                free(p);
+                placer_mem_free(p);
             }
         }
-        free(k);
+        placer_mem_free(k);
     }
     json_decref(list);
     size_t at = 0;
@@ -149,8 +150,8 @@ static void sweep(plc_etcd *e, const char *root, const char *current)
     for (size_t j = 0; j + 1 < at && at < np; j++)
         delete_prefix(e, pre[j]);
     for (size_t j = 0; j < np; j++)
-        free(pre[j]);
-    free(pre);
+        placer_mem_free(pre[j]);
+    placer_mem_free(pre);
 }
 
 int placer_etcd_publish(const char *endpoints, const char *key, const placer_snapshot *s,
@@ -238,8 +239,8 @@ out:
     if (err == PLACER_ECONFLICT && buf)
         delete_prefix(e, prefix);
     placer_buffer_free(buf);
-    free(epoch_key);
-    free(chunks_root);
+    placer_mem_free(epoch_key);
+    placer_mem_free(chunks_root);
     plc_etcd_free(e);
     return err;
 }
@@ -262,7 +263,7 @@ int plc_etcd_load(plc_etcd *e, const unsigned char *value, size_t len, int64_t r
         json_decref(m);
         return PLACER_EFORMAT;
     }
-    unsigned char *buf = malloc((size_t)bytes);
+    unsigned char *buf = placer_mem_alloc((size_t)bytes);
     size_t at = 0;
     int err = buf ? 0 : PLACER_ENOMEM;
     char chunk_key[640];
@@ -283,7 +284,7 @@ int plc_etcd_load(plc_etcd *e, const unsigned char *value, size_t len, int64_t r
             memcpy(buf + at, v, vl);
             at += vl;
         }
-        free(v);
+        placer_mem_free(v);
         json_decref(resp);
     }
     if (!err && at != (size_t)bytes) {
@@ -300,7 +301,7 @@ int plc_etcd_load(plc_etcd *e, const unsigned char *value, size_t len, int64_t r
         placer_snapshot_free(*out);
         err = PLACER_ECORRUPT;
     }
-    free(buf);
+    placer_mem_free(buf);
     json_decref(m);
     return err;
 }
@@ -331,7 +332,7 @@ int placer_etcd_fetch(const char *endpoints, const char *key, long timeout_ms,
             err = PLACER_EFORMAT;
         else
             err = plc_etcd_load(e, v, len, rev, out, why, why_len);
-        free(v);
+        placer_mem_free(v);
     }
     json_decref(resp);
     plc_etcd_free(e);

@@ -6,7 +6,7 @@
 #define PLC_CONTROL_ETCD_SNAPSHOTS_H
 
 #include "etcd_client.h"
-#include "placer.h"
+#include "placer_control.h"
 
 #define PLC_ETCD_CHUNK (1u << 20) /* raw bytes per chunk: under etcd's 1.5 MiB request limit */
 

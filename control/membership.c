@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "json_locate.h"
-#include "placer.h"
+#include "placer_control.h"
 
 typedef struct ctx {
     const char *text, *name;
@@ -262,7 +262,7 @@ int placer_membership_parse(const char *json, size_t len, const char *name, plac
     if (!root) {
         if (why && why_len)
             snprintf(why, why_len, "%s:%d:%d: %s", c.name, jerr.line, jerr.column, jerr.text);
-        return PLACER_EFORMAT;
+        return json_error_code(&jerr) == json_error_out_of_memory ? PLACER_ENOMEM : PLACER_EFORMAT;
     }
     placer_builder *b = placer_builder_new();
     uint64_t e = 0;

@@ -1,7 +1,9 @@
 /*
- * alloc.c -- see alloc.h. jemalloc's extended API is used on purpose: an
- * aligned allocation and its release are one call each, and the size class
- * is known to jemalloc without a header.
+ * alloc.c -- see alloc.h. The library allocates from the process's malloc
+ * and never links an allocator of its own: a program that wants jemalloc
+ * links it (the placer command and the benchmarks do), and then every
+ * allocation here is jemalloc's too, without libplacer replacing the
+ * malloc of programs that embed it.
  */
 #include "alloc.h"
 
@@ -11,9 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(PLC_HAVE_JEMALLOC)
-#include <jemalloc/jemalloc.h>
-#endif
+#include "placer.h"
 
 static atomic_long fail_countdown = -1;
 
@@ -35,11 +35,7 @@ void *plc_malloc(size_t n)
 {
     if (injected_failure())
         return NULL;
-#if defined(PLC_HAVE_JEMALLOC)
-    return mallocx(n ? n : 1, 0);
-#else
     return malloc(n ? n : 1);
-#endif
 }
 
 void *plc_calloc(size_t count, size_t size)
@@ -58,11 +54,7 @@ void *plc_realloc(void *p, size_t n)
         return plc_malloc(n);
     if (injected_failure())
         return NULL;
-#if defined(PLC_HAVE_JEMALLOC)
-    return rallocx(p, n ? n : 1, 0);
-#else
     return realloc(p, n ? n : 1);
-#endif
 }
 
 void *plc_aligned_alloc(size_t n)
@@ -79,11 +71,7 @@ void *plc_aligned_alloc(size_t n)
     n = (n + align - 1) & ~(align - 1);
     if (!n)
         n = align;
-#if defined(PLC_HAVE_JEMALLOC)
-    void *p = mallocx(n, MALLOCX_ALIGN(align));
-#else
     void *p = aligned_alloc(align, n);
-#endif
 #if defined(MADV_HUGEPAGE)
     if (p && align == PLC_HUGE_PAGE)
         (void)madvise(p, n, MADV_HUGEPAGE);
@@ -93,20 +81,31 @@ void *plc_aligned_alloc(size_t n)
 
 void plc_free(void *p)
 {
-    if (!p)
-        return;
-#if defined(PLC_HAVE_JEMALLOC)
-    dallocx(p, 0);
-#else
     free(p);
-#endif
 }
 
 const char *plc_allocator_name(void)
 {
-#if defined(PLC_HAVE_JEMALLOC)
-    return "jemalloc";
-#else
-    return "libc";
-#endif
+    return "the process's malloc";
+}
+
+/* The public face of the seam, for libplacer-control and other callers. */
+void *placer_mem_alloc(size_t n)
+{
+    return plc_malloc(n);
+}
+
+void *placer_mem_calloc(size_t count, size_t size)
+{
+    return plc_calloc(count, size);
+}
+
+void *placer_mem_realloc(void *p, size_t n)
+{
+    return plc_realloc(p, n);
+}
+
+void placer_mem_free(void *p)
+{
+    plc_free(p);
 }

@@ -1,9 +1,10 @@
 /*
  * alloc.h -- the one allocation seam of libplacer (redis' zmalloc idea).
  *
- * With jemalloc (meson option -Djemalloc=enabled, the default when found and
- * no sanitizer is on) these map to mallocx/rallocx/dallocx; otherwise to libc.
- * Memory from any of them is released with plc_free, which accepts NULL.
+ * They map to the process's malloc (jemalloc when the program links it:
+ * the library never does). Memory from any of them is released with
+ * plc_free, which accepts NULL. placer_mem_* (placer.h) are the same seam
+ * for code outside the engine, libplacer-control included.
  *
  * plc_alloc_fail_at() is a test hook: the k-th allocation from now (0-based)
  * fails, so every allocation-failure path can be walked; -1 turns it off.

@@ -73,26 +73,58 @@ int placer_builder_set_previous(placer_builder *b, const placer_snapshot *previo
     return 0;
 }
 
-int plc_builder_set_map(placer_builder *b, uint32_t parts, uint32_t copies, uint32_t *map,
-                        uint32_t *fwd)
+int placer_builder_set_partition_map(placer_builder *b, uint32_t parts, uint32_t copies,
+                                     const uint32_t *map, const uint32_t *next_map)
 {
+    PLC_VALIDATE_OR_RET(b && map, PLACER_ENULL);
     int ok = parts >= 1 && parts <= PLACER_MAX_PARTITIONS && copies >= 1 &&
              copies <= PLACER_MAX_REPLICAS;
     for (size_t i = 0; ok && i < (size_t)parts * copies; i++)
         ok = (map[i] == PLC_NO_NODE || map[i] < b->nnodes) &&
-             (!fwd || fwd[i] == PLC_NO_NODE || fwd[i] < b->nnodes);
-    if (!ok) {
-        plc_free(map);
-        plc_free(fwd);
-        return PLACER_EINVAL;
+             (!next_map || next_map[i] == PLC_NO_NODE || next_map[i] < b->nnodes);
+    PLC_VALIDATE_OR_RET(ok, PLACER_EINVAL);
+    size_t bytes = (size_t)parts * copies * sizeof *map;
+    uint32_t *m = plc_malloc(bytes), *f = next_map ? plc_malloc(bytes) : NULL;
+    if (!m || (next_map && !f)) {
+        plc_free(m);
+        plc_free(f);
+        return PLACER_ENOMEM;
     }
+    memcpy(m, map, bytes);
+    if (f)
+        memcpy(f, next_map, bytes);
     plc_free(b->map);
     plc_free(b->fwd);
-    b->map = map;
-    b->fwd = fwd;
+    b->map = m;
+    b->fwd = f;
     b->map_parts = parts;
     b->map_copies = copies;
     return 0;
+}
+
+uint64_t placer_builder_seed(const placer_builder *b)
+{
+    return b ? b->seed : 0;
+}
+
+uint32_t placer_builder_node_count(const placer_builder *b)
+{
+    return b ? b->nnodes : 0;
+}
+
+const char *placer_builder_node_id(const placer_builder *b, uint32_t node)
+{
+    return b && node < b->nnodes ? b->nodes[node].id : NULL;
+}
+
+const char *placer_builder_node_zone(const placer_builder *b, uint32_t node)
+{
+    return b && node < b->nnodes ? b->nodes[node].zone : NULL;
+}
+
+double placer_builder_node_weight(const placer_builder *b, uint32_t node)
+{
+    return b && node < b->nnodes ? b->nodes[node].weight : 0.0;
 }
 
 int plc_builder_in_transition(const placer_builder *b)

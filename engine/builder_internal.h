@@ -36,7 +36,7 @@ struct placer_builder {
     int key_hash;      /* PLACER_HASH_* */
     uint32_t partitions; /* partitions or Maglev table size; 0: the strategy's default */
     const placer_snapshot *previous; /* partitions: the map to start from */
-    /* An explicit partition map (placer_couchbase_import): map_parts rows of
+    /* An explicit partition map (placer_builder_set_partition_map): map_parts rows of
      * map_copies node indices, active first, PLC_NO_NODE for none; fwd, when
      * not NULL, is the map after the transition. Owned by the builder. */
     uint32_t *map, *fwd;
@@ -70,12 +70,6 @@ int plc_is_prime(uint32_t m);
 
 /* Index of the node with this id, or -1. */
 int plc_builder_find(const placer_builder *b, const char *id);
-
-/* Give the builder an explicit partition map (it takes ownership of map and
- * fwd, allocated with plc_malloc, also on error). Returns 0 or PLACER_EINVAL
- * (parts or copies out of range, a node index past the nodes). */
-int plc_builder_set_map(placer_builder *b, uint32_t parts, uint32_t copies, uint32_t *map,
-                        uint32_t *fwd);
 
 /* The builds of each strategy (placer_builder_build validates and
  * dispatches): *out untouched on error. */

@@ -136,16 +136,15 @@ uint32_t plc_replicas_walk_flat(const placer_snapshot *s, const uint32_t *seq, u
     return walk(s, c, seq[start], out, want, zones);
 }
 
-int placer_replicas_ex(const placer_snapshot *s, const void *key, size_t len, uint32_t *out,
-                       uint32_t want, placer_replica_report *report)
+int placer_replicas_hash(const placer_snapshot *s, uint64_t hash, uint32_t *out, uint32_t want,
+                         placer_replica_report *report)
 {
-    PLC_VALIDATE_OR_RET(s && (key || !len) && (out || !want), PLACER_ENULL);
+    PLC_VALIDATE_OR_RET(s && (out || !want), PLACER_ENULL);
     uint32_t count = 0, zones = 0;
     if (want && want <= s->rep_r) { /* ring only */
         /* Precomputed: a set of want is the prefix of the set of rep_r (the
          * walk is greedy), padded with UINT32_MAX where nodes ran out. */
-        const uint32_t *set =
-            s->rep + (size_t)s->index(&s->tree, s->hash64(s->seed, key, len)) * s->rep_r;
+        const uint32_t *set = s->rep + (size_t)s->index(&s->tree, hash) * s->rep_r;
         for (; count < want && set[count] != UINT32_MAX; count++) {
             out[count] = set[count];
             uint32_t z = s->nodes[set[count]].zone_id, seen = 0;
@@ -154,13 +153,20 @@ int placer_replicas_ex(const placer_snapshot *s, const void *key, size_t len, ui
             zones += !seen;
         }
     } else if (want) {
-        count = plc_replicas_at(s, plc_position(s, key, len), out, want, &zones);
+        count = plc_replicas_at(s, hash, out, want, &zones);
     }
     if (report) {
         uint32_t possible = want < s->nzones ? want : s->nzones;
         *report = (placer_replica_report){count, zones, possible, count < want || zones < possible};
     }
     return (int)count;
+}
+
+int placer_replicas_ex(const placer_snapshot *s, const void *key, size_t len, uint32_t *out,
+                       uint32_t want, placer_replica_report *report)
+{
+    PLC_VALIDATE_OR_RET(s && (key || !len) && (out || !want), PLACER_ENULL);
+    return placer_replicas_hash(s, plc_position(s, key, len), out, want, report);
 }
 
 int placer_replicas(const placer_snapshot *s, const void *key, size_t len, uint32_t *out,

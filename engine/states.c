@@ -7,17 +7,23 @@
 #include "snapshot_internal.h"
 #include "validate.h"
 
-int placer_lookup_handoff(const placer_snapshot *s, const void *key, size_t len, uint32_t *owner,
-                          uint32_t *next_owner)
+int placer_lookup_hash_handoff(const placer_snapshot *s, uint64_t hash, uint32_t *owner,
+                               uint32_t *next_owner)
 {
-    PLC_VALIDATE_OR_RET(s && (key || !len) && owner && next_owner, PLACER_ENULL);
-    uint64_t h = plc_position(s, key, len);
-    uint32_t now = plc_owner(s, h, 0), next = plc_owner(s, h, 1);
+    PLC_VALIDATE_OR_RET(s && owner && next_owner, PLACER_ENULL);
+    uint32_t now = plc_owner(s, hash, 0), next = plc_owner(s, hash, 1);
     if (now == PLC_NO_NODE)
         return PLACER_ENOLIVE;
     *owner = now;
     *next_owner = next == PLC_NO_NODE ? now : next;
     return 0;
+}
+
+int placer_lookup_handoff(const placer_snapshot *s, const void *key, size_t len, uint32_t *owner,
+                          uint32_t *next_owner)
+{
+    PLC_VALIDATE_OR_RET(s && (key || !len) && owner && next_owner, PLACER_ENULL);
+    return placer_lookup_hash_handoff(s, plc_position(s, key, len), owner, next_owner);
 }
 
 /* The first node of `set` that is not down, or -1. */

@@ -6,7 +6,7 @@
  * builds survives an encode/decode round trip.
  */
 #include "fuzz.h"
-#include "placer.h"
+#include "placer_control.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,7 +1,10 @@
 /*
  * placer.h -- which node owns this key?
  *
- * The one public header of libplacer. Handles are opaque; no struct layout
+ * The public header of libplacer, the data plane: builders, snapshots,
+ * lookups, replicas, diffs, the codec and the router. Membership files,
+ * imports and etcd are libplacer-control's (placer_control.h), built on
+ * this header alone. Handles are opaque; no struct layout
  * that could freeze the ABI is shown here. Every function that can fail
  * returns an int: >= 0 on success, a negative PLACER_E* code on failure
  * (name it with placer_strerror()). Functions that cannot fail, such as the
@@ -255,6 +258,30 @@ PLACER_API int placer_builder_set_address(placer_builder *b, uint32_t node, cons
  * PLACER_ENOMEM. */
 PLACER_API int placer_builder_add_token(placer_builder *b, uint32_t node, uint64_t token);
 
+/* An explicit partition map for PLACER_PARTITIONS, as imports carry it
+ * (placer_control.h's Couchbase import): parts rows of copies node
+ * indices each, the active node first, PLACER_NO_NODE for a hole; next_map
+ * (NULL: none) is the map after the rebalance in progress, the handoff
+ * target. The build then uses these maps instead of computing one (parts
+ * becomes the partition count). Both arrays are copied; the nodes must
+ * have been added already. Returns 0, PLACER_ENULL (b or map NULL),
+ * PLACER_EINVAL (parts outside 1 .. PLACER_MAX_PARTITIONS, copies outside
+ * 1 .. PLACER_MAX_REPLICAS, or an index that is neither a node nor
+ * PLACER_NO_NODE) or PLACER_ENOMEM; the builder is unchanged on error. */
+PLACER_API int placer_builder_set_partition_map(placer_builder *b, uint32_t parts, uint32_t copies,
+                                                const uint32_t *map, const uint32_t *next_map);
+
+/* What a builder holds (for tools that read a membership, such as the
+ * simulator): its seed, its node count, and node `node`'s id, zone ("" when
+ * none) and weight. Strings are the builder's and live until the builder
+ * is freed. NULL, 0 or 0.0 when b is NULL or node is out of range. The
+ * builder's thread contract applies. */
+PLACER_API uint64_t placer_builder_seed(const placer_builder *b);
+PLACER_API uint32_t placer_builder_node_count(const placer_builder *b);
+PLACER_API const char *placer_builder_node_id(const placer_builder *b, uint32_t node);
+PLACER_API const char *placer_builder_node_zone(const placer_builder *b, uint32_t node);
+PLACER_API double placer_builder_node_weight(const placer_builder *b, uint32_t node);
+
 /* Build an immutable snapshot of the builder's current contents, tagged with
  * `epoch`. Node i generates tokens placer_hash64(seed, "<id>-<j>") for
  * j = 0, 1, ...; equal tokens are ordered by (token, node id, vnode index).
@@ -306,6 +333,12 @@ PLACER_API int placer_lookup_hash_batch(const placer_snapshot *s, const uint64_t
  * Returns 0 or PLACER_ENULL. */
 PLACER_API int placer_lookup_handoff(const placer_snapshot *s, const void *key, size_t len,
                                      uint32_t *owner, uint32_t *next_owner);
+
+/* placer_lookup_handoff for a position in the hash space (as
+ * placer_snapshot_hash gives it) instead of a key. Returns 0, PLACER_ENULL,
+ * or PLACER_ENOLIVE when a partition map has no active node there. */
+PLACER_API int placer_lookup_hash_handoff(const placer_snapshot *s, uint64_t hash, uint32_t *owner,
+                                          uint32_t *next_owner);
 
 /* The first replica of the key (placer_replicas' order) that is not down:
  * where to read while the owner is down. Returns the node index,
@@ -403,42 +436,6 @@ PLACER_API int placer_partition_owner(const placer_snapshot *s, uint32_t p, uint
 PLACER_API int placer_partition_replicas(const placer_snapshot *s, uint32_t p, uint32_t *out,
                                          uint32_t want);
 
-/* A partitions snapshot from a Couchbase bucket configuration (the JSON a
- * cluster serves at /pools/default/buckets/NAME, or its "terse" form):
- * vBucketServerMap.serverList gives the nodes (ids "host:port", weight 1, no
- * zone), vBucketMap each vBucket's active node then its numReplicas
- * replicas (-1: none), vBucketMapForward (when present) the map after the
- * rebalance in progress (the handoff target), hashAlgorithm must be "CRC";
- * the epoch is revEpoch * 2^32 + rev. Keys map as Couchbase's SDKs map them
- * (PLACER_HASH_COUCHBASE). Returns 0, PLACER_ENULL, PLACER_ENOMEM, or
- * PLACER_EFORMAT when the text is not such a configuration (*out untouched). */
-PLACER_API int placer_couchbase_import(const char *json, size_t len, placer_snapshot **out);
-
-/* placer_couchbase_import, also writing into why (when not NULL, at most
- * why_len bytes, NUL-terminated) what is wrong with a rejected document:
- * the JSON error with its line and column, or the field at fault. */
-PLACER_API int placer_couchbase_import_ex(const char *json, size_t len, placer_snapshot **out,
-                                          char *why, size_t why_len);
-
-/* ------------------------------------------------------------------------ */
-/* Membership files                                                          */
-/* ------------------------------------------------------------------------ */
-
-/* A membership file (JSON; README.md shows one) into a new builder (*out,
- * release with placer_builder_free): "strategy", "seed", "epoch",
- * "vnodes", "replicas", "partitions", "key_hash", and "nodes", each with
- * "id" and optionally "zone", "weight" (default 1), "state" ("active",
- * "joining", "draining", "down"), "address" and "tokens". 64-bit values may
- * be strings ("0xffffffffffffffff"). Unknown fields are errors. name (the
- * file's name, or NULL) starts every message written into why (when not
- * NULL): "FILE:LINE:COLUMN: FIELD: what is wrong". *epoch receives the
- * file's epoch (0 when it has none). Returns 1 when the file has an epoch,
- * 0 when not, or PLACER_ENULL, PLACER_ENOMEM or PLACER_EFORMAT (*out
- * untouched). */
-PLACER_API int placer_membership_parse(const char *json, size_t len, const char *name,
-                                       placer_builder **out, uint64_t *epoch, char *why,
-                                       size_t why_len);
-
 /* ------------------------------------------------------------------------ */
 /* Replicas                                                                 */
 /* ------------------------------------------------------------------------ */
@@ -466,6 +463,13 @@ PLACER_API int placer_replicas(const placer_snapshot *s, const void *key, size_t
  * nodes and zones found and whether the set is under-replicated. */
 PLACER_API int placer_replicas_ex(const placer_snapshot *s, const void *key, size_t len,
                                   uint32_t *out, uint32_t want, placer_replica_report *report);
+
+/* placer_replicas_ex for a position in the hash space (as
+ * placer_snapshot_hash gives it) instead of a key: the same set as any key
+ * at that position. Returns the count, or PLACER_ENULL (s NULL, or out NULL
+ * with want > 0). */
+PLACER_API int placer_replicas_hash(const placer_snapshot *s, uint64_t hash, uint32_t *out,
+                                    uint32_t want, placer_replica_report *report);
 
 /* Replica sets of n keys: key i's set in out[i * want ...], its size in
  * counts[i]. Every key is checked before anything is written. Returns 0 or
@@ -636,66 +640,25 @@ PLACER_API const placer_snapshot *placer_router_acquire(placer_router *r);
 PLACER_API void placer_router_release(placer_router *r, const placer_snapshot *s);
 
 /* ------------------------------------------------------------------------ */
-/* Snapshots through etcd (v3 JSON API; docs/ETCD.md)                       */
+/* Memory: the library's one allocation seam                                */
 /* ------------------------------------------------------------------------ */
 
-/*
- * endpoints: comma-separated URLs of etcd members ("http://10.0.0.1:2379,
- * http://10.0.0.2:2379"); calls move to the next member when one fails and
- * back off exponentially, for at most timeout_ms (<= 0: 5,000) per call.
- * why (when not NULL) receives a message for any error.
- */
-
-/* Publish s under key if its epoch is newer than the one stored (0 when
- * none, so epoch 0 is never published), in one
- * compare-and-swap transaction (chunks first, the manifest last; superseded
- * chunks are deleted). Returns 0, PLACER_ECONFLICT (the stored epoch, in
- * *current_epoch when not NULL, is as new or newer: another publisher won),
- * PLACER_EUNAVAIL, PLACER_ENULL, PLACER_ENOMEM or PLACER_EFORMAT. */
-PLACER_API int placer_etcd_publish(const char *endpoints, const char *key,
-                                   const placer_snapshot *s, long timeout_ms,
-                                   uint64_t *current_epoch, char *why, size_t why_len);
-
-/* The snapshot published under key, decoded and verified (*out; release
- * with placer_snapshot_free). Returns 0, PLACER_EMISSING, PLACER_EUNAVAIL,
- * a decode error (PLACER_ECHECKSUM, ...), PLACER_ENULL or PLACER_ENOMEM. */
-PLACER_API int placer_etcd_fetch(const char *endpoints, const char *key, long timeout_ms,
-                                 placer_snapshot **out, char *why, size_t why_len);
-
-/* A follower: a thread that reads the snapshot under key, then watches it
- * from the next revision; every new snapshot is fetched, decoded and
- * verified, then published into the router. A bad, partial or older one is
- * rejected with a reason and the router keeps its last good one; a
- * compacted watch restarts from a fresh read; members that fail are left
- * for the next. r: the router to publish into, or NULL to let the follower
- * make one from the first good snapshot (placer_follower_router). on_event
- * (when not NULL) is called from the follower's thread for every snapshot
- * seen: accepted (1) or not (0), with the reason. */
-typedef struct placer_follower placer_follower;
-typedef void (*placer_follower_event_fn)(void *ctx, uint64_t epoch, int accepted,
-                                         const char *reason);
-PLACER_API int placer_follower_start(const char *endpoints, const char *key, placer_router *r,
-                                     placer_follower_event_fn on_event, void *ctx,
-                                     placer_follower **out);
-
-/* Stop the thread and release the follower (and the router it made, if it
- * made one). NULL is accepted. */
-PLACER_API void placer_follower_stop(placer_follower *f);
-
-/* The router the follower publishes into; NULL until it has one. */
-PLACER_API placer_router *placer_follower_router(placer_follower *f);
-
-typedef struct placer_follower_status {
-    uint64_t epoch;       /* of the last snapshot accepted (0: none yet) */
-    double age_seconds;   /* since it was accepted (since start when none) */
-    uint64_t accepted, rejected;
-    uint64_t resyncs;     /* fresh reads after a watch said its revision was compacted */
-    int watching;         /* 1 while a watch stream is open */
-    char last_error[256]; /* the last failure or rejection, "" when none */
-} placer_follower_status;
-
-/* A consistent copy of the follower's status. Returns 0 or PLACER_ENULL. */
-PLACER_API int placer_follower_status_get(placer_follower *f, placer_follower_status *st);
+/* The allocator libplacer and libplacer-control use for everything they
+ * allocate: the process's malloc (libplacer never links an allocator of its
+ * own; a program that links jemalloc gets jemalloc here too), behind the
+ * allocation-failure hook of the tests. Code built on libplacer allocates
+ * through these so that one injected failure reaches it too; a program may
+ * hand them to jansson (json_set_alloc_funcs) or libcurl
+ * (curl_global_init_mem), which the libraries themselves never do. Memory
+ * from them is malloc's: placer_mem_free and free() both release it.
+ * placer_mem_alloc(0) returns a unique pointer; placer_mem_calloc returns
+ * NULL when count * size overflows; placer_mem_realloc(NULL, n) is
+ * placer_mem_alloc(n). NULL when memory runs out. Thread-safe. */
+PLACER_API void *placer_mem_alloc(size_t n);
+PLACER_API void *placer_mem_calloc(size_t count, size_t size);
+PLACER_API void *placer_mem_realloc(void *p, size_t n);
+/* Release memory from the three above; NULL is accepted. */
+PLACER_API void placer_mem_free(void *p);
 
 /* ------------------------------------------------------------------------ */
 /* Version and CPU                                                          */

@@ -11,7 +11,7 @@
 
 #include "check.h"
 #include "codec_format.h"
-#include "placer.h"
+#include "placer_control.h"
 
 static placer_snapshot *make(int strategy, int transition, uint32_t replicas)
 {

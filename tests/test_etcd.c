@@ -24,7 +24,7 @@
 
 #include "check.h"
 #include "etcd_harness.h"
-#include "placer.h"
+#include "placer_control.h"
 
 #define KEY "/placer/test/ring"
 

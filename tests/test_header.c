@@ -1,6 +1,8 @@
-/* test_header.c -- placer.h compiles on its own as C11 (dav1d's header
- * test) and the shared library exports what it declares. */
+/* test_header.c -- placer.h and placer_control.h compile on their own as
+ * C11 (dav1d's header test) and the shared libraries export what they
+ * declare. */
 #include "placer.h"
+#include "placer_control.h"
 
 #include <string.h>
 

@@ -1,6 +1,7 @@
 // test_header_cpp.cc -- placer.h compiles as C++ (extern "C", no restrict or
 // _Atomic) and links against the shared library.
 #include "placer.h"
+#include "placer_control.h"
 
 #include <cstdio>
 #include <cstring>

@@ -12,7 +12,7 @@
 #include <zlib.h>
 
 #include "check.h"
-#include "placer.h"
+#include "placer_control.h"
 
 #ifndef TEST_DATA
 #define TEST_DATA "tests/data"

@@ -15,9 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "builder_internal.h"
 #include "simulate.h"
-#include "snapshot_internal.h"
 
 typedef struct sim {
     const plc_sim_config *cfg;
@@ -35,9 +33,20 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static int is_prime(uint32_t n)
+{
+    if (n < 2)
+        return 0;
+    for (uint32_t d = 2; (uint64_t)d * d <= n; d++)
+        if (n % d == 0)
+            return 0;
+    return 1;
+}
+
+/* Maglev wants a prime table size. */
 static uint32_t next_prime(uint32_t n)
 {
-    while (!plc_is_prime(n))
+    while (!is_prime(n))
         n++;
     return n;
 }
@@ -51,27 +60,29 @@ static placer_builder *builder_for(const sim *S, int strategy, uint32_t v, int e
     if (!b)
         return NULL;
     placer_builder_set_strategy(b, strategy);
-    placer_builder_set_seed(b, m->seed);
+    placer_builder_set_seed(b, placer_builder_seed(m));
+    uint32_t N = placer_builder_node_count(m);
     double W = 0;
-    for (uint32_t i = 0; i < m->nnodes; i++)
-        W += m->nodes[i].weight;
+    for (uint32_t i = 0; i < N; i++)
+        W += placer_builder_node_weight(m, i);
     if (strategy == PLACER_RING) {
         /* v tokens per node of mean weight */
-        placer_builder_set_vnodes(b, (uint32_t)fmax(1, round(v * m->nnodes / W)));
+        placer_builder_set_vnodes(b, (uint32_t)fmax(1, round(v * N / W)));
     } else if (strategy == PLACER_PARTITIONS) {
-        uint64_t p = (uint64_t)v * m->nnodes;
+        uint64_t p = (uint64_t)v * N;
         placer_builder_set_partitions(b, (uint32_t)(p < 1 ? 1 : p > PLACER_MAX_PARTITIONS ? PLACER_MAX_PARTITIONS : p));
         placer_builder_set_replicas(b, S->cfg->replicas);
     } else if (strategy == PLACER_MAGLEV) {
-        uint64_t p = (uint64_t)v * m->nnodes;
+        uint64_t p = (uint64_t)v * N;
         placer_builder_set_partitions(b, next_prime((uint32_t)(p < 2 ? 2 : p > 5000000 ? 5000000 : p)));
     }
-    for (uint32_t i = 0; i < m->nnodes; i++)
-        if (placer_builder_add_node(b, m->nodes[i].id, m->nodes[i].zone, m->nodes[i].weight) < 0) {
+    for (uint32_t i = 0; i < N; i++)
+        if (placer_builder_add_node(b, placer_builder_node_id(m, i), placer_builder_node_zone(m, i),
+                                    placer_builder_node_weight(m, i)) < 0) {
             placer_builder_free(b);
             return NULL;
         }
-    if (extra && placer_builder_add_node(b, "simulated-join", m->nodes[0].zone, W / m->nnodes) < 0) {
+    if (extra && placer_builder_add_node(b, "simulated-join", placer_builder_node_zone(m, 0), W / N) < 0) {
         placer_builder_free(b);
         return NULL;
     }
@@ -86,14 +97,15 @@ static void owners_of(const placer_snapshot *s, const sim *S, uint32_t *out)
 /* Load statistics of one metric: per node sum / weight share. */
 static plc_sim_load load_of(const double *sum, const placer_builder *m, double *worst_err)
 {
+    uint32_t N = placer_builder_node_count(m);
     double total = 0, W = 0;
-    for (uint32_t i = 0; i < m->nnodes; i++) {
+    for (uint32_t i = 0; i < N; i++) {
         total += sum[i];
-        W += m->nodes[i].weight;
+        W += placer_builder_node_weight(m, i);
     }
     double max = 0, min = INFINITY, s1 = 0, s2 = 0;
-    for (uint32_t i = 0; i < m->nnodes; i++) {
-        double r = total > 0 ? (sum[i] / total) / (m->nodes[i].weight / W) : 0;
+    for (uint32_t i = 0; i < N; i++) {
+        double r = total > 0 ? (sum[i] / total) / (placer_builder_node_weight(m, i) / W) : 0;
         max = fmax(max, r);
         min = fmin(min, r);
         s1 += r;
@@ -101,15 +113,15 @@ static plc_sim_load load_of(const double *sum, const placer_builder *m, double *
         if (worst_err)
             *worst_err = fmax(*worst_err, fabs(r - 1));
     }
-    double mean = s1 / m->nnodes;
-    return (plc_sim_load){max / mean, min / mean, sqrt(fmax(0, s2 / m->nnodes - mean * mean)) / mean};
+    double mean = s1 / N;
+    return (plc_sim_load){max / mean, min / mean, sqrt(fmax(0, s2 / N - mean * mean)) / mean};
 }
 
 static int run_one(sim *S, int strategy, uint32_t v, plc_sim_row *row)
 {
     const placer_builder *m = S->m;
     uint64_t n = S->keys.n;
-    uint32_t N = m->nnodes;
+    uint32_t N = placer_builder_node_count(m);
     memset(row, 0, sizeof *row);
     row->strategy = strategy;
     row->vnodes = strategy == PLACER_JUMP || strategy == PLACER_RENDEZVOUS ? 0 : v;
@@ -161,7 +173,7 @@ static int run_one(sim *S, int strategy, uint32_t v, plc_sim_row *row)
     row->qps = load_of(qps, m, NULL);
     double W = 0;
     for (uint32_t i = 0; i < N; i++)
-        W += m->nodes[i].weight;
+        W += placer_builder_node_weight(m, i);
 
     /* join: one node of the mean weight, from this snapshot */
     placer_builder *bj = builder_for(S, strategy, v, 1);
@@ -203,7 +215,8 @@ static int run_one(sim *S, int strategy, uint32_t v, plc_sim_row *row)
     moved = 0;
     memset(S->acc, 0, 3 * (N + 1) * sizeof *S->acc);
     for (uint64_t i = 0; i < n; i++) {
-        uint32_t a = plc_owner(s2, S->hash[i], 0), c = plc_owner(s2, S->hash[i], 1);
+        uint32_t a = 0, c = 0;
+        placer_lookup_hash_handoff(s2, S->hash[i], &a, &c);
         if (a != c) {
             moved++;
             S->acc[c] += 1;
@@ -214,7 +227,7 @@ static int run_one(sim *S, int strategy, uint32_t v, plc_sim_row *row)
         row->drain_in[i] = S->acc[i] / (double)n;
         row->drain_max_in = fmax(row->drain_max_in, row->drain_in[i]);
     }
-    row->drain_ideal = m->nodes[0].weight / W;
+    row->drain_ideal = placer_builder_node_weight(m, 0) / W;
 
     /* failure of node 0: its keys are read from the next live replica */
     memset(S->acc, 0, 3 * (N + 1) * sizeof *S->acc);
@@ -226,11 +239,12 @@ static int run_one(sim *S, int strategy, uint32_t v, plc_sim_row *row)
     for (uint64_t i = 0; i < n; i++) {
         if (S->owner[i] != 0)
             continue;
-        uint32_t set[PLACER_MAX_REPLICAS], zones, k = N < 8 ? N : 8;
-        uint32_t got = plc_replicas_at(s3, S->hash[i], set, k, &zones), live = PLC_NO_NODE;
-        for (uint32_t j = 0; j < got && live == PLC_NO_NODE; j++)
-            live = set[j] != 0 ? set[j] : PLC_NO_NODE;
-        if (live != PLC_NO_NODE) {
+        uint32_t set[PLACER_MAX_REPLICAS], k = N < 8 ? N : 8;
+        int got = placer_replicas_hash(s3, S->hash[i], set, k, NULL);
+        uint32_t live = PLACER_NO_NODE;
+        for (int j = 0; j < got && live == PLACER_NO_NODE; j++)
+            live = set[j] != 0 ? set[j] : PLACER_NO_NODE;
+        if (live != PLACER_NO_NODE) {
             moved++;
             S->acc[N + 1 + live] += 1; /* the bytes row, free again */
         }
@@ -246,11 +260,13 @@ static int run_one(sim *S, int strategy, uint32_t v, plc_sim_row *row)
     uint64_t check = S->cfg->replica_keys < n ? S->cfg->replica_keys : n;
     uint32_t R = S->cfg->replicas ? S->cfg->replicas : 1, want = R < N ? R : N;
     for (uint64_t i = 0; i < check; i++) {
-        uint32_t set[PLACER_MAX_REPLICAS], zones;
-        uint32_t got = plc_replicas_at(s0, S->hash[i], set, R, &zones);
-        int bad = got < want || zones < (want < s0->nzones ? want : s0->nzones);
-        for (uint32_t a = 0; a < got && !bad; a++)
-            for (uint32_t c = 0; c < a; c++)
+        uint32_t set[PLACER_MAX_REPLICAS];
+        placer_replica_report rep = {0};
+        int got = placer_replicas_hash(s0, S->hash[i], set, R, &rep);
+        /* zones_possible is min(R, zones in the placement) = min(want, zones) */
+        int bad = got < (int)want || rep.zones < rep.zones_possible;
+        for (int a = 0; a < got && !bad; a++)
+            for (int c = 0; c < a; c++)
                 bad |= set[a] == set[c];
         row->replica_violations += (uint64_t)bad;
     }
@@ -273,7 +289,7 @@ int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out)
     if (!cfg || !out || !cfg->membership)
         return PLACER_ENULL;
     if (!cfg->nstrategies || cfg->nstrategies > PLC_SIM_MAX_STRATEGIES || !cfg->nvnodes ||
-        cfg->nvnodes > PLC_SIM_MAX_VNODES || !cfg->membership->nnodes ||
+        cfg->nvnodes > PLC_SIM_MAX_VNODES || !placer_builder_node_count(cfg->membership) ||
         cfg->replicas > PLACER_MAX_REPLICAS)
         return PLACER_EINVAL;
     double t0 = now();
@@ -283,7 +299,7 @@ int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out)
     if (err)
         return err;
     uint64_t n = S.keys.n;
-    uint32_t N = S.m->nnodes;
+    uint32_t N = placer_builder_node_count(S.m);
     uint32_t runs = 0;
     for (uint32_t i = 0; i < cfg->nstrategies; i++)
         runs += cfg->strategies[i] == PLACER_JUMP || cfg->strategies[i] == PLACER_RENDEZVOUS ? 1 : cfg->nvnodes;
@@ -296,7 +312,7 @@ int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out)
     if (S.hash && S.owner && S.owner2 && S.acc && out->rows) {
         err = 0;
         for (uint64_t i = 0; i < n; i++)
-            S.hash[i] = placer_hash64(S.m->seed, S.keys.bytes + S.keys.offsets[i],
+            S.hash[i] = placer_hash64(placer_builder_seed(S.m), S.keys.bytes + S.keys.offsets[i],
                                       (size_t)(S.keys.offsets[i + 1] - S.keys.offsets[i]));
         /* the modulo baseline: hash mod N -> mod N + 1 */
         uint64_t moved = 0;
@@ -320,12 +336,12 @@ int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out)
     for (uint32_t i = 0; i < N; i++) {
         int seen = 0;
         for (uint32_t j = 0; j < i && !seen; j++)
-            seen = strcmp(S.m->nodes[i].zone, S.m->nodes[j].zone) == 0;
+            seen = strcmp(placer_builder_node_zone(S.m, i), placer_builder_node_zone(S.m, j)) == 0;
         zones += !seen;
     }
     out->node_ids = calloc((size_t)N + 1, sizeof *out->node_ids);
     for (uint32_t i = 0; out->node_ids && i <= N && !err; i++)
-        if (!(out->node_ids[i] = strdup(i < N ? S.m->nodes[i].id : "simulated-join")))
+        if (!(out->node_ids[i] = strdup(i < N ? placer_builder_node_id(S.m, i) : "simulated-join")))
             err = PLACER_ENOMEM;
     if (!out->node_ids)
         err = PLACER_ENOMEM;

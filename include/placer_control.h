@@ -1,0 +1,140 @@
+/*
+ * placer_control.h -- the control plane of placer: libplacer-control.
+ *
+ * Documents in, snapshots out: membership files (JSON, jansson), imports
+ * of other systems' maps (Couchbase), and snapshots published to, fetched
+ * from and followed through etcd (v3 JSON API, libcurl). Built on
+ * libplacer's public API (placer.h) alone; link with
+ * `pkg-config --libs placer-control`, which brings libplacer too.
+ *
+ * Errors are placer.h's negative PLACER_E* codes (placer_strerror names
+ * them). Allocation goes through placer_mem_alloc (placer.h), the seam the
+ * tests inject failures into. The library never changes jansson's or
+ * libcurl's process-wide allocators (json_set_alloc_funcs,
+ * curl_global_init_mem): a program may, for instance to route them through
+ * placer_mem_alloc.
+ *
+ * Thread contract: the parse and import functions are reentrant and may run
+ * in any number of threads at once; the etcd calls too (each makes its own
+ * connections). The first etcd call of the process initialises libcurl
+ * (curl_global_init), which is not thread-safe against other threads
+ * initialising libcurl at the same moment.
+ *
+ * Compiles as C11 and as C++.
+ */
+#ifndef PLACER_CONTROL_H
+#define PLACER_CONTROL_H
+
+#include "placer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Imports: Couchbase                                                       */
+/* ------------------------------------------------------------------------ */
+
+/* A partitions snapshot from a Couchbase bucket configuration (the JSON a
+ * cluster serves at /pools/default/buckets/NAME, or its "terse" form):
+ * vBucketServerMap.serverList gives the nodes (ids "host:port", weight 1, no
+ * zone), vBucketMap each vBucket's active node then its numReplicas
+ * replicas (-1: none), vBucketMapForward (when present) the map after the
+ * rebalance in progress (the handoff target), hashAlgorithm must be "CRC";
+ * the epoch is revEpoch * 2^32 + rev. Keys map as Couchbase's SDKs map them
+ * (PLACER_HASH_COUCHBASE). Returns 0, PLACER_ENULL, PLACER_ENOMEM, or
+ * PLACER_EFORMAT when the text is not such a configuration (*out untouched). */
+PLACER_API int placer_couchbase_import(const char *json, size_t len, placer_snapshot **out);
+
+/* placer_couchbase_import, also writing into why (when not NULL, at most
+ * why_len bytes, NUL-terminated) what is wrong with a rejected document:
+ * the JSON error with its line and column, or the field at fault. */
+PLACER_API int placer_couchbase_import_ex(const char *json, size_t len, placer_snapshot **out,
+                                          char *why, size_t why_len);
+
+/* ------------------------------------------------------------------------ */
+/* Membership files                                                          */
+/* ------------------------------------------------------------------------ */
+
+/* A membership file (JSON; README.md shows one) into a new builder (*out,
+ * release with placer_builder_free): "strategy", "seed", "epoch",
+ * "vnodes", "replicas", "partitions", "key_hash", and "nodes", each with
+ * "id" and optionally "zone", "weight" (default 1), "state" ("active",
+ * "joining", "draining", "down"), "address" and "tokens". 64-bit values may
+ * be strings ("0xffffffffffffffff"). Unknown fields are errors. name (the
+ * file's name, or NULL) starts every message written into why (when not
+ * NULL): "FILE:LINE:COLUMN: FIELD: what is wrong". *epoch receives the
+ * file's epoch (0 when it has none). Returns 1 when the file has an epoch,
+ * 0 when not, or PLACER_ENULL, PLACER_ENOMEM or PLACER_EFORMAT (*out
+ * untouched). */
+PLACER_API int placer_membership_parse(const char *json, size_t len, const char *name,
+                                       placer_builder **out, uint64_t *epoch, char *why,
+                                       size_t why_len);
+
+/* ------------------------------------------------------------------------ */
+/* Snapshots through etcd (v3 JSON API; docs/ETCD.md)                       */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * endpoints: comma-separated URLs of etcd members ("http://10.0.0.1:2379,
+ * http://10.0.0.2:2379"); calls move to the next member when one fails and
+ * back off exponentially, for at most timeout_ms (<= 0: 5,000) per call.
+ * why (when not NULL) receives a message for any error.
+ */
+
+/* Publish s under key if its epoch is newer than the one stored (0 when
+ * none, so epoch 0 is never published), in one
+ * compare-and-swap transaction (chunks first, the manifest last; superseded
+ * chunks are deleted). Returns 0, PLACER_ECONFLICT (the stored epoch, in
+ * *current_epoch when not NULL, is as new or newer: another publisher won),
+ * PLACER_EUNAVAIL, PLACER_ENULL, PLACER_ENOMEM or PLACER_EFORMAT. */
+PLACER_API int placer_etcd_publish(const char *endpoints, const char *key,
+                                   const placer_snapshot *s, long timeout_ms,
+                                   uint64_t *current_epoch, char *why, size_t why_len);
+
+/* The snapshot published under key, decoded and verified (*out; release
+ * with placer_snapshot_free). Returns 0, PLACER_EMISSING, PLACER_EUNAVAIL,
+ * a decode error (PLACER_ECHECKSUM, ...), PLACER_ENULL or PLACER_ENOMEM. */
+PLACER_API int placer_etcd_fetch(const char *endpoints, const char *key, long timeout_ms,
+                                 placer_snapshot **out, char *why, size_t why_len);
+
+/* A follower: a thread that reads the snapshot under key, then watches it
+ * from the next revision; every new snapshot is fetched, decoded and
+ * verified, then published into the router. A bad, partial or older one is
+ * rejected with a reason and the router keeps its last good one; a
+ * compacted watch restarts from a fresh read; members that fail are left
+ * for the next. r: the router to publish into, or NULL to let the follower
+ * make one from the first good snapshot (placer_follower_router). on_event
+ * (when not NULL) is called from the follower's thread for every snapshot
+ * seen: accepted (1) or not (0), with the reason. */
+typedef struct placer_follower placer_follower;
+typedef void (*placer_follower_event_fn)(void *ctx, uint64_t epoch, int accepted,
+                                         const char *reason);
+PLACER_API int placer_follower_start(const char *endpoints, const char *key, placer_router *r,
+                                     placer_follower_event_fn on_event, void *ctx,
+                                     placer_follower **out);
+
+/* Stop the thread and release the follower (and the router it made, if it
+ * made one). NULL is accepted. */
+PLACER_API void placer_follower_stop(placer_follower *f);
+
+/* The router the follower publishes into; NULL until it has one. */
+PLACER_API placer_router *placer_follower_router(placer_follower *f);
+
+typedef struct placer_follower_status {
+    uint64_t epoch;       /* of the last snapshot accepted (0: none yet) */
+    double age_seconds;   /* since it was accepted (since start when none) */
+    uint64_t accepted, rejected;
+    uint64_t resyncs;     /* fresh reads after a watch said its revision was compacted */
+    int watching;         /* 1 while a watch stream is open */
+    char last_error[256]; /* the last failure or rejection, "" when none */
+} placer_follower_status;
+
+/* A consistent copy of the follower's status. Returns 0 or PLACER_ENULL. */
+PLACER_API int placer_follower_status_get(placer_follower *f, placer_follower_status *st);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PLACER_CONTROL_H */
