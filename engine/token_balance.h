@@ -1,0 +1,65 @@
+/*
+ * token_balance.h -- balanced token allocation (issue 19): where a node
+ * joining a ring should put its tokens so that every node's share of the
+ * hash space stays close to its weight share, with few tokens per node.
+ *
+ * Pure functions on arrays: no builder, no snapshot. The ring is given as
+ * sorted tokens with their owners' indices; nodes as weights and zone
+ * indices. The builder (PLACER_TOKENS_BALANCED) and the simulator call
+ * these; tests check them against an exact share computation.
+ */
+#ifndef PLC_ENGINE_TOKEN_BALANCE_H
+#define PLC_ENGINE_TOKEN_BALANCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A ring as the allocator sees it: n tokens ascending (equal tokens
+ * allowed), owners[i] the node index of tokens[i]; the token at i owns the
+ * hashes h with tokens[i-1] < h <= tokens[i] (wrapping before the first). */
+typedef struct plc_token_ring {
+    const uint64_t *tokens;
+    const uint32_t *owners;
+    uint32_t n;
+} plc_token_ring;
+
+/* The nodes: weight (> 0, finite) and zone index (any value; equal values
+ * are one zone) of node i, for i < n. */
+typedef struct plc_token_nodes {
+    const double *weights;
+    const uint32_t *zones;
+    uint32_t n;
+} plc_token_nodes;
+
+/*
+ * The `count` tokens for node `node` (an index into nodes, owning no token
+ * in ring) joining ring: written to out ascending. Each token splits one
+ * range of the ring, taking its lower part from the range's owner, and is
+ * chosen, one after the other, to reduce most the squared deviation of
+ * every node's share from its weight share (the nodes that own tokens, and
+ * the new one) in two rings: the whole ring (primary ownership), and the
+ * ring of the new node's zone alone -- the load a node carries when every
+ * key has one replica per zone, as placer's replica walk gives it. Each
+ * token takes at most the new node's share over count, so its ranges are
+ * of even size. An empty ring gets count evenly spaced tokens from `base`.
+ * Deterministic: the same arguments give the same tokens on every machine.
+ * Cost: O(count * ring.n) time, O(ring.n + nodes.n + count) memory.
+ * Returns 0, PLACER_EINVAL (count 0, node or an owner out of range, node
+ * already owning a token, tokens not ascending, a weight not positive and
+ * finite), PLACER_ETOOMANY (no range left wide enough to split) or
+ * PLACER_ENOMEM. out is unspecified on error.
+ */
+int plc_tokens_balance(plc_token_ring ring, plc_token_nodes nodes, uint32_t node,
+                       uint32_t count, uint64_t base, uint64_t *out);
+
+/* Exact share of the hash space (0 .. 1) of every node of ring, in
+ * share[0 .. nnodes): owned hashes counted with 128-bit sums, divided once.
+ * Owners must be below nnodes. A ring of n = 0 gives all zeros. */
+void plc_token_shares(plc_token_ring ring, uint32_t nnodes, double *share);
+
+/* Exact share of every node of zone `zone` in the ring of that zone's
+ * tokens alone (nodes of other zones get 0). */
+void plc_token_zone_shares(plc_token_ring ring, plc_token_nodes nodes, uint32_t zone,
+                           double *share);
+
+#endif
