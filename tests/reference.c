@@ -151,3 +151,25 @@ uint32_t ref_owner(const placer_snapshot *s, uint64_t h)
         return o;
     }
 }
+
+uint32_t ref_bounded_owner(const uint64_t *tokens, const uint32_t *owners, uint32_t n,
+                           const int *states, uint32_t nnodes, const uint32_t *loads,
+                           uint64_t total, double c, uint64_t h)
+{
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < nnodes; i++)
+        m += states[i] == PLACER_NODE_ACTIVE || states[i] == PLACER_NODE_DRAINING;
+    if (!m || !n)
+        return PLACER_NO_NODE;
+    double cap = ceil(c * ((double)total + 1) / m);
+    uint32_t first = 0;
+    while (first < n && tokens[first] < h)
+        first++;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t o = owners[(first + k) % n];
+        if ((states[o] == PLACER_NODE_ACTIVE || states[o] == PLACER_NODE_DRAINING) &&
+            (double)loads[o] < cap)
+            return o;
+    }
+    return PLACER_NO_NODE;
+}

@@ -57,4 +57,12 @@ uint32_t ref_rendezvous_owner(const placer_snapshot *s, uint64_t h);
  * no active copy. */
 uint32_t ref_owner(const placer_snapshot *s, uint64_t h);
 
+/* Consistent hashing with bounded loads by the plain rule: m = the nodes
+ * whose states[] is active or draining, cap = ceil(c * (total + 1) / m);
+ * from the first token >= h (wrapping; a linear scan), the first owner that
+ * is one of those m with loads[owner] < cap. PLACER_NO_NODE when none. */
+uint32_t ref_bounded_owner(const uint64_t *tokens, const uint32_t *owners, uint32_t n,
+                           const int *states, uint32_t nnodes, const uint32_t *loads,
+                           uint64_t total, double c, uint64_t h);
+
 #endif

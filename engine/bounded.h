@@ -1,0 +1,48 @@
+/*
+ * bounded.h -- consistent hashing with bounded loads (Mirrokni, Thorup and
+ * Zadimoghaddam, SODA 2018; Envoy's hash_balance_factor): a key goes to the
+ * first node clockwise from its position that is under a capacity of
+ * ceil(c * (total + 1) / m), where total keys are placed already, m nodes
+ * can take keys and c >= 1 is the balance factor; the new key is counted,
+ * so once it is placed no node holds more than ceil(c * total / m).
+ *
+ * Pure functions: the walk reads owners through a callback, so the ring's
+ * leaf lines, a flat table or a test's array can all be walked.
+ */
+#ifndef PLC_ENGINE_BOUNDED_H
+#define PLC_ENGINE_BOUNDED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ceil(c * (total + 1) / m) in double precision, saturated to UINT64_MAX;
+ * c >= 1 and finite, m >= 1 (the caller checks). Since the m loads sum to
+ * total, at least one is below it: m * that >= c * (total + 1) > total. */
+uint64_t plc_bounded_capacity(uint64_t total, double c, uint32_t m);
+
+/* The owner of the next position clockwise (the first call: the key's own
+ * owner). */
+typedef uint32_t (*plc_next_owner_fn)(void *cursor);
+
+/* Which nodes may take keys: node i may when the int at
+ * (const char *)states + i * stride is one of PLACER_NODE_ACTIVE or
+ * PLACER_NODE_DRAINING (the nodes that own keys now and are up). */
+typedef struct plc_node_states {
+    const void *states;
+    size_t stride;
+} plc_node_states;
+
+static inline int plc_bounded_eligible(plc_node_states st, uint32_t node)
+{
+    int state = *(const int *)(const void *)((const char *)st.states + (size_t)node * st.stride);
+    return state == 0 /* PLACER_NODE_ACTIVE */ || state == 2 /* PLACER_NODE_DRAINING */;
+}
+
+/* Read at most `steps` owners from next(cursor) and return the first that
+ * may take keys and whose loads[] entry is below cap; PLACER_NO_NODE when
+ * none is (only when the loads of the eligible nodes sum past the total the
+ * capacity was computed from, or none is eligible). */
+uint32_t plc_bounded_walk(plc_next_owner_fn next, void *cursor, uint32_t steps,
+                          plc_node_states st, const uint32_t *loads, uint64_t cap);
+
+#endif
