@@ -6,7 +6,9 @@
  *   *_hw : the SSE4.2 / ARMv8 crc32c instruction through SIMDe, three
  *          independent streams for long buffers, combined with shift tables.
  * The _u64 step functions are the raw register update of the instruction
- * (no pre/post inversion), the building block of placer_hash64.
+ * (no pre/post inversion), the building block of the placement hashes
+ * (placer-v1: plc_hash64_*, hash64_body.h; placer-v2: plc_hash64_v2_*,
+ * hash64_v2_body.h).
  *
  * The tables are computed by plc_crc32c_tables_init(), which the dispatcher
  * (kernels.c) runs once before any kernel can be reached.
@@ -16,6 +18,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "hashfn.h"
 
 #define PLC_CRC32C_POLY 0x82F63B78u
 
@@ -46,12 +50,32 @@ uint32_t plc_crc32c_sw_u64(uint32_t crc, uint64_t word);
 uint64_t plc_hash64_sw(uint64_t seed, const void *key, size_t len);
 void plc_hash64_batch_sw(uint64_t seed, const void *const *keys, const size_t *lens, size_t n,
                          uint64_t *out);
+uint64_t plc_hash64_v2_sw(uint64_t seed, const void *key, size_t len);
+void plc_hash64_v2_batch_sw(uint64_t seed, const void *const *keys, const size_t *lens, size_t n,
+                            uint64_t *out);
+/* The same two hashes with the shared snapshot signature (hashfn.h). */
+uint64_t plc_hash_v1_sw(const plc_hash_key *k, const void *key, size_t len);
+void plc_hash_v1_batch_sw(const plc_hash_key *k, const void *const *keys, const size_t *lens,
+                         size_t n, uint64_t *out);
+uint64_t plc_hash_v2_sw(const plc_hash_key *k, const void *key, size_t len);
+void plc_hash_v2_batch_sw(const plc_hash_key *k, const void *const *keys, const size_t *lens,
+                         size_t n, uint64_t *out);
 
 #if defined(PLC_HAVE_CRC_HW)
 uint32_t plc_crc32c_hw(uint32_t crc, const void *data, size_t len);
 uint64_t plc_hash64_hw(uint64_t seed, const void *key, size_t len);
 void plc_hash64_batch_hw(uint64_t seed, const void *const *keys, const size_t *lens, size_t n,
                          uint64_t *out);
+uint64_t plc_hash64_v2_hw(uint64_t seed, const void *key, size_t len);
+void plc_hash64_v2_batch_hw(uint64_t seed, const void *const *keys, const size_t *lens, size_t n,
+                            uint64_t *out);
+/* The same two hashes with the shared snapshot signature (hashfn.h). */
+uint64_t plc_hash_v1_hw(const plc_hash_key *k, const void *key, size_t len);
+void plc_hash_v1_batch_hw(const plc_hash_key *k, const void *const *keys, const size_t *lens,
+                         size_t n, uint64_t *out);
+uint64_t plc_hash_v2_hw(const plc_hash_key *k, const void *key, size_t len);
+void plc_hash_v2_batch_hw(const plc_hash_key *k, const void *const *keys, const size_t *lens,
+                         size_t n, uint64_t *out);
 #endif
 
 #endif

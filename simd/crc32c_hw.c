@@ -64,4 +64,12 @@ uint32_t plc_crc32c_hw(uint32_t crc, const void *data, size_t len)
 #define PLC_HASH64_NAME plc_hash64_hw
 #define PLC_HASH64_BATCH_NAME plc_hash64_batch_hw
 #define PLC_HASH64_STEP step64
+#define PLC_HASH64_KEYED_NAME plc_hash_v1_hw
+#define PLC_HASH64_KEYED_BATCH_NAME plc_hash_v1_batch_hw
 #include "hash64_body.h"
+
+#define PLC_HASH64_V2_NAME plc_hash64_v2_hw
+#define PLC_HASH64_V2_BATCH_NAME plc_hash64_v2_batch_hw
+#define PLC_HASH64_V2_KEYED_NAME plc_hash_v2_hw
+#define PLC_HASH64_V2_KEYED_BATCH_NAME plc_hash_v2_batch_hw
+#include "hash64_v2_body.h"

@@ -15,6 +15,7 @@
 #include "crc32.h"
 #include "crc32c.h"
 #include "rendezvous.h"
+#include "siphash.h"
 
 #if defined(__aarch64__)
 #define SIMD128_NAME "stree-neon"
@@ -55,15 +56,23 @@ typedef struct crc_choice {
     plc_crc32c_fn crc32c;
     plc_hash64_fn hash64;
     plc_hash64_batch_fn hash64_batch;
+    plc_hash64_fn hash64_v2;
+    plc_hash64_batch_fn hash64_v2_batch;
+    plc_hash_fn hash_v1, hash_v2;
+    plc_hash_batch_fn hash_v1_batch, hash_v2_batch;
     const char *crc32c_name, *hash64_name;
     unsigned needs;
 } crc_choice;
 
+#define CRC_HASHES(impl)                                                                        \
+    plc_hash64_##impl, plc_hash64_batch_##impl, plc_hash64_v2_##impl, plc_hash64_v2_batch_##impl, \
+        plc_hash_v1_##impl, plc_hash_v2_##impl, plc_hash_v1_batch_##impl, plc_hash_v2_batch_##impl
+
 static const crc_choice crc_choices[] = {
 #if defined(PLC_HAVE_CRC_HW)
-    {plc_crc32c_hw, plc_hash64_hw, plc_hash64_batch_hw, CRC_HW_NAME, HASH_HW_NAME, CRC_HW_NEEDS},
+    {plc_crc32c_hw, CRC_HASHES(hw), CRC_HW_NAME, HASH_HW_NAME, CRC_HW_NEEDS},
 #endif
-    {plc_crc32c_sw, plc_hash64_sw, plc_hash64_batch_sw, "slicing-by-8", "crc32c-sw+mum", 0},
+    {plc_crc32c_sw, CRC_HASHES(sw), "slicing-by-8", "crc32c-sw+mum", 0},
 };
 #define NCRC (sizeof crc_choices / sizeof crc_choices[0])
 
@@ -103,14 +112,31 @@ static const hrw_choice hrw_choices[] = {
 };
 #define NHRW (sizeof hrw_choices / sizeof hrw_choices[0])
 
-static plc_kernels tables[NCRC32][NCRC][NSEARCH][NHRW];
+/* SipHash-1-3 across keys: 8, 4 or 2 lanes, or one key at a time. */
+static const plc_siphash_kernel sip_choices[] = {
+#if defined(PLC_HAVE_AVX512)
+    {"siphash13-avx512", PLC_CPU_AVX512, plc_siphash13_batch_avx512, plc_siphash24_batch_avx512},
+#endif
+#if defined(PLC_HAVE_AVX2)
+    {"siphash13-avx2", PLC_CPU_AVX2, plc_siphash13_batch_avx2, plc_siphash24_batch_avx2},
+#endif
+#if defined(PLC_HAVE_SIMD128) && !defined(__aarch64__)
+    {"siphash13-sse", PLC_CPU_SSE42, plc_siphash13_batch_sse, plc_siphash24_batch_sse},
+#endif
+    {"siphash13-scalar", 0, plc_siphash13_batch_scalar, plc_siphash24_batch_scalar},
+};
+#define NSIP (sizeof sip_choices / sizeof sip_choices[0])
+
+static plc_kernels tables[NCRC32][NCRC][NSEARCH][NHRW][NSIP];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static _Atomic(const plc_kernels *) current;
 
 static void select_kernels(void)
 {
     unsigned f = plc_cpu_features();
-    size_t i = 0, c = 0, s = 0, r = 0;
+    size_t i = 0, c = 0, s = 0, r = 0, h = 0;
+    while ((sip_choices[h].needs & f) != sip_choices[h].needs)
+        h++;
     while ((crc32_choices[i].needs & f) != crc32_choices[i].needs)
         i++;
     while ((hrw_choices[r].needs & f) != hrw_choices[r].needs)
@@ -119,7 +145,7 @@ static void select_kernels(void)
         c++;
     while ((search_kernels[s].needs & f) != search_kernels[s].needs)
         s++;
-    atomic_store_explicit(&current, &tables[i][c][s][r], memory_order_release);
+    atomic_store_explicit(&current, &tables[i][c][s][r][h], memory_order_release);
 }
 
 static void init(void)
@@ -129,27 +155,37 @@ static void init(void)
         for (size_t c = 0; c < NCRC; c++)
             for (size_t s = 0; s < NSEARCH; s++)
                 for (size_t r = 0; r < NHRW; r++)
-                tables[i][c][s][r] = (plc_kernels){
-                    .crc32c = crc_choices[c].crc32c,
-                    .crc32 = crc32_choices[i].fn,
-                    .hash64 = crc_choices[c].hash64,
-                    .hash64_batch = crc_choices[c].hash64_batch,
-                    .search = search_kernels[s].one,
-                    .search_batch = search_kernels[s].batch,
-                    .lookup = search_kernels[s].key_one,
-                    .lookup_batch = search_kernels[s].key_batch,
-                    .index = search_kernels[s].index,
-                    .crc32c_name = crc_choices[c].crc32c_name,
-                    .crc32_name = crc32_choices[i].name,
-                    .hash64_name = crc_choices[c].hash64_name,
-                    .search_name = search_kernels[s].name,
-                    .hrw_best = hrw_choices[r].best,
-                    .hrw_scores = hrw_choices[r].scores,
-                    .hrw_best_uniform = hrw_choices[r].best_uniform,
-                    .hrw_scores_uniform = hrw_choices[r].scores_uniform,
-                    .hrw_best_classes = hrw_choices[r].best_classes,
-                    .hrw_name = hrw_choices[r].name,
-                };
+                    for (size_t h = 0; h < NSIP; h++)
+                        tables[i][c][s][r][h] = (plc_kernels){
+                            .crc32c = crc_choices[c].crc32c,
+                            .crc32 = crc32_choices[i].fn,
+                            .hash64 = crc_choices[c].hash64,
+                            .hash64_batch = crc_choices[c].hash64_batch,
+                            .search = search_kernels[s].one,
+                            .search_batch = search_kernels[s].batch,
+                            .lookup = search_kernels[s].key_one,
+                            .lookup_batch = search_kernels[s].key_batch,
+                            .index = search_kernels[s].index,
+                            .crc32c_name = crc_choices[c].crc32c_name,
+                            .crc32_name = crc32_choices[i].name,
+                            .hash64_name = crc_choices[c].hash64_name,
+                            .search_name = search_kernels[s].name,
+                            .hrw_best = hrw_choices[r].best,
+                            .hrw_scores = hrw_choices[r].scores,
+                            .hrw_best_uniform = hrw_choices[r].best_uniform,
+                            .hrw_scores_uniform = hrw_choices[r].scores_uniform,
+                            .hrw_best_classes = hrw_choices[r].best_classes,
+                            .hrw_name = hrw_choices[r].name,
+                            .hash_v1 = crc_choices[c].hash_v1,
+                            .hash_v2 = crc_choices[c].hash_v2,
+                            .siphash13 = plc_siphash13,
+                            .hash_v1_batch = crc_choices[c].hash_v1_batch,
+                            .hash_v2_batch = crc_choices[c].hash_v2_batch,
+                            .siphash13_batch = sip_choices[h].sip13,
+                            .hash64_v2 = crc_choices[c].hash64_v2,
+                            .hash64_v2_batch = crc_choices[c].hash64_v2_batch,
+                            .siphash_name = sip_choices[h].name,
+                        };
     select_kernels();
 }
 
@@ -171,11 +207,17 @@ const plc_kernels *plc_kernels_get(void)
 const plc_kernels *plc_kernels_sw(void)
 {
     pthread_once(&once, init);
-    return &tables[NCRC32 - 1][NCRC - 1][NSEARCH - 1][NHRW - 1];
+    return &tables[NCRC32 - 1][NCRC - 1][NSEARCH - 1][NHRW - 1][NSIP - 1];
 }
 
 const plc_search_kernel *plc_search_kernels(size_t *count)
 {
     *count = NSEARCH;
     return search_kernels;
+}
+
+const plc_siphash_kernel *plc_siphash_kernels(size_t *count)
+{
+    *count = NSIP;
+    return sip_choices;
 }

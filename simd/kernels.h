@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashfn.h"
 #include "rendezvous.h"
 #include "stree.h"
 
@@ -31,6 +32,14 @@ typedef struct plc_search_kernel {
     plc_stree_key_batch_fn key_batch;
     plc_stree_fn index; /* the slot, not its owner */
 } plc_search_kernel;
+
+/* A SipHash batch kernel (1-3, and 2-4 for the reference vectors) and the
+ * CPU features it needs. */
+typedef struct plc_siphash_kernel {
+    const char *name;
+    unsigned needs; /* PLC_CPU_* bits */
+    plc_hash_batch_fn sip13, sip24;
+} plc_siphash_kernel;
 
 typedef struct plc_kernels {
     plc_crc32c_fn crc32c;
@@ -52,6 +61,15 @@ typedef struct plc_kernels {
     plc_hrw_classes_fn hrw_best_classes; /* few distinct weights */
     plc_hrw_scores_fn hrw_scores_uniform;
     const char *hrw_name;
+    /* The placement hashes with the shared snapshot signature (hashfn.h):
+     * placer-v1 (legacy), placer-v2 (the default) and SipHash-1-3 (keyed),
+     * single and batched across keys. hash64 / hash64_batch above are
+     * placer_hash64's. */
+    plc_hash_fn hash_v1, hash_v2, siphash13;
+    plc_hash_batch_fn hash_v1_batch, hash_v2_batch, siphash13_batch;
+    plc_hash64_fn hash64_v2; /* placer-v2 with a plain seed */
+    plc_hash64_batch_fn hash64_v2_batch;
+    const char *siphash_name; /* the batch kernel: "siphash13-avx2" ... */
 } plc_kernels;
 
 /* The current table; never NULL. Thread-safe. */
@@ -65,5 +83,8 @@ void plc_kernels_reselect(void);
 
 /* Every search kernel compiled in, fastest first; the last needs nothing. */
 const plc_search_kernel *plc_search_kernels(size_t *count);
+
+/* Every SipHash batch kernel compiled in, widest first; the last needs nothing. */
+const plc_siphash_kernel *plc_siphash_kernels(size_t *count);
 
 #endif

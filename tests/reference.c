@@ -29,6 +29,92 @@ uint32_t ref_crc32(uint32_t crc, const void *data, size_t len)
 }
 
 /* -1, 0, 1 as (token, id, vnode) of a is below, equal to, above b's. */
+static uint64_t rotl(uint64_t x, int b)
+{
+    return (x << b) | (x >> (64 - b));
+}
+
+static void sipround(uint64_t v[4])
+{
+    v[0] += v[1], v[1] = rotl(v[1], 13), v[1] ^= v[0], v[0] = rotl(v[0], 32);
+    v[2] += v[3], v[3] = rotl(v[3], 16), v[3] ^= v[2];
+    v[0] += v[3], v[3] = rotl(v[3], 21), v[3] ^= v[0];
+    v[2] += v[1], v[1] = rotl(v[1], 17), v[1] ^= v[2], v[2] = rotl(v[2], 32);
+}
+
+static uint64_t le_word(const unsigned char *p, size_t n)
+{
+    uint64_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        w |= (uint64_t)p[i] << (8 * i);
+    return w;
+}
+
+uint64_t ref_siphash(int c_rounds, int d_rounds, const unsigned char key[16], const void *msg,
+                     size_t len)
+{
+    const unsigned char *m = msg;
+    uint64_t k0 = le_word(key, 8), k1 = le_word(key + 8, 8);
+    uint64_t v[4] = {k0 ^ 0x736f6d6570736575u, k1 ^ 0x646f72616e646f6du,
+                     k0 ^ 0x6c7967656e657261u, k1 ^ 0x7465646279746573u};
+    /* ceil((len + 1) / 8) words; the last holds len mod 256 in its top byte. */
+    for (size_t at = 0; at <= len; at += 8) {
+        size_t n = len - at < 8 ? len - at : 8;
+        uint64_t w = le_word(m + at, n);
+        if (n < 8)
+            w |= (uint64_t)(len & 0xff) << 56;
+        v[3] ^= w;
+        for (int i = 0; i < c_rounds; i++)
+            sipround(v);
+        v[0] ^= w;
+        if (n < 8)
+            break;
+    }
+    v[2] ^= 0xff;
+    for (int i = 0; i < d_rounds; i++)
+        sipround(v);
+    return v[0] ^ v[1] ^ v[2] ^ v[3];
+}
+
+/* The raw CRC-32C register update over one word's 8 bytes, bit by bit. */
+static uint32_t crc_word_bits(uint32_t c, uint64_t w)
+{
+    for (int byte = 0; byte < 8; byte++) {
+        c ^= (uint32_t)(w >> (8 * byte)) & 0xff;
+        for (int k = 0; k < 8; k++)
+            c = (c >> 1) ^ (0x82F63B78u & (0u - (c & 1)));
+    }
+    return c;
+}
+
+/* high ^ low of x * y, schoolbook on 32-bit halves. */
+static uint64_t mul_fold(uint64_t x, uint64_t y)
+{
+    uint64_t xl = x & 0xffffffffu, xh = x >> 32, yl = y & 0xffffffffu, yh = y >> 32;
+    uint64_t ll = xl * yl, lh = xl * yh, hl = xh * yl, hh = xh * yh;
+    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+    uint64_t lo = (mid << 32) | (ll & 0xffffffffu);
+    uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    return hi ^ lo;
+}
+
+uint64_t ref_hash64_v2(uint64_t seed, const void *key, size_t len)
+{
+    const unsigned char *p = key;
+    uint64_t s = rotl(seed, 29) ^ 0xA0761D6478BD642Fu;
+    uint32_t a = (uint32_t)seed ^ (uint32_t)(seed >> 32);
+    uint64_t b = seed ^ 0x9E3779B97F4A7C15u ^ len;
+    size_t words = (len + 7) / 8;
+    for (size_t i = 0; i < words; i += 2) {
+        uint64_t w0 = le_word(p + 8 * i, len - 8 * i < 8 ? len - 8 * i : 8);
+        uint64_t w1 = i + 1 < words ? le_word(p + 8 * i + 8, len - 8 * i - 8 < 8 ? len - 8 * i - 8 : 8) : 0;
+        a = crc_word_bits(crc_word_bits(a, w0), w1);
+        uint64_t x = w0 ^ b, y = w1 ^ s;
+        b = mul_fold(x, y) + x;
+    }
+    return mul_fold(b, a ^ s ^ 0xD6E8FEB86659FD93u);
+}
+
 static int order(const ref_token *a, const ref_token *b, const char *const *ids)
 {
     if (a->token != b->token)

@@ -17,6 +17,18 @@ uint32_t ref_crc32c(uint32_t crc, const void *data, size_t len);
 /* IEEE CRC-32 one bit at a time (zlib's crc32() semantics). */
 uint32_t ref_crc32(uint32_t crc, const void *data, size_t len);
 
+/* SipHash-c-d (Aumasson & Bernstein) with 64-bit output, transcribed from
+ * the paper: the 16-byte key as k0, k1 little-endian, byte-wise message
+ * words. */
+uint64_t ref_siphash(int c_rounds, int d_rounds, const unsigned char key[16], const void *msg,
+                     size_t len);
+
+/* placer-v2 (the default placement hash) from its definition in
+ * simd/hash64_v2_body.h: 8-byte little-endian words, the last zero-padded
+ * and, when the word count is odd, a zero word to finish the pair; a CRC-32C
+ * register updated one bit at a time; the 128-bit products in 32-bit halves. */
+uint64_t ref_hash64_v2(uint64_t seed, const void *key, size_t len);
+
 /* One token of a reference ring: its value, owner and vnode index. */
 typedef struct ref_token {
     uint64_t token;
