@@ -2,12 +2,22 @@
  * cli.h -- what the subcommands of `placer` share. Each subcommand lives in
  * its own cmd_*.c and is listed once in main.c's table.
  *
- * Exit codes: 0 ok, 1 usage error, 2 bad input (a file or value placer
- * cannot accept), 3 a failure of the machine (out of memory).
+ * Exit status, the same in every command (placer --help, placer(1), README):
+ *   0 ok; 1 usage error; 2 bad input (a file, key or value placer cannot
+ *   accept, including a watch that rejected every snapshot it saw and
+ *   accepted none); 3 the environment failed (etcd unreachable,
+ *   authentication refused, I/O error, out of memory); 4 a publish whose
+ *   epoch is not newer than the one stored (stale, or a race lost).
+ *
+ * Options: each cmd_*.c has one `struct option` table and a loop over
+ * cli_getopt (options.c); its usage text lists every option, and its man
+ * page (cli/man/placer-CMD.1) must name each one (tests/test_man.sh checks).
  */
 #ifndef PLACER_CLI_H
 #define PLACER_CLI_H
 
+#include <getopt.h>
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +28,7 @@
 #define CLI_USAGE 1
 #define CLI_BADINPUT 2
 #define CLI_FAILURE 3
+#define CLI_STALE 4
 
 typedef struct cli_command {
     const char *name;
@@ -50,13 +61,63 @@ void cmd_simulate_usage(FILE *out);
 int cmd_import_couchbase(int argc, char **argv);
 void cmd_import_couchbase_usage(FILE *out);
 
-/* True when argv holds -h or --help. */
-int cli_wants_help(int argc, char **argv);
+/* ---- options (options.c) ---- */
 
-/* Parse an unsigned decimal (or 0x hex) integer in [min, max]. Returns 0 and
- * sets *out, or prints "placer <cmd>: <what>: ..." to stderr and returns -1. */
+/* The table entry every command has: -h, --help. */
+#define CLI_HELP_OPTION {"help", no_argument, NULL, 'h'}
+/* cli_getopt's results besides an option's val and -1 (no more options). */
+#define CLI_OPT_HELP (-2) /* the usage was printed on stdout: exit CLI_OK */
+#define CLI_OPT_BAD (-3)  /* a one-line error was printed: exit CLI_USAGE */
+
+/* The next option of argv (argv[0] is the subcommand) by getopt_long over
+ * opts (ended by a zeroed entry; a printable val is also a short option).
+ * Returns the option's val (optarg holds its value), -1 when the options
+ * are over (operands are argv[optind..argc-1], in order; "--" ends the
+ * options), CLI_OPT_HELP or CLI_OPT_BAD. */
+int cli_getopt(const char *cmd, int argc, char **argv, const struct option *opts,
+               void (*usage)(FILE *));
+
+/* One line on stderr: "placer CMD: MESSAGE (see 'placer CMD --help')". */
+void cli_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Parse text strictly (strict_number.h: decimal or 0x hex, no sign, no
+ * space, no octal) as an integer in [min, max]. Returns 0 and sets *out, or
+ * prints a usage error naming `what` and returns -1. */
 int cli_parse_u64(const char *cmd, const char *what, const char *text, uint64_t min, uint64_t max,
                   uint64_t *out);
+
+/* ---- output (output.c) ---- */
+
+/* The JSON schema version every document and line carries as "format". */
+#define CLI_JSON_FORMAT 1
+
+/* A new JSON object holding "format": CLI_JSON_FORMAT. */
+json_t *cli_json_doc(void);
+/* obj[name] = value, taking value; a failed allocation (value NULL) is
+ * remembered and makes cli_json_emit fail. */
+void cli_json_put(json_t *obj, const char *name, json_t *value);
+/* Append value to arr, taking it; failures as cli_json_put. */
+void cli_json_append(json_t *arr, json_t *value);
+/* A JSON string of s; bytes that are not UTF-8 become U+FFFD. */
+json_t *cli_json_str(const char *s);
+/* v as a JSON integer up to 2^53 (exact in every JSON reader), above that
+ * as a string of decimal digits. */
+json_t *cli_json_u64(uint64_t v);
+/* v as a JSON number, null when NaN or infinite. */
+json_t *cli_json_num(double v);
+/* obj["key"] = the key when it is UTF-8 without NUL, else
+ * obj["key_base64"] = its base64 (RFC 4648, padded): lossless either way. */
+void cli_json_put_key(json_t *obj, const void *key, size_t len);
+/* Print doc compact on one line of stdout and free it. Returns CLI_OK, or
+ * CLI_FAILURE after saying why (out of memory, write error). */
+int cli_json_emit(const char *cmd, json_t *doc);
+/* 1 when the len bytes at text are valid UTF-8. */
+int cli_utf8_valid(const void *text, size_t len);
+/* Text output of bytes from files: control characters as \xNN, backslash
+ * as \\, everything else as is. */
+void cli_print_text(FILE *out, const void *text, size_t len);
+void cli_print_name(FILE *out, const char *name);
 
 /* The whole of a file ("-": standard input) into *buf (free() it) and
  * *len, NUL-terminated for convenience. Returns CLI_OK, or prints
@@ -76,9 +137,6 @@ int cli_load_snapshot(const char *cmd, const char *path, placer_snapshot **out);
 /* Encode s and write it to path (cli_write_file). */
 int cli_save_snapshot(const char *cmd, const char *path, const placer_snapshot *s);
 
-/* s as a JSON string literal (quotes and escapes) on out. */
-void cli_json_string(FILE *out, const char *s);
-
 /* A node's share of each key in s: exact for the range strategies (ring,
  * partitions with placer's hash, Maglev), counted over partitions for
  * Couchbase hashing, over buckets for jump, and measured at 2^16 evenly
@@ -87,8 +145,8 @@ void cli_json_string(FILE *out, const char *s);
  * exact, -1 when out of memory. */
 int cli_node_shares(const placer_snapshot *s, double *share);
 
-/* The arguments of a command that takes one file and --json: CLI_OK, or
- * CLI_USAGE after printing why and the usage. */
+/* The arguments of a command that takes one file and --json: CLI_OK,
+ * CLI_OPT_HELP (usage printed) or CLI_USAGE after printing why. */
 int cli_file_and_json(const char *cmd, int argc, char **argv, void (*usage)(FILE *),
                       const char **path, int *json);
 

@@ -8,7 +8,7 @@
 void cmd_build_usage(FILE *out)
 {
     fprintf(out,
-            "usage: placer build MEMBERSHIP.json -o FILE.snap [--epoch N] [--previous OLD.snap] [--json]\n"
+            "usage: placer build [OPTIONS] MEMBERSHIP.json -o FILE.snap\n"
             "\n"
             "Build a snapshot from a membership file (JSON: strategy, seed, epoch, nodes\n"
             "with id, zone, weight, state, address; see README.md) and write it to FILE.snap\n"
@@ -18,39 +18,75 @@ void cmd_build_usage(FILE *out)
             "  --epoch N           the snapshot's epoch (overrides the file's; default 0)\n"
             "  --previous OLD      the snapshot this one follows: partitions and jump keep\n"
             "                      their assignments, so only what must move moves\n"
-            "  --json              print the summary as JSON\n");
+            "  --json              print the summary as JSON\n"
+            "  -h, --help          this help\n");
+}
+
+enum { OPT_EPOCH = 256, OPT_PREVIOUS, OPT_JSON };
+
+static const struct option options[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"epoch", required_argument, NULL, OPT_EPOCH},
+    {"previous", required_argument, NULL, OPT_PREVIOUS},
+    {"json", no_argument, NULL, OPT_JSON},
+    CLI_HELP_OPTION,
+    {0},
+};
+
+static int summary(const char *outp, const placer_snapshot *s, int json)
+{
+    const char *strategy = placer_strategy_name(placer_snapshot_strategy(s));
+    if (json) {
+        json_t *doc = cli_json_doc();
+        cli_json_put(doc, "output", cli_json_str(outp));
+        cli_json_put(doc, "strategy", json_string(strategy));
+        cli_json_put(doc, "epoch", cli_json_u64(placer_snapshot_epoch(s)));
+        cli_json_put(doc, "nodes", json_integer(placer_node_count(s)));
+        cli_json_put(doc, "tokens", json_integer(placer_token_count(s)));
+        cli_json_put(doc, "in_transition", json_boolean(placer_snapshot_in_transition(s)));
+        return cli_json_emit("build", doc);
+    }
+    printf("wrote ");
+    cli_print_name(stdout, outp);
+    printf(": %s, epoch %llu, %u nodes, %u tokens%s\n", strategy,
+           (unsigned long long)placer_snapshot_epoch(s), placer_node_count(s),
+           placer_token_count(s), placer_snapshot_in_transition(s) ? ", in transition" : "");
+    return CLI_OK;
 }
 
 int cmd_build(int argc, char **argv)
 {
     const char *in = NULL, *outp = NULL, *prev_path = NULL;
     uint64_t epoch = 0;
-    int has_epoch = 0, json = 0;
-    for (int i = 1; i < argc; i++) {
-        if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc) {
-            outp = argv[++i];
-        } else if (!strcmp(argv[i], "--epoch") && i + 1 < argc) {
-            if (cli_parse_u64("build", "--epoch", argv[++i], 0, UINT64_MAX, &epoch))
+    int has_epoch = 0, json = 0, c;
+    while ((c = cli_getopt("build", argc, argv, options, cmd_build_usage)) != -1) {
+        switch (c) {
+        case 'o':
+            outp = optarg;
+            break;
+        case OPT_EPOCH:
+            if (cli_parse_u64("build", "--epoch", optarg, 0, UINT64_MAX, &epoch))
                 return CLI_USAGE;
             has_epoch = 1;
-        } else if (!strcmp(argv[i], "--previous") && i + 1 < argc) {
-            prev_path = argv[++i];
-        } else if (!strcmp(argv[i], "--json")) {
+            break;
+        case OPT_PREVIOUS:
+            prev_path = optarg;
+            break;
+        case OPT_JSON:
             json = 1;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "placer build: unknown or incomplete option '%s'\n", argv[i]);
-            cmd_build_usage(stderr);
-            return CLI_USAGE;
-        } else if (!in) {
-            in = argv[i];
-        } else {
-            fprintf(stderr, "placer build: one membership file only ('%s')\n", argv[i]);
-            return CLI_USAGE;
+            break;
+        default:
+            return c == CLI_OPT_HELP ? CLI_OK : CLI_USAGE;
         }
     }
+    if (optind < argc)
+        in = argv[optind];
+    if (argc - optind > 1) {
+        cli_usage_error("build", "one membership file only ('%s' is extra)", argv[optind + 1]);
+        return CLI_USAGE;
+    }
     if (!in || !outp) {
-        fprintf(stderr, "placer build: %s\n", !in ? "no membership file" : "no -o FILE.snap");
-        cmd_build_usage(stderr);
+        cli_usage_error("build", "%s", !in ? "no membership file" : "no -o FILE.snap");
         return CLI_USAGE;
     }
     char *text;
@@ -87,21 +123,8 @@ int cmd_build(int argc, char **argv)
         return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
     }
     rc = cli_save_snapshot("build", outp, s);
-    if (!rc) {
-        const char *strategy = placer_strategy_name(placer_snapshot_strategy(s));
-        if (json) {
-            printf("{\"output\":");
-            cli_json_string(stdout, outp);
-            printf(",\"strategy\":\"%s\",\"epoch\":%llu,\"nodes\":%u,\"tokens\":%u,"
-                   "\"in_transition\":%s}\n",
-                   strategy, (unsigned long long)placer_snapshot_epoch(s), placer_node_count(s),
-                   placer_token_count(s), placer_snapshot_in_transition(s) ? "true" : "false");
-        } else {
-            printf("wrote %s: %s, epoch %llu, %u nodes, %u tokens%s\n", outp, strategy,
-                   (unsigned long long)placer_snapshot_epoch(s), placer_node_count(s),
-                   placer_token_count(s), placer_snapshot_in_transition(s) ? ", in transition" : "");
-        }
-    }
+    if (!rc)
+        rc = summary(outp, s, json);
     placer_snapshot_free(s);
     return rc;
 }

@@ -35,7 +35,7 @@
 void cmd_demo_usage(FILE *out)
 {
     fprintf(out,
-            "usage: placer demo [--keys N] [--seed S]\n"
+            "usage: placer demo [--keys N] [--seed S] [--router-ms MS]\n"
             "\n"
             "Build a ring of %u nodes in %u zones with %u tokens each, look up N\n"
             "fixed-seed %u-byte keys on one thread with placer_lookup, and print the\n"
@@ -50,7 +50,8 @@ void cmd_demo_usage(FILE *out)
             "\n"
             "  --keys N        keys to look up (default 10000000, 1..10000000000)\n"
             "  --seed S        seed of the key generator (default 1)\n"
-            "  --router-ms MS  how long the router part runs (default 1000, 0 skips it)\n",
+            "  --router-ms MS  how long the router part runs (default 1000, 0 skips it)\n"
+            "  -h, --help      this help\n",
             DEMO_NODES, DEMO_ZONES, DEMO_VNODES, DEMO_KEY_LEN, DEMO_TARGET);
 }
 
@@ -229,24 +230,37 @@ static void print_balance(const placer_snapshot *s, const uint64_t *count, uint6
     printf("\n");
 }
 
+enum { OPT_KEYS = 256, OPT_SEED, OPT_ROUTER_MS };
+
+static const struct option options[] = {
+    {"keys", required_argument, NULL, OPT_KEYS},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"router-ms", required_argument, NULL, OPT_ROUTER_MS},
+    CLI_HELP_OPTION,
+    {0},
+};
+
 int cmd_demo(int argc, char **argv)
 {
     uint64_t nkeys = 10000000, seed = 1, router_ms = 1000;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--keys") && i + 1 < argc) {
-            if (cli_parse_u64("demo", "--keys", argv[++i], 1, UINT64_C(10000000000), &nkeys))
+    int c;
+    while ((c = cli_getopt("demo", argc, argv, options, cmd_demo_usage)) != -1) {
+        if (c == OPT_KEYS) {
+            if (cli_parse_u64("demo", "--keys", optarg, 1, UINT64_C(10000000000), &nkeys))
                 return CLI_USAGE;
-        } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-            if (cli_parse_u64("demo", "--seed", argv[++i], 0, UINT64_MAX, &seed))
+        } else if (c == OPT_SEED) {
+            if (cli_parse_u64("demo", "--seed", optarg, 0, UINT64_MAX, &seed))
                 return CLI_USAGE;
-        } else if (!strcmp(argv[i], "--router-ms") && i + 1 < argc) {
-            if (cli_parse_u64("demo", "--router-ms", argv[++i], 0, 3600000, &router_ms))
+        } else if (c == OPT_ROUTER_MS) {
+            if (cli_parse_u64("demo", "--router-ms", optarg, 0, 3600000, &router_ms))
                 return CLI_USAGE;
         } else {
-            fprintf(stderr, "placer demo: unknown option or missing value '%s'\n", argv[i]);
-            cmd_demo_usage(stderr);
-            return CLI_USAGE;
+            return c == CLI_OPT_HELP ? CLI_OK : CLI_USAGE;
         }
+    }
+    if (optind < argc) {
+        cli_usage_error("demo", "unexpected '%s' (demo takes no operands)", argv[optind]);
+        return CLI_USAGE;
     }
 
     placer_snapshot *s = NULL;

@@ -10,7 +10,7 @@
 void cmd_diff_usage(FILE *out)
 {
     fprintf(out,
-            "usage: placer diff OLD.snap NEW.snap [--ranges N] [--json]\n"
+            "usage: placer diff [OPTIONS] OLD.snap NEW.snap\n"
             "\n"
             "The fraction of keys whose owner changes (nodes matched by id), next to the\n"
             "ideal: the least any placement must move to give every node its new weight\n"
@@ -21,7 +21,8 @@ void cmd_diff_usage(FILE *out)
             "must hash keys alike (same seed, or both Couchbase with the same count).\n"
             "\n"
             "  --ranges N   list the first N moved ranges (default 0)\n"
-            "  --json       print everything as one JSON object\n");
+            "  --json       print everything as one JSON object\n"
+            "  -h, --help   this help\n");
 }
 
 /* Index of node id in s, or -1. */
@@ -41,30 +42,34 @@ static double weight_share(const placer_snapshot *s, uint32_t i)
     return placer_node_state(s, i) != PLACER_NODE_JOINING ? placer_node_weight(s, i) / W : 0;
 }
 
+enum { OPT_RANGES = 256, OPT_JSON };
+
+static const struct option options[] = {
+    {"ranges", required_argument, NULL, OPT_RANGES},
+    {"json", no_argument, NULL, OPT_JSON},
+    CLI_HELP_OPTION,
+    {0},
+};
+
 int cmd_diff(int argc, char **argv)
 {
-    const char *paths[2] = {NULL, NULL};
     uint64_t show = 0;
-    int json = 0, np = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json")) {
-            json = 1;
-        } else if (!strcmp(argv[i], "--ranges") && i + 1 < argc) {
-            if (cli_parse_u64("diff", "--ranges", argv[++i], 0, UINT32_MAX, &show))
+    int json = 0, c;
+    while ((c = cli_getopt("diff", argc, argv, options, cmd_diff_usage)) != -1) {
+        if (c == OPT_RANGES) {
+            if (cli_parse_u64("diff", "--ranges", optarg, 0, UINT32_MAX, &show))
                 return CLI_USAGE;
-        } else if ((argv[i][0] == '-' && argv[i][1]) || np == 2) {
-            fprintf(stderr, "placer diff: unexpected '%s'\n", argv[i]);
-            cmd_diff_usage(stderr);
-            return CLI_USAGE;
+        } else if (c == OPT_JSON) {
+            json = 1;
         } else {
-            paths[np++] = argv[i];
+            return c == CLI_OPT_HELP ? CLI_OK : CLI_USAGE;
         }
     }
-    if (np != 2) {
-        fprintf(stderr, "placer diff: two snapshot files, OLD and NEW\n");
-        cmd_diff_usage(stderr);
+    if (argc - optind != 2) {
+        cli_usage_error("diff", "two snapshot files, OLD and NEW");
         return CLI_USAGE;
     }
+    const char *paths[2] = {argv[optind], argv[optind + 1]};
     placer_snapshot *a = NULL, *b = NULL;
     int rc = cli_load_snapshot("diff", paths[0], &a);
     if (!rc)
@@ -115,9 +120,12 @@ int cmd_diff(int argc, char **argv)
         double gain = weight_share(b, j) - (i >= 0 ? weight_share(a, (uint32_t)i) : 0);
         ideal += gain > 0 ? gain : 0;
     }
+    json_t *doc = json ? cli_json_doc() : NULL, *nodes = json ? json_array() : NULL;
     if (json) {
-        printf("{\"moved\":%.17g,\"ideal\":%.17g,\"exact\":%s,\"ranges\":%zu,\"nodes\":[", moved,
-               ideal, exact ? "true" : "false", count);
+        cli_json_put(doc, "moved", cli_json_num(moved));
+        cli_json_put(doc, "ideal", cli_json_num(ideal));
+        cli_json_put(doc, "exact", json_boolean(exact));
+        cli_json_put(doc, "ranges", cli_json_u64(count));
     } else {
         printf("moved: %.4f%% of keys (%s); ideal %.4f%%", 100 * moved,
                exact ? "exact ranges" : "measured at 2^20 positions", 100 * ideal);
@@ -125,7 +133,6 @@ int cmd_diff(int argc, char **argv)
             printf(", %.2fx the ideal", moved / ideal);
         printf("\n%-24s %10s %10s\n", "node", "gives", "receives");
     }
-    int first = 1;
     for (uint32_t pass = 0; pass < 2; pass++) {
         /* a's nodes (with what b's same id receives), then nodes only in b */
         uint32_t n = pass ? nb : na;
@@ -136,43 +143,54 @@ int cmd_diff(int argc, char **argv)
             int j = pass ? (int)i : find_id(b, id);
             double give = pass ? 0 : out_of[i], get = j >= 0 ? into[j] : 0;
             if (json) {
-                printf("%s{\"id\":", first ? "" : ",");
-                cli_json_string(stdout, id);
-                printf(",\"gives\":%.17g,\"receives\":%.17g}", give, get);
+                json_t *o = json_object();
+                cli_json_put(o, "id", cli_json_str(id));
+                cli_json_put(o, "gives", cli_json_num(give));
+                cli_json_put(o, "receives", cli_json_num(get));
+                cli_json_append(nodes, o);
             } else if (give > 0 || get > 0) {
-                printf("%-24s %9.4f%% %9.4f%%\n", id, 100 * give, 100 * get);
+                cli_print_name(stdout, id);
+                printf("%*s %9.4f%% %9.4f%%\n", (int)(24 > strlen(id) ? 24 - strlen(id) : 0), "",
+                       100 * give, 100 * get);
             }
-            first = 0;
         }
     }
-    if (json)
-        printf("],\"first_ranges\":[");
+    json_t *first = json ? json_array() : NULL;
     for (size_t r = 0; r < count && r < show; r++) {
-        if (json)
-            printf("%s{\"lo\":\"%llu\",\"hi\":\"%llu\",\"from\":", r ? "," : "",
-                   (unsigned long long)m[r].lo, (unsigned long long)m[r].hi);
-        else
-            printf("(%016llx, %016llx] ", (unsigned long long)m[r].lo, (unsigned long long)m[r].hi);
         const char *from = m[r].from == PLACER_NO_NODE ? "-" : placer_node_id(a, m[r].from);
         const char *to = m[r].to == PLACER_NO_NODE ? "-" : placer_node_id(b, m[r].to);
         if (json) {
-            cli_json_string(stdout, from);
-            printf(",\"to\":");
-            cli_json_string(stdout, to);
-            printf("}");
+            /* hash positions are 64-bit: decimal strings, exact everywhere */
+            char lo[24], hi[24];
+            snprintf(lo, sizeof lo, "%llu", (unsigned long long)m[r].lo);
+            snprintf(hi, sizeof hi, "%llu", (unsigned long long)m[r].hi);
+            json_t *o = json_object();
+            cli_json_put(o, "lo", json_string(lo));
+            cli_json_put(o, "hi", json_string(hi));
+            cli_json_put(o, "from", cli_json_str(from));
+            cli_json_put(o, "to", cli_json_str(to));
+            cli_json_append(first, o);
         } else {
-            printf("%s -> %s\n", from, to);
+            printf("(%016llx, %016llx] ", (unsigned long long)m[r].lo, (unsigned long long)m[r].hi);
+            cli_print_name(stdout, from);
+            printf(" -> ");
+            cli_print_name(stdout, to);
+            printf("\n");
         }
     }
-    if (json)
-        printf("]}\n");
-    else if (exact)
+    int out_rc = CLI_OK;
+    if (json) {
+        cli_json_put(doc, "nodes", nodes);
+        cli_json_put(doc, "first_ranges", first);
+        out_rc = cli_json_emit("diff", doc);
+    } else if (exact) {
         printf("%zu moved range%s%s\n", count, count == 1 ? "" : "s",
                count > show ? " (--ranges N lists them)" : "");
+    }
     placer_moves_free(m);
     free(out_of);
     free(into);
     placer_snapshot_free(a);
     placer_snapshot_free(b);
-    return CLI_OK;
+    return out_rc;
 }

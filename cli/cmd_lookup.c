@@ -2,31 +2,82 @@
  * and epoch of keys (from the arguments, or standard input one a line). */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
 void cmd_lookup_usage(FILE *out)
 {
     fprintf(out,
-            "usage: placer lookup FILE.snap [KEY...] [--replicas R] [--json]\n"
+            "usage: placer lookup [OPTIONS] FILE.snap [KEY...]\n"
             "\n"
             "Print the owner of each key (and its replicas, zones, the next owner while a\n"
             "node joins or drains, and the partition of partition snapshots), with the\n"
             "snapshot's epoch. Without KEY arguments, keys are read from standard input,\n"
-            "one a line (the line's bytes, without its newline, are the key).\n"
+            "one a line (the line's bytes, without its newline, are the key). A key holding\n"
+            "a NUL byte is refused (exit status 2): give binary keys with --hex.\n"
             "\n"
             "  --replicas R   replica set size, owner included (default 1, at most 8)\n"
-            "  --json         one JSON object a key\n"
+            "  --hex          keys are hex-encoded (two hex digits a byte), for binary keys\n"
+            "  --json         one JSON object a key (\"key\", or \"key_base64\" when the key\n"
+            "                 is not UTF-8)\n"
+            "  -q, --quiet    no progress on stderr (shown only when stderr is a terminal\n"
+            "                 and keys come from standard input)\n"
+            "  -h, --help     this help\n"
+            "  --             the end of options: every argument after it is a key\n"
             "\n"
             "Text output, tab-separated: key, owner, owner's zone, replicas (comma-separated),\n"
-            "distinct zones, epoch[, next owner][, partition]. A key whose owner is missing\n"
-            "(an imported map's -1) prints \"-\" and makes the exit status 2.\n");
+            "distinct zones, epoch[, next owner][, partition]; control characters and\n"
+            "backslashes in keys and ids are escaped as \\xNN and \\\\. A key whose owner is\n"
+            "missing (an imported map's -1) prints \"-\" and makes the exit status 2.\n");
 }
+
+enum { OPT_REPLICAS = 256, OPT_JSON, OPT_HEX };
+
+static const struct option options[] = {
+    {"replicas", required_argument, NULL, OPT_REPLICAS},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"hex", no_argument, NULL, OPT_HEX},
+    {"quiet", no_argument, NULL, 'q'},
+    CLI_HELP_OPTION,
+    {0},
+};
 
 typedef struct opts {
     uint32_t replicas;
-    int json;
+    int json, hex, quiet;
 } opts;
+
+static int one_json(const placer_snapshot *s, const char *key, size_t len, int err, uint32_t owner,
+                    uint32_t next, const uint32_t *set, int k, const placer_replica_report *rep,
+                    int part)
+{
+    json_t *doc = cli_json_doc();
+    cli_json_put_key(doc, key, len);
+    if (err) {
+        cli_json_put(doc, "owner", json_null());
+    } else {
+        cli_json_put(doc, "owner", cli_json_str(placer_node_id(s, owner)));
+        cli_json_put(doc, "zone", cli_json_str(placer_node_zone(s, owner)));
+        cli_json_put(doc, "address", cli_json_str(placer_node_address(s, owner)));
+    }
+    json_t *reps = json_array();
+    for (int i = 0; i < k; i++) {
+        json_t *r = json_object();
+        cli_json_put(r, "id", cli_json_str(placer_node_id(s, set[i])));
+        cli_json_put(r, "zone", cli_json_str(placer_node_zone(s, set[i])));
+        cli_json_append(reps, r);
+    }
+    cli_json_put(doc, "replicas", reps);
+    cli_json_put(doc, "zones", json_integer(rep->zones));
+    cli_json_put(doc, "under_replicated", json_boolean(rep->under_replicated));
+    cli_json_put(doc, "epoch", cli_json_u64(placer_snapshot_epoch(s)));
+    if (!err && placer_snapshot_in_transition(s))
+        cli_json_put(doc, "next_owner", cli_json_str(placer_node_id(s, next)));
+    if (part >= 0)
+        cli_json_put(doc, "partition", json_integer(part));
+    return cli_json_emit("lookup", doc);
+}
 
 static int one(const placer_snapshot *s, const opts *o, const char *key, size_t len)
 {
@@ -35,110 +86,155 @@ static int one(const placer_snapshot *s, const opts *o, const char *key, size_t 
     int k = placer_replicas_ex(s, key, len, set, o->replicas, &rep);
     int err = placer_lookup_handoff(s, key, len, &owner, &next);
     int part = placer_snapshot_strategy(s) == PLACER_PARTITIONS ? placer_partition(s, key, len) : -1;
-    uint64_t epoch = placer_snapshot_epoch(s);
+    if (k < 0)
+        k = 0;
     if (o->json) {
-        printf("{\"key\":");
-        cli_json_string(stdout, key);
-        if (err) {
-            printf(",\"owner\":null");
-        } else {
-            printf(",\"owner\":");
-            cli_json_string(stdout, placer_node_id(s, owner));
-            printf(",\"zone\":");
-            cli_json_string(stdout, placer_node_zone(s, owner));
-            printf(",\"address\":");
-            cli_json_string(stdout, placer_node_address(s, owner));
-        }
-        printf(",\"replicas\":[");
-        for (int i = 0; i < k; i++) {
-            printf("%s{\"id\":", i ? "," : "");
-            cli_json_string(stdout, placer_node_id(s, set[i]));
-            printf(",\"zone\":");
-            cli_json_string(stdout, placer_node_zone(s, set[i]));
-            printf("}");
-        }
-        printf("],\"zones\":%u,\"under_replicated\":%s,\"epoch\":%llu", rep.zones,
-               rep.under_replicated ? "true" : "false", (unsigned long long)epoch);
-        if (!err && placer_snapshot_in_transition(s)) {
-            printf(",\"next_owner\":");
-            cli_json_string(stdout, placer_node_id(s, next));
-        }
-        if (part >= 0)
-            printf(",\"partition\":%d", part);
-        printf("}\n");
-    } else {
-        printf("%s\t%s\t%s\t", key, err ? "-" : placer_node_id(s, owner),
-               err ? "-" : placer_node_zone(s, owner));
-        for (int i = 0; i < k; i++)
-            printf("%s%s", i ? "," : "", placer_node_id(s, set[i]));
-        printf("\t%u\t%llu", rep.zones, (unsigned long long)epoch);
-        if (!err && placer_snapshot_in_transition(s))
-            printf("\t%s", placer_node_id(s, next));
-        if (part >= 0)
-            printf("\t%d", part);
-        printf("\n");
+        int rc = one_json(s, key, len, err, owner, next, set, k, &rep, part);
+        return rc ? rc : err ? CLI_BADINPUT : CLI_OK;
     }
+    cli_print_text(stdout, key, len);
+    putchar('\t');
+    cli_print_name(stdout, err ? "-" : placer_node_id(s, owner));
+    putchar('\t');
+    cli_print_name(stdout, err ? "-" : placer_node_zone(s, owner));
+    putchar('\t');
+    for (int i = 0; i < k; i++) {
+        if (i)
+            putchar(',');
+        cli_print_name(stdout, placer_node_id(s, set[i]));
+    }
+    printf("\t%u\t%llu", rep.zones, (unsigned long long)placer_snapshot_epoch(s));
+    if (!err && placer_snapshot_in_transition(s)) {
+        putchar('\t');
+        cli_print_name(stdout, placer_node_id(s, next));
+    }
+    if (part >= 0)
+        printf("\t%d", part);
+    putchar('\n');
     return err ? CLI_BADINPUT : CLI_OK;
+}
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+/* Decode len hex digits at text in place; the byte count, or -1. */
+static long unhex(char *text, size_t len)
+{
+    if (len % 2)
+        return -1;
+    for (size_t i = 0; i < len; i += 2) {
+        int hi = hex_digit(text[i]), lo = hex_digit(text[i + 1]);
+        if (hi < 0 || lo < 0)
+            return -1;
+        text[i / 2] = (char)(hi << 4 | lo);
+    }
+    return (long)(len / 2);
+}
+
+/* One key as given (argument or line `where`): checked, decoded, looked up. */
+static int key_in(const placer_snapshot *s, const opts *o, char *text, size_t len,
+                  const char *where)
+{
+    if (o->hex) {
+        long n = unhex(text, len);
+        if (n < 0) {
+            fprintf(stderr, "placer lookup: %s: not hex (--hex wants two hex digits a byte)\n", where);
+            return CLI_BADINPUT;
+        }
+        len = (size_t)n;
+    } else if (memchr(text, '\0', len)) {
+        fprintf(stderr, "placer lookup: %s: the key holds a NUL byte (give binary keys with --hex)\n",
+                where);
+        return CLI_BADINPUT;
+    }
+    return one(s, o, text, len);
+}
+
+static int from_stdin(const placer_snapshot *s, const opts *o)
+{
+    int show = !o->quiet && isatty(STDERR_FILENO), shown = 0, worst = CLI_OK;
+    double last = cli_now();
+    char *line = NULL, where[48];
+    size_t cap = 0;
+    ssize_t n;
+    unsigned long long lines = 0;
+    while ((n = getline(&line, &cap, stdin)) >= 0) {
+        lines++;
+        if (n && line[n - 1] == '\n')
+            line[--n] = '\0';
+        snprintf(where, sizeof where, "standard input line %llu", lines);
+        int r = key_in(s, o, line, (size_t)n, where);
+        worst = r > worst ? r : worst;
+        if (r == CLI_FAILURE)
+            break;
+        if (show && !(lines & 0xffff) && cli_now() - last > 0.5) {
+            fprintf(stderr, "\rplacer lookup: %llu keys", lines);
+            last = cli_now();
+            shown = 1;
+        }
+    }
+    if (shown)
+        fprintf(stderr, "\rplacer lookup: %llu keys\n", lines);
+    if (ferror(stdin)) {
+        fprintf(stderr, "placer lookup: standard input: read error\n");
+        worst = CLI_FAILURE;
+    }
+    free(line);
+    return worst;
 }
 
 int cmd_lookup(int argc, char **argv)
 {
-    opts o = {1, 0};
-    const char *path = NULL;
-    int first_key = 0, nkeys = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--replicas") && i + 1 < argc) {
-            uint64_t r;
-            if (cli_parse_u64("lookup", "--replicas", argv[++i], 1, PLACER_MAX_REPLICAS, &r))
+    opts o = {1, 0, 0, 0};
+    int c;
+    uint64_t r;
+    while ((c = cli_getopt("lookup", argc, argv, options, cmd_lookup_usage)) != -1) {
+        switch (c) {
+        case OPT_REPLICAS:
+            if (cli_parse_u64("lookup", "--replicas", optarg, 1, PLACER_MAX_REPLICAS, &r))
                 return CLI_USAGE;
             o.replicas = (uint32_t)r;
-        } else if (!strcmp(argv[i], "--json")) {
-            o.json = 1;
-        } else if (!strcmp(argv[i], "--")) {
-            first_key = i + 1;
-            nkeys = argc - i - 1;
             break;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "placer lookup: unknown or incomplete option '%s' (keys that start "
-                            "with '-' go after --)\n", argv[i]);
-            cmd_lookup_usage(stderr);
-            return CLI_USAGE;
-        } else if (!path) {
-            path = argv[i];
-        } else {
-            /* keys: everything else, options before them only */
-            if (!first_key)
-                first_key = i;
-            nkeys++;
-            argv[first_key + nkeys - 1] = argv[i];
+        case OPT_JSON:
+            o.json = 1;
+            break;
+        case OPT_HEX:
+            o.hex = 1;
+            break;
+        case 'q':
+            o.quiet = 1;
+            break;
+        default:
+            return c == CLI_OPT_HELP ? CLI_OK : CLI_USAGE;
         }
     }
-    if (!path) {
-        fprintf(stderr, "placer lookup: no snapshot file\n");
-        cmd_lookup_usage(stderr);
+    if (optind == argc) {
+        cli_usage_error("lookup", "no snapshot file");
         return CLI_USAGE;
     }
     placer_snapshot *s;
-    int rc = cli_load_snapshot("lookup", path, &s);
+    int rc = cli_load_snapshot("lookup", argv[optind], &s);
     if (rc)
         return rc;
     int worst = CLI_OK;
-    if (nkeys) {
-        for (int i = 0; i < nkeys; i++) {
-            int r = one(s, &o, argv[first_key + i], strlen(argv[first_key + i]));
-            worst = r > worst ? r : worst;
+    if (optind + 1 < argc) {
+        char where[48];
+        for (int i = optind + 1; i < argc && worst != CLI_FAILURE; i++) {
+            snprintf(where, sizeof where, "key argument %d", i - optind);
+            int k = key_in(s, &o, argv[i], strlen(argv[i]), where);
+            worst = k > worst ? k : worst;
         }
     } else {
-        char *line = NULL;
-        size_t cap = 0;
-        ssize_t n;
-        while ((n = getline(&line, &cap, stdin)) >= 0) {
-            if (n && line[n - 1] == '\n')
-                line[--n] = '\0';
-            int r = one(s, &o, line, (size_t)n);
-            worst = r > worst ? r : worst;
-        }
-        free(line);
+        worst = from_stdin(s, &o);
+    }
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "placer lookup: standard output: write error\n");
+        worst = CLI_FAILURE;
     }
     placer_snapshot_free(s);
     return worst;

@@ -12,6 +12,36 @@
 #include "cli.h"
 #include "simulate.h"
 #include "simulate_print.h"
+#include "strict_number.h"
+
+enum {
+    OPT_NODES = 256, OPT_ZONES, OPT_WEIGHTS, OPT_KEYS, OPT_KEY_DIST, OPT_KEY_FILE, OPT_QPS,
+    OPT_VALUE_SIZE, OPT_SEED, OPT_STRATEGIES, OPT_VNODES, OPT_REPLICAS, OPT_REPLICA_KEYS,
+    OPT_JSON, OPT_CSV, OPT_PLOT, OPT_NO_TIMING,
+};
+
+static const struct option options[] = {
+    {"nodes", required_argument, NULL, OPT_NODES},
+    {"zones", required_argument, NULL, OPT_ZONES},
+    {"weights", required_argument, NULL, OPT_WEIGHTS},
+    {"keys", required_argument, NULL, OPT_KEYS},
+    {"key-dist", required_argument, NULL, OPT_KEY_DIST},
+    {"key-file", required_argument, NULL, OPT_KEY_FILE},
+    {"qps", required_argument, NULL, OPT_QPS},
+    {"value-size", required_argument, NULL, OPT_VALUE_SIZE},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"strategies", required_argument, NULL, OPT_STRATEGIES},
+    {"vnodes", required_argument, NULL, OPT_VNODES},
+    {"replicas", required_argument, NULL, OPT_REPLICAS},
+    {"replica-keys", required_argument, NULL, OPT_REPLICA_KEYS},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"csv", no_argument, NULL, OPT_CSV},
+    {"plot", required_argument, NULL, OPT_PLOT},
+    {"no-timing", no_argument, NULL, OPT_NO_TIMING},
+    {"quiet", no_argument, NULL, 'q'},
+    CLI_HELP_OPTION,
+    {0},
+};
 
 void cmd_simulate_usage(FILE *out)
 {
@@ -51,7 +81,9 @@ void cmd_simulate_usage(FILE *out)
             "  --plot FILE.svg      max/mean load against tokens per node, with the point of\n"
             "                       diminishing returns marked: the first value after which the\n"
             "                       next lowers max/mean by less than 0.05\n"
-            "  --no-timing          leave out lookup ns (the one number that varies by machine)\n");
+            "  --no-timing          leave out lookup ns (the one number that varies by machine)\n"
+            "  -q, --quiet          no progress on stderr (shown only when it is a terminal)\n"
+            "  -h, --help           this help\n");
 }
 
 static int parse_list(const char *cmd, const char *what, const char *text, uint32_t *out,
@@ -60,18 +92,19 @@ static int parse_list(const char *cmd, const char *what, const char *text, uint3
     *n = 0;
     const char *p = text;
     while (*p) {
-        char *end;
-        unsigned long v = strtoul(p, &end, 10);
-        if (end == p || v < 1 || v > PLACER_MAX_TOKENS || *n == cap || (*end && *end != ',')) {
-            fprintf(stderr, "placer %s: %s: expected up to %u positive integers separated by commas, got '%s'\n",
-                    cmd, what, cap, text);
+        size_t len = strcspn(p, ",");
+        uint64_t v;
+        const char *end = p + len;
+        if (plc_parse_u64(p, len, 1, PLACER_MAX_TOKENS, &v) || *n == cap) {
+            cli_usage_error(cmd, "%s: expected up to %u positive integers separated by commas, got '%s'",
+                            what, cap, text);
             return -1;
         }
         out[(*n)++] = (uint32_t)v;
         p = *end ? end + 1 : end;
     }
     if (!*n) {
-        fprintf(stderr, "placer %s: %s: empty list\n", cmd, what);
+        cli_usage_error(cmd, "%s: empty list", what);
         return -1;
     }
     return 0;
@@ -116,133 +149,151 @@ int cmd_simulate(int argc, char **argv)
     double weights[64] = {1};
     uint32_t nw = 1;
     int json = 0, csv = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--json")) {
+    int c, keys_given = 0, quiet = 0;
+    while ((c = cli_getopt("simulate", argc, argv, options, cmd_simulate_usage)) != -1) {
+        const char *v = optarg;
+        switch (c) {
+        case OPT_JSON:
             json = 1;
-        } else if (!strcmp(a, "--csv")) {
+            break;
+        case OPT_CSV:
             csv = 1;
-        } else if (!strcmp(a, "--no-timing")) {
+            break;
+        case OPT_NO_TIMING:
             cfg.timing = 0;
-        } else if (!v && a[0] == '-') {
-            fprintf(stderr, "placer simulate: unknown option or missing value '%s'\n", a);
-            cmd_simulate_usage(stderr);
-            return CLI_USAGE;
-        } else if (!strcmp(a, "--nodes")) {
-            if (cli_parse_u64("simulate", a, argv[++i], 1, 1000000, &nodes))
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        case OPT_NODES:
+            if (cli_parse_u64("simulate", "--nodes", v, 1, 1000000, &nodes))
                 return CLI_USAGE;
-        } else if (!strcmp(a, "--zones")) {
-            if (cli_parse_u64("simulate", a, argv[++i], 1, 1000000, &zones))
+            break;
+        case OPT_ZONES:
+            if (cli_parse_u64("simulate", "--zones", v, 1, 1000000, &zones))
                 return CLI_USAGE;
-        } else if (!strcmp(a, "--weights")) {
+            break;
+        case OPT_WEIGHTS:
             nw = 0;
-            for (const char *p = argv[++i]; *p && nw < 64;) {
+            for (const char *p = v; *p && nw < 64;) {
                 char *end;
                 double w = strtod(p, &end);
-                if (end == p || !(w >= PLACER_MIN_WEIGHT && w <= PLACER_MAX_WEIGHT) ||
-                    (*end && *end != ',')) {
-                    fprintf(stderr, "placer simulate: --weights: expected numbers from 2^-32 to 2^32 separated by commas, got '%s'\n", argv[i]);
+                if (end == p || *p == ' ' || *p == '\t' || *p == '+' || *p == '-' ||
+                    !(w >= PLACER_MIN_WEIGHT && w <= PLACER_MAX_WEIGHT) || (*end && *end != ',')) {
+                    cli_usage_error("simulate", "--weights: expected numbers from 2^-32 to 2^32 separated by commas, got '%s'", v);
                     return CLI_USAGE;
                 }
                 weights[nw++] = w;
                 p = *end ? end + 1 : end;
             }
             if (!nw) {
-                fprintf(stderr, "placer simulate: --weights: empty list\n");
+                cli_usage_error("simulate", "--weights: empty list");
                 return CLI_USAGE;
             }
-        } else if (!strcmp(a, "--keys")) {
-            if (cli_parse_u64("simulate", a, argv[++i], 1, UINT64_C(1) << 32, &cfg.work.keys))
+            break;
+        case OPT_KEYS:
+            if (cli_parse_u64("simulate", "--keys", v, 1, UINT64_C(1) << 32, &cfg.work.keys))
                 return CLI_USAGE;
-        } else if (!strcmp(a, "--key-dist")) {
-            v = argv[++i];
+            keys_given = 1;
+            break;
+        case OPT_KEY_DIST:
             if (!strcmp(v, "sequential"))
                 cfg.work.key_dist = PLC_KEYS_SEQUENTIAL;
             else if (!strcmp(v, "uniform"))
                 cfg.work.key_dist = PLC_KEYS_UNIFORM;
             else {
-                fprintf(stderr, "placer simulate: --key-dist: sequential or uniform (files: --key-file), got '%s'\n", v);
+                cli_usage_error("simulate", "--key-dist: sequential or uniform (files: --key-file), got '%s'", v);
                 return CLI_USAGE;
             }
-        } else if (!strcmp(a, "--key-file")) {
-            key_file = argv[++i];
-        } else if (!strcmp(a, "--qps")) {
-            v = argv[++i];
+            break;
+        case OPT_KEY_FILE:
+            key_file = v;
+            break;
+        case OPT_QPS: {
             char *end;
             if (!strcmp(v, "uniform")) {
                 cfg.work.qps_dist = PLC_QPS_UNIFORM;
-            } else if (!strncmp(v, "zipf:", 5) && (cfg.work.zipf_s = strtod(v + 5, &end)) >= 0 &&
-                       end != v + 5 && !*end && cfg.work.zipf_s <= 10) {
+            } else if (!strncmp(v, "zipf:", 5) && v[5] >= '0' && v[5] <= '9' &&
+                       (cfg.work.zipf_s = strtod(v + 5, &end)) >= 0 && !*end &&
+                       cfg.work.zipf_s <= 10) {
                 cfg.work.qps_dist = PLC_QPS_ZIPF;
             } else {
-                fprintf(stderr, "placer simulate: --qps: uniform or zipf:S (0 <= S <= 10), got '%s'\n", v);
+                cli_usage_error("simulate", "--qps: uniform or zipf:S (0 <= S <= 10), got '%s'", v);
                 return CLI_USAGE;
             }
-        } else if (!strcmp(a, "--value-size")) {
-            v = argv[++i];
+            break;
+        }
+        case OPT_VALUE_SIZE: {
             double x, y;
-            char c;
-            if (sscanf(v, "fixed:%lf%c", &x, &c) == 1 && x >= 0) {
+            char ch;
+            if (sscanf(v, "fixed:%lf%c", &x, &ch) == 1 && x >= 0) {
                 cfg.work.size_dist = PLC_SIZE_FIXED;
                 cfg.work.size_a = x;
-            } else if (sscanf(v, "uniform:%lf-%lf%c", &x, &y, &c) == 2 && x >= 0 && y >= x && y < 1e15) {
+            } else if (sscanf(v, "uniform:%lf-%lf%c", &x, &y, &ch) == 2 && x >= 0 && y >= x && y < 1e15) {
                 cfg.work.size_dist = PLC_SIZE_UNIFORM;
                 cfg.work.size_a = floor(x);
                 cfg.work.size_b = floor(y);
-            } else if (sscanf(v, "lognormal:%lf,%lf%c", &x, &y, &c) == 2 && y >= 0 && x < 40 && y < 10) {
+            } else if (sscanf(v, "lognormal:%lf,%lf%c", &x, &y, &ch) == 2 && y >= 0 && x < 40 && y < 10) {
                 cfg.work.size_dist = PLC_SIZE_LOGNORMAL;
                 cfg.work.size_a = x;
                 cfg.work.size_b = y;
             } else {
-                fprintf(stderr, "placer simulate: --value-size: fixed:N, uniform:A-B or lognormal:MU,SIGMA, got '%s'\n", v);
+                cli_usage_error("simulate", "--value-size: fixed:N, uniform:A-B or lognormal:MU,SIGMA, got '%s'", v);
                 return CLI_USAGE;
             }
-        } else if (!strcmp(a, "--seed")) {
-            if (cli_parse_u64("simulate", a, argv[++i], 0, UINT64_MAX, &cfg.work.seed))
+            break;
+        }
+        case OPT_SEED:
+            if (cli_parse_u64("simulate", "--seed", v, 0, UINT64_MAX, &cfg.work.seed))
                 return CLI_USAGE;
-        } else if (!strcmp(a, "--strategies")) {
+            break;
+        case OPT_STRATEGIES: {
             cfg.nstrategies = 0;
             char list[256];
-            snprintf(list, sizeof list, "%s", argv[++i]);
+            snprintf(list, sizeof list, "%s", v);
             for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
                 int found = 0;
                 for (int st = PLACER_RING; st <= PLACER_MAGLEV; st++)
                     if (!strcmp(tok, placer_strategy_name(st)) && cfg.nstrategies < PLC_SIM_MAX_STRATEGIES)
                         cfg.strategies[cfg.nstrategies++] = st, found = 1;
                 if (!found) {
-                    fprintf(stderr, "placer simulate: --strategies: unknown or repeated '%s' (ring, partitions, jump, rendezvous, maglev)\n", tok);
+                    cli_usage_error("simulate", "--strategies: unknown or repeated '%s' (ring, partitions, jump, rendezvous, maglev)", tok);
                     return CLI_USAGE;
                 }
             }
             if (!cfg.nstrategies) {
-                fprintf(stderr, "placer simulate: --strategies: empty list\n");
+                cli_usage_error("simulate", "--strategies: empty list");
                 return CLI_USAGE;
             }
-        } else if (!strcmp(a, "--vnodes")) {
-            if (parse_list("simulate", a, argv[++i], cfg.vnodes, PLC_SIM_MAX_VNODES, &cfg.nvnodes))
+            break;
+        }
+        case OPT_VNODES:
+            if (parse_list("simulate", "--vnodes", v, cfg.vnodes, PLC_SIM_MAX_VNODES, &cfg.nvnodes))
                 return CLI_USAGE;
-        } else if (!strcmp(a, "--replicas")) {
-            if (cli_parse_u64("simulate", a, argv[++i], 1, PLACER_MAX_REPLICAS, &u))
+            break;
+        case OPT_REPLICAS:
+            if (cli_parse_u64("simulate", "--replicas", v, 1, PLACER_MAX_REPLICAS, &u))
                 return CLI_USAGE;
             cfg.replicas = (uint32_t)u;
-        } else if (!strcmp(a, "--replica-keys")) {
-            if (cli_parse_u64("simulate", a, argv[++i], 0, UINT64_C(1) << 32, &cfg.replica_keys))
+            break;
+        case OPT_REPLICA_KEYS:
+            if (cli_parse_u64("simulate", "--replica-keys", v, 0, UINT64_C(1) << 32, &cfg.replica_keys))
                 return CLI_USAGE;
-        } else if (!strcmp(a, "--plot")) {
-            plot = argv[++i];
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "placer simulate: unknown option '%s'\n", a);
-            cmd_simulate_usage(stderr);
-            return CLI_USAGE;
-        } else if (!file) {
-            file = a;
-        } else {
-            fprintf(stderr, "placer simulate: one membership file only ('%s')\n", a);
-            return CLI_USAGE;
+            break;
+        case OPT_PLOT:
+            plot = v;
+            break;
+        default:
+            return c == CLI_OPT_HELP ? CLI_OK : CLI_USAGE;
         }
     }
+    if (argc - optind > 1) {
+        cli_usage_error("simulate", "one membership file only ('%s' is extra)", argv[optind + 1]);
+        return CLI_USAGE;
+    }
+    file = optind < argc ? argv[optind] : NULL;
     if (json && csv) {
-        fprintf(stderr, "placer simulate: --json or --csv, not both\n");
+        cli_usage_error("simulate", "--json or --csv, not both");
         return CLI_USAGE;
     }
     placer_builder *b = NULL;
@@ -271,14 +322,11 @@ int cmd_simulate(int argc, char **argv)
         cfg.work.key_dist = PLC_KEYS_FILE;
         cfg.work.key_file_text = keys_text;
         cfg.work.key_file_len = len;
-        int given = 0;
-        for (int i = 1; i < argc; i++)
-            given |= !strcmp(argv[i], "--keys");
-        if (!given)
+        if (!keys_given)
             cfg.work.keys = 0; /* all the file's keys */
     }
     cfg.membership = b;
-    if (isatty(2) && !json && !csv)
+    if (!quiet && isatty(STDERR_FILENO))
         cfg.progress = progress;
     plc_sim_result r;
     int err = b ? plc_simulate(&cfg, &r) : PLACER_ENOMEM;
@@ -289,13 +337,13 @@ int cmd_simulate(int argc, char **argv)
                 err == PLACER_EINVAL ? " (no keys to simulate?)" : "");
         return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
     }
+    rc = CLI_OK;
     if (json)
-        simulate_print_json(&r, &cfg);
+        rc = simulate_print_json(&r, &cfg);
     else if (csv)
         simulate_print_csv(&r, &cfg);
     else
         simulate_print_table(&r, &cfg);
-    rc = CLI_OK;
     if (plot && simulate_plot(plot, &r, &cfg)) {
         fprintf(stderr, "placer simulate: %s: cannot write the plot\n", plot);
         rc = CLI_FAILURE;

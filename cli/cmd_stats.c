@@ -1,6 +1,7 @@
 /* cmd_stats.c -- `placer stats FILE.snap`: how evenly a snapshot spreads
- * keys: per node tokens, share of keys and its weight's share; max/mean,
- * coefficient of variation; per zone. */
+ * keys: per node tokens, share of keys and its weight's share; first the
+ * share/target ratios (what matters when weights differ), then the raw
+ * max/mean and coefficient of variation; per zone. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,18 +11,22 @@
 void cmd_stats_usage(FILE *out)
 {
     fprintf(out,
-            "usage: placer stats FILE.snap [--json]\n"
+            "usage: placer stats [OPTIONS] FILE.snap\n"
             "\n"
             "Per node: zone, weight, state, tokens (the strategy's units: ring tokens,\n"
-            "partitions, Maglev entries, jump buckets), the share of keys it owns and the\n"
-            "share its weight asks for. Then, over the nodes of the current placement:\n"
-            "max/mean and min/mean of the shares, their coefficient of variation, the\n"
-            "largest share/target ratio; and each zone's share. Shares are exact for the\n"
+            "partitions, Maglev entries, jump buckets), the share of keys it owns, the\n"
+            "share its weight asks for (target) and their ratio. Then, over the nodes of\n"
+            "the current placement: first the largest and smallest share/target ratio and\n"
+            "the node that has the largest (1.00 is perfect, whatever the weights); after\n"
+            "it, the raw max/mean and min/mean of the shares and their coefficient of\n"
+            "variation (these also count weight differences); and each zone's share.\n"
+            "Shares are exact for the\n"
             "ring, partitions and Maglev (ranges of the hash space), counted over\n"
             "partitions or buckets for Couchbase hashing and jump, and measured at 65,536\n"
             "evenly spaced positions for rendezvous.\n"
             "\n"
-            "  --json   print everything as one JSON object\n");
+            "  --json       print everything as one JSON object\n"
+            "  -h, --help   this help\n");
 }
 
 int cmd_stats(int argc, char **argv)
@@ -30,7 +35,7 @@ int cmd_stats(int argc, char **argv)
     int json;
     int rc = cli_file_and_json("stats", argc, argv, cmd_stats_usage, &path, &json);
     if (rc)
-        return rc;
+        return rc == CLI_OPT_HELP ? CLI_OK : rc;
     placer_snapshot *s;
     rc = cli_load_snapshot("stats", path, &s);
     if (rc)
@@ -52,7 +57,8 @@ int cmd_stats(int argc, char **argv)
             W += placer_node_weight(s, i);
             placed++;
         }
-    double max = 0, min = 1, sum = 0, sum2 = 0, worst_ratio = 0;
+    double max = 0, min = 1, sum = 0, sum2 = 0, worst_ratio = 0, low_ratio = INFINITY;
+    uint32_t worst = 0;
     for (uint32_t i = 0; i < n; i++) {
         int in = placer_node_state(s, i) != PLACER_NODE_JOINING;
         target[i] = in ? placer_node_weight(s, i) / W : 0;
@@ -62,7 +68,11 @@ int cmd_stats(int argc, char **argv)
         min = fmin(min, share[i]);
         sum += share[i];
         sum2 += share[i] * share[i];
-        worst_ratio = fmax(worst_ratio, share[i] / target[i]);
+        if (share[i] / target[i] > worst_ratio) {
+            worst_ratio = share[i] / target[i];
+            worst = i;
+        }
+        low_ratio = fmin(low_ratio, share[i] / target[i]);
     }
     double mean = sum / placed, cv = sqrt(fmax(0, sum2 / placed - mean * mean)) / mean;
     /* zones: each node points at the first node of its zone; compared
@@ -93,56 +103,79 @@ int cmd_stats(int argc, char **argv)
         return CLI_FAILURE;
     }
     const char *strategy = placer_strategy_name(placer_snapshot_strategy(s));
+    static const char *const states[] = {"active", "joining", "draining", "down"};
     if (json) {
-        printf("{\"strategy\":\"%s\",\"epoch\":%llu,\"tokens\":%u,\"in_transition\":%s,"
-               "\"shares\":\"%s\",\"nodes\":[",
-               strategy, (unsigned long long)placer_snapshot_epoch(s), placer_token_count(s),
-               placer_snapshot_in_transition(s) ? "true" : "false", sampled ? "sampled" : "exact");
-        static const char *const states[] = {"active", "joining", "draining", "down"};
+        json_t *doc = cli_json_doc(), *nodes = json_array(), *zones = json_array();
+        cli_json_put(doc, "strategy", json_string(strategy));
+        cli_json_put(doc, "epoch", cli_json_u64(placer_snapshot_epoch(s)));
+        cli_json_put(doc, "tokens", json_integer(placer_token_count(s)));
+        cli_json_put(doc, "in_transition", json_boolean(placer_snapshot_in_transition(s)));
+        cli_json_put(doc, "shares", json_string(sampled ? "sampled" : "exact"));
+        cli_json_put(doc, "max_over_target", cli_json_num(worst_ratio));
+        cli_json_put(doc, "min_over_target", cli_json_num(low_ratio));
+        cli_json_put(doc, "worst_node", cli_json_str(placer_node_id(s, worst)));
+        cli_json_put(doc, "max_over_mean", cli_json_num(max / mean));
+        cli_json_put(doc, "min_over_mean", cli_json_num(min / mean));
+        cli_json_put(doc, "cv", cli_json_num(cv));
         for (uint32_t i = 0; i < n; i++) {
-            printf("%s{\"id\":", i ? "," : "");
-            cli_json_string(stdout, placer_node_id(s, i));
-            printf(",\"zone\":");
-            cli_json_string(stdout, placer_node_zone(s, i));
-            printf(",\"weight\":%.17g,\"state\":\"%s\",\"tokens\":%u,\"share\":%.17g,\"target\":%.17g}",
-                   placer_node_weight(s, i), states[placer_node_state(s, i)],
-                   placer_node_tokens(s, i), share[i], target[i]);
+            json_t *o = json_object();
+            cli_json_put(o, "id", cli_json_str(placer_node_id(s, i)));
+            cli_json_put(o, "zone", cli_json_str(placer_node_zone(s, i)));
+            cli_json_put(o, "weight", cli_json_num(placer_node_weight(s, i)));
+            cli_json_put(o, "state", json_string(states[placer_node_state(s, i)]));
+            cli_json_put(o, "tokens", json_integer(placer_node_tokens(s, i)));
+            cli_json_put(o, "share", cli_json_num(share[i]));
+            cli_json_put(o, "target", cli_json_num(target[i]));
+            cli_json_append(nodes, o);
         }
-        printf("],\"max_over_mean\":%.17g,\"min_over_mean\":%.17g,\"cv\":%.17g,"
-               "\"max_over_target\":%.17g,\"zones\":[",
-               max / mean, min / mean, cv, worst_ratio);
-        int first = 1;
+        cli_json_put(doc, "nodes", nodes);
         for (uint32_t z = 0; z < n; z++) {
             if (zone_of[z] != z)
                 continue;
-            printf("%s{\"zone\":", first ? "" : ",");
-            cli_json_string(stdout, placer_node_zone(s, z));
-            printf(",\"share\":%.17g,\"nodes\":%u}", zone_share[z], zone_nodes[z]);
-            first = 0;
+            json_t *o = json_object();
+            cli_json_put(o, "zone", cli_json_str(placer_node_zone(s, z)));
+            cli_json_put(o, "share", cli_json_num(zone_share[z]));
+            cli_json_put(o, "nodes", json_integer(zone_nodes[z]));
+            cli_json_append(zones, o);
         }
-        printf("]}\n");
+        cli_json_put(doc, "zones", zones);
+        rc = cli_json_emit("stats", doc);
     } else {
-        printf("%s: %s, epoch %llu, %u nodes in %u zone%s, %u tokens%s\n", path, strategy,
+        cli_print_name(stdout, path);
+        printf(": %s, epoch %llu, %u nodes in %u zone%s, %u tokens%s\n", strategy,
                (unsigned long long)placer_snapshot_epoch(s), n, nz, nz == 1 ? "" : "s",
                placer_token_count(s), placer_snapshot_in_transition(s) ? ", in transition" : "");
-        printf("%-24s %-12s %8s %-9s %9s %9s %9s\n", "node", "zone", "weight", "state", "tokens",
-               "share", "target");
-        static const char *const states[] = {"active", "joining", "draining", "down"};
-        for (uint32_t i = 0; i < n; i++)
-            printf("%-24s %-12s %8.3f %-9s %9u %8.4f%% %8.4f%%\n", placer_node_id(s, i),
-                   placer_node_zone(s, i), placer_node_weight(s, i), states[placer_node_state(s, i)],
-                   placer_node_tokens(s, i), 100 * share[i], 100 * target[i]);
-        printf("shares (%s) over %u placed nodes: max/mean %.4f, min/mean %.4f, coefficient of "
-               "variation %.4f, largest share/target %.4f\n",
-               sampled ? "sampled" : "exact", placed, max / mean, min / mean, cv, worst_ratio);
+        printf("share/target (%s) over %u placed nodes: largest %.4f (", sampled ? "sampled" : "exact",
+               placed, worst_ratio);
+        cli_print_name(stdout, placer_node_id(s, worst));
+        printf("), smallest %.4f; raw shares: max/mean %.4f, min/mean %.4f, coefficient of "
+               "variation %.4f\n",
+               low_ratio, max / mean, min / mean, cv);
+        printf("%-24s %-12s %8s %-9s %9s %9s %9s %8s\n", "node", "zone", "weight", "state", "tokens",
+               "share", "target", "ratio");
+        for (uint32_t i = 0; i < n; i++) {
+            /* padded by hand: escapes make the printed width differ from strlen */
+            cli_print_name(stdout, placer_node_id(s, i));
+            printf("%*s ", (int)(24 > strlen(placer_node_id(s, i)) ? 24 - strlen(placer_node_id(s, i)) : 0), "");
+            cli_print_name(stdout, placer_node_zone(s, i));
+            printf("%*s ", (int)(12 > strlen(placer_node_zone(s, i)) ? 12 - strlen(placer_node_zone(s, i)) : 0), "");
+            printf("%8.3f %-9s %9u %8.4f%% %8.4f%% ", placer_node_weight(s, i),
+                   states[placer_node_state(s, i)], placer_node_tokens(s, i), 100 * share[i],
+                   100 * target[i]);
+            if (target[i] > 0)
+                printf("%8.4f\n", share[i] / target[i]);
+            else
+                printf("%8s\n", "-");
+        }
         printf("zones:");
         for (uint32_t z = 0; z < n; z++) {
             if (zone_of[z] != z)
                 continue;
             double zs = zone_share[z];
             uint32_t members = zone_nodes[z];
-            printf(" %s %.2f%% (%u node%s)", *placer_node_zone(s, z) ? placer_node_zone(s, z) : "(none)",
-                   100 * zs, members, members == 1 ? "" : "s");
+            putchar(' ');
+            cli_print_name(stdout, *placer_node_zone(s, z) ? placer_node_zone(s, z) : "(none)");
+            printf(" %.2f%% (%u node%s)", 100 * zs, members, members == 1 ? "" : "s");
         }
         printf("\n");
     }
@@ -152,5 +185,5 @@ int cmd_stats(int argc, char **argv)
     free(zone_share);
     free(zone_nodes);
     placer_snapshot_free(s);
-    return CLI_OK;
+    return rc;
 }

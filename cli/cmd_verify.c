@@ -8,14 +8,15 @@
 void cmd_verify_usage(FILE *out)
 {
     fprintf(out,
-            "usage: placer verify FILE.snap [--json]\n"
+            "usage: placer verify [OPTIONS] FILE.snap\n"
             "\n"
             "Check a snapshot file as a router would before using it (magic, version,\n"
             "length, caps, CRC-32C, every count, offset, ordering, owner and string; see\n"
             "docs/FORMAT.md) and print what it holds. Exit status 0 when it is valid, 2\n"
             "when not (the message names the check that failed).\n"
             "\n"
-            "  --json   print the result as JSON\n");
+            "  --json       print the result as one JSON object (\"valid\": true or false)\n"
+            "  -h, --help   this help\n");
 }
 
 int cmd_verify(int argc, char **argv)
@@ -24,7 +25,7 @@ int cmd_verify(int argc, char **argv)
     int json;
     int rc = cli_file_and_json("verify", argc, argv, cmd_verify_usage, &path, &json);
     if (rc)
-        return rc;
+        return rc == CLI_OPT_HELP ? CLI_OK : rc;
     char *buf;
     size_t len;
     rc = cli_read_file("verify", path, &buf, &len);
@@ -36,27 +37,38 @@ int cmd_verify(int argc, char **argv)
     free(buf);
     if (err) {
         if (json) {
-            printf("{\"valid\":false,\"error\":\"%s\",\"reason\":", placer_strerror(err));
-            cli_json_string(stdout, why);
-            printf("}\n");
+            json_t *doc = cli_json_doc();
+            cli_json_put(doc, "valid", json_false());
+            cli_json_put(doc, "error", cli_json_str(placer_strerror(err)));
+            cli_json_put(doc, "reason", cli_json_str(why));
+            if ((rc = cli_json_emit("verify", doc)))
+                return rc;
         } else {
-            fprintf(stderr, "placer verify: %s: %s%s%s\n", path, placer_strerror(err),
-                    *why ? ": " : "", why);
+            fprintf(stderr, "placer verify: ");
+            cli_print_name(stderr, path);
+            fprintf(stderr, ": %s%s%s\n", placer_strerror(err), *why ? ": " : "", why);
         }
         return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
     }
     const char *strategy = placer_strategy_name(placer_snapshot_strategy(s));
-    if (json)
-        printf("{\"valid\":true,\"bytes\":%zu,\"strategy\":\"%s\",\"epoch\":%llu,\"seed\":%llu,"
-               "\"nodes\":%u,\"tokens\":%u,\"in_transition\":%s}\n",
-               len, strategy, (unsigned long long)placer_snapshot_epoch(s),
-               (unsigned long long)placer_snapshot_seed(s), placer_node_count(s),
-               placer_token_count(s), placer_snapshot_in_transition(s) ? "true" : "false");
-    else
-        printf("%s: valid, %zu bytes: %s, epoch %llu, seed %llu, %u nodes, %u tokens%s\n", path,
-               len, strategy, (unsigned long long)placer_snapshot_epoch(s),
+    if (json) {
+        json_t *doc = cli_json_doc();
+        cli_json_put(doc, "valid", json_true());
+        cli_json_put(doc, "bytes", cli_json_u64(len));
+        cli_json_put(doc, "strategy", json_string(strategy));
+        cli_json_put(doc, "epoch", cli_json_u64(placer_snapshot_epoch(s)));
+        cli_json_put(doc, "seed", cli_json_u64(placer_snapshot_seed(s)));
+        cli_json_put(doc, "nodes", json_integer(placer_node_count(s)));
+        cli_json_put(doc, "tokens", json_integer(placer_token_count(s)));
+        cli_json_put(doc, "in_transition", json_boolean(placer_snapshot_in_transition(s)));
+        rc = cli_json_emit("verify", doc);
+    } else {
+        cli_print_name(stdout, path);
+        printf(": valid, %zu bytes: %s, epoch %llu, seed %llu, %u nodes, %u tokens%s\n", len,
+               strategy, (unsigned long long)placer_snapshot_epoch(s),
                (unsigned long long)placer_snapshot_seed(s), placer_node_count(s),
                placer_token_count(s), placer_snapshot_in_transition(s) ? ", in transition" : "");
+    }
     placer_snapshot_free(s);
-    return CLI_OK;
+    return rc;
 }

@@ -13,7 +13,8 @@ void cmd_version_usage(FILE *out)
             "Print placer's version, the CPU features detected at run time (cpuid and\n"
             "xgetbv) and the kernel chosen for each job.\n"
             "\n"
-            "  --json   one JSON object instead of text\n");
+            "  --json       one JSON object instead of text\n"
+            "  -h, --help   this help\n");
 }
 
 static const struct {
@@ -27,15 +28,21 @@ static const struct {
 
 int cmd_version(int argc, char **argv)
 {
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json")) {
+    static const struct option options[] = {
+        {"json", no_argument, NULL, 256},
+        CLI_HELP_OPTION,
+        {0},
+    };
+    int json = 0, c;
+    while ((c = cli_getopt("version", argc, argv, options, cmd_version_usage)) != -1) {
+        if (c == 256)
             json = 1;
-        } else {
-            fprintf(stderr, "placer version: unknown option '%s'\n", argv[i]);
-            cmd_version_usage(stderr);
-            return CLI_USAGE;
-        }
+        else
+            return c == CLI_OPT_HELP ? CLI_OK : CLI_USAGE;
+    }
+    if (optind < argc) {
+        cli_usage_error("version", "unexpected '%s' (version takes no operands)", argv[optind]);
+        return CLI_USAGE;
     }
     unsigned f = placer_cpu_features();
     const char *crc = placer_kernel_name(PLACER_KERNEL_CRC32C);
@@ -44,17 +51,19 @@ int cmd_version(int argc, char **argv)
     const char *crc32 = placer_kernel_name(PLACER_KERNEL_CRC32);
     const char *hrw = placer_kernel_name(PLACER_KERNEL_RENDEZVOUS);
     if (json) {
-        printf("{\"version\":\"%s\",\"cpu_features\":[", placer_version_string());
-        int first = 1;
+        json_t *doc = cli_json_doc(), *cpu = json_array(), *kernels = json_object();
+        cli_json_put(doc, "version", json_string(placer_version_string()));
         for (size_t i = 0; i < sizeof features / sizeof features[0]; i++)
-            if (f & features[i].bit) {
-                printf("%s\"%s\"", first ? "" : ",", features[i].name);
-                first = 0;
-            }
-        printf("],\"kernels\":{\"crc32c\":\"%s\",\"hash64\":\"%s\",\"search\":\"%s\","
-               "\"crc32\":\"%s\",\"rendezvous\":\"%s\"}}\n",
-               crc, hash, search, crc32, hrw);
-        return CLI_OK;
+            if (f & features[i].bit)
+                cli_json_append(cpu, json_string(features[i].name));
+        cli_json_put(doc, "cpu_features", cpu);
+        cli_json_put(kernels, "crc32c", json_string(crc));
+        cli_json_put(kernels, "hash64", json_string(hash));
+        cli_json_put(kernels, "search", json_string(search));
+        cli_json_put(kernels, "crc32", json_string(crc32));
+        cli_json_put(kernels, "rendezvous", json_string(hrw));
+        cli_json_put(doc, "kernels", kernels);
+        return cli_json_emit("version", doc);
     }
     printf("placer %s\n", placer_version_string());
     printf("cpu features:");

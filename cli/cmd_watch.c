@@ -11,19 +11,36 @@
 void cmd_watch_usage(FILE *out)
 {
     fprintf(out,
-            "usage: placer watch --etcd URLS --key KEY [--count N] [--seconds S]\n"
+            "usage: placer watch [OPTIONS] --etcd URLS --key KEY\n"
             "\n"
             "Follow the snapshots under KEY as a router does: read the current one, then watch\n"
             "for new ones; each is fetched, verified and offered to a router, and a line says\n"
             "whether it was accepted or rejected and why (a bad, partial or older snapshot is\n"
             "rejected; the last good one keeps serving). Stops after N snapshots were seen or\n"
-            "S seconds (default: run until interrupted).\n"
+            "S seconds (default: run until interrupted), then prints a summary on stderr.\n"
+            "Exit status 0 when a snapshot was accepted or none was seen (the summary's last\n"
+            "error says why, e.g. no member answered); 2 when every one seen was rejected.\n"
             "\n"
             "  --etcd URLS     comma-separated etcd client URLs\n"
             "  --key KEY       the key snapshots live under\n"
             "  --count N       stop after N snapshots accepted or rejected\n"
-            "  --seconds S     stop after S seconds\n");
+            "  --seconds S     stop after S seconds\n"
+            "  --json          one JSON object a line for each snapshot: \"event\" is\n"
+            "                  \"accepted\" or \"rejected\" (with \"reason\"), \"epoch\"\n"
+            "  -h, --help      this help\n");
 }
+
+enum { OPT_ETCD = 256, OPT_KEY, OPT_COUNT, OPT_SECONDS, OPT_JSON };
+
+static const struct option options[] = {
+    {"etcd", required_argument, NULL, OPT_ETCD},
+    {"key", required_argument, NULL, OPT_KEY},
+    {"count", required_argument, NULL, OPT_COUNT},
+    {"seconds", required_argument, NULL, OPT_SECONDS},
+    {"json", no_argument, NULL, OPT_JSON},
+    CLI_HELP_OPTION,
+    {0},
+};
 
 static atomic_int seen;
 static volatile sig_atomic_t interrupted;
@@ -34,13 +51,24 @@ static void on_signal(int sig)
     interrupted = 1;
 }
 
+/* Called on the follower's thread, one event at a time. */
 static void on_event(void *ctx, uint64_t epoch, int accepted, const char *reason)
 {
-    (void)ctx;
-    if (accepted)
+    const int *json = ctx;
+    if (*json) {
+        json_t *doc = cli_json_doc();
+        cli_json_put(doc, "event", json_string(accepted ? "accepted" : "rejected"));
+        cli_json_put(doc, "epoch", epoch ? cli_json_u64(epoch) : json_null());
+        if (!accepted)
+            cli_json_put(doc, "reason", cli_json_str(reason));
+        cli_json_emit("watch", doc);
+    } else if (accepted) {
         printf("accepted epoch %llu\n", (unsigned long long)epoch);
-    else
-        printf("rejected%s%.0llu: %s\n", epoch ? " epoch " : "", (unsigned long long)epoch, reason);
+    } else {
+        printf("rejected%s%.0llu: ", epoch ? " epoch " : "", (unsigned long long)epoch);
+        cli_print_name(stdout, reason);
+        putchar('\n');
+    }
     fflush(stdout);
     atomic_fetch_add(&seen, 1);
 }
@@ -49,35 +77,46 @@ int cmd_watch(int argc, char **argv)
 {
     const char *urls = NULL, *key = NULL;
     uint64_t count = 0, seconds = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--etcd") && i + 1 < argc)
-            urls = argv[++i];
-        else if (!strcmp(argv[i], "--key") && i + 1 < argc)
-            key = argv[++i];
-        else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
-            if (cli_parse_u64("watch", "--count", argv[++i], 1, UINT32_MAX, &count))
+    static int json;
+    int c;
+    while ((c = cli_getopt("watch", argc, argv, options, cmd_watch_usage)) != -1) {
+        switch (c) {
+        case OPT_ETCD:
+            urls = optarg;
+            break;
+        case OPT_KEY:
+            key = optarg;
+            break;
+        case OPT_COUNT:
+            if (cli_parse_u64("watch", "--count", optarg, 1, UINT32_MAX, &count))
                 return CLI_USAGE;
-        } else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
-            if (cli_parse_u64("watch", "--seconds", argv[++i], 1, 86400 * 365, &seconds))
+            break;
+        case OPT_SECONDS:
+            if (cli_parse_u64("watch", "--seconds", optarg, 1, 86400 * 365, &seconds))
                 return CLI_USAGE;
-        } else {
-            fprintf(stderr, "placer watch: unexpected '%s'\n", argv[i]);
-            cmd_watch_usage(stderr);
-            return CLI_USAGE;
+            break;
+        case OPT_JSON:
+            json = 1;
+            break;
+        default:
+            return c == CLI_OPT_HELP ? CLI_OK : CLI_USAGE;
         }
     }
+    if (optind < argc) {
+        cli_usage_error("watch", "unexpected '%s' (watch takes no operands)", argv[optind]);
+        return CLI_USAGE;
+    }
     if (!urls || !key || !*key) {
-        fprintf(stderr, "placer watch: --etcd and --key are required\n");
-        cmd_watch_usage(stderr);
+        cli_usage_error("watch", "--etcd and --key are required");
         return CLI_USAGE;
     }
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     placer_follower *f;
-    int err = placer_follower_start(urls, key, NULL, on_event, NULL, &f);
+    int err = placer_follower_start(urls, key, NULL, on_event, &json, &f);
     if (err) {
         fprintf(stderr, "placer watch: %s\n", placer_strerror(err));
-        return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_USAGE;
+        return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
     }
     double start = cli_now();
     while (!interrupted && (!count || (uint64_t)atomic_load(&seen) < count) &&
@@ -88,8 +127,15 @@ int cmd_watch(int argc, char **argv)
     placer_follower_status st;
     placer_follower_status_get(f, &st);
     placer_follower_stop(f);
-    fprintf(stderr, "placer watch: %llu accepted, %llu rejected, serving epoch %llu%s%s\n",
+    fprintf(stderr, "placer watch: %llu accepted, %llu rejected, serving epoch %llu",
             (unsigned long long)st.accepted, (unsigned long long)st.rejected,
-            (unsigned long long)st.epoch, *st.last_error ? "; last error: " : "", st.last_error);
+            (unsigned long long)st.epoch);
+    if (*st.last_error) {
+        fprintf(stderr, "; last error: ");
+        cli_print_name(stderr, st.last_error);
+    }
+    fputc('\n', stderr);
+    if (!st.accepted && st.rejected)
+        return CLI_BADINPUT;
     return CLI_OK;
 }

@@ -62,7 +62,19 @@ static void usage(FILE *out)
         fprintf(out, "  %-17s %s\n", commands[i].name, commands[i].summary);
     fprintf(out,
             "\n"
-            "exit status: 0 ok, 1 usage error, 2 bad input, 3 failure (out of memory)\n");
+            "Every command takes --help; options take their value as --opt VALUE or\n"
+            "--opt=VALUE, and -- ends the options. --json output: one JSON document (or\n"
+            "one a line) with \"format\": 1, the schema version (docs/JSON.md).\n"
+            "\n"
+            "exit status, the same for every command:\n"
+            "  0  ok\n"
+            "  1  usage error (an unknown option, a missing or malformed value)\n"
+            "  2  bad input: a file, key or value placer cannot accept (a watch that\n"
+            "     rejected every snapshot it saw and accepted none, too)\n"
+            "  3  the environment failed: etcd unreachable, authentication refused,\n"
+            "     an I/O error, out of memory\n"
+            "  4  publish: the epoch is not newer than the one stored (stale, or a\n"
+            "     race with another publisher lost)\n");
 }
 
 static const cli_command *find(const char *name)
@@ -77,7 +89,7 @@ int main(int argc, char **argv)
 {
     use_placer_allocator();
     if (argc < 2) {
-        usage(stderr);
+        fprintf(stderr, "placer: no command (see 'placer --help')\n");
         return CLI_USAGE;
     }
     const char *name = argv[1];
@@ -96,7 +108,7 @@ int main(int argc, char **argv)
         }
         const cli_command *c = find(argv[2]);
         if (!c) {
-            fprintf(stderr, "placer help: unknown command '%s'\n", argv[2]);
+            fprintf(stderr, "placer help: unknown command '%s' (see 'placer --help')\n", argv[2]);
             return CLI_USAGE;
         }
         c->usage(stdout);
@@ -104,13 +116,9 @@ int main(int argc, char **argv)
     }
     const cli_command *c = find(name);
     if (!c) {
-        fprintf(stderr, "placer: unknown command '%s'\n\n", name);
-        usage(stderr);
+        fprintf(stderr, "placer: unknown command '%s' (see 'placer --help')\n", name);
         return CLI_USAGE;
     }
-    if (cli_wants_help(argc - 1, argv + 1)) {
-        c->usage(stdout);
-        return CLI_OK;
-    }
+    /* Each command parses its own options (and --help) with cli_getopt. */
     return c->run(argc - 1, argv + 1);
 }

@@ -16,51 +16,70 @@ static int diminishing(const plc_sim_row *rows, uint32_t n)
     return -1;
 }
 
-void simulate_print_json(const plc_sim_result *rp, const plc_sim_config *c)
+/* {"max_mean":..,"min_mean":..,"cv":..} */
+static json_t *load_json(const plc_sim_load *l)
 {
-    const plc_sim_result r = *rp; /* by value: reads as the code that printed in place */
-    const plc_sim_config cfg = *c;
-    printf("{\"keys\":%llu,\"nodes\":%u,\"zones\":%u,\"hottest_key_qps_share\":%.17g,"
-           "\"modulo_join_moved\":%.17g,",
-           (unsigned long long)r.keys, r.nodes, r.zones, r.hottest_qps_share, r.modulo_join_moved);
-    printf("\"node_ids\":[");
-    for (uint32_t i = 0; i <= r.nodes; i++) {
-        printf("%s", i ? "," : "");
-        cli_json_string(stdout, r.node_ids[i]);
-    }
-    printf("],\"rows\":[");
-    for (uint32_t i = 0; i < r.nrows; i++) {
-        const plc_sim_row *x = &r.rows[i];
-        printf("%s{\"strategy\":\"%s\",\"vnodes\":%u,\"units\":%u,"
-               "\"keys\":{\"max_mean\":%.6f,\"min_mean\":%.6f,\"cv\":%.6f},"
-               "\"bytes\":{\"max_mean\":%.6f,\"min_mean\":%.6f,\"cv\":%.6f},"
-               "\"qps\":{\"max_mean\":%.6f,\"min_mean\":%.6f,\"cv\":%.6f},"
-               "\"weight_error\":%.6f,\"join\":{\"moved\":%.6f,\"ideal\":%.6f,\"max_in\":%.6f},"
-               "\"drain\":{\"moved\":%.6f,\"ideal\":%.6f,\"max_in\":%.6f},"
-               "\"fail\":{\"moved\":%.6f,\"ideal\":%.6f,\"max_in\":%.6f},"
-               "\"replica_violations\":%llu,\"replica_checked\":%llu,\"snapshot_bytes\":%zu",
-               i ? "," : "", placer_strategy_name(x->strategy), x->vnodes, x->units,
-               x->keys.max_mean, x->keys.min_mean, x->keys.cv, x->bytes.max_mean,
-               x->bytes.min_mean, x->bytes.cv, x->qps.max_mean, x->qps.min_mean, x->qps.cv,
-               x->weight_error, x->join_moved, x->join_ideal, x->join_max_in, x->drain_moved,
-               x->drain_ideal, x->drain_max_in, x->fail_moved, x->fail_ideal, x->fail_max_in,
-               (unsigned long long)x->replica_violations, (unsigned long long)x->replica_checked,
-               x->snapshot_bytes);
-        if (cfg.timing)
-            printf(",\"lookup_ns\":%.2f", x->lookup_ns);
+    json_t *o = json_object();
+    cli_json_put(o, "max_mean", cli_json_num(l->max_mean));
+    cli_json_put(o, "min_mean", cli_json_num(l->min_mean));
+    cli_json_put(o, "cv", cli_json_num(l->cv));
+    return o;
+}
+
+/* {"moved":..,"ideal":..,"max_in":..} */
+static json_t *move_json(double moved, double ideal, double max_in)
+{
+    json_t *o = json_object();
+    cli_json_put(o, "moved", cli_json_num(moved));
+    cli_json_put(o, "ideal", cli_json_num(ideal));
+    cli_json_put(o, "max_in", cli_json_num(max_in));
+    return o;
+}
+
+int simulate_print_json(const plc_sim_result *r, const plc_sim_config *cfg)
+{
+    json_t *doc = cli_json_doc(), *ids = json_array(), *rows = json_array();
+    cli_json_put(doc, "keys", cli_json_u64(r->keys));
+    cli_json_put(doc, "nodes", json_integer(r->nodes));
+    cli_json_put(doc, "zones", json_integer(r->zones));
+    cli_json_put(doc, "hottest_key_qps_share", cli_json_num(r->hottest_qps_share));
+    cli_json_put(doc, "modulo_join_moved", cli_json_num(r->modulo_join_moved));
+    for (uint32_t i = 0; i <= r->nodes; i++)
+        cli_json_append(ids, cli_json_str(r->node_ids[i]));
+    cli_json_put(doc, "node_ids", ids);
+    for (uint32_t i = 0; i < r->nrows; i++) {
+        const plc_sim_row *x = &r->rows[i];
+        json_t *row = json_object();
+        cli_json_put(row, "strategy", json_string(placer_strategy_name(x->strategy)));
+        cli_json_put(row, "vnodes", json_integer(x->vnodes));
+        cli_json_put(row, "units", json_integer(x->units));
+        cli_json_put(row, "keys", load_json(&x->keys));
+        cli_json_put(row, "bytes", load_json(&x->bytes));
+        cli_json_put(row, "qps", load_json(&x->qps));
+        cli_json_put(row, "weight_error", cli_json_num(x->weight_error));
+        cli_json_put(row, "join", move_json(x->join_moved, x->join_ideal, x->join_max_in));
+        cli_json_put(row, "drain", move_json(x->drain_moved, x->drain_ideal, x->drain_max_in));
+        cli_json_put(row, "fail", move_json(x->fail_moved, x->fail_ideal, x->fail_max_in));
+        cli_json_put(row, "replica_violations", cli_json_u64(x->replica_violations));
+        cli_json_put(row, "replica_checked", cli_json_u64(x->replica_checked));
+        cli_json_put(row, "snapshot_bytes", cli_json_u64(x->snapshot_bytes));
+        if (cfg->timing)
+            cli_json_put(row, "lookup_ns", cli_json_num(x->lookup_ns));
         /* per node, the joining node last: fractions of all keys */
         const double *per[4] = {x->join_out, x->join_in, x->drain_in, x->fail_in};
         static const char *const names[4] = {"join_out", "join_in", "drain_in", "fail_in"};
-        printf(",\"per_node\":{");
+        json_t *pn = json_object();
         for (int k = 0; k < 4; k++) {
-            printf("%s\"%s\":[", k ? "," : "", names[k]);
-            for (uint32_t j = 0; j <= r.nodes; j++)
-                printf("%s%.6g", j ? "," : "", per[k][j]);
-            printf("]");
+            json_t *arr = json_array();
+            for (uint32_t j = 0; j <= r->nodes; j++)
+                cli_json_append(arr, cli_json_num(per[k][j]));
+            cli_json_put(pn, names[k], arr);
         }
-        printf("}}");
+        cli_json_put(row, "per_node", pn);
+        cli_json_append(rows, row);
     }
-    printf("]}\n");
+    cli_json_put(doc, "rows", rows);
+    return cli_json_emit("simulate", doc);
 }
 
 void simulate_print_csv(const plc_sim_result *rp, const plc_sim_config *c)

@@ -5,7 +5,8 @@
 #include "cli.h"
 #include "simulate.h"
 
-void simulate_print_json(const plc_sim_result *r, const plc_sim_config *cfg);
+/* One JSON document (format 1); CLI_OK or CLI_FAILURE. */
+int simulate_print_json(const plc_sim_result *r, const plc_sim_config *cfg);
 void simulate_print_csv(const plc_sim_result *r, const plc_sim_config *cfg);
 /* The aligned table, with the point of diminishing returns marked. */
 void simulate_print_table(const plc_sim_result *r, const plc_sim_config *cfg);

@@ -9,38 +9,6 @@
 
 #include <unistd.h>
 
-int cli_wants_help(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-            return 1;
-    return 0;
-}
-
-int cli_parse_u64(const char *cmd, const char *what, const char *text, uint64_t min, uint64_t max,
-                  uint64_t *out)
-{
-    if (!text || !*text || *text == '-' || *text == '+') {
-        fprintf(stderr, "placer %s: %s: expected an unsigned integer, got '%s'\n", cmd, what,
-                text ? text : "");
-        return -1;
-    }
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 0);
-    if (errno || *end) {
-        fprintf(stderr, "placer %s: %s: '%s' is not an unsigned integer\n", cmd, what, text);
-        return -1;
-    }
-    if (v < min || v > max) {
-        fprintf(stderr, "placer %s: %s: %llu is outside %" PRIu64 "..%" PRIu64 "\n", cmd, what, v,
-                min, max);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 double cli_now(void)
 {
     struct timespec ts;
@@ -141,21 +109,6 @@ int cli_save_snapshot(const char *cmd, const char *path, const placer_snapshot *
     return rc;
 }
 
-void cli_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 int cli_node_shares(const placer_snapshot *s, double *share)
 {
     uint32_t nodes = placer_node_count(s), n = placer_token_count(s);
@@ -197,23 +150,28 @@ int cli_node_shares(const placer_snapshot *s, double *share)
 int cli_file_and_json(const char *cmd, int argc, char **argv, void (*usage)(FILE *),
                       const char **path, int *json)
 {
+    static const struct option opts[] = {
+        {"json", no_argument, NULL, 256},
+        CLI_HELP_OPTION,
+        {0},
+    };
     *path = NULL;
     *json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json")) {
+    int c;
+    while ((c = cli_getopt(cmd, argc, argv, opts, usage)) != -1) {
+        if (c == 256)
             *json = 1;
-        } else if ((argv[i][0] == '-' && argv[i][1]) || *path) {
-            fprintf(stderr, "placer %s: unexpected '%s'\n", cmd, argv[i]);
-            usage(stderr);
-            return CLI_USAGE;
-        } else {
-            *path = argv[i];
-        }
+        else
+            return c == CLI_OPT_HELP ? CLI_OPT_HELP : CLI_USAGE;
     }
-    if (!*path) {
-        fprintf(stderr, "placer %s: no snapshot file\n", cmd);
-        usage(stderr);
+    if (optind == argc) {
+        cli_usage_error(cmd, "no snapshot file");
         return CLI_USAGE;
     }
+    if (argc - optind > 1) {
+        cli_usage_error(cmd, "one snapshot file only ('%s' is extra)", argv[optind + 1]);
+        return CLI_USAGE;
+    }
+    *path = argv[optind];
     return CLI_OK;
 }

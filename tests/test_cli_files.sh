@@ -48,22 +48,22 @@ expect_exit 0 "lookup" -- "$placer" lookup "$dir/m.snap" user:1 user:2 --replica
 expect_out '^user:1	cache-[abc]	z[123]	cache-[abc],cache-[abc],cache-[abc]	3	12	cache-[abcd]$' "lookup line"
 printf 'k1\nk2\nk3\n' >"$dir/keys"
 expect_exit 0 "lookup from stdin, JSON" -- sh -c "\"$placer\" lookup \"$dir/m.snap\" --json < \"$dir/keys\""
-if [ "$(grep -c '^{"key":"k[123]","owner":"cache-[abc]"' "$out")" -eq 3 ]; then ok; else bad "3 JSON lines from stdin"; cat "$out" >&2; fi
+if [ "$(grep -c '^{"format":1,"key":"k[123]","owner":"cache-[abc]"' "$out")" -eq 3 ]; then ok; else bad "3 JSON lines from stdin"; cat "$out" >&2; fi
 expect_exit 0 "lookup of a key starting with -" -- "$placer" lookup "$dir/m.snap" -- -dash
 expect_out '^-dash	' "key after --"
 expect_exit 1 "lookup --replicas 9" -- "$placer" lookup "$dir/m.snap" k --replicas 9
 expect_exit 0 "stats" -- "$placer" stats "$dir/m.snap"
-expect_out '^shares \(exact\) over 3 placed nodes: max/mean [0-9.]+, min/mean [0-9.]+, coefficient of variation [0-9.]+' "stats summary"
+expect_out '^share/target \(exact\) over 3 placed nodes: largest [0-9.]+ \(cache-[abc]\), smallest [0-9.]+; raw shares: max/mean [0-9.]+, min/mean [0-9.]+, coefficient of variation [0-9.]+' "stats summary leads with share/target"
 expect_out '^zones: z1 ' "stats zones"
 expect_exit 0 "stats --json" -- "$placer" stats "$dir/m.snap" --json
-expect_out '"shares":"exact","nodes":\[\{"id":"cache-a"' "stats JSON"
+expect_out '"shares":"exact",.*"nodes":\[\{"id":"cache-a"' "stats JSON"
 sed 's/"joining"/"active"/; s/"epoch": 12/"epoch": 13/' "$dir/m.json" >"$dir/m2.json"
 "$placer" build "$dir/m2.json" -o "$dir/m2.snap" >/dev/null
 expect_exit 0 "diff" -- "$placer" diff "$dir/m.snap" "$dir/m2.snap" --ranges 2
 expect_out '^moved: [0-9.]+% of keys \(exact ranges\); ideal 20\.0000%' "diff against the ideal"
 expect_out '^cache-d +0\.0000% +[0-9.]+%$' "the joining node receives"
 expect_exit 0 "diff --json" -- "$placer" diff "$dir/m.snap" "$dir/m2.snap" --json
-expect_out '^\{"moved":[0-9.e-]+,"ideal":0\.2' "diff JSON"
+expect_out '^\{"format":1,"moved":[0-9.e-]+,"ideal":0\.2' "diff JSON"
 
 # Other strategies through the same commands.
 for s in partitions jump rendezvous maglev; do
@@ -111,7 +111,7 @@ expect_out 'none\.json: No such file' "missing file named"
 printf '{"seed": "0xffffffffffffffff", "nodes": [{"id": "a", "tokens": ["18446744073709551615", 5]}]}' >"$dir/big.json"
 expect_exit 0 "64-bit values as strings" -- "$placer" build "$dir/big.json" -o "$dir/big.snap"
 expect_exit 0 "verify it" -- "$placer" verify "$dir/big.snap" --json
-expect_out '"seed":18446744073709551615' "seed kept"
+expect_out '"seed":"18446744073709551615"' "seed kept (past 2^53: a decimal string)"
 
 # Damaged snapshots.
 head -c 100 "$dir/m.snap" >"$dir/short.snap"
@@ -125,7 +125,7 @@ expect_exit 2 "lookup in a damaged snapshot" -- "$placer" lookup "$dir/flip.snap
 expect_exit 2 "not a snapshot" -- "$placer" verify "$dir/m.json"
 expect_out 'PLACER_EFORMAT' "format named"
 expect_exit 0 "verify --json of a bad file still prints JSON" -- sh -c "\"$placer\" verify \"$dir/flip.snap\" --json || true"
-expect_out '^\{"valid":false,"error":"PLACER_ECHECKSUM' "verify JSON error"
+expect_out '^\{"format":1,"valid":false,"error":"PLACER_ECHECKSUM' "verify JSON error"
 
 # Simulate: the same numbers twice, tables, CSV, JSON, plot.
 sim=("$placer" simulate --nodes 12 --zones 3 --weights 1,2 --keys 20000 --vnodes 1,16,256 --no-timing)
@@ -141,12 +141,12 @@ expect_exit 0 "simulate --csv" -- "${sim[@]}" --csv --strategies ring,jump
 expect_out '^strategy,vnodes,units,keys_max_mean' "CSV header"
 expect_out '^jump,0,' "CSV jump row"
 expect_exit 0 "simulate --json" -- "${sim[@]}" --json --strategies rendezvous
-expect_out '^\{"keys":20000,"nodes":12,"zones":3,' "JSON"
+expect_out '^\{"format":1,"keys":20000,"nodes":12,"zones":3,' "JSON"
 expect_out '"replica_violations":0,' "no replica violations"
 expect_exit 0 "simulate a membership file" -- "$placer" simulate "$dir/m.json" --keys 5000 --vnodes 4 --no-timing
 printf 'alpha\nbeta\ngamma\n' >"$dir/keys.txt"
 expect_exit 0 "simulate keys from a file" -- "$placer" simulate --key-file "$dir/keys.txt" --nodes 3 --vnodes 4 --no-timing --json
-expect_out '^\{"keys":3,' "three keys from the file"
+expect_out '^\{"format":1,"keys":3,' "three keys from the file"
 expect_exit 1 "simulate --qps zipf:x" -- "$placer" simulate --qps zipf:x
 expect_exit 1 "simulate --vnodes 0" -- "$placer" simulate --vnodes 0
 expect_exit 1 "simulate --strategies ketama" -- "$placer" simulate --strategies ketama

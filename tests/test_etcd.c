@@ -337,7 +337,20 @@ int main(int argc, char **argv)
         snprintf(cmd, sizeof cmd, "%s publish --etcd %s --key /placer/cli %s > /dev/null", placer_cli,
                  c.endpoints, snap);
         CHECK_EQ(system(cmd), 0);
-        CHECK_EQ(WEXITSTATUS(system(cmd)), 2); /* the same epoch again: refused */
+        CHECK_EQ(WEXITSTATUS(system(cmd)), 4); /* the same epoch again: refused as stale */
+        {
+            char json_out[400], line[400] = "";
+            snprintf(json_out, sizeof json_out, "%s/publish.json", c.dir);
+            snprintf(cmd, sizeof cmd, "%s publish --json --etcd=%s --key /placer/cli %s > %s 2>/dev/null",
+                     placer_cli, c.endpoints, snap, json_out);
+            CHECK_EQ(WEXITSTATUS(system(cmd)), 4);
+            FILE *j = fopen(json_out, "r");
+            CHECK(j && fgets(line, sizeof line, j));
+            if (j)
+                fclose(j);
+            CHECK(strstr(line, "{\"format\":1,\"published\":false,\"key\":\"/placer/cli\",\"epoch\":7,"
+                               "\"stored_epoch\":7}") == line);
+        }
         snprintf(cmd, sizeof cmd, "ETCDCTL_API=3 etcdctl --endpoints=%s put /placer/cli garbage > /dev/null",
                  c.endpoints);
         CHECK_EQ(system(cmd), 0);
