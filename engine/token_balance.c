@@ -4,23 +4,29 @@
  * The idea is Cassandra's allocator (allocate_tokens_for_local_replication_
  * factor): a joining node does not throw its tokens at random; each one
  * splits an existing range, taking its lower part from the owner, where
- * that helps the balance most. Here every candidate range is scored by how
- * much the split lowers sum_i (own_i - target_i)^2 / target_i, the squared
- * deviation of each node's ownership from its weight share, relative to
- * that share, in two rings at once:
- *   - the whole ring, where a key's first owner lives;
- *   - the ring of the joining node's zone alone: with one replica per zone
- *     (what placer's zone-aware replica walk gives when replicas = zones),
- *     a node's replicated load is its share of its zone's ring.
- * A token takes at most q = (new node's share) / count, so the new node's
- * ranges come out even and its own share ends on target; with q fixed the
- * score mostly picks the most loaded node's widest range, and the zone term
- * picks among them the spots whose zone-ring share helps too. Only the
- * split ranges change owner, so a join moves exactly the new node's share.
+ * that helps the balance most. Here each token takes q = (the new node's
+ * share) / (its token count) -- so its ranges come out even and its share
+ * ends on target -- from the widest range of some node, that node chosen
+ * by how much the split lowers sum_i (own_i - target_i)^2 / target_i, the
+ * squared deviation of ownership from weight share relative to that share:
+ *   - first in the whole ring, where a key's first owner lives: in effect
+ *     the node furthest above its share;
+ *   - then, among the nodes within ZONE_SLACK of the best, in the ring of
+ *     the joining node's zone alone: with one replica per zone (placer's
+ *     zone-aware replica walk when replicas = zones) a node's replicated
+ *     load is its share of its zone's ring.
+ * Splitting a node's widest range keeps its ranges even, so that a later
+ * drain hands out even pieces. Only the split ranges change owner, so a
+ * join moves exactly the new node's share, and removing the newest node
+ * gives back the ring before it.
  *
- * Ownership is tracked in doubles (fractions of the ring) updated by the
- * same operations in the same order everywhere, so the result is
- * deterministic; the tokens themselves are exact 64-bit integers.
+ * Per token the work is one pass over the nodes: each node's ranges sit in
+ * a max-heap by width (only the victim's top changes), the zone's tokens in
+ * sorted arrays (binary searches). tests/reference_balance.c is the same
+ * algorithm rescanning the ring for every token, and gives the same tokens.
+ * Ownership is tracked in doubles updated by the same operations in the
+ * same order everywhere, so the result is deterministic; the tokens
+ * themselves are exact 64-bit integers.
  */
 #include <math.h>
 #include <string.h>
@@ -116,142 +122,216 @@ static double dq(double a, double delta, double tau)
     return delta * (2.0 * (a - tau) + delta) / tau;
 }
 
-typedef struct state {
-    uint64_t *tok;
-    uint32_t *own;
-    uint32_t n;
-    const plc_token_nodes *nodes;
-    double *share, *target; /* per node: ownership, weight share */
-    uint32_t *widest;       /* per node: its widest range's slot */
-    uint64_t *wlen;
-    double *zshare, *ztarget; /* per node: of its zone's ring (zone of x only) */
-    uint32_t *prevz, *nextz;  /* per slot: x's zone's slot before it, at or after it */
-    uint32_t nz;              /* tokens of x's zone */
-    double *pscore;           /* per slot: the whole-ring score (INFINITY: no candidate) */
-    uint64_t *dval;
-} state;
+/* One range of a node: (p, s], len = s - p (UINT64_MAX for the whole ring). */
+typedef struct range {
+    uint64_t len, s, p;
+} range;
 
-/* prevz[k]: the last slot of zone z among k-1, k-2, ... cyclically (k itself
- * last); nextz[k]: the first among k, k+1, ... cyclically. */
-static void zone_links(state *S, uint32_t z)
+/* Wider first; among equal widths the one ending first (the lower slot). */
+static int wider(const range *a, const range *b)
 {
-    const uint32_t *zones = S->nodes->zones;
-    uint32_t n = S->n, last = NONE, first = NONE;
-    S->nz = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (zones[S->own[i]] == z) {
-            last = i;
-            first = first == NONE ? i : first;
-            S->nz++;
-        }
-    if (!S->nz)
-        return;
-    uint32_t p = last;
-    for (uint32_t i = 0; i < n; i++) {
-        S->prevz[i] = p;
-        if (zones[S->own[i]] == z)
-            p = i;
-    }
-    uint32_t q = first;
-    for (uint32_t i = n; i-- > 0;) {
-        if (zones[S->own[i]] == z)
-            q = i;
-        S->nextz[i] = q;
+    return a->len != b->len ? a->len > b->len : a->s < b->s;
+}
+
+/* Restore the heap property of h[0..n) from i down. */
+static void sift_down(range *h, uint32_t n, uint32_t i)
+{
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && wider(&h[l], &h[m]))
+            m = l;
+        if (r < n && wider(&h[r], &h[m]))
+            m = r;
+        if (m == i)
+            return;
+        range t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
     }
 }
 
-/* What a token of x taking d from slot k does to the zone ring: *g the
- * zone-ring share x gains, *oz whom from (NONE: nobody, x's own). */
-static double zone_score(const state *S, uint32_t x, uint32_t k, uint64_t d, double *g,
+/* The tokens of the new node's zone, sorted: those of the ring (with their
+ * owners) and the new node's own, kept apart so an insert is cheap. */
+typedef struct zone_tokens {
+    const uint64_t *tok; /* the ring's, ascending, in slot order */
+    const uint32_t *own;
+    uint32_t n;
+    uint64_t *mine; /* the new node's so far, ascending */
+    uint32_t nmine;
+} zone_tokens;
+
+/* First index with a[i] >= v (n when none). */
+static uint32_t lower(const uint64_t *a, uint32_t n, uint64_t v)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The zone's token at or before p (the last of equal ones), wrapping to the
+ * largest; and the first at or after s, wrapping to the smallest, with its
+ * owner (x for the new node's). nz > 0. */
+static uint64_t zone_before(const zone_tokens *Z, uint64_t p)
+{
+    int has = 0;
+    uint64_t best = 0;
+    uint32_t i = p == UINT64_MAX ? Z->n : lower(Z->tok, Z->n, p + 1); /* past those <= p */
+    if (i > 0) {
+        best = Z->tok[i - 1];
+        has = 1;
+    }
+    uint32_t j = p == UINT64_MAX ? Z->nmine : lower(Z->mine, Z->nmine, p + 1);
+    if (j > 0 && (!has || Z->mine[j - 1] > best)) {
+        best = Z->mine[j - 1];
+        has = 1;
+    }
+    if (has)
+        return best;
+    uint64_t a = Z->n ? Z->tok[Z->n - 1] : 0, b = Z->nmine ? Z->mine[Z->nmine - 1] : 0;
+    return Z->n && (!Z->nmine || a >= b) ? a : b;
+}
+
+static uint32_t zone_after(const zone_tokens *Z, uint64_t s, uint32_t x)
+{
+    uint32_t i = lower(Z->tok, Z->n, s), j = lower(Z->mine, Z->nmine, s);
+    if (i == Z->n && j == Z->nmine) { /* wrap */
+        i = 0;
+        j = 0;
+    }
+    if (i < Z->n && (j >= Z->nmine || Z->tok[i] <= Z->mine[j]))
+        return Z->own[i];
+    return x;
+}
+
+typedef struct state {
+    const plc_token_nodes *nodes;
+    double *share, *target;   /* per node: ownership, weight share */
+    double *zshare, *ztarget; /* per node: of its zone's ring (x's zone only) */
+    uint32_t *first;          /* node o's ranges: heap[first[o] .. first[o + 1]) */
+    range *heap;
+    zone_tokens Z;
+    double *pscore;           /* per node: the whole-ring score of its widest range */
+    uint64_t *dval;
+} state;
+
+/* What a token of x taking d from range r does to the zone ring: the score,
+ * *g the zone-ring share x gains, *oz whom from (NONE: nobody, x's own). */
+static double zone_score(const state *S, uint32_t x, const range *r, uint64_t d, double *g,
                          uint32_t *oz)
 {
     *oz = NONE;
     *g = 0;
-    if (!S->nz)
+    if (!S->Z.n && !S->Z.nmine)
         return 0;
-    uint32_t from = S->own[S->nextz[k]];
+    uint32_t from = zone_after(&S->Z, r->s, x);
     if (from == x)
         return 0;
-    uint64_t p = S->tok[k ? k - 1 : S->n - 1];
-    *g = ((double)(p - S->tok[S->prevz[k]]) + (double)d) / TWO64;
+    *g = ((double)(r->p - zone_before(&S->Z, r->p)) + (double)d) / TWO64;
     *oz = from;
     return dq(S->zshare[x], *g, S->ztarget[x]) + dq(S->zshare[from], -*g, S->ztarget[from]);
 }
 
-/* Place one token of node x taking at most q; 0 or PLACER_ETOOMANY. */
+/* Place one token of node x taking at most q; 0 or PLACER_ETOOMANY. Only
+ * each node's widest range is a candidate: splitting it keeps the node's
+ * ranges even, so that a later drain hands out even pieces. */
 static int place_one(state *S, uint32_t x, uint64_t q)
 {
-    uint32_t n = S->n, best = NONE;
-    uint64_t best_d = 0;
-    double best_score = INFINITY;
-    /* Only each node's widest range is a candidate: splitting it keeps the
-     * node's ranges even, so that a later drain hands out even pieces. */
-    for (uint32_t k = 0; k < n; k++) {
-        uint64_t hi, len = range_len(S->tok, n, k, &hi);
-        len = hi ? UINT64_MAX : len;
-        uint32_t o = S->own[k];
-        if (S->widest[o] == NONE || len > S->wlen[o]) {
-            S->widest[o] = k;
-            S->wlen[o] = len;
-        }
-    }
+    uint32_t N = S->nodes->n, best = NONE;
     double best_p = INFINITY;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t o = S->own[k];
-        S->pscore[k] = INFINITY;
-        if (o == x || S->widest[o] != k || S->wlen[o] < 2)
+    for (uint32_t o = 0; o < N; o++) {
+        S->pscore[o] = INFINITY;
+        if (o == x || S->first[o] == S->first[o + 1] || S->heap[S->first[o]].len < 2)
             continue;
-        uint64_t len = S->wlen[o];
+        uint64_t len = S->heap[S->first[o]].len;
         uint64_t cap = len - len / 16; /* leave the owner a sixteenth at least */
         uint64_t d = q < cap ? q : cap;
         double dd = (double)d / TWO64;
-        S->pscore[k] = dq(S->share[x], dd, S->target[x]) + dq(S->share[o], -dd, S->target[o]);
-        S->dval[k] = d;
-        best_p = fmin(best_p, S->pscore[k]);
+        S->pscore[o] = dq(S->share[x], dd, S->target[x]) + dq(S->share[o], -dd, S->target[o]);
+        S->dval[o] = d;
+        best_p = fmin(best_p, S->pscore[o]);
     }
     /* Among the candidates nearly as good for the whole ring (within
      * ZONE_SLACK of the best victim's surplus), the best for the zone's ring;
-     * then the best for the whole ring. */
-    double limit = best_p + 2 * ZONE_SLACK * ((double)q / TWO64), best_ps = INFINITY;
-    for (uint32_t k = 0; k < n; k++) {
-        if (!(S->pscore[k] <= limit))
+     * then the best for the whole ring; then the lowest slot. */
+    double limit = best_p + 2 * ZONE_SLACK * ((double)q / TWO64);
+    double best_score = INFINITY, best_ps = INFINITY;
+    for (uint32_t o = 0; o < N; o++) {
+        if (!(S->pscore[o] <= limit))
             continue;
         double g;
         uint32_t oz;
-        double score = zone_score(S, x, k, S->dval[k], &g, &oz);
-        if (score < best_score || (score == best_score && S->pscore[k] < best_ps)) {
-            best_ps = S->pscore[k];
+        const range *r = &S->heap[S->first[o]];
+        double score = zone_score(S, x, r, S->dval[o], &g, &oz);
+        if (best == NONE || score < best_score ||
+            (score == best_score &&
+             (S->pscore[o] < best_ps ||
+              (S->pscore[o] == best_ps && r->s < S->heap[S->first[best]].s)))) {
             best_score = score;
-            best = k;
-            best_d = S->dval[k];
+            best_ps = S->pscore[o];
+            best = o;
         }
     }
-    for (uint32_t k = 0; k < n; k++)
-        S->widest[S->own[k]] = NONE;
     if (best == NONE)
         return PLACER_ETOOMANY;
-    uint32_t k = best, o = S->own[k];
-    uint64_t t = S->tok[k ? k - 1 : n - 1] + best_d;
-    double dd = (double)best_d / TWO64;
+    uint32_t o = best;
+    range *r = &S->heap[S->first[o]];
+    uint64_t d = S->dval[o], t = r->p + d;
+    double dd = (double)d / TWO64, g;
+    uint32_t oz;
+    zone_score(S, x, r, d, &g, &oz);
     S->share[x] += dd;
     S->share[o] -= dd;
-    double g;
-    uint32_t oz;
-    zone_score(S, x, k, best_d, &g, &oz);
     if (oz != NONE) {
         S->zshare[x] += g;
         S->zshare[oz] -= g;
-    } else if (!S->nz) {
+    } else if (!S->Z.n && !S->Z.nmine) {
         S->zshare[x] = 1.0; /* the first of its zone owns all its zone's ring */
     }
-    /* Slot 0's range wraps: a token past the last one goes to the end. */
-    uint32_t at = k == 0 && t > S->tok[n - 1] ? n : k;
-    memmove(S->tok + at + 1, S->tok + at, (size_t)(n - at) * sizeof *S->tok);
-    memmove(S->own + at + 1, S->own + at, (size_t)(n - at) * sizeof *S->own);
-    S->tok[at] = t;
-    S->own[at] = x;
-    S->n = n + 1;
+    /* the victim keeps (t, s]; the new token joins the zone's tokens */
+    r->len = r->s - t;
+    r->p = t;
+    sift_down(S->heap + S->first[o], S->first[o + 1] - S->first[o], 0);
+    uint32_t at = lower(S->Z.mine, S->Z.nmine, t);
+    memmove(S->Z.mine + at + 1, S->Z.mine + at, (size_t)(S->Z.nmine - at) * sizeof *S->Z.mine);
+    S->Z.mine[at] = t;
+    S->Z.nmine++;
     return 0;
+}
+
+/* The per-node heaps of ranges and the zone's tokens, from the ring. */
+static void setup(state *S, plc_token_ring ring, uint32_t z, uint64_t *ztok, uint32_t *zown)
+{
+    const plc_token_nodes *nodes = S->nodes;
+    uint32_t N = nodes->n, nz = 0;
+    for (uint32_t i = 0; i < ring.n; i++)
+        S->first[ring.owners[i] + 1]++;
+    for (uint32_t o = 0; o < N; o++)
+        S->first[o + 1] += S->first[o];
+    for (uint32_t i = 0; i < ring.n; i++) {
+        uint64_t hi, len = range_len(ring.tokens, ring.n, i, &hi);
+        uint64_t p = ring.tokens[i ? i - 1 : ring.n - 1];
+        S->heap[S->first[ring.owners[i]]++] = (range){hi ? UINT64_MAX : len, ring.tokens[i], p};
+        if (nodes->zones[ring.owners[i]] == z) {
+            ztok[nz] = ring.tokens[i];
+            zown[nz++] = ring.owners[i];
+        }
+    }
+    for (uint32_t o = N; o > 0; o--)
+        S->first[o] = S->first[o - 1];
+    S->first[0] = 0;
+    for (uint32_t o = 0; o < N; o++) {
+        uint32_t n = S->first[o + 1] - S->first[o];
+        for (uint32_t i = n / 2; i-- > 0;)
+            sift_down(S->heap + S->first[o], n, i);
+    }
+    S->Z = (zone_tokens){ztok, zown, nz, NULL, 0};
 }
 
 static int check_args(plc_token_ring ring, plc_token_nodes nodes, uint32_t node, uint32_t count)
@@ -297,67 +377,57 @@ int plc_tokens_balance(plc_token_ring ring, plc_token_nodes nodes, uint32_t node
         }
         return 0;
     }
-    size_t cap = (size_t)ring.n + count;
+    uint32_t N = nodes.n;
     state S = {0};
     S.nodes = &nodes;
-    S.tok = plc_malloc(cap * sizeof *S.tok);
-    S.own = plc_malloc(cap * sizeof *S.own);
-    S.share = plc_calloc((size_t)nodes.n * 2, sizeof *S.share);
-    S.widest = plc_malloc((size_t)nodes.n * sizeof *S.widest);
-    S.wlen = plc_malloc((size_t)nodes.n * sizeof *S.wlen);
-    S.zshare = plc_calloc((size_t)nodes.n * 2, sizeof *S.zshare);
-    S.prevz = plc_malloc(cap * sizeof *S.prevz);
-    S.nextz = plc_malloc(cap * sizeof *S.nextz);
-    S.pscore = plc_malloc(cap * sizeof *S.pscore);
-    S.dval = plc_malloc(cap * sizeof *S.dval);
+    S.share = plc_calloc((size_t)N * 4, sizeof *S.share);
+    S.first = plc_calloc((size_t)N + 1, sizeof *S.first);
+    S.heap = plc_malloc((size_t)ring.n * sizeof *S.heap);
+    S.pscore = plc_malloc((size_t)N * sizeof *S.pscore);
+    S.dval = plc_malloc((size_t)N * sizeof *S.dval);
+    uint64_t *ztok = plc_malloc((size_t)ring.n * sizeof *ztok);
+    uint32_t *zown = plc_malloc((size_t)ring.n * sizeof *zown);
+    uint64_t *mine = plc_malloc((size_t)count * sizeof *mine);
     err = PLACER_ENOMEM;
-    if (S.tok && S.own && S.share && S.widest && S.wlen && S.zshare && S.prevz && S.nextz &&
-        S.pscore && S.dval) {
+    if (S.share && S.first && S.heap && S.pscore && S.dval && ztok && zown && mine) {
         err = 0;
-        memset(S.widest, 0xff, (size_t)nodes.n * sizeof *S.widest);
-        S.target = S.share + nodes.n;
-        memcpy(S.tok, ring.tokens, (size_t)ring.n * sizeof *S.tok);
-        memcpy(S.own, ring.owners, (size_t)ring.n * sizeof *S.own);
-        S.n = ring.n;
-        plc_token_shares(ring, nodes.n, S.share);
-        /* targets: weight shares among the nodes that own tokens, and x */
+        S.target = S.share + N;
+        S.zshare = S.target + N;
+        S.ztarget = S.zshare + N;
+        uint32_t z = nodes.zones[node];
+        setup(&S, ring, z, ztok, zown);
+        S.Z.mine = mine;
+        plc_token_shares(ring, N, S.share);
+        plc_token_zone_shares(ring, nodes, z, S.zshare);
+        /* targets: weight shares among the nodes that own tokens, and x; in
+         * the zone's ring, among those of x's zone */
         for (uint32_t i = 0; i < ring.n; i++)
             S.target[ring.owners[i]] = 1;
         S.target[node] = 1;
-        double W = 0;
-        for (uint32_t i = 0; i < nodes.n; i++)
-            W += S.target[i] > 0 ? nodes.weights[i] : 0;
-        uint32_t z = nodes.zones[node];
-        double Wz = 0;
-        for (uint32_t i = 0; i < nodes.n; i++)
-            Wz += S.target[i] > 0 && nodes.zones[i] == z ? nodes.weights[i] : 0;
-        S.ztarget = S.zshare + nodes.n;
-        for (uint32_t i = 0; i < nodes.n; i++) {
+        double W = 0, Wz = 0;
+        for (uint32_t i = 0; i < N; i++)
+            if (S.target[i] > 0) {
+                W += nodes.weights[i];
+                Wz += nodes.zones[i] == z ? nodes.weights[i] : 0;
+            }
+        for (uint32_t i = 0; i < N; i++) {
             S.ztarget[i] = S.target[i] > 0 && nodes.zones[i] == z ? nodes.weights[i] / Wz : 1;
             S.target[i] = S.target[i] > 0 ? nodes.weights[i] / W : 1;
         }
-        plc_token_zone_shares(ring, nodes, z, S.zshare);
         double qf = ldexp(S.target[node] / count, 64);
         uint64_t q = qf >= TWO64 ? UINT64_MAX : qf < 1 ? 1 : (uint64_t)qf;
-        for (uint32_t j = 0; j < count && !err; j++) {
-            zone_links(&S, z);
+        for (uint32_t j = 0; j < count && !err; j++)
             err = place_one(&S, node, q);
-        }
-        uint32_t got = 0;
-        for (uint32_t i = 0; i < S.n && !err; i++)
-            if (S.own[i] == node)
-                out[got++] = S.tok[i];
+        if (!err)
+            memcpy(out, mine, (size_t)count * sizeof *out);
     }
-    plc_free(S.tok);
-    plc_free(S.own);
     plc_free(S.share);
-    plc_free(S.widest);
-    plc_free(S.wlen);
-    plc_free(S.zshare);
-    plc_free(S.prevz);
-    plc_free(S.nextz);
+    plc_free(S.first);
+    plc_free(S.heap);
     plc_free(S.pscore);
     plc_free(S.dval);
-    return err;
+    plc_free(ztok);
+    plc_free(zown);
+    plc_free(mine);
     return err;
 }

@@ -34,20 +34,21 @@ typedef struct plc_token_nodes {
 /*
  * The `count` tokens for node `node` (an index into nodes, owning no token
  * in ring) joining ring: written to out ascending. Each token splits one
- * range of the ring, taking its lower part from the range's owner, and is
- * chosen, one after the other, to reduce most the squared deviation of
- * every node's share from its weight share (the nodes that own tokens, and
- * the new one) in two rings: the whole ring (primary ownership), and the
- * ring of the new node's zone alone -- the load a node carries when every
- * key has one replica per zone, as placer's replica walk gives it. Each
- * token takes at most the new node's share over count, so its ranges are
- * of even size. An empty ring gets count evenly spaced tokens from `base`.
- * Deterministic: the same arguments give the same tokens on every machine.
- * Cost: O(count * ring.n) time, O(ring.n + nodes.n + count) memory.
+ * range of the ring, taking at most the new node's weight share over count
+ * from its lower part: the widest range of the node furthest above its
+ * weight share (the nodes that own tokens, and the new one), preferring
+ * among near-equal choices the one that evens out the ring of the new
+ * node's zone alone -- the load a node carries when every key has one
+ * replica per zone, as placer's replica walk gives it. An empty ring gets
+ * count evenly spaced tokens from `base`. Deterministic: the same arguments
+ * give the same tokens on every machine.
+ * Cost: O(ring.n log ring.n + count * (nodes.n + log ring.n)) time, O(ring.n
+ * + nodes.n + count) memory.
  * Returns 0, PLACER_EINVAL (count 0, node or an owner out of range, node
  * already owning a token, tokens not ascending, a weight not positive and
- * finite), PLACER_ETOOMANY (no range left wide enough to split) or
- * PLACER_ENOMEM. out is unspecified on error.
+ * finite, out NULL), PLACER_ETOOMANY (ring.n + count past PLACER_MAX_TOKENS,
+ * or no range left wide enough to split) or PLACER_ENOMEM. out is
+ * unspecified on error.
  */
 int plc_tokens_balance(plc_token_ring ring, plc_token_nodes nodes, uint32_t node,
                        uint32_t count, uint64_t base, uint64_t *out);

@@ -19,6 +19,7 @@
 
 #include "check.h"
 #include "placer.h"
+#include "reference.h"
 #include "token_balance.h"
 
 typedef struct ring {
@@ -396,6 +397,58 @@ static void test_weights(uint32_t v, double max_dev)
     free(r.own);
 }
 
+/* The engine's allocator (per-node heaps, the zone's tokens kept sorted)
+ * gives exactly the tokens of the plain one (tests/reference_balance.c):
+ * rings grown node by node, and random rings with random weights, zones
+ * and token counts. */
+static void test_against_reference(void)
+{
+    enum { N = 48 };
+    double w[N];
+    uint32_t zones[N];
+    uint64_t st = 2024;
+    for (int round = 0; round < 6; round++) {
+        for (uint32_t i = 0; i < N; i++) {
+            w[i] = round % 2 ? 1 : 0.5 + (double)(check_rand(&st) % 8) / 2;
+            zones[i] = (uint32_t)(check_rand(&st) % (1 + round % 4));
+        }
+        ring r = {0};
+        for (uint32_t x = 0; x < N; x++) {
+            uint32_t count = 1 + (uint32_t)(check_rand(&st) % 24);
+            uint64_t a[24], b[24], base = check_rand(&st);
+            plc_token_nodes nodes = {w, zones, N};
+            int ea = plc_tokens_balance(view(&r), nodes, x, count, base, a);
+            int eb = ref_tokens_balance(r.tok, r.own, r.n, w, zones, N, x, count, base, b);
+            CHECK_ALL(ea == 0 && eb == 0, "both allocate");
+            CHECK_ALL(memcmp(a, b, count * sizeof *a) == 0, "the same tokens as the reference");
+            ring_add(&r, x, a, count);
+        }
+        /* a random ring: everyone's tokens random, then one more node */
+        ring q = {0};
+        for (uint32_t x = 0; x < N - 1; x++) {
+            uint64_t t[8];
+            for (int j = 0; j < 8; j++)
+                t[j] = check_rand(&st);
+            for (int c = 1; c < 8; c++)
+                for (int d = c; d > 0 && t[d - 1] > t[d]; d--) {
+                    uint64_t v = t[d];
+                    t[d] = t[d - 1];
+                    t[d - 1] = v;
+                }
+            ring_add(&q, x, t, 8);
+        }
+        uint64_t a[40], b[40];
+        plc_token_nodes nodes = {w, zones, N};
+        CHECK_EQ(plc_tokens_balance(view(&q), nodes, N - 1, 40, 0, a), 0);
+        CHECK_EQ(ref_tokens_balance(q.tok, q.own, q.n, w, zones, N, N - 1, 40, 0, b), 0);
+        CHECK(memcmp(a, b, sizeof a) == 0);
+        free(r.tok);
+        free(r.own);
+        free(q.tok);
+        free(q.own);
+    }
+}
+
 static void test_deterministic(void)
 {
     double w[30];
@@ -427,5 +480,6 @@ int main(void)
     test_weights(16, 0.035);
     test_weights(24, 0.02);
     test_deterministic();
+    test_against_reference();
     return check_done("token_balance");
 }
