@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "builder_internal.h"
+#include "strategy_ops.h"
 #include "validate.h"
 
 placer_builder *placer_builder_new(void)
@@ -45,9 +45,18 @@ void placer_builder_free(placer_builder *b)
 int placer_builder_set_strategy(placer_builder *b, int strategy)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
-    PLC_VALIDATE_OR_RET(strategy >= PLACER_RING && strategy <= PLACER_MAGLEV, PLACER_EINVAL);
+    PLC_VALIDATE_OR_RET(plc_strategy_get(strategy) != NULL, PLACER_EINVAL);
     b->strategy = strategy;
     return 0;
+}
+
+int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
+{
+    PLC_VALIDATE_OR_RET(b && out, PLACER_ENULL);
+    PLC_VALIDATE_OR_RET(b->nnodes > 0, PLACER_ENONODES);
+    const plc_strategy_ops *ops = plc_strategy_get(b->strategy);
+    PLC_VALIDATE_OR_RET(ops->key_hashes >> b->key_hash & 1, PLACER_EINVAL);
+    return ops->build(b, epoch, out);
 }
 
 int placer_builder_set_partitions(placer_builder *b, uint32_t count)

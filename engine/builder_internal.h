@@ -65,14 +65,12 @@ int plc_builder_in_transition(const placer_builder *b);
  * unique, so the id order is total; among equal zones any order will do. */
 uint32_t *plc_builder_order(const placer_builder *b, int by_zone);
 
-/* 1 when m is prime (Maglev's table sizes). */
-int plc_is_prime(uint32_t m);
-
 /* Index of the node with this id, or -1. */
 int plc_builder_find(const placer_builder *b, const char *id);
 
-/* The builds of each strategy (placer_builder_build validates and
- * dispatches): *out untouched on error. */
+/* The builds of each strategy, reached through its plc_strategy_ops
+ * (placer_builder_build checks the key hash and dispatches; the module
+ * checks its own settings): *out untouched on error. */
 int plc_ring_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
 int plc_partitions_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
 int plc_jump_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);

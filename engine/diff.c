@@ -22,19 +22,12 @@
 #include "alloc.h"
 #include "fastrange.h"
 #include "named.h"
-#include "snapshot_internal.h"
+#include "strategy_ops.h"
 #include "validate.h"
 
 #define ABSENT PLC_NO_NODE
 
-/* A placement seen as sorted boundaries: boundary i's owner owns every
- * position after boundary i-1 up to boundary i (the first one wraps). */
-typedef struct view {
-    const plc_stree *tree; /* ring */
-    const plc_table *table; /* partitions, Maglev */
-    uint32_t n;
-    uint32_t wrap_owner; /* owner of boundary 0 */
-} view;
+typedef plc_diff_view view;
 
 static uint64_t vtoken(const view *v, uint32_t i)
 {
@@ -46,19 +39,13 @@ static uint32_t vowner(const view *v, uint32_t i)
     return v->tree ? plc_stree_owner_at(v->tree, i) : v->table->own[(size_t)i * v->table->width];
 }
 
+/* The strategy's ranges, or PLACER_ENOTSUP when it has none. */
 static int view_of(const placer_snapshot *s, int target, view *v)
 {
-    if (s->strategy == PLACER_RING) {
-        const plc_stree *t = target ? &s->target : &s->tree;
-        *v = (view){t, NULL, t->n, t->wrap_owner};
-        return 0;
-    }
-    if (s->strategy == PLACER_PARTITIONS || s->strategy == PLACER_MAGLEV) {
-        const plc_table *t = target ? &s->ttable : &s->table;
-        *v = (view){NULL, t, t->n, t->own[0]};
-        return 0;
-    }
-    return PLACER_ENOTSUP;
+    if (!s->ops->diff_view)
+        return PLACER_ENOTSUP;
+    s->ops->diff_view(s, target, v);
+    return 0;
 }
 
 /* Do a and b place the same keys at the same positions? */

@@ -6,7 +6,7 @@
  */
 #include "alloc.h"
 #include "codec_format.h"
-#include "snapshot_internal.h"
+#include "strategy_ops.h"
 #include "validate.h"
 
 uint32_t plc_fmt_crc(const unsigned char *buf, uint64_t total)
@@ -15,36 +15,16 @@ uint32_t plc_fmt_crc(const unsigned char *buf, uint64_t total)
     return placer_crc32c(crc, buf + PLC_FMT_HEADER, (size_t)(total - PLC_FMT_HEADER));
 }
 
-typedef struct section {
-    uint32_t type, aux;
-    uint64_t count;
-} section;
+typedef plc_fmt_section section;
 
-/* The sections of s, in order; returns how many. */
+/* The sections of s, in order: the nodes, their strings, then the
+ * strategy's; returns how many. */
 static uint32_t sections_of(const placer_snapshot *s, section *out, uint64_t strings)
 {
     uint32_t k = 0;
     out[k++] = (section){PLC_SEC_NODES, 0, s->nnodes};
     out[k++] = (section){PLC_SEC_STRINGS, 0, strings};
-    switch (s->strategy) {
-    case PLACER_RING:
-        out[k++] = (section){PLC_SEC_TOKENS, 0, s->tree.n};
-        out[k++] = (section){PLC_SEC_OWNERS, 0, s->tree.n};
-        if (s->has_target) {
-            out[k++] = (section){PLC_SEC_TARGET_TOKENS, 0, s->target.n};
-            out[k++] = (section){PLC_SEC_TARGET_OWNERS, 0, s->target.n};
-        }
-        if (s->rep_r)
-            out[k++] = (section){PLC_SEC_REPLICAS, s->rep_r, (uint64_t)s->tree.n * s->rep_r};
-        break;
-    case PLACER_RENDEZVOUS:
-        break; /* candidates follow from the nodes */
-    default:
-        out[k++] = (section){PLC_SEC_TABLE, s->table.width, s->table.n};
-        if (s->has_target)
-            out[k++] = (section){PLC_SEC_TARGET_TABLE, s->ttable.width, s->ttable.n};
-    }
-    return k;
+    return k + s->ops->encode_sections(s, out + k);
 }
 
 static uint64_t section_bytes(const section *sec)
@@ -79,29 +59,8 @@ static void write_section(const placer_snapshot *s, const section *sec, unsigned
             }
         }
         break;
-    case PLC_SEC_TOKENS:
-    case PLC_SEC_TARGET_TOKENS: {
-        const plc_stree *t = sec->type == PLC_SEC_TOKENS ? &s->tree : &s->target;
-        for (uint32_t i = 0; i < t->n; i++)
-            plc_wr64(p + 8 * (size_t)i, plc_stree_token(t, i));
-        break;
-    }
-    case PLC_SEC_OWNERS:
-    case PLC_SEC_TARGET_OWNERS: {
-        const plc_stree *t = sec->type == PLC_SEC_OWNERS ? &s->tree : &s->target;
-        for (uint32_t i = 0; i < t->n; i++)
-            plc_wr32(p + 4 * (size_t)i, plc_stree_owner_at(t, i));
-        break;
-    }
-    case PLC_SEC_REPLICAS:
-        memcpy(p, s->rep, section_bytes(sec));
-        break;
-    case PLC_SEC_TABLE:
-        memcpy(p, s->table.own, section_bytes(sec));
-        break;
-    case PLC_SEC_TARGET_TABLE:
-        memcpy(p, s->ttable.own, section_bytes(sec));
-        break;
+    default:
+        s->ops->encode_section(s, sec, p);
     }
 }
 

@@ -6,29 +6,27 @@
  *
  * The key forms call one fused kernel (simd/stree_body.h) that hashes and
  * descends: one indirect call per lookup, and batches hash each group of
- * keys straight into its lockstep descent with prefetching. Other
- * strategies take one well-predicted branch to strategy.c.
+ * keys straight into its lockstep descent with prefetching. Strategies
+ * without fused kernels (their pointers are NULL) take one well-predicted
+ * branch to their module's operations (strategy_ops.h).
  */
-#include "snapshot_internal.h"
+#include "strategy_ops.h"
 
 int placer_lookup(const placer_snapshot *s, const void *key, size_t len)
 {
     if (!s || (!key && len))
         return PLACER_ENULL;
-    if (__builtin_expect(s->strategy != PLACER_RING, 0))
-        return plc_lookup_other(s, key, len);
-    return (int)s->lookup(&s->tree, s->seed, key, len);
+    return plc_lookup_key(s, key, len);
 }
 
 int placer_lookup_hash(const placer_snapshot *s, uint64_t hash)
 {
     if (!s)
         return PLACER_ENULL;
-    if (s->strategy != PLACER_RING) {
-        uint32_t o = plc_owner(s, hash, 0);
-        return o == PLC_NO_NODE ? PLACER_ENOLIVE : (int)o;
-    }
-    return (int)s->search(&s->tree, hash);
+    if (s->search)
+        return (int)s->search(&s->tree, hash);
+    uint32_t o = s->ops->owner(s, hash, 0);
+    return o == PLC_NO_NODE ? PLACER_ENOLIVE : (int)o;
 }
 
 uint64_t placer_snapshot_hash(const placer_snapshot *s, const void *key, size_t len)
@@ -43,10 +41,10 @@ int placer_lookup_hash_batch(const placer_snapshot *s, const uint64_t *hashes, s
 {
     if (!s || (n && (!hashes || !owners)))
         return PLACER_ENULL;
-    if (s->strategy != PLACER_RING)
-        plc_owner_batch_other(s, hashes, n, owners);
-    else
+    if (s->search_batch)
         s->search_batch(&s->tree, hashes, n, owners);
+    else
+        s->ops->owner_batch(s, hashes, n, owners);
     return 0;
 }
 
@@ -59,9 +57,9 @@ int placer_lookup_batch(const placer_snapshot *s, const void *const *keys, const
     for (size_t i = 0; i < n; i++)
         if (!keys[i] && lens[i])
             return PLACER_ENULL;
-    if (s->strategy != PLACER_RING)
-        plc_lookup_batch_other(s, keys, lens, n, owners);
-    else
+    if (s->lookup_batch)
         s->lookup_batch(&s->tree, s->seed, keys, lens, n, owners);
+    else
+        s->ops->lookup_batch(s, keys, lens, n, owners);
     return 0;
 }

@@ -170,9 +170,7 @@ int placer_router_lookup(placer_router *r, const void *key, size_t len, uint64_t
     if (!r || (!key && len))
         return PLACER_ENULL;
     const placer_snapshot *s = placer_router_acquire(r);
-    int owner = __builtin_expect(s->strategy == PLACER_RING, 1)
-                    ? (int)s->lookup(&s->tree, s->seed, key, len)
-                    : plc_lookup_other(s, key, len);
+    int owner = plc_lookup_key(s, key, len);
     if (epoch)
         *epoch = s->epoch;
     placer_router_release(r, s);

@@ -6,8 +6,7 @@
 #include <stdatomic.h>
 
 #include "alloc.h"
-#include "fastrange.h"
-#include "snapshot_internal.h"
+#include "strategy_ops.h"
 #include "validate.h"
 
 static atomic_long alive;
@@ -37,13 +36,7 @@ uint32_t placer_node_count(const placer_snapshot *s)
 
 uint32_t placer_token_count(const placer_snapshot *s)
 {
-    if (!s)
-        return 0;
-    switch (s->strategy) {
-    case PLACER_RING: return s->tree.n;
-    case PLACER_RENDEZVOUS: return s->hrw.n;
-    default: return s->table.n;
-    }
+    return s ? s->ops->token_count(s) : 0;
 }
 
 size_t placer_snapshot_layout_bytes(const placer_snapshot *s)
@@ -85,23 +78,7 @@ int placer_token_at(const placer_snapshot *s, uint32_t i, uint64_t *token, uint3
 {
     PLC_VALIDATE_OR_RET(s && token && owner, PLACER_ENULL);
     PLC_VALIDATE_OR_RET(i < placer_token_count(s), PLACER_ERANGE);
-    switch (s->strategy) {
-    case PLACER_RING:
-        *token = plc_stree_token(&s->tree, i);
-        *owner = plc_stree_owner_at(&s->tree, i);
-        break;
-    case PLACER_RENDEZVOUS:
-        *token = i;
-        *owner = s->hrw.node[i];
-        break;
-    case PLACER_JUMP:
-        *token = i;
-        *owner = s->table.own[i];
-        break;
-    default: /* a range: its largest position */
-        *token = plc_range_end(i, s->table.n);
-        *owner = s->table.own[(size_t)i * s->table.width];
-    }
+    s->ops->token_at(s, i, token, owner);
     return 0;
 }
 

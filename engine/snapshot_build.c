@@ -1,70 +1,19 @@
 /*
- * snapshot_build.c -- what every strategy's build shares: checking the
- * builder's settings against the strategy, one allocation holding the
- * header, the strategy's payload, the node records and their strings, and
- * the table strategies' snapshot.
+ * snapshot_build.c -- what every strategy's build shares: one allocation
+ * holding the header, the strategy's payload, the node records and their
+ * strings, and the table strategies' snapshot. The builds call it; it
+ * calls no build (the dispatch is placer_builder_build's, builder.c).
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "builder_internal.h"
-#include "named.h"
+#include "strategy_ops.h"
 #include "validate.h"
 
 static size_t align_up(size_t n)
 {
     return (n + PLC_CACHE_LINE - 1) & ~(size_t)(PLC_CACHE_LINE - 1);
-}
-
-int plc_is_prime(uint32_t m)
-{
-    if (m < 2)
-        return 0;
-    for (uint32_t d = 2; (uint64_t)d * d <= m; d++)
-        if (m % d == 0)
-            return 0;
-    return 1;
-}
-
-int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
-{
-    PLC_VALIDATE_OR_RET(b && out, PLACER_ENULL);
-    PLC_VALIDATE_OR_RET(b->nnodes > 0, PLACER_ENONODES);
-    PLC_VALIDATE_OR_RET(b->key_hash == PLACER_HASH_PLACER || b->strategy == PLACER_PARTITIONS,
-                        PLACER_EINVAL);
-    switch (b->strategy) {
-    case PLACER_PARTITIONS:
-        PLC_VALIDATE_OR_RET(b->partitions <= PLACER_MAX_PARTITIONS, PLACER_EINVAL);
-        return plc_partitions_build(b, epoch, out);
-    case PLACER_MAGLEV:
-        PLC_VALIDATE_OR_RET(!b->partitions || plc_is_prime(b->partitions), PLACER_EINVAL);
-        return plc_maglev_build(b, epoch, out);
-    case PLACER_JUMP:
-        return plc_jump_build(b, epoch, out);
-    case PLACER_RENDEZVOUS:
-        return plc_rendezvous_build(b, epoch, out);
-    default:
-        return plc_ring_build(b, epoch, out);
-    }
-}
-
-uint32_t *plc_builder_order(const placer_builder *b, int by_zone)
-{
-    plc_named *tmp = plc_malloc((size_t)b->nnodes * sizeof *tmp);
-    uint32_t *order = plc_malloc((size_t)b->nnodes * sizeof *order);
-    if (tmp && order) {
-        for (uint32_t i = 0; i < b->nnodes; i++)
-            tmp[i] = (plc_named){by_zone ? b->nodes[i].zone : b->nodes[i].id, i};
-        qsort(tmp, b->nnodes, sizeof *tmp, plc_cmp_named);
-        for (uint32_t i = 0; i < b->nnodes; i++)
-            order[i] = tmp[i].index;
-    } else {
-        plc_free(order);
-        order = NULL;
-    }
-    plc_free(tmp);
-    return order;
 }
 
 /* Give equal zone names one id; return how many zones have a node in the
@@ -127,11 +76,15 @@ placer_snapshot *plc_snapshot_new(const placer_builder *b, size_t payload, uint6
     s->nzones = number_zones(nodes, b->nnodes, order);
     plc_free(order);
     const plc_kernels *k = plc_kernels_get();
+    const plc_strategy_ops *ops = plc_strategy_get(b->strategy);
+    s->ops = ops;
     s->index = k->index;
-    s->lookup = k->lookup;
-    s->search = k->search;
-    s->lookup_batch = k->lookup_batch;
-    s->search_batch = k->search_batch;
+    if (ops->fused_stree) { /* NULL otherwise: lookups then call the ops */
+        s->lookup = k->lookup;
+        s->search = k->search;
+        s->lookup_batch = k->lookup_batch;
+        s->search_batch = k->search_batch;
+    }
     s->hash64 = k->hash64;
     s->hash64_batch = k->hash64_batch;
     s->crc32 = k->crc32;

@@ -30,6 +30,8 @@
 
 #define PLC_NO_NODE PLACER_NO_NODE /* the public name, for the engine's tables */
 
+struct plc_strategy_ops; /* strategy_ops.h */
+
 /* The owners of a table strategy: slot i's copies are own[i * width ...],
  * the active one first; PLC_NO_NODE where a map has none. Partitions have
  * one row per partition (width = copies), Maglev one entry per table slot
@@ -51,7 +53,8 @@ typedef struct plc_node {
 } plc_node;
 
 struct placer_snapshot {
-    /* what every lookup reads */
+    /* what every lookup reads; the four S+ tree kernels are NULL unless the
+     * strategy's lookups use them (the ring: strategy_ops.h) */
     plc_stree_key_fn lookup; /* hash + search, fused */
     plc_stree_fn search;
     uint64_t seed;
@@ -72,7 +75,9 @@ struct placer_snapshot {
     int has_target;  /* a node is joining or draining: `target` is valid */
     plc_stree target; /* the placement after the transition */
     size_t layout_bytes; /* internal nodes + leaves; the tables or candidates otherwise */
-    /* Strategies other than the ring (strategy.c); the ring reads none of it. */
+    /* The strategy's module, and what the others hold; the ring's lookups
+     * read none of it. */
+    const struct plc_strategy_ops *ops;
     int strategy; /* PLACER_RING ... */
     int key_hash; /* PLACER_HASH_* */
     plc_table table, ttable; /* partitions, Maglev, jump: now and in the target */
@@ -83,32 +88,42 @@ struct placer_snapshot {
     void *replaced_by;
 };
 
-/* The replica walk from slot `start` (replicas.c): writes at most want
- * nodes, returns how many, and the distinct zones among them in *zones. */
+/* The replica walk from slot `start` of the ring (replica_walk.c): writes
+ * at most want nodes, returns how many, and the distinct zones among them
+ * in *zones. */
 uint32_t plc_replicas_walk(const placer_snapshot *s, uint32_t start, uint32_t *out, uint32_t want,
                            uint32_t *zones);
 
-/* Strategy dispatch for everything but the ring's fused kernels
- * (strategy.c). plc_position: the 64-bit position of a key in the hash
- * space (placer_snapshot_hash); plc_owner: the active owner of a position
- * now (target 0) or after the transition (target 1), PLC_NO_NODE when a map
- * has none; plc_replicas_at: the replica set of a position. */
+/* The same walk over a flat owner sequence seq[0..n), starting at `start`
+ * and wrapping (Maglev, jump). */
+uint32_t plc_replicas_walk_flat(const placer_snapshot *s, const uint32_t *seq, uint32_t n,
+                                uint32_t start, uint32_t *out, uint32_t want, uint32_t *zones);
+
+/* Distinct zones among the k nodes of set (replica_walk.c). */
+uint32_t plc_distinct_zones(const placer_snapshot *s, const uint32_t *set, uint32_t k);
+
+/* Through the snapshot's strategy (strategies.c). plc_position: the 64-bit
+ * position of a key in the hash space (placer_snapshot_hash); plc_owner:
+ * the active owner of a position now (target 0) or after the transition
+ * (target 1; the current one when there is none), PLC_NO_NODE when a map
+ * has none; plc_replicas_at: the replica set of a position;
+ * plc_lookup_unfused: placer_lookup for a strategy without fused kernels. */
 uint64_t plc_position(const placer_snapshot *s, const void *key, size_t len);
 uint32_t plc_owner(const placer_snapshot *s, uint64_t h, int target);
 uint32_t plc_replicas_at(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want,
                          uint32_t *zones);
+int plc_lookup_unfused(const placer_snapshot *s, const void *key, size_t len);
 
-/* placer_lookup and the batch for strategies other than the ring; owners
- * from positions (placer_lookup_hash_batch). */
-int plc_lookup_other(const placer_snapshot *s, const void *key, size_t len);
-void plc_lookup_batch_other(const placer_snapshot *s, const void *const *keys, const size_t *lens,
-                            size_t n, uint32_t *owners);
-void plc_owner_batch_other(const placer_snapshot *s, const uint64_t *h, size_t n, uint32_t *owners);
-
-/* The replica walk over a flat owner sequence seq[0..n), starting at
- * `start` and wrapping (Maglev, jump): same rules as plc_replicas_walk. */
-uint32_t plc_replicas_walk_flat(const placer_snapshot *s, const uint32_t *seq, uint32_t n,
-                                uint32_t start, uint32_t *out, uint32_t want, uint32_t *zones);
+/* placer_lookup without the argument checks, for lookup.c and the router:
+ * the fused kernel when the snapshot has one (one indirect call), the
+ * strategy's lookup otherwise. */
+static inline int plc_lookup_key(const placer_snapshot *s, const void *key, size_t len)
+{
+    plc_stree_key_fn fused = s->lookup;
+    if (__builtin_expect(fused != NULL, 1))
+        return (int)fused(&s->tree, s->seed, key, len);
+    return plc_lookup_unfused(s, key, len);
+}
 
 /* Count of live snapshots (placer_snapshots_alive); every snapshot made
  * calls plc_snapshot_born, placer_snapshot_free decrements. */

@@ -1,0 +1,150 @@
+/*
+ * replica_walk.c -- the replica walk the ring, Maglev and jump share: the
+ * primary, then clockwise distinct physical nodes, preferring zones not
+ * used yet.
+ *
+ * From the key's slot the walk goes clockwise twice at most. The first lap
+ * takes a node only if it is new and its zone is unused, and ends once
+ * every zone of the placement is used; the second takes any new node. So
+ * zones are distinct while unused ones remain, nodes are always distinct,
+ * and a ring with fewer nodes (or zones) than asked is reported, never
+ * padded. Deterministic: it depends only on the snapshot and the hash.
+ * Typical cost: a few steps through the leaf lines after the lookup, with
+ * unpredictable branches; placer_builder_set_replicas(b, R) precomputes the
+ * sets of R for every slot at build time (4 * R bytes per token), and then
+ * any want <= R is a lookup plus one read (replicas.c).
+ */
+#include "snapshot_internal.h"
+#include "validate.h"
+
+/* A clockwise cursor over the ring's leaf lines (no division per step), or
+ * over a flat owner sequence (Maglev's table, jump's buckets). */
+typedef struct cursor {
+    const plc_stree_leaf *leaf, *first, *end;
+    uint32_t slot, left; /* slot in the leaf; tokens left in this lap */
+    uint32_t last_slots; /* tokens in the last leaf */
+    const uint32_t *flat; /* flat mode when not NULL: flat[0..n) */
+    uint32_t pos, n;
+} cursor;
+
+static void cursor_flat(cursor *c, const uint32_t *seq, uint32_t n, uint32_t i)
+{
+    c->flat = seq;
+    c->n = n;
+    c->pos = i;
+    c->left = n;
+}
+
+static void cursor_at(cursor *c, const plc_stree *t, uint32_t i)
+{
+    c->flat = NULL;
+    c->first = t->leaves;
+    c->end = t->leaves + t->nleaves;
+    c->leaf = t->leaves + i / PLC_STREE_LEAF;
+    c->slot = i % PLC_STREE_LEAF;
+    c->left = t->n;
+    c->last_slots = t->n - (t->nleaves - 1) * PLC_STREE_LEAF;
+}
+
+/* The owner of the next token clockwise; call at most `left` times a lap. */
+static uint32_t cursor_next(cursor *c)
+{
+    if (c->flat) {
+        c->pos = c->pos + 1 == c->n ? 0 : c->pos + 1;
+        c->left--;
+        return c->flat[c->pos];
+    }
+    uint32_t slots = c->leaf + 1 == c->end ? c->last_slots : PLC_STREE_LEAF;
+    if (++c->slot >= slots) {
+        c->slot = 0;
+        if (++c->leaf == c->end)
+            c->leaf = c->first;
+    }
+    c->left--;
+    return c->leaf->owner[c->slot];
+}
+
+
+static int chosen(const uint32_t *out, uint32_t count, uint32_t node)
+{
+    for (uint32_t i = 0; i < count; i++)
+        if (out[i] == node)
+            return 1;
+    return 0;
+}
+
+/* Is zone z among the zones picked so far? In the first lap every pick adds
+ * a new zone, so the zones picked are exactly those of out[0..count): the
+ * first ZONE_CAP are also kept in a small array, beyond that the chosen
+ * nodes' records are read. */
+#define ZONE_CAP 64u
+static int zone_taken(const placer_snapshot *s, const uint32_t *zone, uint32_t nz,
+                      const uint32_t *out, uint32_t count, uint32_t z)
+{
+    if (nz <= ZONE_CAP)
+        return chosen(zone, nz, z);
+    for (uint32_t i = 0; i < count; i++)
+        if (s->nodes[out[i]].zone_id == z)
+            return 1;
+    return 0;
+}
+
+/* The walk from the cursor's position, whose owner is `first`; returns how
+ * many nodes it wrote, and the number of distinct zones among them in
+ * *zones. `restart` puts the cursor back for the second lap. */
+static uint32_t walk(const placer_snapshot *s, cursor c, uint32_t first, uint32_t *out,
+                     uint32_t want, uint32_t *zones)
+{
+    const cursor restart = c;
+    uint32_t zone[ZONE_CAP];
+    uint32_t count = 0, nz = 0;
+    out[count++] = first;
+    zone[nz++] = s->nodes[out[0]].zone_id;
+    while (c.left > 1 && count < want && nz < s->nzones) {
+        uint32_t o = cursor_next(&c), z = s->nodes[o].zone_id;
+        if (zone_taken(s, zone, nz, out, count, z) || chosen(out, count, o))
+            continue;
+        out[count++] = o;
+        if (nz < ZONE_CAP)
+            zone[nz] = z;
+        nz++;
+    }
+    if (count < want) {
+        c = restart;
+        while (c.left > 1 && count < want) {
+            uint32_t o = cursor_next(&c);
+            if (!chosen(out, count, o))
+                out[count++] = o;
+        }
+    }
+    *zones = nz;
+    return count;
+}
+
+uint32_t plc_replicas_walk(const placer_snapshot *s, uint32_t start, uint32_t *out, uint32_t want,
+                           uint32_t *zones)
+{
+    cursor c;
+    cursor_at(&c, &s->tree, start);
+    return walk(s, c, plc_stree_owner_at(&s->tree, start), out, want, zones);
+}
+
+uint32_t plc_replicas_walk_flat(const placer_snapshot *s, const uint32_t *seq, uint32_t n,
+                                uint32_t start, uint32_t *out, uint32_t want, uint32_t *zones)
+{
+    cursor c;
+    cursor_flat(&c, seq, n, start);
+    return walk(s, c, seq[start], out, want, zones);
+}
+
+uint32_t plc_distinct_zones(const placer_snapshot *s, const uint32_t *set, uint32_t k)
+{
+    uint32_t d = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t seen = 0;
+        for (uint32_t j = 0; j < i; j++)
+            seen |= s->nodes[set[j]].zone_id == s->nodes[set[i]].zone_id;
+        d += !seen;
+    }
+    return d;
+}

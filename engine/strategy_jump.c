@@ -1,0 +1,79 @@
+/*
+ * strategy_jump.c -- jump consistent hash (Lamping & Veach) over a bucket
+ * -> node table, as a strategy module: a position's bucket is
+ * jump(position, buckets). Owners are scattered over the whole hash space,
+ * so there is no diff view (placer_moved_fraction measures moves). The
+ * build is jump_build.c's.
+ */
+#include "codec_decode.h"
+#include "jump.h"
+#include "strategy_ops.h"
+
+static uint32_t bucket_of(const plc_table *t, uint64_t h)
+{
+    return (uint32_t)plc_jump_hash(h, (int32_t)t->n);
+}
+
+static uint32_t jump_owner(const placer_snapshot *s, uint64_t h, int target)
+{
+    const plc_table *t = target ? &s->ttable : &s->table;
+    return t->own[(size_t)bucket_of(t, h) * t->width];
+}
+
+static void jump_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t n,
+                             uint32_t *owners)
+{
+    for (size_t i = 0; i < n; i++)
+        owners[i] = jump_owner(s, h[i], 0);
+}
+
+static uint32_t jump_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want,
+                              uint32_t *zones)
+{
+    return plc_replicas_walk_flat(s, s->table.own, s->table.n, bucket_of(&s->table, h), out, want,
+                                  zones);
+}
+
+static int jump_decode_check_table(plc_dec *d, const placer_builder *b, const plc_sec *t,
+                                   int target)
+{
+    uint64_t rows = t->count;
+    const char *what = target ? "target table" : "table";
+    if (rows < 1 || t->aux != 1)
+        return plc_dec_fail(d, PLACER_ECORRUPT, "%s: %llu buckets of width %u", what,
+                            (unsigned long long)rows, t->aux);
+    return plc_dec_check_owners(d, b, t->p, rows, target, 0, what);
+}
+
+static int jump_decode_check(plc_dec *d, const placer_builder *b)
+{
+    int err = jump_decode_check_table(d, b, &d->s[PLC_SEC_TABLE], 0);
+    if (!err && d->have[PLC_SEC_TARGET_TABLE])
+        err = jump_decode_check_table(d, b, &d->s[PLC_SEC_TARGET_TABLE], 1);
+    return err;
+}
+
+static void jump_token_at(const placer_snapshot *s, uint32_t i, uint64_t *token, uint32_t *owner)
+{
+    *token = i;
+    *owner = s->table.own[i];
+}
+
+const plc_strategy_ops plc_jump_ops = {
+    .id = PLACER_JUMP,
+    .name = "jump",
+    .key_hashes = 1u << PLACER_HASH_PLACER,
+    .build = plc_jump_build,
+    .lookup = plc_lookup_by_hash,
+    .lookup_batch = plc_lookup_batch_by_hash,
+    .owner = jump_owner,
+    .owner_batch = jump_owner_batch,
+    .replicas = jump_replicas,
+    .encode_sections = plc_table_encode_sections,
+    .encode_section = plc_table_encode_section,
+    .decode_sections = plc_table_decode_sections,
+    .decode_check = jump_decode_check,
+    .decode_build = plc_table_decode_build,
+    .token_count = plc_table_token_count,
+    .token_at = jump_token_at,
+};

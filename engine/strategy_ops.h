@@ -1,0 +1,124 @@
+/*
+ * strategy_ops.h -- a placement strategy as one module: the operations
+ * every strategy implements, and the one registry that maps PLACER_RING ...
+ * to them (strategies.c).
+ *
+ * A new strategy is one file defining a plc_strategy_ops (its build may
+ * live in a *_build.c beside it) and one line in strategies.c's registry;
+ * nothing else switches on the strategy. Generic code (lookup.c,
+ * replicas.c, states.c, diff.c, encode.c, decode.c, snapshot.c, builder.c)
+ * reaches a snapshot's strategy through s->ops, a builder's through
+ * plc_strategy_get(b->strategy).
+ *
+ * The ring keeps its fused hash + S+ tree kernels in the snapshot header
+ * (s->lookup, s->lookup_batch, s->search, s->search_batch): a strategy with
+ * fused_stree set is looked up through them with one indirect call and no
+ * table indirection; any other strategy gets NULL there, and the lookups
+ * call its ops instead.
+ */
+#ifndef PLC_ENGINE_STRATEGY_OPS_H
+#define PLC_ENGINE_STRATEGY_OPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "builder_internal.h"
+#include "snapshot_internal.h"
+
+/* A section of the encoded snapshot (docs/FORMAT.md): its type, aux (a
+ * table's width, the replica sets' size) and element count. */
+typedef struct plc_fmt_section {
+    uint32_t type, aux;
+    uint64_t count;
+} plc_fmt_section;
+
+/* A placement seen as sorted boundaries, for the diffs: boundary i's owner
+ * owns every position after boundary i-1 up to boundary i (the first one
+ * wraps). Either a ring's tree or a table of n equal ranges. */
+typedef struct plc_diff_view {
+    const plc_stree *tree;
+    const plc_table *table;
+    uint32_t n;
+    uint32_t wrap_owner; /* owner of boundary 0 */
+} plc_diff_view;
+
+typedef struct plc_dec plc_dec; /* the decoder's state (codec_decode.h) */
+
+typedef struct plc_strategy_ops {
+    int id;           /* PLACER_RING ... */
+    const char *name; /* placer_strategy_name */
+    unsigned key_hashes; /* bit (1u << PLACER_HASH_*) per key hash it accepts */
+    int fused_stree;     /* lookups use the header's fused S+ tree kernels */
+
+    /* build: a snapshot of the builder (settings already checked against
+     * key_hashes; the strategy checks its own). *out untouched on error. */
+    int (*build)(placer_builder *b, uint64_t epoch, placer_snapshot **out);
+
+    /* position of a key in the hash space (placer_snapshot_hash); NULL:
+     * placer_hash64(seed, key). */
+    uint64_t (*position)(const placer_snapshot *s, const void *key, size_t len);
+    /* lookup and batch of keys, when not fused: owner index or
+     * PLACER_ENOLIVE; the batch writes PLACER_NO_NODE for the latter. */
+    int (*lookup)(const placer_snapshot *s, const void *key, size_t len);
+    void (*lookup_batch)(const placer_snapshot *s, const void *const *keys, const size_t *lens,
+                         size_t n, uint32_t *owners);
+    /* owner of a position now (target 0) or after the transition (target
+     * 1, only asked when s->has_target): the handoff; PLACER_NO_NODE where a
+     * map has none. The batch is for the current placement. */
+    uint32_t (*owner)(const placer_snapshot *s, uint64_t h, int target);
+    void (*owner_batch)(const placer_snapshot *s, const uint64_t *h, size_t n, uint32_t *owners);
+    /* the replica set of a position: at most want nodes, the count
+     * returned, the distinct zones among them in *zones. */
+    uint32_t (*replicas)(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want,
+                         uint32_t *zones);
+    /* diff: the placement as ranges; NULL when ownership is not made of
+     * ranges (placer_diff says PLACER_ENOTSUP). */
+    void (*diff_view)(const placer_snapshot *s, int target, plc_diff_view *v);
+
+    /* encode: the strategy's sections after the node table and strings, in
+     * type order (returns how many, at most PLC_FMT_MAX_SECTIONS - 2), and
+     * the bytes of one of them. */
+    uint32_t (*encode_sections)(const placer_snapshot *s, plc_fmt_section *out);
+    void (*encode_section)(const placer_snapshot *s, const plc_fmt_section *sec, unsigned char *p);
+    /* decode: the section types it must and may have (a bit per type), its
+     * checks of their values against the nodes in b, and the snapshot. */
+    void (*decode_sections)(int transition, unsigned *must, unsigned *may);
+    int (*decode_check)(plc_dec *d, const placer_builder *b);
+    int (*decode_build)(plc_dec *d, placer_builder *b, uint64_t epoch, placer_snapshot **out);
+
+    /* stats: placer_token_count and placer_token_at (i already checked). */
+    uint32_t (*token_count)(const placer_snapshot *s);
+    void (*token_at)(const placer_snapshot *s, uint32_t i, uint64_t *token, uint32_t *owner);
+} plc_strategy_ops;
+
+/* The strategy's operations, or NULL when `strategy` is no registered
+ * PLACER_* strategy (strategies.c). */
+const plc_strategy_ops *plc_strategy_get(int strategy);
+
+/* The modules (strategy_*.c). */
+extern const plc_strategy_ops plc_ring_ops;
+extern const plc_strategy_ops plc_partitions_ops;
+extern const plc_strategy_ops plc_jump_ops;
+extern const plc_strategy_ops plc_rendezvous_ops;
+extern const plc_strategy_ops plc_maglev_ops;
+
+/* Lookups through a position, for the modules whose lookup is "owner of
+ * placer_hash64(seed, key)" (strategies.c). */
+int plc_lookup_by_hash(const placer_snapshot *s, const void *key, size_t len);
+void plc_lookup_batch_by_hash(const placer_snapshot *s, const void *const *keys,
+                              const size_t *lens, size_t n, uint32_t *owners);
+
+/* What the table strategies (partitions, Maglev, jump) share
+ * (table_strategy.c): owners from plc_table rows, their sections, their
+ * snapshot from decoded sections, their count and diff view. */
+uint32_t plc_table_encode_sections(const placer_snapshot *s, plc_fmt_section *out);
+void plc_table_encode_section(const placer_snapshot *s, const plc_fmt_section *sec,
+                              unsigned char *p);
+void plc_table_decode_sections(int transition, unsigned *must, unsigned *may);
+int plc_table_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, placer_snapshot **out);
+uint32_t plc_table_token_count(const placer_snapshot *s);
+void plc_table_diff_view(const placer_snapshot *s, int target, plc_diff_view *v);
+void plc_table_range_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t n,
+                                 uint32_t *owners);
+
+#endif
