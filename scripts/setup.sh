@@ -10,6 +10,11 @@ packages=(
   libsimde-dev liburcu-dev libjemalloc-dev
   # control plane: JSON, etcd's HTTP API; etcd itself for the tests against real members
   libjansson-dev libcurl4-openssl-dev etcd-server etcd-client
+  # compatibility modes: MD5 for the ketama rings and keys (Nettle: a
+  # well-kept library with an x86-64 assembly MD5 core)
+  nettle-dev
+  # tests/: the real programs the compatibility modes are proven against
+  memcached nutcracker nginx-light haproxy redis-server redis-tools
   # proof harnesses
   libbenchmark-dev libbenchmark-tools clang libclang-rt-14-dev llvm
   valgrind python3

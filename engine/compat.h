@@ -1,0 +1,117 @@
+/*
+ * compat.h -- compatibility layouts: the ring (or table) and the key hash
+ * of libmemcached, twemproxy, nginx, haproxy and Redis Cluster, built from
+ * the same inputs the program is given, so that every key goes where the
+ * program sends it. docs/COMPAT.md gives each program's rules and quirks.
+ *
+ * A layout is one of two shapes:
+ *   PLC_CL_RING   sorted 32-bit points with an owner each: a key's owner is
+ *                 the owner of the first point >= its hash, wrapping to the
+ *                 first point (ties: the program's own order, kept stable).
+ *                 haproxy picks the nearer of the two neighbouring points;
+ *                 its layout adds the midpoint of every gap, owned by the
+ *                 point before it, which turns that rule into this one.
+ *   PLC_CL_TABLE  owners[hash % n] (twemproxy modula, nginx plain hash,
+ *                 haproxy map-based, Redis slots).
+ */
+#ifndef PLC_ENGINE_COMPAT_H
+#define PLC_ENGINE_COMPAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compat_hash.h"
+
+enum {
+    PLC_COMPAT_LIBMEMCACHED = 1,
+    PLC_COMPAT_TWEMPROXY,
+    PLC_COMPAT_NGINX,
+    PLC_COMPAT_HAPROXY,
+    PLC_COMPAT_REDIS,
+};
+
+/* Distributions; 0 is the program's default. */
+enum {
+    PLC_CD_DEFAULT = 0,
+    PLC_CD_KETAMA_WEIGHTED, /* libmemcached MEMCACHED_BEHAVIOR_KETAMA_WEIGHTED */
+    PLC_CD_KETAMA,          /* libmemcached CONSISTENT_KETAMA, twemproxy ketama */
+    PLC_CD_MODULA,          /* twemproxy */
+    PLC_CD_CONSISTENT,      /* nginx `hash $key consistent`, haproxy consistent */
+    PLC_CD_HASH,            /* nginx plain `hash $key` */
+    PLC_CD_MAP_BASED,       /* haproxy */
+};
+
+enum { PLC_CL_RING = 1, PLC_CL_TABLE = 2 };
+
+#define PLC_REDIS_SLOTS 16384u
+#define PLC_HAPROXY_MAX_ID 1048575u   /* puid * 4096 + node stays below 2^32 */
+#define PLC_HAPROXY_MAX_WEIGHT 256u
+#define PLC_TWEMPROXY_MAX_HOSTLEN 86u /* KETAMA_MAX_HOSTLEN, with its NUL */
+
+typedef struct plc_compat_node {
+    const char *id;      /* twemproxy: the name it hashes */
+    size_t id_len;
+    const char *address; /* "host:port" (libmemcached, nginx) */
+    size_t address_len;
+    uint32_t weight;     /* >= 1 (ignored by Redis) */
+    uint32_t hash_id;    /* haproxy server id; 0: the one haproxy would give */
+} plc_compat_node;
+
+typedef struct plc_compat_config {
+    int program;        /* PLC_COMPAT_* */
+    int distribution;   /* PLC_CD_*; 0: the program's default */
+    int key_hash;       /* PLC_CH_*; 0: the program's default */
+    int avalanche;      /* haproxy: full_hash() over the key hash */
+    char hash_tag[2];   /* twemproxy: both NUL for none; Redis always "{}" */
+    uint32_t nnodes;
+    const plc_compat_node *nodes;
+    const uint32_t *slot_owner; /* Redis: PLC_REDIS_SLOTS node indexes, or NULL
+                                 * for redis-cli --cluster create's even split */
+} plc_compat_config;
+
+typedef struct plc_compat_layout {
+    int program, distribution, key_hash, avalanche, kind;
+    char hash_tag[2];
+    uint32_t nnodes;
+    uint32_t n;        /* points (RING) or table slots (TABLE) */
+    uint32_t *points;  /* RING: ascending; NULL for TABLE */
+    uint32_t *owners;  /* node index of each point / slot */
+    uint32_t *hash_ids; /* haproxy: the server id of each node; else NULL */
+} plc_compat_layout;
+
+/* Resolve defaults, check the config against the program's rules and build
+ * its layout into *out (owned by the caller: plc_compat_layout_free).
+ * Returns 0, PLACER_ENONODES, PLACER_EINVAL (a rule the program would not
+ * accept or that placer cannot follow: see docs/COMPAT.md), PLACER_ETOOMANY
+ * or PLACER_ENOMEM. On failure *out is left empty. */
+int plc_compat_layout_build(const plc_compat_config *cfg, plc_compat_layout *out);
+
+void plc_compat_layout_free(plc_compat_layout *l);
+
+/* The program's 32-bit hash of a key (after hash tags, avalanche, its
+ * special cases): what its ring or table is searched with. */
+uint32_t plc_compat_key_hash(const plc_compat_layout *l, const void *key, size_t len);
+
+/* The index into l->points / l->owners that a hash selects: lower_bound
+ * with wrap (RING) or hash % n (TABLE). A plain reference search. */
+uint32_t plc_compat_slot(const plc_compat_layout *l, uint32_t hash);
+
+/* Owner node index of a key. */
+static inline uint32_t plc_compat_lookup(const plc_compat_layout *l, const void *key, size_t len)
+{
+    return l->owners[plc_compat_slot(l, plc_compat_key_hash(l, key, len))];
+}
+
+/* redis-cli --cluster create's slot ranges for `masters` masters:
+ * owner[slot] = master index. masters >= 1. */
+void plc_compat_redis_even_split(uint32_t masters, uint32_t owner[PLC_REDIS_SLOTS]);
+
+/* Names (compat_names.c): 0 or NULL when unknown or not the program's. */
+int plc_compat_program_id(const char *name);
+const char *plc_compat_program_name(int id);
+int plc_compat_distribution_id(const char *name);
+const char *plc_compat_distribution_name(int id);
+int plc_compat_hash_id(int program, const char *name);
+const char *plc_compat_hash_name(int program, int id);
+
+#endif

@@ -1,0 +1,561 @@
+/*
+ * compat_build.c -- each program's ring or table, built as the program
+ * builds it (docs/COMPAT.md names the source file each rule comes from):
+ *
+ *   libmemcached  hosts.cc update_continuum(): weighted ketama gives node i
+ *                 floor(w_i / W * 40 * n + 1e-10) * 4 points (float
+ *                 arithmetic), four per MD5 of "host-j" ("host:port-j" when
+ *                 the port is not 11211); plain ketama gives 100 points, one
+ *                 key-hash each. A weight above 1 turns weighting on.
+ *   twemproxy     nc_ketama.c: as weighted ketama over the server's name;
+ *                 nc_modula.c: each server `weight` times, in order.
+ *   nginx         ngx_http_upstream_hash_module.c: 160 * weight points per
+ *                 server, crc32(host \0 port prev_hash) chained from 0;
+ *                 sorted, equal points after the first dropped. Plain hash:
+ *                 walk of the weights, i.e. a table of total-weight slots.
+ *   haproxy       lb_chash.c: 16 * weight points full_hash(id * 4096 + j),
+ *                 the nearer point wins; lb_map.c: the weighted map.
+ *   Redis         16384 slots from CLUSTER NODES or redis-cli's even split.
+ *
+ * Equal points keep the order the program inserted them in (its qsort is
+ * glibc's stable merge sort), so ties resolve as the program resolves them.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "compat.h"
+#include "placer.h"
+
+typedef struct pt {
+    uint32_t value;
+    uint32_t seq;   /* insertion order: the tie-break */
+    uint32_t owner;
+} pt;
+
+static int pt_cmp(const void *a, const void *b)
+{
+    const pt *x = a, *y = b;
+    if (x->value != y->value)
+        return x->value < y->value ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+typedef struct acc {
+    pt *v;
+    uint32_t n, cap;
+} acc;
+
+static int acc_push(acc *a, uint32_t value, uint32_t owner)
+{
+    if (a->n == a->cap)
+        return PLACER_ETOOMANY; /* sized up front; never grows */
+    a->v[a->n] = (pt){value, a->n, owner};
+    a->n++;
+    return 0;
+}
+
+/* Split "host:port" at the last ':' (libmemcached's and nginx's input). */
+static int split_address(const plc_compat_node *nd, size_t *host_len, uint32_t *port)
+{
+    const char *a = nd->address;
+    size_t n = nd->address_len;
+    if (!a || n == 0)
+        return PLACER_EINVAL;
+    size_t c = n;
+    while (c > 0 && a[c - 1] != ':')
+        c--;
+    if (c == 0 || c == n || c - 1 == 0)
+        return PLACER_EINVAL;
+    uint32_t p = 0;
+    for (size_t i = c; i < n; i++) {
+        if (a[i] < '0' || a[i] > '9' || p > 65535u)
+            return PLACER_EINVAL;
+        p = p * 10u + (uint32_t)(a[i] - '0');
+    }
+    if (p > 65535u)
+        return PLACER_EINVAL;
+    *host_len = c - 1;
+    *port = p;
+    return 0;
+}
+
+static int check_weights(const plc_compat_config *c, uint32_t max, uint64_t *total)
+{
+    uint64_t t = 0;
+    for (uint32_t i = 0; i < c->nnodes; i++) {
+        if (c->nodes[i].weight < 1 || c->nodes[i].weight > max)
+            return PLACER_EINVAL;
+        t += c->nodes[i].weight;
+    }
+    *total = t;
+    return 0;
+}
+
+/* libmemcached: weighted or plain ketama. */
+static int build_libmemcached(const plc_compat_config *c, plc_compat_layout *l, acc *a)
+{
+    uint64_t total;
+    int rc = check_weights(c, UINT32_MAX, &total);
+    if (rc)
+        return rc;
+    int weighted = l->distribution == PLC_CD_KETAMA_WEIGHTED;
+    for (uint32_t i = 0; i < c->nnodes; i++)
+        if (c->nodes[i].weight > 1)
+            weighted = 1; /* memcached_server_add_with_weight's rule */
+    plc_compat_hash_fn kh = plc_compat_hash_function(l->key_hash);
+    uint32_t live = c->nnodes;
+    for (uint32_t i = 0; i < c->nnodes; i++) {
+        const plc_compat_node *nd = &c->nodes[i];
+        size_t hl;
+        uint32_t port;
+        if ((rc = split_address(nd, &hl, &port)) != 0)
+            return rc;
+        if (hl > 1025) /* NI_MAXHOST: libmemcached refuses longer names */
+            return PLACER_EINVAL;
+        uint32_t pps = 100, per_hash = 1;
+        if (weighted) {
+            float pct = (float)nd->weight / (float)total;
+            pps = (uint32_t)((floor((float)(pct * 160 / 4 * (float)live + 0.0000000001F))) * 4);
+            per_hash = 4;
+        }
+        char buf[1100];
+        for (uint32_t j = 1; j <= pps / per_hash; j++) {
+            int len = port == 11211
+                          ? snprintf(buf, sizeof buf, "%.*s-%u", (int)hl, nd->address, j - 1)
+                          : snprintf(buf, sizeof buf, "%.*s:%u-%u", (int)hl, nd->address, port, j - 1);
+            if (len < 0 || (size_t)len >= sizeof buf)
+                return PLACER_EINVAL;
+            if (weighted) {
+                unsigned char d[16];
+                plc_compat_md5(buf, (size_t)len, d);
+                for (uint32_t x = 0; x < 4; x++) {
+                    uint32_t v = (uint32_t)d[4 * x] | (uint32_t)d[4 * x + 1] << 8 |
+                                 (uint32_t)d[4 * x + 2] << 16 | (uint32_t)d[4 * x + 3] << 24;
+                    if ((rc = acc_push(a, v, i)) != 0)
+                        return rc;
+                }
+            } else if ((rc = acc_push(a, kh(buf, (size_t)len), i)) != 0) {
+                return rc;
+            }
+        }
+    }
+    return 0;
+}
+
+static int build_twemproxy_ketama(const plc_compat_config *c, acc *a)
+{
+    uint64_t total;
+    int rc = check_weights(c, UINT32_MAX, &total);
+    if (rc)
+        return rc;
+    uint32_t live = c->nnodes;
+    for (uint32_t i = 0; i < c->nnodes; i++) {
+        const plc_compat_node *nd = &c->nodes[i];
+        if (!nd->id || nd->id_len == 0)
+            return PLACER_EINVAL;
+        float pct = (float)nd->weight / (float)total;
+        uint32_t pps = (uint32_t)((floorf((float)(pct * 160 / 4 * (float)live + 0.0000000001))) * 4);
+        char buf[PLC_TWEMPROXY_MAX_HOSTLEN + 32];
+        for (uint32_t j = 1; j <= pps / 4; j++) {
+            int len = snprintf(buf, sizeof buf, "%.*s-%u", (int)(nd->id_len > 200 ? 200 : nd->id_len),
+                               nd->id, j - 1);
+            /* twemproxy formats into 86 bytes: a longer name is cut there. */
+            if (len < 0 || (size_t)len >= PLC_TWEMPROXY_MAX_HOSTLEN)
+                return PLACER_EINVAL;
+            unsigned char d[16];
+            plc_compat_md5(buf, (size_t)len, d);
+            for (uint32_t x = 0; x < 4; x++) {
+                uint32_t v = (uint32_t)d[4 * x] | (uint32_t)d[4 * x + 1] << 8 |
+                             (uint32_t)d[4 * x + 2] << 16 | (uint32_t)d[4 * x + 3] << 24;
+                if ((rc = acc_push(a, v, i)) != 0)
+                    return rc;
+            }
+        }
+    }
+    return 0;
+}
+
+static int build_nginx_consistent(const plc_compat_config *c, acc *a)
+{
+    for (uint32_t i = 0; i < c->nnodes; i++) {
+        const plc_compat_node *nd = &c->nodes[i];
+        const char *s = nd->address;
+        size_t n = nd->address_len, host_len = n, port_off = n;
+        if (!s || n == 0)
+            return PLACER_EINVAL;
+        if (n >= 5 && strncasecmp(s, "unix:", 5) == 0) {
+            s += 5; /* "unix:" path: all of it is the host */
+            host_len = n - 5;
+            port_off = n;
+            n -= 5;
+        } else {
+            /* The port: the digits after the last ':', when all are digits. */
+            for (size_t j = 0; j < n; j++) {
+                char ch = s[n - j - 1];
+                if (ch == ':') {
+                    host_len = n - j - 1;
+                    port_off = n - j;
+                    break;
+                }
+                if (ch < '0' || ch > '9')
+                    break;
+            }
+        }
+        uint32_t base = placer_crc32(0, s, host_len);
+        base = placer_crc32(base, "", 1);
+        base = placer_crc32(base, s + port_off, n - port_off);
+        uint32_t prev = 0;
+        uint64_t np = (uint64_t)nd->weight * 160u;
+        for (uint64_t j = 0; j < np; j++) {
+            unsigned char le[4] = {(unsigned char)prev, (unsigned char)(prev >> 8),
+                                   (unsigned char)(prev >> 16), (unsigned char)(prev >> 24)};
+            uint32_t h = placer_crc32(base, le, 4);
+            int rc = acc_push(a, h, i);
+            if (rc)
+                return rc;
+            prev = h;
+        }
+    }
+    return 0;
+}
+
+/* haproxy's server ids: explicit ones kept; the others get, in declaration
+ * order, the first free id >= next_id, where next_id counts every server
+ * (cfgparse.c: next_id++ runs for explicit ids too). */
+static int haproxy_ids(const plc_compat_config *c, uint32_t *ids)
+{
+    for (uint32_t i = 0; i < c->nnodes; i++) {
+        ids[i] = c->nodes[i].hash_id;
+        if (ids[i] > PLC_HAPROXY_MAX_ID)
+            return PLACER_EINVAL;
+        for (uint32_t k = 0; ids[i] && k < i; k++)
+            if (ids[k] == ids[i])
+                return PLACER_EINVAL;
+    }
+    uint32_t next = 1;
+    for (uint32_t i = 0; i < c->nnodes; i++, next++) {
+        if (ids[i])
+            continue;
+        for (;;) {
+            uint32_t k = 0;
+            while (k < c->nnodes && ids[k] != next)
+                k++;
+            if (k == c->nnodes)
+                break;
+            next++;
+        }
+        if (next > PLC_HAPROXY_MAX_ID)
+            return PLACER_EINVAL;
+        ids[i] = next;
+    }
+    return 0;
+}
+
+static int build_haproxy_consistent(const plc_compat_config *c, plc_compat_layout *l, acc *a)
+{
+    uint64_t total;
+    int rc = check_weights(c, PLC_HAPROXY_MAX_WEIGHT, &total);
+    if (rc)
+        return rc;
+    for (uint32_t i = 0; i < c->nnodes; i++)
+        for (uint32_t j = 0; j < 16u * c->nodes[i].weight; j++)
+            if ((rc = acc_push(a, plc_hash_haproxy_full(l->hash_ids[i] * 4096u + j), i)) != 0)
+                return rc;
+    return 0;
+}
+
+/* Nearest point -> successor: the midpoint of each gap, owned by the point
+ * before it (haproxy keeps the previous point when the distances tie). */
+static int add_midpoints(acc *a)
+{
+    uint32_t n = a->n;
+    if (n < 2)
+        return 0;
+    qsort(a->v, n, sizeof *a->v, pt_cmp);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t lo = a->v[i].value, hi = a->v[(i + 1) % n].value;
+        uint32_t mid = lo + (uint32_t)(hi - lo) / 2u;
+        int rc = acc_push(a, mid, a->v[i].owner);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int build_table(const plc_compat_config *c, plc_compat_layout *l, uint64_t total_cap)
+{
+    uint64_t total;
+    int rc = check_weights(c, l->program == PLC_COMPAT_HAPROXY ? PLC_HAPROXY_MAX_WEIGHT : UINT32_MAX,
+                           &total);
+    if (rc)
+        return rc;
+    if (total > total_cap)
+        return PLACER_ETOOMANY;
+    uint32_t div = 1;
+    if (l->program == PLC_COMPAT_HAPROXY) {
+        /* lb_map.c: weights divided by their greatest common divisor. */
+        uint32_t g = c->nodes[0].weight;
+        for (uint32_t i = 1; i < c->nnodes && g > 1; i++) {
+            uint32_t w = c->nodes[i].weight;
+            while (w) {
+                uint32_t t = g % w;
+                g = w;
+                w = t;
+            }
+        }
+        div = g;
+        total /= div;
+    }
+    l->n = (uint32_t)total;
+    l->owners = plc_malloc(sizeof *l->owners * l->n);
+    if (!l->owners)
+        return PLACER_ENOMEM;
+    if (l->program != PLC_COMPAT_HAPROXY) {
+        /* Each node weight times, in order (twemproxy modula, nginx hash). */
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < c->nnodes; i++)
+            for (uint32_t j = 0; j < c->nodes[i].weight; j++)
+                l->owners[k++] = i;
+        return 0;
+    }
+    /* recalc_server_map(): each slot to the node whose score, grown by its
+     * weight every slot, first reaches the highest (score + tot) / tot. */
+    int64_t tot = (int64_t)l->n;
+    int64_t *score = plc_calloc(c->nnodes, sizeof *score);
+    if (!score)
+        return PLACER_ENOMEM;
+    for (int64_t o = 0; o < tot; o++) {
+        int64_t max = 0;
+        uint32_t best = UINT32_MAX;
+        for (uint32_t i = 0; i < c->nnodes; i++) {
+            if (tot == 1) {
+                best = i;
+                break;
+            }
+            score[i] += c->nodes[i].weight / div;
+            int64_t v = (score[i] + tot) / tot;
+            if (best == UINT32_MAX || v > max) {
+                max = v;
+                best = i;
+            }
+        }
+        l->owners[o] = best;
+        score[best] -= tot;
+    }
+    plc_free(score);
+    return 0;
+}
+
+void plc_compat_redis_even_split(uint32_t masters, uint32_t owner[PLC_REDIS_SLOTS])
+{
+    /* redis-cli.c clusterManagerCommandCreate(): float cursor, lround. */
+    float per = (float)PLC_REDIS_SLOTS / (float)masters;
+    float cursor = 0.0f;
+    long first = 0;
+    for (uint32_t i = 0; i < masters; i++) {
+        long last = lround(cursor + per - 1);
+        if (last > (long)PLC_REDIS_SLOTS || i == masters - 1)
+            last = (long)PLC_REDIS_SLOTS - 1;
+        if (last < first)
+            last = first;
+        for (long s = first; s <= last && s < (long)PLC_REDIS_SLOTS; s++)
+            owner[s] = i;
+        first = last + 1;
+        cursor += per;
+    }
+}
+
+static int resolve(const plc_compat_config *c, plc_compat_layout *l)
+{
+    l->program = c->program;
+    l->distribution = c->distribution;
+    l->key_hash = c->key_hash;
+    l->avalanche = c->avalanche ? 1 : 0;
+    l->nnodes = c->nnodes;
+    int d = c->distribution, h = c->key_hash;
+    if (l->avalanche && c->program != PLC_COMPAT_HAPROXY)
+        return PLACER_EINVAL;
+    if ((c->hash_tag[0] || c->hash_tag[1]) && c->program != PLC_COMPAT_TWEMPROXY)
+        return PLACER_EINVAL;
+    if (c->slot_owner && c->program != PLC_COMPAT_REDIS)
+        return PLACER_EINVAL;
+    switch (c->program) {
+    case PLC_COMPAT_LIBMEMCACHED:
+        if (d == PLC_CD_DEFAULT)
+            d = PLC_CD_KETAMA_WEIGHTED;
+        if (d != PLC_CD_KETAMA_WEIGHTED && d != PLC_CD_KETAMA)
+            return PLACER_EINVAL;
+        if (h == 0) /* KETAMA_WEIGHTED sets MD5; plain ketama keeps the default */
+            h = d == PLC_CD_KETAMA_WEIGHTED ? PLC_CH_MD5 : PLC_CH_ONE_AT_A_TIME;
+        if (h < PLC_CH_ONE_AT_A_TIME || h > PLC_CH_MURMUR3 || h == PLC_CH_CRC16 ||
+            h == PLC_CH_CRC32A || h == PLC_CH_HSIEH)
+            return PLACER_EINVAL;
+        break;
+    case PLC_COMPAT_TWEMPROXY:
+        if (d == PLC_CD_DEFAULT)
+            d = PLC_CD_KETAMA;
+        if (d != PLC_CD_KETAMA && d != PLC_CD_MODULA)
+            return PLACER_EINVAL;
+        if (h == 0)
+            h = PLC_CH_FNV1A_64; /* nc_conf.c CONF_DEFAULT_HASH */
+        if (h < PLC_CH_ONE_AT_A_TIME || h > PLC_CH_JENKINS)
+            return PLACER_EINVAL;
+        if ((c->hash_tag[0] == 0) != (c->hash_tag[1] == 0))
+            return PLACER_EINVAL;
+        l->hash_tag[0] = c->hash_tag[0];
+        l->hash_tag[1] = c->hash_tag[1];
+        break;
+    case PLC_COMPAT_NGINX:
+        if (d == PLC_CD_DEFAULT)
+            d = PLC_CD_CONSISTENT;
+        if (d != PLC_CD_CONSISTENT && d != PLC_CD_HASH)
+            return PLACER_EINVAL;
+        if (h != 0 && h != PLC_CH_NGX_CRC32)
+            return PLACER_EINVAL;
+        h = PLC_CH_NGX_CRC32;
+        break;
+    case PLC_COMPAT_HAPROXY:
+        if (d == PLC_CD_DEFAULT)
+            d = PLC_CD_CONSISTENT;
+        if (d != PLC_CD_CONSISTENT && d != PLC_CD_MAP_BASED)
+            return PLACER_EINVAL;
+        if (h == 0)
+            h = PLC_CH_HAP_SDBM; /* hash-type's default function */
+        if (h < PLC_CH_HAP_SDBM || h > PLC_CH_HAP_CRC32)
+            return PLACER_EINVAL;
+        break;
+    case PLC_COMPAT_REDIS:
+        if (d != PLC_CD_DEFAULT || (h != 0 && h != PLC_CH_REDIS_CRC16))
+            return PLACER_EINVAL;
+        h = PLC_CH_REDIS_CRC16;
+        l->hash_tag[0] = '{';
+        l->hash_tag[1] = '}';
+        break;
+    default:
+        return PLACER_EINVAL;
+    }
+    l->distribution = d;
+    l->key_hash = h;
+    return 0;
+}
+
+static int build(const plc_compat_config *c, plc_compat_layout *l)
+{
+    int rc = resolve(c, l);
+    if (rc)
+        return rc;
+    if (c->nnodes > PLACER_MAX_NODES)
+        return PLACER_ETOOMANY;
+    for (uint32_t i = 0; i < c->nnodes; i++)
+        if ((c->nodes[i].id_len && !c->nodes[i].id) || (c->nodes[i].address_len && !c->nodes[i].address))
+            return PLACER_ENULL;
+    if (c->program == PLC_COMPAT_HAPROXY) {
+        l->hash_ids = plc_malloc(sizeof *l->hash_ids * c->nnodes);
+        if (!l->hash_ids)
+            return PLACER_ENOMEM;
+        if ((rc = haproxy_ids(c, l->hash_ids)) != 0)
+            return rc;
+    }
+    if (c->program == PLC_COMPAT_REDIS) {
+        l->kind = PLC_CL_TABLE;
+        l->n = PLC_REDIS_SLOTS;
+        l->owners = plc_malloc(sizeof *l->owners * PLC_REDIS_SLOTS);
+        if (!l->owners)
+            return PLACER_ENOMEM;
+        if (!c->slot_owner) {
+            plc_compat_redis_even_split(c->nnodes, l->owners);
+            return 0;
+        }
+        for (uint32_t s = 0; s < PLC_REDIS_SLOTS; s++) {
+            if (c->slot_owner[s] >= c->nnodes)
+                return PLACER_EINVAL; /* every slot needs a live owner */
+            l->owners[s] = c->slot_owner[s];
+        }
+        return 0;
+    }
+    if (l->distribution == PLC_CD_MODULA || l->distribution == PLC_CD_HASH ||
+        l->distribution == PLC_CD_MAP_BASED) {
+        l->kind = PLC_CL_TABLE;
+        return build_table(c, l, PLACER_MAX_TOKENS);
+    }
+    l->kind = PLC_CL_RING;
+    /* Room for every point the program could make (midpoints double it). */
+    uint64_t cap = 0;
+    for (uint32_t i = 0; i < c->nnodes; i++) {
+        uint64_t w = c->nodes[i].weight;
+        cap += c->program == PLC_COMPAT_NGINX ? 160u * w
+               : c->program == PLC_COMPAT_HAPROXY ? 32u * w : 0;
+    }
+    if (c->program == PLC_COMPAT_LIBMEMCACHED || c->program == PLC_COMPAT_TWEMPROXY)
+        cap = (uint64_t)c->nnodes * 164u; /* the float rounding can add one group */
+    if (cap > PLACER_MAX_TOKENS)
+        return PLACER_ETOOMANY;
+    acc a = {plc_malloc(sizeof(pt) * (cap ? cap : 1)), 0, (uint32_t)cap};
+    if (!a.v)
+        return PLACER_ENOMEM;
+    switch (c->program) {
+    case PLC_COMPAT_LIBMEMCACHED: rc = build_libmemcached(c, l, &a); break;
+    case PLC_COMPAT_TWEMPROXY: rc = build_twemproxy_ketama(c, &a); break;
+    case PLC_COMPAT_NGINX: rc = build_nginx_consistent(c, &a); break;
+    default:
+        rc = build_haproxy_consistent(c, l, &a);
+        if (!rc)
+            rc = add_midpoints(&a);
+        break;
+    }
+    if (!rc && a.n == 0)
+        rc = PLACER_EINVAL; /* every weight rounded to no point */
+    if (rc) {
+        plc_free(a.v);
+        return rc;
+    }
+    qsort(a.v, a.n, sizeof *a.v, pt_cmp);
+    if (c->program == PLC_COMPAT_NGINX) { /* equal points after the first go */
+        uint32_t k = 0;
+        for (uint32_t j = 1; j < a.n; j++)
+            if (a.v[k].value != a.v[j].value)
+                a.v[++k] = a.v[j];
+        a.n = k + 1;
+    }
+    l->n = a.n;
+    l->points = plc_malloc(sizeof *l->points * a.n);
+    l->owners = plc_malloc(sizeof *l->owners * a.n);
+    if (!l->points || !l->owners) {
+        plc_free(a.v);
+        return PLACER_ENOMEM;
+    }
+    for (uint32_t j = 0; j < a.n; j++) {
+        l->points[j] = a.v[j].value;
+        l->owners[j] = a.v[j].owner;
+    }
+    plc_free(a.v);
+    return 0;
+}
+
+int plc_compat_layout_build(const plc_compat_config *cfg, plc_compat_layout *out)
+{
+    if (!cfg || !out)
+        return PLACER_ENULL;
+    memset(out, 0, sizeof *out);
+    if (cfg->nnodes == 0)
+        return PLACER_ENONODES;
+    if (!cfg->nodes)
+        return PLACER_ENULL;
+    int rc = build(cfg, out);
+    if (rc)
+        plc_compat_layout_free(out);
+    return rc;
+}
+
+void plc_compat_layout_free(plc_compat_layout *l)
+{
+    if (!l)
+        return;
+    plc_free(l->points);
+    plc_free(l->owners);
+    plc_free(l->hash_ids);
+    memset(l, 0, sizeof *l);
+}
