@@ -145,17 +145,51 @@ static int build_libmemcached(const plc_compat_config *c, plc_compat_layout *l, 
     return 0;
 }
 
-static int build_twemproxy_ketama(const plc_compat_config *c, acc *a)
+/* twemproxy sorts each pool's servers by name (nc_conf.c
+ * conf_validate_server(), string_compare(): shorter names first, then
+ * bytes) and refuses equal names; its continuum and modula table follow
+ * that order, not the configuration's. */
+static const plc_compat_config *sort_cfg_;
+
+static int name_cmp(const void *x, const void *y)
+{
+    const plc_compat_node *a = &sort_cfg_->nodes[*(const uint32_t *)x];
+    const plc_compat_node *b = &sort_cfg_->nodes[*(const uint32_t *)y];
+    if (a->id_len != b->id_len)
+        return a->id_len < b->id_len ? -1 : 1;
+    return memcmp(a->id, b->id, a->id_len);
+}
+
+static int twemproxy_order(const plc_compat_config *c, uint32_t *order)
+{
+    for (uint32_t i = 0; i < c->nnodes; i++) {
+        if (!c->nodes[i].id || c->nodes[i].id_len == 0)
+            return PLACER_EINVAL;
+        order[i] = i;
+    }
+    /* No thread runs two builds on one config at once; the comparator needs
+     * the node array, and qsort has no context argument in C11. */
+    sort_cfg_ = c;
+    qsort(order, c->nnodes, sizeof *order, name_cmp);
+    sort_cfg_ = NULL;
+    for (uint32_t i = 1; i < c->nnodes; i++) {
+        const plc_compat_node *a = &c->nodes[order[i - 1]], *b = &c->nodes[order[i]];
+        if (a->id_len == b->id_len && memcmp(a->id, b->id, a->id_len) == 0)
+            return PLACER_EINVAL; /* "has servers with same name" */
+    }
+    return 0;
+}
+
+static int build_twemproxy_ketama(const plc_compat_config *c, const uint32_t *order, acc *a)
 {
     uint64_t total;
     int rc = check_weights(c, UINT32_MAX, &total);
     if (rc)
         return rc;
     uint32_t live = c->nnodes;
-    for (uint32_t i = 0; i < c->nnodes; i++) {
+    for (uint32_t oi = 0; oi < c->nnodes; oi++) {
+        uint32_t i = order[oi];
         const plc_compat_node *nd = &c->nodes[i];
-        if (!nd->id || nd->id_len == 0)
-            return PLACER_EINVAL;
         float pct = (float)nd->weight / (float)total;
         uint32_t pps = (uint32_t)((floorf((float)(pct * 160 / 4 * (float)live + 0.0000000001))) * 4);
         char buf[PLC_TWEMPROXY_MAX_HOSTLEN + 32];
@@ -285,7 +319,8 @@ static int add_midpoints(acc *a)
     return 0;
 }
 
-static int build_table(const plc_compat_config *c, plc_compat_layout *l, uint64_t total_cap)
+static int build_table(const plc_compat_config *c, plc_compat_layout *l, const uint32_t *order,
+                       uint64_t total_cap)
 {
     uint64_t total;
     int rc = check_weights(c, l->program == PLC_COMPAT_HAPROXY ? PLC_HAPROXY_MAX_WEIGHT : UINT32_MAX,
@@ -316,9 +351,11 @@ static int build_table(const plc_compat_config *c, plc_compat_layout *l, uint64_
     if (l->program != PLC_COMPAT_HAPROXY) {
         /* Each node weight times, in order (twemproxy modula, nginx hash). */
         uint32_t k = 0;
-        for (uint32_t i = 0; i < c->nnodes; i++)
+        for (uint32_t oi = 0; oi < c->nnodes; oi++) {
+            uint32_t i = order ? order[oi] : oi;
             for (uint32_t j = 0; j < c->nodes[i].weight; j++)
                 l->owners[k++] = i;
+        }
         return 0;
     }
     /* recalc_server_map(): each slot to the node whose score, grown by its
@@ -476,10 +513,22 @@ static int build(const plc_compat_config *c, plc_compat_layout *l)
         }
         return 0;
     }
+    uint32_t *order = NULL;
+    if (c->program == PLC_COMPAT_TWEMPROXY) {
+        order = plc_malloc(sizeof *order * c->nnodes);
+        if (!order)
+            return PLACER_ENOMEM;
+        if ((rc = twemproxy_order(c, order)) != 0) {
+            plc_free(order);
+            return rc;
+        }
+    }
     if (l->distribution == PLC_CD_MODULA || l->distribution == PLC_CD_HASH ||
         l->distribution == PLC_CD_MAP_BASED) {
         l->kind = PLC_CL_TABLE;
-        return build_table(c, l, PLACER_MAX_TOKENS);
+        rc = build_table(c, l, order, PLACER_MAX_TOKENS);
+        plc_free(order);
+        return rc;
     }
     l->kind = PLC_CL_RING;
     /* Room for every point the program could make (midpoints double it). */
@@ -491,14 +540,16 @@ static int build(const plc_compat_config *c, plc_compat_layout *l)
     }
     if (c->program == PLC_COMPAT_LIBMEMCACHED || c->program == PLC_COMPAT_TWEMPROXY)
         cap = (uint64_t)c->nnodes * 164u; /* the float rounding can add one group */
-    if (cap > PLACER_MAX_TOKENS)
-        return PLACER_ETOOMANY;
-    acc a = {plc_malloc(sizeof(pt) * (cap ? cap : 1)), 0, (uint32_t)cap};
-    if (!a.v)
-        return PLACER_ENOMEM;
+    acc a = {NULL, 0, (uint32_t)cap};
+    if (cap <= PLACER_MAX_TOKENS)
+        a.v = plc_malloc(sizeof(pt) * (cap ? cap : 1));
+    if (!a.v) {
+        plc_free(order);
+        return cap > PLACER_MAX_TOKENS ? PLACER_ETOOMANY : PLACER_ENOMEM;
+    }
     switch (c->program) {
     case PLC_COMPAT_LIBMEMCACHED: rc = build_libmemcached(c, l, &a); break;
-    case PLC_COMPAT_TWEMPROXY: rc = build_twemproxy_ketama(c, &a); break;
+    case PLC_COMPAT_TWEMPROXY: rc = build_twemproxy_ketama(c, order, &a); break;
     case PLC_COMPAT_NGINX: rc = build_nginx_consistent(c, &a); break;
     default:
         rc = build_haproxy_consistent(c, l, &a);
@@ -506,6 +557,7 @@ static int build(const plc_compat_config *c, plc_compat_layout *l)
             rc = add_midpoints(&a);
         break;
     }
+    plc_free(order);
     if (!rc && a.n == 0)
         rc = PLACER_EINVAL; /* every weight rounded to no point */
     if (rc) {

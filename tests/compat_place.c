@@ -12,6 +12,9 @@
  *   slots FIRST LAST NODE        (optional, redis)
  *   keys
  *   HEX-ENCODED KEY              (one a line)
+ *
+ * In place of "keys", "table" prints a table layout's owners, one a line
+ * (Redis: the owner of each slot).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,11 +49,14 @@ int main(void)
     static uint32_t slots[PLC_REDIS_SLOTS];
     plc_compat_node nodes[MAX_NODES];
     plc_compat_config c = {0};
-    int have_slots = 0;
+    int have_slots = 0, dump = 0;
     while (fgets(line, sizeof line, stdin)) {
         char a[256] = "", b[256] = "";
         unsigned w = 0, hid = 0, first, last, node;
-        if (sscanf(line, "program %255s", a) == 1) {
+        if (sscanf(line, "hash_tag %2s", a) == 1) {
+            c.hash_tag[0] = a[0];
+            c.hash_tag[1] = a[1];
+        } else if (sscanf(line, "program %255s", a) == 1) {
             c.program = plc_compat_program_id(a);
         } else if (sscanf(line, "distribution %255s", a) == 1) {
             c.distribution = plc_compat_distribution_id(a);
@@ -62,9 +68,6 @@ int main(void)
             }
         } else if (sscanf(line, "avalanche %u", &w) == 1) {
             c.avalanche = (int)w;
-        } else if (sscanf(line, "hash_tag %2s", a) == 1) {
-            c.hash_tag[0] = a[0];
-            c.hash_tag[1] = a[1];
         } else if (sscanf(line, "node %255s %255s %u %u", a, b, &w, &hid) == 4) {
             if (c.nnodes == MAX_NODES)
                 return 2;
@@ -80,6 +83,9 @@ int main(void)
             have_slots = 1;
         } else if (strncmp(line, "keys", 4) == 0) {
             break;
+        } else if (strncmp(line, "table", 5) == 0) {
+            dump = 1;
+            break;
         }
     }
     c.nodes = nodes;
@@ -89,6 +95,12 @@ int main(void)
     if (rc) {
         fprintf(stderr, "compat_place: %s\n", placer_strerror(rc));
         return 1;
+    }
+    if (dump) {
+        for (uint32_t i = 0; l.kind == PLC_CL_TABLE && i < l.n; i++)
+            printf("%u\n", l.owners[i]);
+        plc_compat_layout_free(&l);
+        return 0;
     }
     static unsigned char key[4096];
     while (fgets(line, sizeof line, stdin)) {
