@@ -222,9 +222,9 @@ static int build_nginx_consistent(const plc_compat_config *c, acc *a)
             return PLACER_EINVAL;
         if (n >= 5 && strncasecmp(s, "unix:", 5) == 0) {
             s += 5; /* "unix:" path: all of it is the host */
-            host_len = n - 5;
-            port_off = n;
             n -= 5;
+            host_len = n;
+            port_off = n;
         } else {
             /* The port: the digits after the last ':', when all are digits. */
             for (size_t j = 0; j < n; j++) {

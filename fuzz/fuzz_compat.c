@@ -1,0 +1,73 @@
+/*
+ * fuzz_compat.c -- differential: every compatibility mode's layout and
+ * lookup (engine/compat_*.c: sorted points, midpoints for haproxy's nearest
+ * point, nginx's dropped duplicates, tables) against the plain references
+ * of tests/compat_reference.c, on fuzzer-chosen programs, distributions,
+ * hashes, node names, addresses, weights, haproxy ids, slot maps and keys.
+ * A configuration the build refuses must be refused with a documented code.
+ */
+#include "compat_reference.h"
+#include "fuzz.h"
+#include "placer.h"
+
+#define MAX_NODES 8
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_producer p = {data, size};
+    static char ids[MAX_NODES][24], addrs[MAX_NODES][40];
+    static uint32_t slots[PLC_REDIS_SLOTS];
+    plc_compat_node nodes[MAX_NODES];
+    plc_compat_config c = {0};
+    c.program = 1 + fuzz_u8(&p) % 5;
+    c.distribution = fuzz_u8(&p) % 8;           /* 7 is no distribution */
+    c.key_hash = fuzz_u8(&p) % (PLC_CH_COUNT_ + 1);
+    c.avalanche = c.program == PLC_COMPAT_HAPROXY && (fuzz_u8(&p) & 1);
+    uint8_t tagsel = fuzz_u8(&p);
+    if (c.program == PLC_COMPAT_TWEMPROXY && (tagsel & 1)) {
+        c.hash_tag[0] = (char)(tagsel & 2 ? '{' : 'a' + tagsel % 7);
+        c.hash_tag[1] = (char)(tagsel & 4 ? '}' : 'a' + tagsel % 5);
+    }
+    c.nnodes = 1 + fuzz_u8(&p) % MAX_NODES;
+    for (uint32_t i = 0; i < c.nnodes; i++) {
+        uint8_t f = fuzz_u8(&p);
+        /* Short names from a small alphabet: equal lengths, near-equal names. */
+        int idn = snprintf(ids[i], sizeof ids[i], "%c%c%u", 'a' + f % 3, 'x' + (f >> 2) % 2, i % 4 ? i : 10 * i);
+        unsigned port = f & 0x10 ? 11211u : 1000u + fuzz_u8(&p);
+        int an = f & 0x20 ? snprintf(addrs[i], sizeof addrs[i], "unix:/tmp/s%u", i)
+                          : snprintf(addrs[i], sizeof addrs[i], "10.0.%u.%u:%u", f % 4, i, port);
+        uint32_t w = 1 + fuzz_u8(&p) % 3;
+        uint32_t hid = f & 0x40 ? fuzz_u8(&p) % 12 : 0;
+        nodes[i] = (plc_compat_node){ids[i], (size_t)idn, addrs[i], (size_t)an, w, hid};
+    }
+    c.nodes = nodes;
+    if (c.program == PLC_COMPAT_REDIS && (fuzz_u8(&p) & 1)) {
+        for (uint32_t s = 0; s < PLC_REDIS_SLOTS; s++)
+            slots[s] = (s * 7 + fuzz_u8(&p)) % c.nnodes;
+        c.slot_owner = slots;
+    }
+    plc_compat_layout l;
+    int rc = plc_compat_layout_build(&c, &l);
+    if (rc) {
+        FUZZ_ASSERT(rc == PLACER_EINVAL || rc == PLACER_ETOOMANY);
+        return 0;
+    }
+    FUZZ_ASSERT(l.n > 0);
+    for (uint32_t j = 0; j < l.n; j++)
+        FUZZ_ASSERT(l.owners[j] < c.nnodes);
+    for (uint32_t j = 1; l.kind == PLC_CL_RING && j < l.n; j++)
+        FUZZ_ASSERT(l.points[j - 1] <= l.points[j]);
+    for (int k = 0; k < 24 && p.size; k++) {
+        size_t len;
+        const uint8_t *key = fuzz_bytes(&p, fuzz_u8(&p) % 40, &len);
+        uint32_t want = ref_compat_owner(&c, &l, key, len);
+        uint32_t got = plc_compat_lookup(&l, key, len);
+        if (got != want) {
+            fprintf(stderr, "program %d dist %d hash %d: placer %u, reference %u\n", l.program,
+                    l.distribution, l.key_hash, got, want);
+            FUZZ_ASSERT(got == want);
+        }
+    }
+    plc_compat_layout_free(&l);
+    return 0;
+}

@@ -1,0 +1,302 @@
+/*
+ * compat_reference.c -- see compat_reference.h. Slow on purpose: every
+ * lookup regenerates the program's points and scans them.
+ */
+#include "compat_reference.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "placer.h"
+
+typedef struct rpt {
+    uint32_t value, owner;
+} rpt;
+
+typedef struct rlist {
+    rpt *v;
+    size_t n, cap;
+} rlist;
+
+static void push(rlist *r, uint32_t value, uint32_t owner)
+{
+    if (r->n == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 256;
+        r->v = realloc(r->v, r->cap * sizeof *r->v);
+        if (!r->v)
+            abort();
+    }
+    r->v[r->n++] = (rpt){value, owner};
+}
+
+static uint32_t le32(const unsigned char *d)
+{
+    return (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 | (uint32_t)d[3] << 24;
+}
+
+static void md5_four(rlist *r, const char *s, size_t n, uint32_t owner)
+{
+    unsigned char d[16];
+    plc_compat_md5(s, n, d);
+    for (int x = 0; x < 4; x++)
+        push(r, le32(d + 4 * x), owner);
+}
+
+/* twemproxy's server order: by name length, then bytes (selection sort). */
+static void name_order(const plc_compat_config *c, uint32_t *order)
+{
+    for (uint32_t i = 0; i < c->nnodes; i++)
+        order[i] = i;
+    for (uint32_t i = 0; i < c->nnodes; i++)
+        for (uint32_t j = i + 1; j < c->nnodes; j++) {
+            const plc_compat_node *a = &c->nodes[order[i]], *b = &c->nodes[order[j]];
+            int gt = a->id_len != b->id_len ? a->id_len > b->id_len
+                                            : memcmp(a->id, b->id, a->id_len) > 0;
+            if (gt) {
+                uint32_t t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+        }
+}
+
+static size_t host_len_of(const plc_compat_node *nd, unsigned *port)
+{
+    size_t c = nd->address_len;
+    while (nd->address[c - 1] != ':')
+        c--;
+    *port = (unsigned)strtoul(nd->address + c, NULL, 10);
+    return c - 1;
+}
+
+static void ring_points(const plc_compat_config *c, const plc_compat_layout *l, rlist *r)
+{
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < c->nnodes; i++)
+        total += c->nodes[i].weight;
+    char buf[2048];
+    if (l->program == PLC_COMPAT_LIBMEMCACHED) {
+        int weighted = l->distribution == PLC_CD_KETAMA_WEIGHTED;
+        for (uint32_t i = 0; i < c->nnodes; i++)
+            weighted |= c->nodes[i].weight > 1;
+        for (uint32_t i = 0; i < c->nnodes; i++) {
+            unsigned port;
+            size_t hl = host_len_of(&c->nodes[i], &port);
+            float pct = (float)c->nodes[i].weight / (float)total;
+            unsigned groups = weighted ? (unsigned)floor((float)(pct * 40.0f * (float)c->nnodes + 1e-10f))
+                                       : 100u;
+            for (unsigned j = 0; j < groups; j++) {
+                int n = port == 11211 ? snprintf(buf, sizeof buf, "%.*s-%u", (int)hl, c->nodes[i].address, j)
+                                      : snprintf(buf, sizeof buf, "%.*s:%u-%u", (int)hl,
+                                                 c->nodes[i].address, port, j);
+                if (weighted)
+                    md5_four(r, buf, (size_t)n, i);
+                else
+                    push(r, plc_compat_hash_function(l->key_hash)(buf, (size_t)n), i);
+            }
+        }
+    } else if (l->program == PLC_COMPAT_TWEMPROXY) {
+        uint32_t order[64];
+        name_order(c, order);
+        for (uint32_t k = 0; k < c->nnodes; k++) {
+            uint32_t i = order[k];
+            float pct = (float)c->nodes[i].weight / (float)total;
+            unsigned groups = (unsigned)floorf((float)(pct * 40.0f * (float)c->nnodes + 1e-10));
+            for (unsigned j = 0; j < groups; j++) {
+                int n = snprintf(buf, sizeof buf, "%.*s-%u", (int)c->nodes[i].id_len, c->nodes[i].id, j);
+                md5_four(r, buf, (size_t)n, i);
+            }
+        }
+    } else if (l->program == PLC_COMPAT_NGINX) {
+        for (uint32_t i = 0; i < c->nnodes; i++) {
+            /* crc32(HOST \0 PORT prev) as one buffer, recomputed per point. */
+            const char *s = c->nodes[i].address;
+            size_t n = c->nodes[i].address_len, hl = n, po = n;
+            if (n >= 5 && strncasecmp(s, "unix:", 5) == 0) {
+                s += 5;
+                n -= 5;
+                hl = n;
+                po = n;
+            } else {
+                size_t j = n;
+                while (j > 0 && s[j - 1] >= '0' && s[j - 1] <= '9')
+                    j--;
+                if (j > 0 && s[j - 1] == ':') {
+                    hl = j - 1;
+                    po = j;
+                }
+            }
+            size_t m = 0;
+            memcpy(buf, s, hl);
+            m = hl;
+            buf[m++] = 0;
+            memcpy(buf + m, s + po, n - po);
+            m += n - po;
+            uint32_t prev = 0;
+            for (uint32_t j = 0; j < 160u * c->nodes[i].weight; j++) {
+                unsigned char le[4] = {(unsigned char)prev, (unsigned char)(prev >> 8),
+                                       (unsigned char)(prev >> 16), (unsigned char)(prev >> 24)};
+                memcpy(buf + m, le, 4);
+                prev = placer_crc32(0, buf, m + 4);
+                push(r, prev, i);
+            }
+        }
+    } else { /* haproxy */
+        for (uint32_t i = 0; i < c->nnodes; i++)
+            for (uint32_t j = 0; j < 16u * c->nodes[i].weight; j++)
+                push(r, plc_hash_haproxy_full(l->hash_ids[i] * 4096u + j), i);
+    }
+}
+
+static uint32_t ring_owner(const plc_compat_layout *l, const rlist *r, uint32_t h)
+{
+    /* next: the smallest point >= h (else the smallest); the first inserted
+     * among equals. prev: the point before next in sorted order. */
+    size_t next = SIZE_MAX, lo = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->v[i].value >= h && (next == SIZE_MAX || r->v[i].value < r->v[next].value))
+            next = i;
+        if (r->v[i].value < r->v[lo].value)
+            lo = i;
+    }
+    if (next == SIZE_MAX)
+        next = lo;
+    if (l->program != PLC_COMPAT_HAPROXY)
+        return r->v[next].owner;
+    size_t prev = SIZE_MAX, hi = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->v[i].value < r->v[next].value && (prev == SIZE_MAX || r->v[i].value > r->v[prev].value))
+            prev = i;
+        if (r->v[i].value > r->v[hi].value)
+            hi = i;
+    }
+    if (prev == SIZE_MAX)
+        prev = hi;
+    uint32_t dp = h - r->v[prev].value, dn = r->v[next].value - h;
+    return dp <= dn ? r->v[prev].owner : r->v[next].owner;
+}
+
+static uint32_t table_owner(const plc_compat_config *c, const plc_compat_layout *l, uint32_t h)
+{
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < c->nnodes; i++)
+        total += c->nodes[i].weight;
+    if (l->program == PLC_COMPAT_TWEMPROXY || l->program == PLC_COMPAT_NGINX) {
+        uint32_t order[64];
+        if (l->program == PLC_COMPAT_TWEMPROXY)
+            name_order(c, order);
+        else
+            for (uint32_t i = 0; i < c->nnodes; i++)
+                order[i] = i;
+        uint64_t w = h % total; /* nginx's walk of the weights */
+        uint32_t k = 0;
+        while (w >= c->nodes[order[k]].weight)
+            w -= c->nodes[order[k++]].weight;
+        return order[k];
+    }
+    if (l->program == PLC_COMPAT_REDIS) {
+        if (c->slot_owner)
+            return c->slot_owner[h];
+        float per = 16384.0f / (float)c->nnodes, cursor = 0;
+        long first = 0;
+        for (uint32_t i = 0; i < c->nnodes; i++) {
+            long last = lround(cursor + per - 1);
+            if (i == c->nnodes - 1 || last > 16384)
+                last = 16383;
+            if (last < first)
+                last = first;
+            if ((long)h >= first && (long)h <= last)
+                return i;
+            first = last + 1;
+            cursor += per;
+        }
+        return UINT32_MAX;
+    }
+    /* haproxy map-based: weights over their gcd, the weighted map rebuilt
+     * slot by slot up to the one asked for. */
+    uint32_t g = 0;
+    for (uint32_t i = 0; i < c->nnodes; i++) {
+        uint32_t a = g, b = c->nodes[i].weight;
+        while (b) {
+            uint32_t t = a % b;
+            a = b;
+            b = t;
+        }
+        g = a;
+    }
+    long tot = (long)(total / g), score[64] = {0};
+    long want = (long)(h % (uint32_t)tot);
+    uint32_t best = 0;
+    for (long o = 0; o <= want; o++) {
+        long max = 0;
+        best = UINT32_MAX;
+        for (uint32_t i = 0; i < c->nnodes; i++) {
+            if (tot == 1) {
+                best = i;
+                break;
+            }
+            score[i] += (long)(c->nodes[i].weight / g);
+            long v = (score[i] + tot) / tot;
+            if (best == UINT32_MAX || v > max) {
+                max = v;
+                best = i;
+            }
+        }
+        score[best] -= tot;
+    }
+    return best;
+}
+
+static void tag(char open, char close, const unsigned char **k, size_t *len)
+{
+    size_t s = 0, e;
+    while (s < *len && (*k)[s] != (unsigned char)open)
+        s++;
+    if (s == *len)
+        return;
+    for (e = s + 1; e < *len && (*k)[e] != (unsigned char)close; e++)
+        ;
+    if (e == *len || e == s + 1)
+        return;
+    *k += s + 1;
+    *len = e - s - 1;
+}
+
+static uint32_t key_hash(const plc_compat_config *c, const plc_compat_layout *l, const void *key,
+                         size_t len)
+{
+    const unsigned char *k = key;
+    uint32_t h;
+    switch (l->program) {
+    case PLC_COMPAT_LIBMEMCACHED:
+        return c->nnodes == 1 ? 0 : plc_compat_hash_function(l->key_hash)(k, len);
+    case PLC_COMPAT_TWEMPROXY:
+        if (c->hash_tag[0])
+            tag(c->hash_tag[0], c->hash_tag[1], &k, &len);
+        return c->nnodes == 1 || len == 0 ? 0 : plc_compat_hash_function(l->key_hash)(k, len);
+    case PLC_COMPAT_NGINX:
+        h = placer_crc32(0, k, len);
+        return l->distribution == PLC_CD_HASH ? (h >> 16) & 0x7fff : h;
+    case PLC_COMPAT_HAPROXY:
+        h = plc_compat_hash_function(l->key_hash)(k, len);
+        return c->avalanche ? plc_hash_haproxy_full(h) : h;
+    default:
+        tag('{', '}', &k, &len);
+        return plc_hash_redis_crc16(k, len) % 16384u;
+    }
+}
+
+uint32_t ref_compat_owner(const plc_compat_config *c, const plc_compat_layout *l, const void *key,
+                          size_t len)
+{
+    uint32_t h = key_hash(c, l, key, len);
+    if (l->kind == PLC_CL_TABLE)
+        return table_owner(c, l, h);
+    rlist r = {0};
+    ring_points(c, l, &r);
+    uint32_t o = ring_owner(l, &r, h);
+    free(r.v);
+    return o;
+}
