@@ -11,5 +11,6 @@ void register_replica_benches(void);
 void register_crc32_benches(void);
 void register_strategy_benches(void);
 void register_codec_benches(void);
+void register_compat_benches(void);
 
 #endif

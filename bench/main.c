@@ -13,5 +13,6 @@ int main(int argc, char **argv)
     register_crc32_benches();
     register_strategy_benches();
     register_codec_benches();
+    register_compat_benches();
     return plc_bench_main(argc, argv);
 }

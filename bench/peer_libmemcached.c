@@ -19,6 +19,21 @@ void *peer_libmemcached_new(int servers)
     return m;
 }
 
+void *peer_libmemcached_weighted_new(int servers)
+{
+    memcached_st *m = memcached_create(NULL);
+    if (!m)
+        return NULL;
+    memcached_behavior_set(m, MEMCACHED_BEHAVIOR_KETAMA_WEIGHTED, 1);
+    for (int i = 0; i < servers; i++)
+        if (memcached_server_add_with_weight(m, "127.0.0.1", (in_port_t)(20000 + i),
+                                             (uint32_t)(1 + i % 2)) != MEMCACHED_SUCCESS) {
+            memcached_free(m);
+            return NULL;
+        }
+    return m;
+}
+
 uint32_t peer_libmemcached_hash(void *m, const char *key, size_t len)
 {
     return memcached_generate_hash((memcached_st *)m, key, len);

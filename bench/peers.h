@@ -24,6 +24,9 @@ uint32_t peer_ketama_search(const uint64_t *tokens, uint32_t n, uint64_t h);
  * Returns NULL when placer_bench was built without libmemcached. */
 void *peer_libmemcached_new(int servers);
 uint32_t peer_libmemcached_hash(void *m, const char *key, size_t len);
+/* libmemcached with MEMCACHED_BEHAVIOR_KETAMA_WEIGHTED (MD5 points and keys)
+ * over servers 127.0.0.1:20000+i, weight 1 + i % 2; NULL without it. */
+void *peer_libmemcached_weighted_new(int servers);
 
 #ifdef __cplusplus
 }

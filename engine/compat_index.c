@@ -1,0 +1,149 @@
+/*
+ * compat_index.c -- see compat_index.h. Batches go in groups of 64 keys:
+ * hash the group (MD5 eight lanes at a time when the mode's key hash is a
+ * plain MD5), then descend the S+ tree for the whole group with the batch
+ * kernel, which interleaves the descents and prefetches.
+ */
+#include "compat_index.h"
+
+#include <string.h>
+
+#include "alloc.h"
+#include "cpu.h"
+#include "kernels.h"
+#include "md5x8.h"
+#include "placer.h"
+
+int plc_compat_index_build(plc_compat_index *x, const plc_compat_config *c)
+{
+    if (!x)
+        return PLACER_ENULL;
+    memset(x, 0, sizeof *x);
+    int rc = plc_compat_layout_build(c, &x->layout);
+    if (rc)
+        return rc;
+    const plc_compat_layout *l = &x->layout;
+#if defined(PLC_HAVE_AVX2)
+    /* Only where the key hash is MD5 of the whole key: no tag to cut, more
+     * than one server (one server hashes to 0). */
+    x->md5x8 = (plc_cpu_features() & PLC_CPU_AVX2) && l->key_hash == PLC_CH_MD5 &&
+               !l->hash_tag[0] && l->nnodes > 1 &&
+               (l->program == PLC_COMPAT_LIBMEMCACHED || l->program == PLC_COMPAT_TWEMPROXY);
+#endif
+    if (l->kind != PLC_CL_RING)
+        return 0;
+    const plc_kernels *k = plc_kernels_get();
+    x->search = k->search;
+    x->search_batch = k->search_batch;
+    uint64_t *tokens = plc_malloc(sizeof *tokens * l->n);
+    size_t node_bytes, leaf_bytes;
+    plc_stree_size(l->n, &node_bytes, &leaf_bytes);
+    x->nodes = plc_aligned_alloc(node_bytes ? node_bytes : PLC_CACHE_LINE);
+    x->leaves = plc_aligned_alloc(leaf_bytes);
+    if (!tokens || !x->nodes || !x->leaves) {
+        plc_free(tokens);
+        plc_compat_index_free(x);
+        return PLACER_ENOMEM;
+    }
+    for (uint32_t i = 0; i < l->n; i++)
+        tokens[i] = (uint64_t)l->points[i] << 32;
+    plc_stree_build(&x->tree, tokens, sizeof *tokens, l->owners, sizeof *l->owners, l->n, x->nodes,
+                    x->leaves);
+    plc_free(tokens);
+    return 0;
+}
+
+void plc_compat_index_free(plc_compat_index *x)
+{
+    if (!x)
+        return;
+    plc_compat_layout_free(&x->layout);
+    plc_free(x->nodes);
+    plc_free(x->leaves);
+    memset(x, 0, sizeof *x);
+}
+
+uint32_t plc_compat_index_lookup(const plc_compat_index *x, const void *key, size_t len)
+{
+    const plc_compat_layout *l = &x->layout;
+    uint32_t h = plc_compat_key_hash(l, key, len);
+    if (l->kind == PLC_CL_TABLE)
+        return l->owners[h % l->n];
+    return x->search(&x->tree, (uint64_t)h << 32);
+}
+
+#if defined(PLC_HAVE_AVX2)
+/* MD5 (first word) of n <= 8 keys with the eight-lane kernel; keys too long
+ * for PLC_MD5X8_MAX_BLOCKS blocks are hashed alone. `pad` is the caller's
+ * 8 * PLC_MD5X8_STRIDE scratch. */
+static void md5_group(unsigned char *pad, const void *const *keys, const size_t *lens, size_t n,
+                      uint32_t *out)
+{
+    uint32_t blocks[8] = {1, 1, 1, 1, 1, 1, 1, 1}, lane_out[8];
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = lens[i];
+        uint32_t nb = (uint32_t)((len + 8) / 64 + 1);
+        if (nb > PLC_MD5X8_MAX_BLOCKS) {
+            blocks[i] = 1; /* lane unused */
+            continue;
+        }
+        unsigned char *p = pad + i * PLC_MD5X8_STRIDE;
+        if (len)
+            memcpy(p, keys[i], len);
+        p[len] = 0x80;
+        memset(p + len + 1, 0, (size_t)nb * 64 - len - 1 - 8);
+        uint64_t bits = (uint64_t)len * 8u;
+        for (int b = 0; b < 8; b++)
+            p[(size_t)nb * 64 - 8 + (size_t)b] = (unsigned char)(bits >> (8 * b));
+        blocks[i] = nb;
+        any = 1;
+    }
+    if (any)
+        plc_md5x8_avx2(pad, blocks, lane_out);
+    for (size_t i = 0; i < n; i++)
+        out[i] = (lens[i] + 8) / 64 + 1 > PLC_MD5X8_MAX_BLOCKS ? plc_hash_md5(keys[i], lens[i])
+                                                              : lane_out[i];
+}
+#endif
+
+void plc_compat_index_hash_batch(const plc_compat_index *x, const void *const *keys,
+                                 const size_t *lens, size_t n, uint32_t *hashes)
+{
+#if defined(PLC_HAVE_AVX2)
+    if (x->md5x8) {
+        /* Zeroed once: lanes left unused read defined bytes. */
+        _Alignas(64) unsigned char pad[8 * PLC_MD5X8_STRIDE];
+        memset(pad, 0, sizeof pad);
+        for (size_t i = 0; i < n; i += 8)
+            md5_group(pad, keys + i, lens + i, n - i < 8 ? n - i : 8, hashes + i);
+        if (x->layout.program == PLC_COMPAT_TWEMPROXY)
+            for (size_t i = 0; i < n; i++)
+                if (!lens[i])
+                    hashes[i] = 0; /* twemproxy: an empty key hashes to 0 */
+        return;
+    }
+#endif
+    for (size_t i = 0; i < n; i++)
+        hashes[i] = plc_compat_key_hash(&x->layout, keys[i], lens[i]);
+}
+
+void plc_compat_index_lookup_batch(const plc_compat_index *x, const void *const *keys,
+                                   const size_t *lens, size_t n, uint32_t *owners)
+{
+    const plc_compat_layout *l = &x->layout;
+    uint32_t h[64];
+    uint64_t q[64];
+    for (size_t at = 0; at < n; at += 64) {
+        size_t m = n - at < 64 ? n - at : 64;
+        plc_compat_index_hash_batch(x, keys + at, lens + at, m, h);
+        if (l->kind == PLC_CL_TABLE) {
+            for (size_t i = 0; i < m; i++)
+                owners[at + i] = l->owners[h[i] % l->n];
+            continue;
+        }
+        for (size_t i = 0; i < m; i++)
+            q[i] = (uint64_t)h[i] << 32;
+        x->search_batch(&x->tree, q, m, owners + at);
+    }
+}

@@ -1,0 +1,40 @@
+/*
+ * compat_index.h -- a compatibility layout made fast: its 32-bit points
+ * searched through placer's own S+ tree and kernels (point p is the 64-bit
+ * token p << 32, a key's hash h the query h << 32: the first token >= the
+ * query is the first point >= h), and MD5 key hashes computed eight keys at
+ * a time with AVX2 where the CPU has it.
+ */
+#ifndef PLC_ENGINE_COMPAT_INDEX_H
+#define PLC_ENGINE_COMPAT_INDEX_H
+
+#include "compat.h"
+#include "stree.h"
+
+typedef struct plc_compat_index {
+    plc_compat_layout layout;
+    plc_stree tree;               /* RING layouts */
+    void *nodes, *leaves;
+    plc_stree_fn search;
+    plc_stree_batch_fn search_batch;
+    int md5x8;                    /* batches hash MD5 keys with plc_md5x8_avx2 */
+} plc_compat_index;
+
+/* Build the layout of c (plc_compat_layout_build's errors) and its search
+ * tree, with the kernels the CPU features allow now (placer_set_cpu_mask
+ * before the build chooses others). Release with plc_compat_index_free. */
+int plc_compat_index_build(plc_compat_index *x, const plc_compat_config *c);
+void plc_compat_index_free(plc_compat_index *x);
+
+/* Owner of one key; the same answer as plc_compat_lookup on the layout. */
+uint32_t plc_compat_index_lookup(const plc_compat_index *x, const void *key, size_t len);
+
+/* Owners of n keys (keys[i] may be NULL only when lens[i] is 0). */
+void plc_compat_index_lookup_batch(const plc_compat_index *x, const void *const *keys,
+                                   const size_t *lens, size_t n, uint32_t *owners);
+
+/* The programs' 32-bit key hashes of n keys (plc_compat_key_hash each). */
+void plc_compat_index_hash_batch(const plc_compat_index *x, const void *const *keys,
+                                 const size_t *lens, size_t n, uint32_t *hashes);
+
+#endif

@@ -1,0 +1,166 @@
+/*
+ * test_compat_index.c -- the fast paths of the compatibility modes against
+ * their plain forms, with every CPU feature and with none:
+ *   - the eight-lane AVX2 MD5 against Nettle on every length 0..300, lanes
+ *     of mixed lengths in one batch;
+ *   - S+ tree lookups (single and batched) of every mode against the plain
+ *     lower_bound of engine/compat_lookup.c;
+ *   - configurations each program refuses are refused, with the code.
+ */
+#define PLACER_STATIC_LINKING_ONLY
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "compat_index.h"
+#include "placer.h"
+
+static unsigned char bytes[4096];
+
+static void test_md5_batches(void)
+{
+    plc_compat_node nodes[3] = {{NULL, 0, "a:1", 3, 1, 0}, {NULL, 0, "b:2", 3, 2, 0}, {NULL, 0, "c:3", 3, 1, 0}};
+    plc_compat_config c = {.program = PLC_COMPAT_LIBMEMCACHED, .nnodes = 3, .nodes = nodes};
+    plc_compat_index x;
+    CHECK_EQ(plc_compat_index_build(&x, &c), 0);
+    uint64_t st = 3;
+    for (size_t i = 0; i < sizeof bytes; i++)
+        bytes[i] = (unsigned char)check_rand(&st);
+    /* Every length 0..300 at several offsets, in batches whose lanes mix
+     * lengths across block counts (1, 2, 3, 4 blocks and too long). */
+    enum { N = 301 * 3 };
+    static const void *keys[N];
+    static size_t lens[N];
+    static uint32_t got[N];
+    for (size_t i = 0; i < N; i++) {
+        lens[i] = (i * 37) % 301;
+        keys[i] = bytes + (i * 13) % 1000;
+    }
+    plc_compat_index_hash_batch(&x, keys, lens, N, got);
+    int bad = 0;
+    for (size_t i = 0; i < N; i++)
+        if (got[i] != plc_hash_md5(keys[i], lens[i]) && !bad++)
+            fprintf(stderr, "md5 batch differs at length %zu\n", lens[i]);
+    CHECK_ALL(bad == 0, "MD5 batch vs Nettle, lengths 0..300");
+    plc_compat_index_free(&x);
+}
+
+typedef struct cfg {
+    int program, distribution, key_hash, avalanche;
+    const char *tag;
+} cfg;
+
+static void compare_all(const cfg *cf, uint32_t nnodes, uint64_t seed)
+{
+    static char ids[16][16], addrs[16][32];
+    plc_compat_node nodes[16];
+    uint64_t st = seed;
+    for (uint32_t i = 0; i < nnodes; i++) {
+        snprintf(ids[i], sizeof ids[i], "srv%u", (unsigned)(check_rand(&st) % 1000));
+        snprintf(ids[i] + strlen(ids[i]), sizeof ids[i] - strlen(ids[i]), "-%u", i);
+        snprintf(addrs[i], sizeof addrs[i], "10.0.0.%u:%u", i, i % 2 ? 11211u : 11300u + i);
+        nodes[i] = (plc_compat_node){ids[i], strlen(ids[i]), addrs[i], strlen(addrs[i]),
+                                     1u + (uint32_t)(check_rand(&st) % 3), i % 3 ? 0 : 10 + i};
+    }
+    plc_compat_config c = {cf->program, cf->distribution, cf->key_hash, cf->avalanche, {0, 0},
+                           nnodes, nodes, NULL};
+    if (cf->tag)
+        memcpy(c.hash_tag, cf->tag, 2);
+    plc_compat_index x;
+    int rc = plc_compat_index_build(&x, &c);
+    CHECK_EQ(rc, 0);
+    if (rc)
+        return;
+    enum { N = 2000 };
+    static const void *keys[N];
+    static size_t lens[N];
+    static uint32_t owners[N];
+    for (size_t i = 0; i < N; i++) {
+        lens[i] = check_rand(&st) % 70;
+        keys[i] = bytes + check_rand(&st) % 3000;
+    }
+    plc_compat_index_lookup_batch(&x, keys, lens, N, owners);
+    int bad = 0;
+    for (size_t i = 0; i < N; i++) {
+        uint32_t want = plc_compat_lookup(&x.layout, keys[i], lens[i]);
+        if ((owners[i] != want || plc_compat_index_lookup(&x, keys[i], lens[i]) != want) && !bad++)
+            fprintf(stderr, "program %d dist %d hash %d: key %zu: %u, want %u\n", cf->program,
+                    x.layout.distribution, x.layout.key_hash, i, owners[i], want);
+    }
+    CHECK_ALL(bad == 0, "index lookups vs the plain search");
+    plc_compat_index_free(&x);
+}
+
+static void test_modes(void)
+{
+    static const cfg cfgs[] = {
+        {PLC_COMPAT_LIBMEMCACHED, 0, 0, 0, NULL},
+        {PLC_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA, PLC_CH_FNV1A_32, 0, NULL},
+        {PLC_COMPAT_TWEMPROXY, 0, 0, 0, NULL},
+        {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_MD5, 0, NULL},
+        {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_MD5, 0, "{}"},
+        {PLC_COMPAT_TWEMPROXY, PLC_CD_MODULA, PLC_CH_CRC16, 0, NULL},
+        {PLC_COMPAT_NGINX, 0, 0, 0, NULL},
+        {PLC_COMPAT_NGINX, PLC_CD_HASH, 0, 0, NULL},
+        {PLC_COMPAT_HAPROXY, 0, 0, 0, NULL},
+        {PLC_COMPAT_HAPROXY, PLC_CD_CONSISTENT, PLC_CH_HAP_WT6, 1, NULL},
+        {PLC_COMPAT_HAPROXY, PLC_CD_MAP_BASED, PLC_CH_HAP_DJB2, 0, NULL},
+        {PLC_COMPAT_REDIS, 0, 0, 0, NULL},
+    };
+    for (int mask = 0; mask < 2; mask++) {
+        placer_set_cpu_mask(mask ? 0u : ~0u);
+        for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++)
+            for (uint32_t n = 1; n <= 9; n += 4)
+                compare_all(&cfgs[i], n, 100 * i + n);
+    }
+    placer_set_cpu_mask(~0u);
+}
+
+static void test_refusals(void)
+{
+    plc_compat_node ok[2] = {{"a", 1, "h:1", 3, 1, 0}, {"b", 1, "h:2", 3, 1, 0}};
+    plc_compat_node dup[2] = {{"a", 1, "h:1", 3, 1, 5}, {"a", 1, "h:2", 3, 1, 5}};
+    plc_compat_node noport[1] = {{"a", 1, "host", 4, 1, 0}};
+    plc_compat_node heavy[1] = {{"a", 1, "h:1", 3, 257, 0}};
+    plc_compat_node zero[1] = {{"a", 1, "h:1", 3, 0, 0}};
+    char longname[120];
+    memset(longname, 'n', sizeof longname);
+    plc_compat_node longid[1] = {{longname, 83, "h:1", 3, 1, 0}};
+    plc_compat_layout l;
+#define REFUSE(prog, dist, hash, nodes, n, want)                                               \
+    do {                                                                                       \
+        plc_compat_config c_ = {prog, dist, hash, 0, {0, 0}, n, nodes, NULL};                  \
+        CHECK_EQ(plc_compat_layout_build(&c_, &l), want);                                      \
+    } while (0)
+    REFUSE(PLC_COMPAT_TWEMPROXY, 0, 0, dup, 2, PLACER_EINVAL);       /* same name */
+    REFUSE(PLC_COMPAT_HAPROXY, 0, 0, dup, 2, PLACER_EINVAL);         /* same id */
+    REFUSE(PLC_COMPAT_LIBMEMCACHED, 0, 0, noport, 1, PLACER_EINVAL); /* host:port */
+    REFUSE(PLC_COMPAT_HAPROXY, 0, 0, heavy, 1, PLACER_EINVAL);       /* weight 1..256 */
+    REFUSE(PLC_COMPAT_NGINX, 0, 0, zero, 1, PLACER_EINVAL);
+    REFUSE(PLC_COMPAT_TWEMPROXY, 0, 0, longid, 1, PLACER_EINVAL);    /* KETAMA_MAX_HOSTLEN */
+    REFUSE(PLC_COMPAT_LIBMEMCACHED, 0, PLC_CH_HSIEH, ok, 2, PLACER_EINVAL);
+    REFUSE(PLC_COMPAT_LIBMEMCACHED, PLC_CD_MODULA, 0, ok, 2, PLACER_EINVAL);
+    REFUSE(PLC_COMPAT_NGINX, 0, PLC_CH_MD5, ok, 2, PLACER_EINVAL);
+    REFUSE(PLC_COMPAT_REDIS, PLC_CD_KETAMA, 0, ok, 2, PLACER_EINVAL);
+    REFUSE(99, 0, 0, ok, 2, PLACER_EINVAL);
+    REFUSE(PLC_COMPAT_NGINX, 0, 0, ok, 0, PLACER_ENONODES);
+    /* A twemproxy name of 80 bytes still fits "name-39" in 86 bytes. */
+    longid[0].id_len = 80;
+    REFUSE(PLC_COMPAT_TWEMPROXY, 0, 0, longid, 1, 0);
+    plc_compat_layout_free(&l);
+    /* Names: each program's own spelling only. */
+    CHECK_EQ(plc_compat_hash_id(PLC_COMPAT_LIBMEMCACHED, "crc"), PLC_CH_CRC32);
+    CHECK_EQ(plc_compat_hash_id(PLC_COMPAT_LIBMEMCACHED, "crc32"), 0);
+    CHECK_EQ(plc_compat_hash_id(PLC_COMPAT_TWEMPROXY, "crc32"), PLC_CH_CRC32);
+    CHECK_EQ(plc_compat_hash_id(PLC_COMPAT_TWEMPROXY, "murmur3"), 0);
+    CHECK_EQ(plc_compat_hash_id(PLC_COMPAT_HAPROXY, "crc32"), PLC_CH_HAP_CRC32);
+    CHECK(plc_compat_hash_name(PLC_COMPAT_LIBMEMCACHED, PLC_CH_ONE_AT_A_TIME) != NULL);
+}
+
+int main(void)
+{
+    test_md5_batches();
+    test_modes();
+    test_refusals();
+    return check_done("compat_index");
+}
