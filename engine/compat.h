@@ -92,6 +92,10 @@ void plc_compat_layout_free(plc_compat_layout *l);
  * special cases): what its ring or table is searched with. */
 uint32_t plc_compat_key_hash(const plc_compat_layout *l, const void *key, size_t len);
 
+/* Narrow *key to the bytes between the first `open` and the first `close`
+ * after it, when there is at least one (twemproxy hash_tag, Redis {tag}). */
+void plc_compat_tag(char open, char close, const unsigned char **key, size_t *len);
+
 /* The index into l->points / l->owners that a hash selects: lower_bound
  * with wrap (RING) or hash % n (TABLE). A plain reference search. */
 uint32_t plc_compat_slot(const plc_compat_layout *l, uint32_t hash);

@@ -70,7 +70,7 @@ uint32_t plc_hash_one_at_a_time(const void *key, size_t len)
     return v;
 }
 
-static const uint16_t crc16_xmodem[256] = {
+const uint16_t plc_crc16_xmodem[256] = {
     0x0000, 0x1021, 0x2042, 0x3063, 0x4084, 0x50a5, 0x60c6, 0x70e7,
     0x8108, 0x9129, 0xa14a, 0xb16b, 0xc18c, 0xd1ad, 0xe1ce, 0xf1ef,
     0x1231, 0x0210, 0x3273, 0x2252, 0x52b5, 0x4294, 0x72f7, 0x62d6,
@@ -110,7 +110,7 @@ uint32_t plc_hash_crc16_twemproxy(const void *key, size_t len)
     const unsigned char *p = key;
     uint32_t crc = 0; /* never masked: bits above 15 pile up, as in nc_crc16.c */
     for (size_t i = 0; i < len; i++)
-        crc = (crc << 8) ^ crc16_xmodem[((crc >> 8) ^ p[i]) & 0xffu];
+        crc = (crc << 8) ^ plc_crc16_xmodem[((crc >> 8) ^ p[i]) & 0xffu];
     return crc;
 }
 
@@ -119,7 +119,7 @@ uint32_t plc_hash_redis_crc16(const void *key, size_t len)
     const unsigned char *p = key;
     uint32_t crc = 0;
     for (size_t i = 0; i < len; i++)
-        crc = ((crc << 8) ^ crc16_xmodem[((crc >> 8) ^ p[i]) & 0xffu]) & 0xffffu;
+        crc = ((crc << 8) ^ plc_crc16_xmodem[((crc >> 8) ^ p[i]) & 0xffu]) & 0xffffu;
     return crc;
 }
 

@@ -61,6 +61,15 @@ uint32_t plc_hash_djb2(const void *key, size_t len);
 uint32_t plc_hash_wt6(const void *key, size_t len);
 uint32_t plc_hash_redis_crc16(const void *key, size_t len);
 
+/* The CRC16-XMODEM table (polynomial 0x1021). */
+extern const uint16_t plc_crc16_xmodem[256];
+
+/* Four keys at once (compat_hash_x4.c): the byte-serial hashes in
+ * lockstep; NULL for an id that has no such form. */
+typedef void (*plc_compat_hash_x4_fn)(const unsigned char *const *keys, const size_t *lens,
+                                      uint32_t *out);
+plc_compat_hash_x4_fn plc_compat_hash_x4(int id);
+
 /* haproxy's full_hash(): Bob Jenkins' 32-bit integer avalanche times
  * 3221225473 (a bijection on 32 bits). */
 uint32_t plc_hash_haproxy_full(uint32_t a);

@@ -30,6 +30,10 @@ int plc_compat_index_build(plc_compat_index *x, const plc_compat_config *c)
                !l->hash_tag[0] && l->nnodes > 1 &&
                (l->program == PLC_COMPAT_LIBMEMCACHED || l->program == PLC_COMPAT_TWEMPROXY);
 #endif
+    /* Lockstep hashing where the program's key rules allow it: no tag to
+     * cut but Redis' (cut before hashing), more than one server. */
+    if (!x->md5x8 && l->nnodes > 1 && !(l->program == PLC_COMPAT_TWEMPROXY && l->hash_tag[0]))
+        x->x4 = plc_compat_hash_x4(l->key_hash);
     if (l->kind != PLC_CL_RING)
         return 0;
     const plc_kernels *k = plc_kernels_get();
@@ -124,8 +128,32 @@ void plc_compat_index_hash_batch(const plc_compat_index *x, const void *const *k
         return;
     }
 #endif
-    for (size_t i = 0; i < n; i++)
-        hashes[i] = plc_compat_key_hash(&x->layout, keys[i], lens[i]);
+    const plc_compat_layout *l = &x->layout;
+    size_t i = 0;
+    if (x->x4) {
+        for (; i + 4 <= n; i += 4) {
+            const unsigned char *k[4];
+            size_t len[4];
+            for (int j = 0; j < 4; j++) {
+                k[j] = keys[i + (size_t)j];
+                len[j] = lens[i + (size_t)j];
+                if (l->program == PLC_COMPAT_REDIS)
+                    plc_compat_tag('{', '}', &k[j], &len[j]);
+            }
+            x->x4(k, len, hashes + i);
+            for (int j = 0; j < 4; j++) {
+                uint32_t *h = &hashes[i + (size_t)j];
+                if (l->program == PLC_COMPAT_REDIS)
+                    *h &= PLC_REDIS_SLOTS - 1u;
+                else if (l->program == PLC_COMPAT_HAPROXY && l->avalanche)
+                    *h = plc_hash_haproxy_full(*h);
+                else if (l->program == PLC_COMPAT_TWEMPROXY && len[j] == 0)
+                    *h = 0; /* twemproxy: an empty key hashes to 0 */
+            }
+        }
+    }
+    for (; i < n; i++)
+        hashes[i] = plc_compat_key_hash(l, keys[i], lens[i]);
 }
 
 void plc_compat_index_lookup_batch(const plc_compat_index *x, const void *const *keys,

@@ -18,6 +18,7 @@ typedef struct plc_compat_index {
     plc_stree_fn search;
     plc_stree_batch_fn search_batch;
     int md5x8;                    /* batches hash MD5 keys with plc_md5x8_avx2 */
+    plc_compat_hash_x4_fn x4;     /* batches hash four keys in lockstep */
 } plc_compat_index;
 
 /* Build the layout of c (plc_compat_layout_build's errors) and its search

@@ -10,7 +10,7 @@
 
 /* The part of the key between the first `open` and the first `close` after
  * it, when that part is not empty (twemproxy's hash_tag, Redis' {tag}). */
-static void apply_tag(char open, char close, const unsigned char **key, size_t *len)
+void plc_compat_tag(char open, char close, const unsigned char **key, size_t *len)
 {
     const unsigned char *k = *key;
     if (!*len)
@@ -38,7 +38,7 @@ uint32_t plc_compat_key_hash(const plc_compat_layout *l, const void *key, size_t
         return plc_compat_hash_function(l->key_hash)(k, len);
     case PLC_COMPAT_TWEMPROXY:
         if (l->hash_tag[0])
-            apply_tag(l->hash_tag[0], l->hash_tag[1], &k, &len);
+            plc_compat_tag(l->hash_tag[0], l->hash_tag[1], &k, &len);
         /* nc_server.c server_pool_hash(): one server or an empty key is 0. */
         if (l->nnodes == 1 || len == 0)
             return 0;
@@ -50,7 +50,7 @@ uint32_t plc_compat_key_hash(const plc_compat_layout *l, const void *key, size_t
         h = plc_compat_hash_function(l->key_hash)(k, len);
         return l->avalanche ? plc_hash_haproxy_full(h) : h;
     case PLC_COMPAT_REDIS:
-        apply_tag('{', '}', &k, &len);
+        plc_compat_tag('{', '}', &k, &len);
         return plc_hash_redis_crc16(k, len) & (PLC_REDIS_SLOTS - 1u);
     default:
         return 0;

@@ -45,6 +45,32 @@ static void test_md5_batches(void)
     plc_compat_index_free(&x);
 }
 
+/* The lockstep forms against the one-key hashes, every length 0..300,
+ * four keys of different lengths at a time. */
+static void test_x4(void)
+{
+    int covered = 0;
+    for (int id = 1; id < PLC_CH_COUNT_; id++) {
+        plc_compat_hash_x4_fn x4 = plc_compat_hash_x4(id);
+        if (!x4)
+            continue;
+        covered++;
+        plc_compat_hash_fn one = plc_compat_hash_function(id);
+        int bad = 0;
+        for (size_t len = 0; len <= 300; len++) {
+            const unsigned char *k[4] = {bytes + len, bytes + 7, bytes + 2 * len, bytes + 1000};
+            size_t lens[4] = {len, (len * 7) % 301, 300 - len, len / 2};
+            uint32_t out[4];
+            x4(k, lens, out);
+            for (int j = 0; j < 4; j++)
+                if (out[j] != one(k[j], lens[j]) && !bad++)
+                    fprintf(stderr, "hash %d: lockstep differs at length %zu\n", id, lens[j]);
+        }
+        CHECK_ALL(bad == 0, "lockstep hash vs one-key hash");
+    }
+    CHECK_EQ(covered, 10);
+}
+
 typedef struct cfg {
     int program, distribution, key_hash, avalanche;
     const char *tag;
@@ -105,6 +131,9 @@ static void test_modes(void)
         {PLC_COMPAT_HAPROXY, 0, 0, 0, NULL},
         {PLC_COMPAT_HAPROXY, PLC_CD_CONSISTENT, PLC_CH_HAP_WT6, 1, NULL},
         {PLC_COMPAT_HAPROXY, PLC_CD_MAP_BASED, PLC_CH_HAP_DJB2, 0, NULL},
+        {PLC_COMPAT_HAPROXY, PLC_CD_CONSISTENT, PLC_CH_HAP_SDBM, 1, NULL},
+        {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_ONE_AT_A_TIME, 0, NULL},
+        {PLC_COMPAT_TWEMPROXY, PLC_CD_MODULA, PLC_CH_FNV1_64, 0, NULL},
         {PLC_COMPAT_REDIS, 0, 0, 0, NULL},
     };
     for (int mask = 0; mask < 2; mask++) {
@@ -160,6 +189,7 @@ static void test_refusals(void)
 int main(void)
 {
     test_md5_batches();
+    test_x4();
     test_modes();
     test_refusals();
     return check_done("compat_index");
