@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "placer_control.h"
 
@@ -125,9 +126,16 @@ void cli_print_name(FILE *out, const char *name);
  * out of memory). */
 int cli_read_file(const char *cmd, const char *path, char **buf, size_t *len);
 
-/* Write len bytes to path through a temporary file and a rename, so that
- * readers never see half a file. Returns CLI_OK or prints why and returns
- * CLI_FAILURE. */
+/* Write len bytes to path crash-safe and hijack-safe (safe_write.c): a new
+ * file made with mkstemp (O_EXCL: a planted symlink is never followed) in
+ * path's directory, written, fsync'ed, given `mode` under the umask,
+ * renamed over path, and the directory fsync'ed. A failure removes the
+ * temporary file and leaves path as it was. Returns CLI_OK, or prints
+ * "placer CMD: PATH: reason" and returns CLI_FAILURE. */
+int cli_write_file_mode(const char *cmd, const char *path, const void *buf, size_t len,
+                        mode_t mode);
+/* cli_write_file_mode with 0666: the mode a plain create gives. Files that
+ * hold a secret use 0600. */
 int cli_write_file(const char *cmd, const char *path, const void *buf, size_t len);
 
 /* Read and decode a snapshot file. Returns CLI_OK, or prints the error and

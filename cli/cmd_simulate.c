@@ -78,9 +78,12 @@ void cmd_simulate_usage(FILE *out)
             "  --json | --csv       for scripts (default: an aligned table); the JSON also has,\n"
             "                       per node, what it gives and receives on the join, the\n"
             "                       drain and the failure\n"
-            "  --plot FILE.svg      max/mean load against tokens per node, with the point of\n"
-            "                       diminishing returns marked: the first value after which the\n"
-            "                       next lowers max/mean by less than 0.05\n"
+            "  --plot FILE.svg      an SVG chart: max/mean load against tokens per node (y on a\n"
+            "                       log scale of the excess over 1, so 1.00-1.20 stays readable;\n"
+            "                       a marker and dash per strategy; circled: the point of\n"
+            "                       diminishing returns, the first value after which the next\n"
+            "                       lowers max/mean by less than 0.05), beside the fraction of\n"
+            "                       keys moved on a join and a drain next to the ideal\n"
             "  --no-timing          leave out lookup ns (the one number that varies by machine)\n"
             "  -q, --quiet          no progress on stderr (shown only when it is a terminal)\n"
             "  -h, --help           this help\n");
@@ -344,10 +347,8 @@ int cmd_simulate(int argc, char **argv)
         simulate_print_csv(&r, &cfg);
     else
         simulate_print_table(&r, &cfg);
-    if (plot && simulate_plot(plot, &r, &cfg)) {
-        fprintf(stderr, "placer simulate: %s: cannot write the plot\n", plot);
-        rc = CLI_FAILURE;
-    }
+    if (plot && simulate_plot(plot, &r, &cfg))
+        rc = CLI_FAILURE; /* simulate_plot said why */
     plc_sim_result_free(&r);
     return rc;
 }

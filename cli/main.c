@@ -3,6 +3,7 @@
  */
 #include <curl/curl.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -88,6 +89,9 @@ static const cli_command *find(const char *name)
 int main(int argc, char **argv)
 {
     use_placer_allocator();
+    /* A file size limit fails the write (EFBIG), which the command reports
+     * and cleans up after, rather than killing it mid-file. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         fprintf(stderr, "placer: no command (see 'placer --help')\n");
         return CLI_USAGE;

@@ -1,6 +1,7 @@
 /* simulate_print.c -- the simulator's results as an aligned table, JSON,
  * CSV, and an SVG chart (cli/svg_plot.c). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "simulate_print.h"
 #include "svg_plot.h"
@@ -153,34 +154,62 @@ void simulate_print_table(const plc_sim_result *rp, const plc_sim_config *c)
            (unsigned long long)(r.nrows ? r.rows[0].replica_checked : 0), r.seconds);
 }
 
-int simulate_plot(const char *plot, const plc_sim_result *rp, const plc_sim_config *c)
+int simulate_plot(const char *plot, const plc_sim_result *r, const plc_sim_config *cfg)
 {
-    const plc_sim_result r = *rp;
-    const plc_sim_config cfg = *c;
-    svg_series series[PLC_SIM_MAX_STRATEGIES];
-    double xs[PLC_SIM_MAX_STRATEGIES][PLC_SIM_MAX_VNODES], ys[PLC_SIM_MAX_STRATEGIES][PLC_SIM_MAX_VNODES];
-    char labels[PLC_SIM_MAX_STRATEGIES][64];
-    uint32_t ns = 0;
-    for (uint32_t s = 0; s < cfg.nstrategies; s++) {
+    enum { S = PLC_SIM_MAX_STRATEGIES, V = PLC_SIM_MAX_VNODES };
+    svg_series load[S], moved[2 * S + 2];
+    double xs[S][V], ys[S][V], join[S][V], drain[S][V], ideal_join = 0, ideal_drain = 0;
+    char labels[S][64], join_names[S][48], drain_names[S][48];
+    uint32_t nl = 0, nm = 0;
+    for (uint32_t s = 0; s < cfg->nstrategies; s++) {
         uint32_t n = 0;
         const plc_sim_row *first = NULL;
-        for (uint32_t i = 0; i < r.nrows; i++)
-            if (r.rows[i].strategy == cfg.strategies[s]) {
-                first = first ? first : &r.rows[i];
-                xs[ns][n] = r.rows[i].vnodes ? r.rows[i].vnodes : 1;
-                ys[ns][n] = r.rows[i].keys.max_mean;
+        for (uint32_t i = 0; i < r->nrows && n < V; i++)
+            if (r->rows[i].strategy == cfg->strategies[s]) {
+                const plc_sim_row *x = &r->rows[i];
+                first = first ? first : x;
+                xs[nl][n] = x->vnodes ? x->vnodes : 1;
+                ys[nl][n] = x->keys.max_mean;
+                join[nl][n] = x->join_moved;
+                drain[nl][n] = x->drain_moved;
+                ideal_join = x->join_ideal;
+                ideal_drain = x->drain_ideal;
                 n++;
             }
         if (!n)
             continue;
+        const char *name = placer_strategy_name(cfg->strategies[s]);
         int dim = diminishing(first, n);
-        snprintf(labels[ns], sizeof labels[ns], "%u", dim >= 0 ? first[dim].vnodes : 0);
-        series[ns] = (svg_series){placer_strategy_name(cfg.strategies[s]), xs[ns], ys[ns], n,
-                                  dim, dim >= 0 ? labels[ns] : NULL};
-        ns++;
+        snprintf(labels[nl], sizeof labels[nl], "%u", dim >= 0 ? first[dim].vnodes : 0);
+        load[nl] = (svg_series){name, xs[nl], ys[nl], n, 0, (int)s, 0, dim, dim >= 0 ? labels[nl] : NULL};
+        snprintf(join_names[nl], sizeof join_names[nl], "%s join", name);
+        snprintf(drain_names[nl], sizeof drain_names[nl], "%s drain", name);
+        moved[nm++] = (svg_series){join_names[nl], xs[nl], join[nl], n, 0, (int)s, 0, -1, NULL};
+        moved[nm++] = (svg_series){drain_names[nl], xs[nl], drain[nl], n, 0, (int)s, 1, -1, NULL};
+        nl++;
     }
-    char title[160];
-    snprintf(title, sizeof title, "max/mean load by keys: %llu keys, %u nodes (circle: diminishing returns)",
-             (unsigned long long)r.keys, r.nodes);
-    return svg_plot(plot, title, "tokens per node", "max / mean", series, ns);
+    moved[nm++] = (svg_series){"ideal join", &ideal_join, &ideal_join, 1, 1, 0, 0, -1, NULL};
+    moved[nm++] = (svg_series){"ideal drain", &ideal_drain, &ideal_drain, 1, 1, 1, 0, -1, NULL};
+    char title[200];
+    snprintf(title, sizeof title, "placer simulate: %llu keys, %u nodes in %u zones",
+             (unsigned long long)r->keys, r->nodes, r->zones);
+    svg_panel panels[2] = {
+        {"max/mean load by keys (circle: diminishing returns)", "tokens per node",
+         "max / mean (log scale of the excess over 1)", 1, 0, load, nl},
+        {"keys moved: one node joins (filled), node 0 drains (hollow)", "tokens per node",
+         "keys moved", 0, 1, moved, nm},
+    };
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    int bad = !mem || svg_plot(mem, title, panels, 2) != 0;
+    if (mem && fclose(mem) != 0)
+        bad = 1;
+    int rc = CLI_FAILURE;
+    if (bad)
+        fprintf(stderr, "placer simulate: out of memory for the plot\n");
+    else
+        rc = cli_write_file("simulate", plot, text, len); /* says why when it fails */
+    free(text);
+    return rc;
 }

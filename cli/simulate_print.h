@@ -10,8 +10,9 @@ int simulate_print_json(const plc_sim_result *r, const plc_sim_config *cfg);
 void simulate_print_csv(const plc_sim_result *r, const plc_sim_config *cfg);
 /* The aligned table, with the point of diminishing returns marked. */
 void simulate_print_table(const plc_sim_result *r, const plc_sim_config *cfg);
-/* The chart of max/mean against tokens per node; 0, or -1 when the file
- * cannot be written. */
+/* The SVG chart: max/mean against tokens per node, beside the fraction
+ * moved on a join and a drain next to the ideal; written crash-safe.
+ * CLI_OK, or CLI_FAILURE after saying why. */
 int simulate_plot(const char *path, const plc_sim_result *r, const plc_sim_config *cfg);
 
 #endif

@@ -56,28 +56,6 @@ int cli_read_file(const char *cmd, const char *path, char **buf, size_t *len)
     return CLI_OK;
 }
 
-int cli_write_file(const char *cmd, const char *path, const void *buf, size_t len)
-{
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 32);
-    if (!tmp) {
-        fprintf(stderr, "placer %s: out of memory\n", cmd);
-        return CLI_FAILURE;
-    }
-    snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    int ok = f && fwrite(buf, 1, len, f) == len;
-    ok = f && fclose(f) == 0 && ok;
-    if (ok && rename(tmp, path) != 0)
-        ok = 0;
-    if (!ok) {
-        fprintf(stderr, "placer %s: %s: %s\n", cmd, path, strerror(errno));
-        remove(tmp);
-    }
-    free(tmp);
-    return ok ? CLI_OK : CLI_FAILURE;
-}
-
 int cli_load_snapshot(const char *cmd, const char *path, placer_snapshot **out)
 {
     char *buf;
