@@ -23,6 +23,10 @@ packages=(
   libmemcached-dev python3-scipy python3-numpy
   # tests/ and bench/: zlib's crc32() is the oracle and the peer of placer_crc32
   zlib1g-dev
+  # tests/test_man.sh renders the man pages (groff -man)
+  groff-base
+  # python/: the placer module's tests (pytest; NumPy arrays from lookup_batch)
+  python3-pytest python3-numpy
 )
 
 missing=()

@@ -17,6 +17,11 @@ test -f "$pc/placer-control.pc"
 libdir=$(dirname "$(find "$dest" -name 'libplacer.so' | head -1)")
 test -f "$libdir/libplacer.a"
 test -f "$libdir/libplacer-control.so"
+# The man pages (placer(1) and one a command) and the licence with the docs.
+mandir=$(dirname "$(find "$dest" -name placer.1 | head -1)")
+case $mandir in */share/man/man1) ;; *) echo "test_install: placer.1 not under share/man/man1" >&2; exit 1 ;; esac
+test "$(ls "$mandir"/placer-*.1 | wc -l)" -ge 11
+test -f "$(find "$dest" -path '*/share/doc/placer/LICENSE' | head -1)"
 prefix=$(PKG_CONFIG_PATH="$pc" pkg-config --variable=prefix placer)
 # The .pc files name the final prefix; point pkg-config at the staged copy.
 export PKG_CONFIG_PATH="$pc"
