@@ -35,6 +35,7 @@ struct placer_follower {
     pthread_mutex_t lock; /* guards status */
     placer_follower_status status;
     double since; /* monotonic seconds of the last accept (or start) */
+    uint64_t messages; /* watch messages received (the follower thread's own) */
 };
 
 static double now_s(void)
@@ -135,6 +136,7 @@ static int read_current(placer_follower *f)
 static int on_message(void *ctx, json_t *msg)
 {
     placer_follower *f = ctx;
+    f->messages++;
     const json_t *result = json_object_get(msg, "result");
     if (!result) {
         note_error(f, "watch: a message without a result", 0);
@@ -195,12 +197,18 @@ static void *run(void *arg)
         f->status.watching = 1;
         pthread_mutex_unlock(&f->lock);
         char why[256] = "";
+        uint64_t before = f->messages;
         int err = plc_etcd_watch(f->e, f->key, f->revision + 1, on_message, f, &f->stop, why,
                                  sizeof why);
         pthread_mutex_lock(&f->lock);
         f->status.watching = 0;
         pthread_mutex_unlock(&f->lock);
-        if (err && !atomic_load(&f->stop)) {
+        if (err == PLACER_EUNAVAIL && f->messages > before && !atomic_load(&f->stop)) {
+            /* The stream answered, then went quiet long enough for the
+             * client's silence limit (an idle key) or was closed: reopen it
+             * at once (on the next member) without calling that an error. */
+            backoff = 50;
+        } else if (err && !atomic_load(&f->stop)) {
             note_error(f, why, 0);
             nap(f, backoff);
             backoff = backoff * 2 > 2000 ? 2000 : backoff * 2;

@@ -367,6 +367,35 @@ int main(int argc, char **argv)
         printf("5: placer watch printed:\n%s", text);
         CHECK(strstr(text, "accepted epoch 7\n") != NULL);
         CHECK(strstr(text, "rejected: PLACER_EFORMAT") != NULL);
+
+        /* A watch whose only snapshot was rejected: exit status 2. */
+        snprintf(cmd, sizeof cmd, "%s watch --etcd %s --key /placer/cli --count 1 --seconds 20 > /dev/null 2>&1",
+                 placer_cli, c.endpoints);
+        CHECK_EQ(WEXITSTATUS(system(cmd)), 2);
+        /* An idle watch, past the client's 10 s silence limit: its JSON line,
+         * and no error in the summary ("Timeout was reached" was one). */
+        snprintf(cmd, sizeof cmd, "%s publish --etcd %s --key /placer/idle %s > /dev/null", placer_cli,
+                 c.endpoints, snap);
+        CHECK_EQ(system(cmd), 0);
+        char err_path[400];
+        snprintf(err_path, sizeof err_path, "%s/idle.err", c.dir);
+        snprintf(cmd, sizeof cmd, "%s watch --json --etcd %s --key=/placer/idle --seconds 13 > %s 2> %s",
+                 placer_cli, c.endpoints, out, err_path);
+        CHECK_EQ(system(cmd), 0);
+        char idle[2000] = "", summary[2000] = "";
+        FILE *o = fopen(out, "r"), *e = fopen(err_path, "r");
+        size_t n = o ? fread(idle, 1, sizeof idle - 1, o) : 0;
+        idle[n] = '\0';
+        n = e ? fread(summary, 1, sizeof summary - 1, e) : 0;
+        summary[n] = '\0';
+        if (o)
+            fclose(o);
+        if (e)
+            fclose(e);
+        printf("5: an idle watch printed:\n%s%s", idle, summary);
+        CHECK(strcmp(idle, "{\"format\":1,\"event\":\"accepted\",\"epoch\":7}\n") == 0);
+        CHECK(strstr(summary, "1 accepted, 0 rejected, serving epoch 7\n") != NULL);
+        CHECK(strstr(summary, "error") == NULL);
     }
 
     atomic_store(&rd.stop, 1);
