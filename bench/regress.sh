@@ -5,24 +5,31 @@
 # benchmarks (7 repetitions, pinned, medians) into BASELINE.json; "compare"
 # runs them again and prints Google Benchmark's compare.py table (Debian's
 # libbenchmark-tools), then the benchmarks whose median time grew by more
-# than $REGRESS_THRESHOLD percent (default 10), and exits 1 if there are any.
+# than $REGRESS_THRESHOLD percent (default 10).
 # Default FILTER: the lookup and hash benchmarks up to 2^20 tokens.
+# Exit status: 0 saved, or compared without a regression; 1 a regression
+# was found; 2 usage error (no command, an unknown one, no BASELINE, a
+# missing baseline file); 3 the build or the benchmark run failed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cmd=${1:-} base=${2:-}
 filter=${3:-'^(hash64|(search|lookup)/(30720|2\^20)/)'}
 threshold=${REGRESS_THRESHOLD:-10}
-[ -n "$cmd" ] && [ -n "$base" ] || { sed -n '2,9p' "$0"; exit 1; }
+usage() { sed -n '2,13p' "$0" >&2; exit 2; }
+[ -n "$cmd" ] && [ -n "$base" ] || usage
+case "$cmd" in save | compare) ;; *) usage ;; esac
+[ "$cmd" = save ] || [ -f "$base" ] || { echo "bench/regress.sh: no baseline file $base" >&2; exit 2; }
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 compare=/usr/share/benchmark/compare.py
-"$root/scripts/build.sh" "$root/build" >/dev/null
+"$root/scripts/build.sh" "$root/build" >/dev/null || { echo "bench/regress.sh: the build failed" >&2; exit 3; }
 run() {
     local pin=()
     command -v taskset >/dev/null && pin=(taskset -c "$(($(nproc) - 1))")
     "${pin[@]}" "$root/build/bench/placer_bench" --benchmark_filter="$filter" \
         --benchmark_repetitions=7 --benchmark_report_aggregates_only=true \
-        --benchmark_out="$1" --benchmark_out_format=json >/dev/null 2>&1
+        --benchmark_out="$1" --benchmark_out_format=json >/dev/null 2>&1 ||
+        { echo "bench/regress.sh: the benchmarks failed" >&2; exit 3; }
 }
 case "$cmd" in
 save)
@@ -41,16 +48,16 @@ def medians(path):
         if b.get("aggregate_name") == "median":
             out[b["run_name"]] = b["real_time"]
     return out
-old, new, limit = medians(sys.argv[1]), medians(sys.argv[2]), float(sys.argv[3])
+try:
+    old, new, limit = medians(sys.argv[1]), medians(sys.argv[2]), float(sys.argv[3])
+except (OSError, ValueError, KeyError) as e:
+    print(f"bench/regress.sh: cannot read the results: {e}", file=sys.stderr)
+    sys.exit(3)
 bad = [(n, old[n], new[n]) for n in sorted(old) if n in new and new[n] > old[n] * (1 + limit / 100)]
 print(f"\n{len(bad)} regressions over {limit:.0f}% among {len(set(old) & set(new))} benchmarks")
 for n, o, t in bad:
     print(f"  {n}: {o:.2f} -> {t:.2f} ({(t / o - 1) * 100:+.1f}%)")
 sys.exit(1 if bad else 0)
 PY
-    ;;
-*)
-    sed -n '2,9p' "$0"
-    exit 1
     ;;
 esac
