@@ -1,0 +1,104 @@
+"""ctypes bindings: finds libplacer and libplacer-control and declares the C
+functions the module calls (include/placer.h, include/placer_control.h).
+
+The libraries are looked up, in order:
+  1. in PLACER_LIBRARY_PATH, a list of directories separated by ':' (the
+     build tree: "build/engine:build/control");
+  2. by the dynamic linker, as an installed program finds them
+     (libplacer.so.0 and libplacer-control.so.0 on the library path).
+"""
+import ctypes
+import os
+
+_SONAMES = {"placer": "libplacer.so.0", "placer-control": "libplacer-control.so.0"}
+
+
+class LibraryNotFound(OSError):
+    """libplacer or libplacer-control could not be loaded."""
+
+
+def _load(name):
+    soname = _SONAMES[name]
+    tried = []
+    for d in filter(None, os.environ.get("PLACER_LIBRARY_PATH", "").split(":")):
+        for file in (soname, "lib%s.so" % name):
+            path = os.path.join(d, file)
+            if os.path.exists(path):
+                # RTLD_GLOBAL: libplacer-control's need for libplacer.so.0 is
+                # met by the copy already loaded, wherever it came from.
+                return ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
+            tried.append(path)
+    try:
+        return ctypes.CDLL(soname, mode=ctypes.RTLD_GLOBAL)
+    except OSError as e:
+        tried.append(soname)
+        raise LibraryNotFound(
+            "cannot load %s (tried %s): install placer (meson install) or set "
+            "PLACER_LIBRARY_PATH to the directories holding it" % (soname, ", ".join(tried))
+        ) from e
+
+
+lib = _load("placer")
+control = _load("placer-control")
+
+c_u32p = ctypes.POINTER(ctypes.c_uint32)
+c_vp = ctypes.c_void_p
+
+
+class Move(ctypes.Structure):
+    _fields_ = [("lo", ctypes.c_uint64), ("hi", ctypes.c_uint64),
+                ("from_", ctypes.c_uint32), ("to", ctypes.c_uint32)]
+
+
+def _fn(library, name, restype, *argtypes):
+    f = getattr(library, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+    return f
+
+
+strerror = _fn(lib, "placer_strerror", ctypes.c_char_p, ctypes.c_int)
+version_string = _fn(lib, "placer_version_string", ctypes.c_char_p)
+builder_free = _fn(lib, "placer_builder_free", None, c_vp)
+builder_build = _fn(lib, "placer_builder_build", ctypes.c_int, c_vp, ctypes.c_uint64,
+                    ctypes.POINTER(c_vp))
+builder_set_previous = _fn(lib, "placer_builder_set_previous", ctypes.c_int, c_vp, c_vp)
+snapshot_free = _fn(lib, "placer_snapshot_free", None, c_vp)
+lookup = _fn(lib, "placer_lookup", ctypes.c_int, c_vp, ctypes.c_char_p, ctypes.c_size_t)
+lookup_batch = _fn(lib, "placer_lookup_batch", ctypes.c_int, c_vp, c_vp, c_vp, ctypes.c_size_t, c_vp)
+replicas = _fn(lib, "placer_replicas", ctypes.c_int, c_vp, ctypes.c_char_p, ctypes.c_size_t,
+               c_u32p, ctypes.c_uint32)
+node_count = _fn(lib, "placer_node_count", ctypes.c_uint32, c_vp)
+token_count = _fn(lib, "placer_token_count", ctypes.c_uint32, c_vp)
+node_id = _fn(lib, "placer_node_id", ctypes.c_char_p, c_vp, ctypes.c_uint32)
+node_zone = _fn(lib, "placer_node_zone", ctypes.c_char_p, c_vp, ctypes.c_uint32)
+node_address = _fn(lib, "placer_node_address", ctypes.c_char_p, c_vp, ctypes.c_uint32)
+node_weight = _fn(lib, "placer_node_weight", ctypes.c_double, c_vp, ctypes.c_uint32)
+node_state = _fn(lib, "placer_node_state", ctypes.c_int, c_vp, ctypes.c_uint32)
+node_tokens = _fn(lib, "placer_node_tokens", ctypes.c_uint32, c_vp, ctypes.c_uint32)
+snapshot_epoch = _fn(lib, "placer_snapshot_epoch", ctypes.c_uint64, c_vp)
+snapshot_seed = _fn(lib, "placer_snapshot_seed", ctypes.c_uint64, c_vp)
+snapshot_strategy = _fn(lib, "placer_snapshot_strategy", ctypes.c_int, c_vp)
+snapshot_in_transition = _fn(lib, "placer_snapshot_in_transition", ctypes.c_int, c_vp)
+strategy_name = _fn(lib, "placer_strategy_name", ctypes.c_char_p, ctypes.c_int)
+snapshot_encode = _fn(lib, "placer_snapshot_encode", ctypes.c_int, c_vp, ctypes.POINTER(c_vp),
+                      ctypes.POINTER(ctypes.c_size_t))
+buffer_free = _fn(lib, "placer_buffer_free", None, c_vp)
+snapshot_decode_ex = _fn(lib, "placer_snapshot_decode_ex", ctypes.c_int, ctypes.c_char_p,
+                         ctypes.c_size_t, ctypes.POINTER(c_vp), ctypes.c_char_p, ctypes.c_size_t)
+diff = _fn(lib, "placer_diff", ctypes.c_int, c_vp, c_vp, ctypes.POINTER(ctypes.POINTER(Move)),
+           ctypes.POINTER(ctypes.c_size_t))
+moves_free = _fn(lib, "placer_moves_free", None, ctypes.POINTER(Move))
+moves_fraction = _fn(lib, "placer_moves_fraction", ctypes.c_double, ctypes.POINTER(Move),
+                     ctypes.c_size_t)
+moved_fraction = _fn(lib, "placer_moved_fraction", ctypes.c_int, c_vp, c_vp, ctypes.c_uint32,
+                     ctypes.POINTER(ctypes.c_double))
+membership_parse = _fn(control, "placer_membership_parse", ctypes.c_int, ctypes.c_char_p,
+                       ctypes.c_size_t, ctypes.c_char_p, ctypes.POINTER(c_vp),
+                       ctypes.POINTER(ctypes.c_uint64), ctypes.c_char_p, ctypes.c_size_t)
+
+NO_NODE = 0xFFFFFFFF
+ENOMEM = -2
+ENOTSUP = -11
+ENOLIVE = -14
+EFORMAT = -15
