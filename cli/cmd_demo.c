@@ -4,7 +4,7 @@
  * fixed-seed 32-byte keys one at a time with placer_lookup, and prints the
  * rate against the 2,000,000 lookups/s the scenario needs, plus how evenly
  * the keys fell on the nodes; then the same keys through placer_lookup_batch
- * (which must agree, key for key); then node 121 joining: the fraction of
+ * (which must agree, key for key); then a 121st node, node-120, joining: the fraction of
  * the hash space that moves and one key's owner and next owner during the
  * handoff; then a router: two reader threads look
  * up through it for a while a writer publishes a new epoch (one node more
@@ -41,7 +41,7 @@ void cmd_demo_usage(FILE *out)
             "fixed-seed %u-byte keys on one thread with placer_lookup, and print the\n"
             "rate as '<N> lookups/s' beside the %.0f/s target, then each node's share\n"
             "of the keys (min, max/mean, coefficient of variation), then the rate of\n"
-            "the same keys through placer_lookup_batch; then the join of node 121 (the\n"
+            "the same keys through placer_lookup_batch; then the join of node-120 (the\n"
             "fraction of the hash space that moves beside 1/121, and one key's owner and\n"
             "next owner during the handoff); then runs a router for\n"
             "--router-ms milliseconds: 2 reader threads looking up while a writer\n"
@@ -97,7 +97,7 @@ static int build_ring(unsigned nodes, uint64_t epoch, int joining, placer_snapsh
     return err;
 }
 
-/* Node 121 joins: what moves, and one key in flight. */
+/* A 121st node (node-120) joins: what moves, and one key in flight. */
 static int show_join(void)
 {
     placer_snapshot *s = NULL;
