@@ -115,5 +115,16 @@ run 0 "key with a tab and an escape" -- "$placer" lookup "$dir/m.snap" "$(printf
 grep -q '^x\\x09y\\x1b\[2J\\\\z	' "$out" && ok || { bad "control characters escaped"; cat -A "$out" >&2; }
 [ "$(awk -F'\t' '{print NF}' "$out")" = 6 ] && ok || bad "the line keeps its 6 fields"
 
+# Progress on stderr only when it is a terminal, and not with --quiet.
+simq=("$placer" simulate --nodes 5 --keys 2000 --vnodes 1,4 --no-timing --json)
+if command -v script >/dev/null; then
+    tty_err=$(script -qec "$(printf '%q ' "${simq[@]}") >/dev/null" /dev/null)
+    grep -q 'simulating: 8 of 8 runs' <<<"$tty_err" && ok || bad "no progress on a terminal: $tty_err"
+    tty_err=$(script -qec "$(printf '%q ' "${simq[@]}") --quiet >/dev/null" /dev/null)
+    [ -z "$tty_err" ] && ok || bad "--quiet still shows progress: $tty_err"
+fi
+"${simq[@]}" >/dev/null 2>"$err"
+[ ! -s "$err" ] && ok || bad "progress on a stderr that is not a terminal: $(cat "$err")"
+
 echo "test_cli_options: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
