@@ -17,8 +17,9 @@
  * Thread contract: the parse and import functions are reentrant and may run
  * in any number of threads at once; the etcd calls too (each makes its own
  * connections). The first etcd call of the process initialises libcurl
- * (curl_global_init), which is not thread-safe against other threads
- * initialising libcurl at the same moment.
+ * once (curl_global_init, under pthread_once); a program that uses libcurl
+ * itself, or wants libcurl on its own allocator (curl_global_init_mem),
+ * initialises it before that call, as libcurl asks of every program.
  *
  * Compiles as C11 and as C++.
  */
