@@ -391,15 +391,33 @@ def redis_cmd(port, *args):
 
 
 def redis(place, tmp, rng):
-    ports = free_redis_ports(8, random.Random(os.getpid()))
+    port_rng = random.Random(os.getpid())
     log = open(os.path.join(tmp, "redis.log"), "wb")
-    for p in ports:
-        d = os.path.join(tmp, "redis-%d" % p)
-        os.mkdir(d)
-        proc = start(["redis-server", "--port", str(p), "--bind", "127.0.0.1",
-                      "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                      "--dir", d, "--save", "", "--appendonly", "no", "--daemonize", "no"], log)
-        wait_port(p, proc, "redis-server")
+    ports = []
+    # A port found free can be taken by another process before redis-server
+    # binds it (and its cluster bus port): a server that exits at start is
+    # retried on another pair, a few times, before that counts as a failure.
+    while len(ports) < 8:
+        for attempt in range(5):
+            p = free_redis_ports(1, port_rng)[0]
+            if p in ports or any(abs(p - q) == 10000 for q in ports):
+                continue
+            d = os.path.join(tmp, "redis-%d-%d" % (p, attempt))
+            os.mkdir(d)
+            proc = start(["redis-server", "--port", str(p), "--bind", "127.0.0.1",
+                          "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                          "--dir", d, "--save", "", "--appendonly", "no", "--daemonize", "no"],
+                         log)
+            try:
+                wait_port(p, proc, "redis-server")
+            except RuntimeError:
+                if proc.poll() is None or attempt == 4:
+                    raise
+                continue
+            ports.append(p)
+            break
+        else:
+            raise RuntimeError("redis-server: no free port pair after 5 attempts")
     # Keys: random bytes, and hash tags of every shape.
     keys = []
     for i in range(NKEYS):
