@@ -36,7 +36,7 @@
  * scalar kernel and the software hash, consistently. */
 #define KERNELS(isa)                                                                       \
     plc_stree_##isa, plc_stree_batch_##isa, plc_stree_key_##isa, plc_stree_key_batch_##isa, \
-        plc_stree_index_##isa
+        plc_stree_index_##isa, plc_dir_##isa, plc_dir_batch_##isa
 
 static const plc_search_kernel search_kernels[] = {
 #if defined(PLC_HAVE_AVX512)
@@ -166,6 +166,8 @@ static void init(void)
                             .lookup = search_kernels[s].key_one,
                             .lookup_batch = search_kernels[s].key_batch,
                             .index = search_kernels[s].index,
+                            .dir_search = search_kernels[s].dir_one,
+                            .dir_search_batch = search_kernels[s].dir_batch,
                             .crc32c_name = crc_choices[c].crc32c_name,
                             .crc32_name = crc32_choices[i].name,
                             .hash64_name = crc_choices[c].hash64_name,

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dir.h"
 #include "hashfn.h"
 #include "rendezvous.h"
 #include "stree.h"
@@ -31,6 +32,8 @@ typedef struct plc_search_kernel {
     plc_stree_key_fn key_one;           /* hash + descend */
     plc_stree_key_batch_fn key_batch;
     plc_stree_fn index; /* the slot, not its owner */
+    plc_dir_fn dir_one;  /* the radix directory in front of the tree (dir.h) */
+    plc_dir_batch_fn dir_batch;
 } plc_search_kernel;
 
 /* A SipHash batch kernel (1-3, and 2-4 for the reference vectors) and the
@@ -51,6 +54,8 @@ typedef struct plc_kernels {
     plc_stree_key_fn lookup;             /* fused hash + search */
     plc_stree_key_batch_fn lookup_batch;
     plc_stree_fn index;
+    plc_dir_fn dir_search;         /* the directory, same instruction set as search */
+    plc_dir_batch_fn dir_search_batch;
     const char *crc32c_name;
     const char *crc32_name;
     const char *hash64_name;
