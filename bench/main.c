@@ -7,6 +7,7 @@ int main(int argc, char **argv)
     register_crc32c_benches();
     register_hash64_benches();
     register_lookup_benches();
+    register_directory_benches();
     register_build_benches();
     register_router_benches();
     register_replica_benches();

@@ -82,6 +82,37 @@ RATIOS += [
      "strategy/ring/120/single", None),
 ]
 
+# Issue 13: the ring through the radix directory, per instruction set (forced
+# with the CPU mask in bench_directory.c; a missing one was skipped), against
+# the floor (CRC32C + fmix64 + one 4-byte table read), the reference S+ tree
+# (bench/baselines.c) and CRC32C + fmix64 + std::lower_bound, in one process.
+D = "ring/%s/%s/%s"
+for isa in ("avx512", "avx2", "sse4.2", "scalar"):
+    RATIOS += [
+        (f"{isa}: 30,720 tokens, keys, batched: vs the floor (within 1.3x)",
+         D % (isa, "30720", "placer_dir/batch"), D % (isa, "30720", "floor"), 1 / 1.3),
+        (f"{isa}: 30,720 tokens, keys, batched: vs the reference S+ tree",
+         D % (isa, "30720", "placer_dir/batch"), D % (isa, "30720", "reference_stree"), 2.2),
+        (f"{isa}: 30,720 tokens, keys, batched: vs CRC32C + std::lower_bound",
+         D % (isa, "30720", "placer_dir/batch"), D % (isa, "30720", "crc32c+std_lower_bound"), 15),
+        (f"{isa}: 30,720 tokens, keys, single: vs CRC32C + std::lower_bound",
+         D % (isa, "30720", "placer_dir/single"), D % (isa, "30720", "crc32c+std_lower_bound"), 8),
+        (f"{isa}: 2^20 tokens, keys, batched: vs the floor (within 1.3x)",
+         D % (isa, "2^20", "placer_dir/batch"), D % (isa, "2^20", "floor"), 1 / 1.3),
+        (f"{isa}: 2^24 tokens, keys, batched: vs the floor (within 1.6x)",
+         D % (isa, "2^24", "placer_dir/batch"), D % (isa, "2^24", "floor"), 1 / 1.6),
+    ]
+    for size in ("1024", "2^18", "2^22"):
+        RATIOS += [(f"{isa}: {size} tokens, keys, batched: vs the floor",
+                    D % (isa, size, "placer_dir/batch"), D % (isa, size, "floor"), None)]
+    for size in ("1024", "30720", "2^18", "2^20", "2^22", "2^24"):
+        RATIOS += [
+            (f"{isa}: {size} tokens, keys, batched: directory vs the S+ tree's fused kernel",
+             D % (isa, size, "placer_dir/batch"), D % (isa, size, "placer_stree/batch"), None),
+            (f"{isa}: {size} tokens, keys, batched: vs the reference S+ tree",
+             D % (isa, size, "placer_dir/batch"), D % (isa, size, "reference_stree"), None),
+        ]
+
 R = "router/%s/real_time/threads:%d"
 RATIOS += [
     ("router: 0 vs 1,000 publishes/s (throughput kept), writer's build included",
