@@ -8,7 +8,7 @@
  * values, or an entry (a few top bits) and an offset inside it, so that
  * crowded entries, tokens on entry boundaries, 0 and UINT64_MAX come up
  * often; then owners (few distinct values when the shape says so, so whole
- * entries answer alone), then hashes.
+ * entries answer alone or by their one token's split), then hashes.
  */
 #include "cpu.h"
 #include "dir.h"
@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     qsort(tokens, n, sizeof *tokens, cmp_u64);
     for (uint32_t i = 0; i < n; i++)
-        owners[i] = shape & 8 ? fuzz_u8(&p) % 3 : i;
+        owners[i] = shape & 8 ? fuzz_u8(&p) % (shape & 16 ? 200u : 3u) : i;
 
     size_t nb, lb;
     plc_stree_size(n, &nb, &lb);

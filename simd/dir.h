@@ -34,9 +34,11 @@
 
 #include "stree.h"
 
+/* Entry kinds by their top bits: 1x OWNER, 00 L, 01 SPLIT, except BIG. */
 #define PLC_DIR_OWNER UINT32_C(0x80000000) /* the low 31 bits are the owner */
-#define PLC_DIR_BIG UINT32_C(0x40000000)   /* search the whole tree */
-#define PLC_DIR_LOW UINT32_C(0x3FFFFFFF)
+#define PLC_DIR_SPLIT UINT32_C(0x40000000) /* sbits | owner after | owner at */
+#define PLC_DIR_BIG UINT32_C(0x7FFFFFFF)   /* search the whole tree */
+#define PLC_DIR_SPLIT_MIN_BITS 8u
 #define PLC_DIR_MAX_BITS 30u
 /* Below this many tokens the tree is a line or two in L1: no directory. */
 #define PLC_DIR_MIN_TOKENS 64u
@@ -45,11 +47,14 @@ typedef struct plc_dir {
     const uint32_t *entry; /* 2^bits entries */
     uint32_t bits;         /* 1..PLC_DIR_MAX_BITS */
     uint32_t shift;        /* 64 - bits */
+    uint32_t obits;        /* bits of an owner in SPLIT entries */
+    uint32_t sbits;        /* bits of the token in SPLIT entries (1 when none) */
     /* copied from the tree, so a lookup reads one struct */
     const plc_stree_leaf *leaves;
     uint32_t n, nleaves, wrap_owner;
-    uint32_t nbig; /* BIG entries (statistics) */
-    uint32_t nowner; /* OWNER entries (statistics) */
+    uint32_t nbig;   /* BIG entries (statistics) */
+    uint32_t nowner; /* OWNER entries */
+    uint32_t nsplit; /* SPLIT entries */
     const plc_stree *tree; /* for BIG entries; must outlive the directory */
 } plc_dir;
 

@@ -41,7 +41,7 @@ static uint32_t owner_from(const plc_stree *t, uint32_t i)
 }
 
 /* The entry for tokens lo..hi-1 inside its range. */
-static uint32_t entry_for(const plc_stree *t, uint32_t lo, uint32_t hi)
+static uint32_t entry_for(const plc_dir *d, const plc_stree *t, uint32_t lo, uint32_t hi)
 {
     uint32_t o = owner_from(t, hi);
     uint32_t same = 1;
@@ -49,6 +49,13 @@ static uint32_t entry_for(const plc_stree *t, uint32_t lo, uint32_t hi)
         same = plc_stree_owner_at(t, i) == o;
     if (same) /* no token inside, or none whose owner differs from the next */
         return PLC_DIR_OWNER | o;
+    if (hi == lo + 1 && d->sbits >= PLC_DIR_SPLIT_MIN_BITS) {
+        uint64_t top = (token(t, lo) << d->bits) >> (64 - d->sbits);
+        uint32_t v = PLC_DIR_SPLIT | (uint32_t)top << (2 * d->obits) | o << d->obits |
+                     plc_stree_owner_at(t, lo);
+        if (v != PLC_DIR_BIG) /* else the one value that reads as BIG: it is one */
+            return v;
+    }
     uint32_t leaf = lo / PLC_STREE_LEAF;
     /* Two leaves hold every candidate lo..hi (hi == n: the wrap, found when
      * the rank runs past the last token, see dir_body.h). */
@@ -72,6 +79,16 @@ void plc_dir_build(plc_dir *d, const plc_stree *t, uint32_t bits, void *mem)
     d->tree = t;
     d->nbig = 0;
     d->nowner = 0;
+    d->nsplit = 0;
+    /* Owner width: SPLIT entries hold two owners and at least 8 bits of the
+     * token in the 30 bits below the kind. */
+    uint32_t max_owner = t->wrap_owner;
+    for (uint32_t i = 0; i < t->n; i++)
+        max_owner = plc_stree_owner_at(t, i) > max_owner ? plc_stree_owner_at(t, i) : max_owner;
+    d->obits = 1;
+    while (d->obits < 31 && (max_owner >> d->obits))
+        d->obits++;
+    d->sbits = 2 * d->obits + PLC_DIR_SPLIT_MIN_BITS <= 30 ? 30 - 2 * d->obits : 1;
     uint32_t i = 0;
     for (uint64_t e = 0; e < m; e++) {
         uint32_t lo = i;
@@ -82,9 +99,10 @@ void plc_dir_build(plc_dir *d, const plc_stree *t, uint32_t bits, void *mem)
             while (i < t->n && token(t, i) < next)
                 i++;
         }
-        uint32_t v = entry_for(t, lo, i);
+        uint32_t v = entry_for(d, t, lo, i);
         d->nbig += v == PLC_DIR_BIG;
         d->nowner += (v & PLC_DIR_OWNER) != 0;
+        d->nsplit += (v >> 30) == 1 && v != PLC_DIR_BIG;
         entry[e] = v;
     }
 }

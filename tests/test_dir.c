@@ -6,7 +6,8 @@
  * them, 0 and UINT64_MAX, equal tokens with different owners, one token,
  * every token in one entry (the BIG path: the tree's descent), entries
  * holding hundreds of tokens, owners repeated so that whole entries answer
- * alone; at the size plc_dir_choose_bits picks and at forced sizes from 1
+ * alone or by the one token they hold (SPLIT, and hashes too close to its
+ * token to call); at the size plc_dir_choose_bits picks and at forced sizes from 1
  * bit up.
  */
 #include <stdlib.h>
@@ -31,7 +32,7 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 typedef struct counts {
-    long big, owner, leaf; /* entries of each kind seen over the whole run */
+    long big, owner, leaf, split; /* entries of each kind seen over the whole run */
 } counts;
 static counts seen;
 
@@ -82,7 +83,8 @@ static void check_bits(const uint64_t *t, const uint32_t *o, uint32_t n, uint32_
         uint32_t v = d.entry[e];
         seen.owner += (v & PLC_DIR_OWNER) != 0;
         seen.big += v == PLC_DIR_BIG;
-        seen.leaf += !(v & (PLC_DIR_OWNER | PLC_DIR_BIG));
+        seen.leaf += (v >> 30) == 0;
+        seen.split += (v >> 30) == 1 && v != PLC_DIR_BIG;
     }
     size_t nq;
     uint64_t *q = make_queries(t, n, bits, rng, &nq);
@@ -171,6 +173,9 @@ static void both_owner_kinds(uint64_t *t, uint32_t n, uint64_t *rng, const char 
     o = runs(n, 7, 3);
     check_set(t, o, n, rng, what);
     free(o);
+    o = runs(n, 1, 120); /* the seed ring's node count: SPLIT entries */
+    check_set(t, o, n, rng, what);
+    free(o);
 }
 
 int main(void)
@@ -224,8 +229,8 @@ int main(void)
         free(t);
     }
     /* Every kind of entry was exercised (else the test proved less than it says). */
-    printf("entries seen: %ld answer alone, %ld leaf, %ld crowded (tree)\n", seen.owner, seen.leaf,
-           seen.big);
-    CHECK(seen.owner > 0 && seen.leaf > 0 && seen.big > 0);
+    printf("entries seen: %ld answer alone, %ld split, %ld leaf, %ld crowded (tree)\n", seen.owner,
+           seen.split, seen.leaf, seen.big);
+    CHECK(seen.owner > 0 && seen.split > 0 && seen.leaf > 0 && seen.big > 0);
     return check_done("test_dir");
 }
