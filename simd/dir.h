@@ -47,7 +47,7 @@ typedef struct plc_dir {
     const uint32_t *entry; /* 2^bits entries */
     uint32_t bits;         /* 1..PLC_DIR_MAX_BITS */
     uint32_t shift;        /* 64 - bits */
-    uint32_t obits;        /* bits of an owner in SPLIT entries */
+    uint32_t obits;        /* bits of an owner in SPLIT entries (0 when none) */
     uint32_t sbits;        /* bits of the token in SPLIT entries (1 when none) */
     /* copied from the tree, so a lookup reads one struct */
     const plc_stree_leaf *leaves;

@@ -89,6 +89,8 @@ void plc_dir_build(plc_dir *d, const plc_stree *t, uint32_t bits, void *mem)
     while (d->obits < 31 && (max_owner >> d->obits))
         d->obits++;
     d->sbits = 2 * d->obits + PLC_DIR_SPLIT_MIN_BITS <= 30 ? 30 - 2 * d->obits : 1;
+    if (d->sbits < PLC_DIR_SPLIT_MIN_BITS)
+        d->obits = 0; /* no SPLIT entries; the batch's shifts stay in range */
     uint32_t i = 0;
     for (uint64_t e = 0; e < m; e++) {
         uint32_t lo = i;
