@@ -219,6 +219,15 @@ int main(void)
         both_owner_kinds(t, n, &rng, "clusters of 300");
         free(t);
     }
+    /* Owners wider than SPLIT entries hold (17 bits): no SPLIT entries. */
+    {
+        uint32_t n = 100000;
+        uint64_t *t = random_tokens(n, &rng);
+        uint32_t *o = identity(n);
+        check_set(t, o, n, &rng, "100,000 owners");
+        free(o);
+        free(t);
+    }
     /* Larger rings at the chosen size only: 2^20 + change. */
     {
         uint32_t n = (1u << 20) + 1 + (uint32_t)(check_rand(&rng) % 1000);
