@@ -9,6 +9,11 @@
  *   OWNER | o   every hash of the range has owner o: no token falls inside
  *               (o is the owner of token hi, or of token 0 past the end), or
  *               every token lo..hi has owner o. One read answers.
+ *   SPLIT       one token t inside (hi == lo + 1) and both owners below
+ *               1,024: the owners of t and of the token after it (10 bits
+ *               each), and the 10 bits of t below the entry's bits. A hash
+ *               whose same bits are lower or higher is decided in the same
+ *               read; an equal one (a chance of 2^-10) takes the tree.
  *   L           tokens lo..hi all lie in S+ tree leaves L and L+1 (or hi is
  *               the end of the ring inside them): the rank of h in leaf L,
  *               and in L+1 when all five keys of L are below h, gives the
@@ -36,9 +41,12 @@
 
 /* Entry kinds by their top bits: 1x OWNER, 00 L, 01 SPLIT, except BIG. */
 #define PLC_DIR_OWNER UINT32_C(0x80000000) /* the low 31 bits are the owner */
-#define PLC_DIR_SPLIT UINT32_C(0x40000000) /* sbits | owner after | owner at */
+#define PLC_DIR_SPLIT UINT32_C(0x40000000) /* token bits | owner after | owner at */
 #define PLC_DIR_BIG UINT32_C(0x7FFFFFFF)   /* search the whole tree */
-#define PLC_DIR_SPLIT_MIN_BITS 8u
+#define PLC_DIR_OBITS 10u /* bits of an owner in a SPLIT entry */
+#define PLC_DIR_SBITS 10u /* bits of the token in a SPLIT entry */
+#define PLC_DIR_OMASK ((UINT32_C(1) << PLC_DIR_OBITS) - 1)
+#define PLC_DIR_SMASK ((UINT32_C(1) << PLC_DIR_SBITS) - 1)
 #define PLC_DIR_MAX_BITS 30u
 /* Below this many tokens the tree is a line or two in L1: no directory. */
 #define PLC_DIR_MIN_TOKENS 64u
@@ -47,8 +55,7 @@ typedef struct plc_dir {
     const uint32_t *entry; /* 2^bits entries */
     uint32_t bits;         /* 1..PLC_DIR_MAX_BITS */
     uint32_t shift;        /* 64 - bits */
-    uint32_t obits;        /* bits of an owner in SPLIT entries (0 when none) */
-    uint32_t sbits;        /* bits of the token in SPLIT entries (1 when none) */
+    uint32_t rshift;       /* h >> rshift & PLC_DIR_SMASK: the bits SPLIT entries keep */
     /* copied from the tree, so a lookup reads one struct */
     const plc_stree_leaf *leaves;
     uint32_t n, nleaves, wrap_owner;

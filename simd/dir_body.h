@@ -7,10 +7,11 @@
  *   static inline uint32_t rank_leaf(const int64_t key[5], int64_t x);
  * counting the keys < x (x and keys sign-flipped, see stree.h).
  *
- * Batched: a group of queries reads its entries, then prefetches the leaf
- * line of every entry that needs one, then resolves: the misses of a group
- * are in flight together instead of one after another. When the directory
- * is larger than the caches keep close, the next group's entries are
+ * Batched: a group of queries reads its entries and answers those that
+ * hold their owner; the others get their leaf lines prefetched together
+ * and resolved, or go down the tree together: the misses of a group are in
+ * flight at once instead of one after another. When the directory is
+ * larger than the caches keep close, the next group's entries are
  * prefetched before each group.
  */
 #include "dir.h"
@@ -35,20 +36,13 @@ static inline uint32_t dir_leaf_owner(const plc_dir *d, uint32_t leaf, int64_t x
     return leaf * PLC_STREE_LEAF + r < d->n ? o : d->wrap_owner;
 }
 
-/* A SPLIT entry's token bits, and the same bits of h. */
-static inline uint32_t split_token(const plc_dir *d, uint32_t e)
+/* A SPLIT entry's owner for hash bits r against its token's bits: the
+ * token's own owner when r is lower, the next token's when higher. */
+static inline uint32_t split_owner(uint32_t e, uint32_t r)
 {
-    return (e >> (2 * d->obits)) & ((UINT32_C(1) << d->sbits) - 1);
-}
-static inline uint32_t split_hash(const plc_dir *d, uint64_t h)
-{
-    return (uint32_t)((h << d->bits) >> (64 - d->sbits));
-}
-/* The owner at (r < t) or after (r > t) a SPLIT entry's token. */
-static inline uint32_t split_owner(const plc_dir *d, uint32_t e, uint32_t r, uint32_t t)
-{
-    uint32_t mask = (UINT32_C(1) << d->obits) - 1;
-    return r < t ? e & mask : (e >> d->obits) & mask;
+    uint32_t t = (e >> (2 * PLC_DIR_OBITS)) & PLC_DIR_SMASK;
+    uint32_t lower = 0u - (uint32_t)(r < t);
+    return ((e & lower) | ((e >> PLC_DIR_OBITS) & ~lower)) & PLC_DIR_OMASK;
 }
 
 uint32_t PLC_DIR_ONE(const plc_dir *d, uint64_t h)
@@ -58,105 +52,99 @@ uint32_t PLC_DIR_ONE(const plc_dir *d, uint64_t h)
         return e & ~PLC_DIR_OWNER;
     if (!(e & PLC_DIR_SPLIT))
         return dir_leaf_owner(d, e, (int64_t)(h ^ PLC_STREE_SIGN));
-    if (e != PLC_DIR_BIG) {
-        uint32_t r = split_hash(d, h), t = split_token(d, e);
-        if (__builtin_expect(r != t, 1))
-            return split_owner(d, e, r, t);
-    }
+    uint32_t r = (uint32_t)(h >> d->rshift) & PLC_DIR_SMASK;
+    if (__builtin_expect(e != PLC_DIR_BIG && r != ((e >> (2 * PLC_DIR_OBITS)) & PLC_DIR_SMASK), 1))
+        return split_owner(e, r);
     return PLC_DIR_TREE_ONE(d->tree, h); /* crowded, or too close to call */
 }
-
-/* The fields a batch reads, copied into locals once: stores to owners[]
- * could alias the directory otherwise, and every field would be reloaded
- * per query. Masks are all-ones or zero: selects without branches, which a
- * random mix of entry kinds would mispredict. */
-typedef struct dir_consts {
-    const uint32_t *entry;
-    const plc_stree_leaf *leaves;
-    uint32_t shift, bits, sshift, smask, obits, omask, n, last_leaf, wrap;
-} dir_consts;
 
 static inline uint32_t select_u32(uint32_t mask, uint32_t a, uint32_t b)
 {
     return (a & mask) | (b & ~mask);
 }
 
-/* Entry value L: the ranks in both leaves (L + 1 clamped to the last leaf,
- * where a full last leaf ranks 5 again and so reads as the wrap), then the
- * owner picked by selects. */
-static inline uint32_t dir_leaf_owner_nb(const dir_consts *c, uint32_t leaf, int64_t x)
+/* Entry value L in a batch: the ranks in both leaves (L + 1 clamped to the
+ * last leaf, where a full last leaf ranks 5 again and so reads as the
+ * wrap), then the owner picked by selects. */
+static inline uint32_t dir_leaf_owner_nb(const plc_dir *d, uint32_t leaf, int64_t x)
 {
-    uint32_t next = leaf + (leaf < c->last_leaf);
-    uint32_t ra = rank_leaf(c->leaves[leaf].key, x), rb = rank_leaf(c->leaves[next].key, x);
+    uint32_t next = leaf + (leaf + 1 < d->nleaves);
+    uint32_t ra = rank_leaf(d->leaves[leaf].key, x), rb = rank_leaf(d->leaves[next].key, x);
     uint32_t in_a = 0u - (uint32_t)(ra < PLC_STREE_LEAF);
     uint32_t at = select_u32(in_a, leaf, next), r = select_u32(in_a, ra, rb);
-    uint32_t o = c->leaves[at].owner[r % PLC_STREE_LEAF];
-    return select_u32(0u - (uint32_t)(at * PLC_STREE_LEAF + r < c->n), o, c->wrap);
+    uint32_t o = d->leaves[at].owner[r % PLC_STREE_LEAF];
+    return select_u32(0u - (uint32_t)(at * PLC_STREE_LEAF + r < d->n), o, d->wrap_owner);
 }
 
-/* One group: read the entries and sort the queries into three lists
- * without branching on them (entries that answer alone or by their split,
- * leaf entries, crowded entries and splits too close to call), prefetch the
- * leaf lines of the second list, then resolve each list in a loop of its
- * own. */
-static inline void dir_group(const plc_dir *d, const dir_consts *c, const uint64_t *h, uint32_t g,
-                             uint32_t *owners)
+/* One group. The first loop answers every query whose entry holds its
+ * owner (OWNER, or SPLIT by its bits) with selects, no branch on the entry
+ * kind (a random mix would mispredict), and lists the rest: leaf entries,
+ * crowded ones, splits too close to call. The fields it reads are locals,
+ * so stores to owners[] cannot force them to be reloaded. The few listed
+ * queries then get their leaf lines prefetched and resolved, or go down
+ * the tree together. */
+static inline void dir_group(const plc_dir *d, const uint64_t *h, uint32_t g, uint32_t *owners)
 {
-    uint32_t e[PLC_DIR_GROUP], leafq[PLC_DIR_GROUP], bigq[PLC_DIR_GROUP], nleaf = 0, nbig = 0;
+    uint32_t e[PLC_DIR_GROUP], slow[PLC_DIR_GROUP], nslow = 0;
+    const uint32_t *entry = d->entry;
+    const uint32_t shift = d->shift, rshift = d->rshift;
     for (uint32_t q = 0; q < g; q++) {
         uint64_t x = h[q];
-        uint32_t v = c->entry[x >> c->shift];
-        uint32_t r = (uint32_t)((x << c->bits) >> c->sshift), t = (v >> (2 * c->obits)) & c->smask;
-        uint32_t split_owner = select_u32(0u - (uint32_t)(r < t), v & c->omask, (v >> c->obits) & c->omask);
+        uint32_t v = entry[x >> shift];
+        uint32_t r = (uint32_t)(x >> rshift) & PLC_DIR_SMASK;
+        uint32_t t = (v >> (2 * PLC_DIR_OBITS)) & PLC_DIR_SMASK;
         e[q] = v;
-        /* final unless a list below rewrites it */
-        owners[q] = select_u32(0u - (v >> 31), v & ~PLC_DIR_OWNER, split_owner);
-        leafq[nleaf] = q;
-        nleaf += (v >> 30) == 0;
-        bigq[nbig] = q;
-        nbig += ((v >> 30) == 1) & ((v == PLC_DIR_BIG) | (r == t));
+        owners[q] = select_u32(0u - (v >> 31), v & ~PLC_DIR_OWNER, split_owner(v, r));
+        slow[nslow] = q;
+        nslow += (v < PLC_DIR_OWNER) & ((v < PLC_DIR_SPLIT) | (v == PLC_DIR_BIG) | (r == t));
     }
-    for (uint32_t i = 0; i < nleaf; i++)
-        __builtin_prefetch(&c->leaves[e[leafq[i]]]);
-    for (uint32_t i = 0; i < nleaf; i++) {
-        uint32_t q = leafq[i];
-        owners[q] = dir_leaf_owner_nb(c, e[q], (int64_t)(h[q] ^ PLC_STREE_SIGN));
+    if (!nslow)
+        return;
+    uint32_t big[PLC_DIR_GROUP], nbig = 0;
+    for (uint32_t i = 0; i < nslow; i++)
+        if (e[slow[i]] < PLC_DIR_SPLIT)
+            __builtin_prefetch(&d->leaves[e[slow[i]]]);
+    for (uint32_t i = 0; i < nslow; i++) {
+        uint32_t q = slow[i];
+        if (e[q] < PLC_DIR_SPLIT)
+            owners[q] = dir_leaf_owner_nb(d, e[q], (int64_t)(h[q] ^ PLC_STREE_SIGN));
+        else
+            big[nbig++] = q;
     }
-    if (nbig) { /* crowded entries: the tree's own lockstep descent */
+    if (nbig) { /* crowded entries, close calls: the tree's own lockstep descent */
         uint64_t big_h[PLC_DIR_GROUP];
         uint32_t big_o[PLC_DIR_GROUP];
         for (uint32_t i = 0; i < nbig; i++)
-            big_h[i] = h[bigq[i]];
+            big_h[i] = h[big[i]];
         PLC_DIR_TREE_BATCH(d->tree, big_h, nbig, big_o);
         for (uint32_t i = 0; i < nbig; i++)
-            owners[bigq[i]] = big_o[i];
+            owners[big[i]] = big_o[i];
     }
 }
 
 void PLC_DIR_BATCH(const plc_dir *d, const uint64_t *h, size_t n, uint32_t *owners)
 {
-    const dir_consts c = {d->entry, d->leaves, d->shift, d->bits, 64 - d->sbits,
-                          (UINT32_C(1) << d->sbits) - 1, d->obits,
-                          (UINT32_C(1) << d->obits) - 1, d->n, d->nleaves - 1, d->wrap_owner};
     size_t base = 0;
     if ((sizeof(uint32_t) << d->bits) > PLC_DIR_CACHED_BYTES) {
         /* The next group's entries are fetched while this group waits for
          * its leaves: two rounds of misses overlap instead of alternating. */
+        const uint32_t *entry = d->entry;
+        const uint32_t shift = d->shift;
         for (size_t q = 0; q < n && q < PLC_DIR_GROUP; q++)
-            __builtin_prefetch(&c.entry[h[q] >> c.shift]);
+            __builtin_prefetch(&entry[h[q] >> shift]);
         for (; base + PLC_DIR_GROUP <= n; base += PLC_DIR_GROUP) {
             size_t next = base + PLC_DIR_GROUP;
             size_t end = next + PLC_DIR_GROUP < n ? next + PLC_DIR_GROUP : n;
             for (size_t q = next; q < end; q++)
-                __builtin_prefetch(&c.entry[h[q] >> c.shift]);
-            dir_group(d, &c, h + base, PLC_DIR_GROUP, owners + base);
+                __builtin_prefetch(&entry[h[q] >> shift]);
+            dir_group(d, h + base, PLC_DIR_GROUP, owners + base);
         }
     } else {
         for (; base + PLC_DIR_GROUP <= n; base += PLC_DIR_GROUP)
-            dir_group(d, &c, h + base, PLC_DIR_GROUP, owners + base);
+            dir_group(d, h + base, PLC_DIR_GROUP, owners + base);
     }
     if (base < n)
-        dir_group(d, &c, h + base, (uint32_t)(n - base), owners + base);
+        dir_group(d, h + base, (uint32_t)(n - base), owners + base);
 }
 
 #undef PLC_DIR_ONE

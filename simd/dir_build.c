@@ -49,10 +49,10 @@ static uint32_t entry_for(const plc_dir *d, const plc_stree *t, uint32_t lo, uin
         same = plc_stree_owner_at(t, i) == o;
     if (same) /* no token inside, or none whose owner differs from the next */
         return PLC_DIR_OWNER | o;
-    if (hi == lo + 1 && d->sbits >= PLC_DIR_SPLIT_MIN_BITS) {
-        uint64_t top = (token(t, lo) << d->bits) >> (64 - d->sbits);
-        uint32_t v = PLC_DIR_SPLIT | (uint32_t)top << (2 * d->obits) | o << d->obits |
-                     plc_stree_owner_at(t, lo);
+    uint32_t at = plc_stree_owner_at(t, lo);
+    if (hi == lo + 1 && o <= PLC_DIR_OMASK && at <= PLC_DIR_OMASK) {
+        uint32_t top = (uint32_t)(token(t, lo) >> d->rshift) & PLC_DIR_SMASK;
+        uint32_t v = PLC_DIR_SPLIT | top << (2 * PLC_DIR_OBITS) | o << PLC_DIR_OBITS | at;
         if (v != PLC_DIR_BIG) /* else the one value that reads as BIG: it is one */
             return v;
     }
@@ -80,17 +80,7 @@ void plc_dir_build(plc_dir *d, const plc_stree *t, uint32_t bits, void *mem)
     d->nbig = 0;
     d->nowner = 0;
     d->nsplit = 0;
-    /* Owner width: SPLIT entries hold two owners and at least 8 bits of the
-     * token in the 30 bits below the kind. */
-    uint32_t max_owner = t->wrap_owner;
-    for (uint32_t i = 0; i < t->n; i++)
-        max_owner = plc_stree_owner_at(t, i) > max_owner ? plc_stree_owner_at(t, i) : max_owner;
-    d->obits = 1;
-    while (d->obits < 31 && (max_owner >> d->obits))
-        d->obits++;
-    d->sbits = 2 * d->obits + PLC_DIR_SPLIT_MIN_BITS <= 30 ? 30 - 2 * d->obits : 1;
-    if (d->sbits < PLC_DIR_SPLIT_MIN_BITS)
-        d->obits = 0; /* no SPLIT entries; the batch's shifts stay in range */
+    d->rshift = 64 - bits - PLC_DIR_SBITS;
     uint32_t i = 0;
     for (uint64_t e = 0; e < m; e++) {
         uint32_t lo = i;
