@@ -3,7 +3,8 @@
  * compiled per instruction set. Before including, define PLC_DIR_ONE,
  * PLC_DIR_BATCH (the function names) and PLC_DIR_TREE_ONE,
  * PLC_DIR_TREE_BATCH (the same instruction set's S+ tree kernels, for BIG
- * entries), and provide
+ * entries), optionally PLC_DIR_FIRST4 (the first pass of a group over four
+ * queries in vector registers, see dir_avx2.c), and provide
  *   static inline uint32_t rank_leaf(const int64_t key[5], int64_t x);
  * counting the keys < x (x and keys sign-flipped, see stree.h).
  *
@@ -88,7 +89,18 @@ static inline void dir_group(const plc_dir *d, const uint64_t *h, uint32_t g, ui
     uint32_t e[PLC_DIR_GROUP], slow[PLC_DIR_GROUP], nslow = 0;
     const uint32_t *entry = d->entry;
     const uint32_t shift = d->shift, rshift = d->rshift;
-    for (uint32_t q = 0; q < g; q++) {
+    uint32_t q = 0;
+#if defined(PLC_DIR_FIRST4)
+    /* Four queries at a time in vector registers; the tail below. */
+    for (; q + 4 <= g; q += 4) {
+        uint32_t m = PLC_DIR_FIRST4(entry, h + q, shift, rshift, e + q, owners + q);
+        for (uint32_t j = 0; j < 4; j++) {
+            slow[nslow] = q + j;
+            nslow += (m >> j) & 1;
+        }
+    }
+#endif
+    for (; q < g; q++) {
         uint64_t x = h[q];
         uint32_t v = entry[x >> shift];
         uint32_t r = (uint32_t)(x >> rshift) & PLC_DIR_SMASK;
@@ -105,11 +117,11 @@ static inline void dir_group(const plc_dir *d, const uint64_t *h, uint32_t g, ui
         if (e[slow[i]] < PLC_DIR_SPLIT)
             __builtin_prefetch(&d->leaves[e[slow[i]]]);
     for (uint32_t i = 0; i < nslow; i++) {
-        uint32_t q = slow[i];
-        if (e[q] < PLC_DIR_SPLIT)
-            owners[q] = dir_leaf_owner_nb(d, e[q], (int64_t)(h[q] ^ PLC_STREE_SIGN));
+        uint32_t k = slow[i];
+        if (e[k] < PLC_DIR_SPLIT)
+            owners[k] = dir_leaf_owner_nb(d, e[k], (int64_t)(h[k] ^ PLC_STREE_SIGN));
         else
-            big[nbig++] = q;
+            big[nbig++] = k;
     }
     if (nbig) { /* crowded entries, close calls: the tree's own lockstep descent */
         uint64_t big_h[PLC_DIR_GROUP];
