@@ -16,6 +16,10 @@
  *   .../threads:2                        two reader threads (items add up)
  *   router/publish_to_reclaim            time from placer_router_publish
  *                                        until the replaced snapshot is freed
+ *   router/batch_256/{router,bare}       placer_router_lookup_batch against
+ *                                        placer_lookup_batch on the same
+ *                                        snapshot, 256 keys a call, no writer:
+ *                                        the read-side section's cost per batch
  */
 #define PLACER_STATIC_LINKING_ONLY
 #include <pthread.h>
@@ -148,6 +152,32 @@ static void bench_reclaim(plc_bench *b, const void *arg)
     placer_router_free(r);
 }
 
+/* 256 keys a call through the router (arg non-NULL) or on the bare snapshot. */
+static void bench_batch(plc_bench *b, const void *arg)
+{
+    enum { N = 256 };
+    const ring_fixture *f = bench_fixture(1);
+    placer_snapshot *s = bench_seed_ring(1);
+    placer_router *r = arg ? placer_router_new(s) : NULL;
+    uint32_t out[N];
+    uint64_t acc = 0, epoch = 0;
+    while (plc_bench_keep_running(b, BENCH_KEYS)) {
+        for (uint32_t at = 0; at < BENCH_KEYS; at += N) {
+            if (r)
+                placer_router_lookup_batch(r, f->key_ptrs + at, f->key_lens + at, N, out, &epoch);
+            else
+                placer_lookup_batch(s, f->key_ptrs + at, f->key_lens + at, N, out);
+            acc += out[at & (N - 1)] + epoch;
+        }
+    }
+    plc_bench_keep(acc);
+    plc_bench_set_items(b, plc_bench_iterations(b));
+    if (r)
+        placer_router_free(r); /* frees s */
+    else
+        placer_snapshot_free(s);
+}
+
 void register_router_benches(void)
 {
     static const sync_ops *const all[] = {&sync_placer_router, &sync_urcu_memb, &sync_urcu_qsbr,
@@ -170,4 +200,6 @@ void register_router_benches(void)
             n++;
         }
     plc_bench_register("router/publish_to_reclaim", bench_reclaim, NULL);
+    plc_bench_register("router/batch_256/router", bench_batch, "router");
+    plc_bench_register("router/batch_256/bare", bench_batch, NULL);
 }

@@ -134,6 +134,11 @@ RATIOS += [
      R % ("urcu_qsbr/writer_0", 1), None),
 ]
 
+RATIOS += [
+    ("router batch of 256 vs the bare snapshot's batch (within 3%)",
+     "router/batch_256/router", "router/batch_256/bare", 1 / 1.03),
+]
+
 # (what, benchmark, minus benchmark, most nanoseconds more)
 DIFFS = [
     ("router lookup minus bare snapshot lookup", R % ("placer_router/writer_0", 1),

@@ -282,7 +282,8 @@ int cmd_demo(int argc, char **argv)
            placer_kernel_name(PLACER_KERNEL_SEARCH));
 
     size_t layout = placer_snapshot_layout_bytes(s);
-    printf("search layout: %zu bytes, %.2fx plain sorted tokens + owners\n", layout,
+    printf("search layout: %s, %zu bytes, %.2fx plain sorted tokens + owners\n",
+           placer_snapshot_layout_name(s), layout,
            (double)layout / (12.0 * placer_token_count(s)));
 
     static const void *ptrs[DEMO_CHUNK];

@@ -23,7 +23,10 @@ void cmd_stats_usage(FILE *out)
             "Shares are exact for the\n"
             "ring, partitions and Maglev (ranges of the hash space), counted over\n"
             "partitions or buckets for Couchbase hashing and jump, and measured at 65,536\n"
-            "evenly spaced positions for rendezvous.\n"
+            "evenly spaced positions for rendezvous. Last, the search layout the snapshot\n"
+            "chose (placer_snapshot_layout_name): for a ring, \"directory\" (2^bits entries\n"
+            "in front of the S+ tree, with the share of hashes one entry answers) or\n"
+            "\"stree\"; and its bytes against plain sorted tokens + owners.\n"
             "\n"
             "  --json       print everything as one JSON object\n"
             "  -h, --help   this help\n");
@@ -104,6 +107,11 @@ int cmd_stats(int argc, char **argv)
     }
     const char *strategy = placer_strategy_name(placer_snapshot_strategy(s));
     static const char *const states[] = {"active", "joining", "draining", "down"};
+    uint32_t dir_bits = 0;
+    double one_read = 0;
+    int has_dir = placer_snapshot_directory(s, &dir_bits, &one_read) == 0;
+    size_t layout = placer_snapshot_layout_bytes(s);
+    double vs_plain = (double)layout / (12.0 * placer_token_count(s));
     if (json) {
         json_t *doc = cli_json_doc(), *nodes = json_array(), *zones = json_array();
         cli_json_put(doc, "strategy", json_string(strategy));
@@ -139,6 +147,13 @@ int cmd_stats(int argc, char **argv)
             cli_json_append(zones, o);
         }
         cli_json_put(doc, "zones", zones);
+        cli_json_put(doc, "layout", json_string(placer_snapshot_layout_name(s)));
+        cli_json_put(doc, "layout_bytes", cli_json_u64(layout));
+        cli_json_put(doc, "layout_vs_plain", cli_json_num(vs_plain));
+        if (has_dir) {
+            cli_json_put(doc, "directory_bits", json_integer(dir_bits));
+            cli_json_put(doc, "one_read_share", cli_json_num(one_read));
+        }
         rc = cli_json_emit("stats", doc);
     } else {
         cli_print_name(stdout, path);
@@ -178,6 +193,11 @@ int cmd_stats(int argc, char **argv)
             printf(" %.2f%% (%u node%s)", 100 * zs, members, members == 1 ? "" : "s");
         }
         printf("\n");
+        printf("layout: %s", placer_snapshot_layout_name(s));
+        if (has_dir)
+            printf(", 2^%u entries, %.1f%% of hashes answered by one entry", dir_bits,
+                   100 * one_read);
+        printf("; %zu bytes, %.2fx plain sorted tokens + owners\n", layout, vs_plain);
     }
     free(share);
     free(target);

@@ -1,12 +1,17 @@
 /*
  * lookup.c -- the hot path: hash the key with the kernel the snapshot chose
- * at build time, descend its S+ tree, read the owner from the leaf line the
- * descent ends in. No CPU checks, no allocation, no locks: the snapshot is
- * immutable.
+ * at build time, read the ring's directory entry (simd/dir.h: the owner for
+ * most hashes, else a leaf or two of the S+ tree, or its descent). No CPU
+ * checks, no allocation, no locks: the snapshot is immutable.
  *
- * The key forms call one fused kernel (simd/stree_body.h) that hashes and
- * descends: one indirect call per lookup, and batches hash each group of
- * keys straight into its lockstep descent with prefetching. Strategies
+ * Batches hash a chunk of keys into h[] through the snapshot's batch hash,
+ * then look the chunk's owners up from h[]: the hash kernel keeps several
+ * keys' chains in flight, the directory kernel several keys' misses.
+ *
+ * Rings without a directory (fewer than 64 tokens) call one fused kernel
+ * (simd/stree_body.h) that hashes and descends: one indirect call per
+ * lookup, and batches hash each group of keys straight into its lockstep
+ * descent with prefetching. Strategies
  * without fused kernels (their pointers are NULL) take one well-predicted
  * branch to their module's operations (strategy_ops.h).
  */
@@ -23,6 +28,8 @@ int placer_lookup_hash(const placer_snapshot *s, uint64_t hash)
 {
     if (!s)
         return PLACER_ENULL;
+    if (s->dir_search)
+        return (int)s->dir_search(&s->dir, hash);
     if (s->search)
         return (int)s->search(&s->tree, hash);
     uint32_t o = s->ops->owner(s, hash, 0);
@@ -41,7 +48,9 @@ int placer_lookup_hash_batch(const placer_snapshot *s, const uint64_t *hashes, s
 {
     if (!s || (n && (!hashes || !owners)))
         return PLACER_ENULL;
-    if (s->search_batch)
+    if (s->dir_search_batch)
+        s->dir_search_batch(&s->dir, hashes, n, owners);
+    else if (s->search_batch)
         s->search_batch(&s->tree, hashes, n, owners);
     else
         s->ops->owner_batch(s, hashes, n, owners);
@@ -57,9 +66,25 @@ int placer_lookup_batch(const placer_snapshot *s, const void *const *keys, const
     for (size_t i = 0; i < n; i++)
         if (!keys[i] && lens[i])
             return PLACER_ENULL;
-    if (s->lookup_batch)
+    if (s->dir_search_batch)
+        plc_dir_lookup_batch(s, keys, lens, n, owners);
+    else if (s->lookup_batch)
         s->lookup_batch(&s->tree, s->seed, keys, lens, n, owners);
     else
         s->ops->lookup_batch(s, keys, lens, n, owners);
     return 0;
+}
+
+/* Keys per chunk: hashes for two directory groups (dir_body.h), on the stack. */
+#define HASH_CHUNK 64u
+
+void plc_dir_lookup_batch(const placer_snapshot *s, const void *const *keys, const size_t *lens,
+                          size_t n, uint32_t *owners)
+{
+    uint64_t h[HASH_CHUNK];
+    for (size_t at = 0; at < n; at += HASH_CHUNK) {
+        size_t m = n - at < HASH_CHUNK ? n - at : HASH_CHUNK;
+        s->hash64_batch(s->seed, keys + at, lens + at, m, h);
+        s->dir_search_batch(&s->dir, h, m, owners + at);
+    }
 }

@@ -156,7 +156,13 @@ placer_snapshot *plc_ring_assemble(const placer_builder *b, uint64_t epoch, plc_
     size_t off_leaves = node_bytes;
     size_t off_tnodes = off_leaves + leaf_bytes;
     size_t off_tleaves = off_tnodes + tnode_bytes;
-    size_t off_rep = off_tleaves + tleaf_bytes;
+    /* The directory in front of the current tree, when it pays and fits
+     * the memory budget (simd/dir.h); the target tree has none (it only
+     * answers handoff questions). */
+    uint32_t dir_bits = plc_dir_choose_bits(cur.n, node_bytes + leaf_bytes);
+    size_t dir_bytes = dir_bits ? plc_dir_bytes(dir_bits) : 0;
+    size_t off_dir = off_tleaves + tleaf_bytes;
+    size_t off_rep = off_dir + dir_bytes;
     size_t rep_bytes = (size_t)cur.n * rep_r * sizeof(uint32_t);
     unsigned char *mem;
     placer_snapshot *s = plc_snapshot_new(b, off_rep + rep_bytes, epoch, &mem);
@@ -168,10 +174,16 @@ placer_snapshot *plc_ring_assemble(const placer_builder *b, uint64_t epoch, plc_
         plc_stree_build(&s->target, tgt.tokens, tgt.token_stride, tgt.owners, tgt.owner_stride,
                         tgt.n, mem + off_tnodes, mem + off_tleaves);
     s->has_target = tgt.n > 0;
+    if (dir_bits) {
+        const plc_kernels *k = plc_kernels_get();
+        plc_dir_build(&s->dir, &s->tree, dir_bits, mem + off_dir);
+        s->dir_search = k->dir_search;
+        s->dir_search_batch = k->dir_search_batch;
+    }
     plc_node *nodes = (plc_node *)s->nodes;
     for (uint32_t i = 0; i < cur.n; i++)
         nodes[plc_stree_owner_at(&s->tree, i)].ntokens++;
-    s->layout_bytes = node_bytes + leaf_bytes + tnode_bytes + tleaf_bytes;
+    s->layout_bytes = dir_bytes + node_bytes + leaf_bytes + tnode_bytes + tleaf_bytes;
     /* Replica sets per slot, last: the walk needs everything above. */
     uint32_t *rep = (uint32_t *)(mem + off_rep);
     if (rep_src) {

@@ -44,6 +44,32 @@ size_t placer_snapshot_layout_bytes(const placer_snapshot *s)
     return s ? s->layout_bytes : 0;
 }
 
+const char *placer_snapshot_layout_name(const placer_snapshot *s)
+{
+    if (!s)
+        return NULL;
+    if (s->dir_search)
+        return "directory";
+    switch (s->strategy) {
+    case PLACER_RING: return "stree";
+    case PLACER_RENDEZVOUS: return "candidates";
+    default: return "table";
+    }
+}
+
+int placer_snapshot_directory(const placer_snapshot *s, uint32_t *bits, double *one_read)
+{
+    if (!s)
+        return PLACER_ENULL;
+    if (!s->dir_search)
+        return PLACER_EINVAL;
+    if (bits)
+        *bits = s->dir.bits;
+    if (one_read) /* OWNER entries, and SPLIT ones (but for 2^-10 of their hashes) */
+        *one_read = (double)(s->dir.nowner + s->dir.nsplit) / (double)((uint64_t)1 << s->dir.bits);
+    return 0;
+}
+
 size_t placer_snapshot_replica_bytes(const placer_snapshot *s)
 {
     return s ? (size_t)s->tree.n * s->rep_r * sizeof(uint32_t) : 0;

@@ -26,6 +26,7 @@
 #include "kernels.h"
 #include "placer.h"
 #include "rendezvous.h"
+#include "dir.h"
 #include "stree.h"
 
 #define PLC_NO_NODE PLACER_NO_NODE /* the public name, for the engine's tables */
@@ -53,8 +54,13 @@ typedef struct plc_node {
 } plc_node;
 
 struct placer_snapshot {
-    /* what every lookup reads; the four S+ tree kernels are NULL unless the
-     * strategy's lookups use them (the ring: strategy_ops.h) */
+    /* what every lookup reads. A ring with a radix directory (simd/dir.h)
+     * is looked up through dir_search (NULL otherwise); the four S+ tree
+     * kernels are NULL unless the strategy's lookups use them (the ring:
+     * strategy_ops.h) */
+    plc_dir_fn dir_search;
+    plc_dir_batch_fn dir_search_batch;
+    plc_dir dir; /* its entries point into `tree`'s leaves */
     plc_stree_key_fn lookup; /* hash + search, fused */
     plc_stree_fn search;
     uint64_t seed;
@@ -74,7 +80,7 @@ struct placer_snapshot {
     uint32_t nzones; /* distinct zones among nodes that own tokens now */
     int has_target;  /* a node is joining or draining: `target` is valid */
     plc_stree target; /* the placement after the transition */
-    size_t layout_bytes; /* internal nodes + leaves; the tables or candidates otherwise */
+    size_t layout_bytes; /* directory + internal nodes + leaves; the tables or candidates otherwise */
     /* The strategy's module, and what the others hold; the ring's lookups
      * read none of it. */
     const struct plc_strategy_ops *ops;
@@ -115,15 +121,25 @@ uint32_t plc_replicas_at(const placer_snapshot *s, uint64_t h, uint32_t *out, ui
 int plc_lookup_unfused(const placer_snapshot *s, const void *key, size_t len);
 
 /* placer_lookup without the argument checks, for lookup.c and the router:
- * the fused kernel when the snapshot has one (one indirect call), the
- * strategy's lookup otherwise. */
+ * the hash and the directory when the snapshot has one (two indirect
+ * calls, one line read for most keys), else the fused kernel (one indirect
+ * call), else the strategy's lookup. */
 static inline int plc_lookup_key(const placer_snapshot *s, const void *key, size_t len)
 {
+    plc_dir_fn dir = s->dir_search;
+    if (__builtin_expect(dir != NULL, 1))
+        return (int)dir(&s->dir, s->hash64(s->seed, key, len));
     plc_stree_key_fn fused = s->lookup;
     if (__builtin_expect(fused != NULL, 1))
         return (int)fused(&s->tree, s->seed, key, len);
     return plc_lookup_unfused(s, key, len);
 }
+
+/* The ring's batch through its directory: keys hashed a chunk at a time by
+ * the snapshot's batch hash (several keys' chains in flight), then the
+ * chunk's owners from the hashes (lookup.c). */
+void plc_dir_lookup_batch(const placer_snapshot *s, const void *const *keys, const size_t *lens,
+                          size_t n, uint32_t *owners);
 
 /* Count of live snapshots (placer_snapshots_alive); every snapshot made
  * calls plc_snapshot_born, placer_snapshot_free decrements. */

@@ -10,13 +10,18 @@
 
 static uint32_t ring_owner(const placer_snapshot *s, uint64_t h, int target)
 {
+    if (!target && s->dir_search)
+        return s->dir_search(&s->dir, h);
     return s->search(target ? &s->target : &s->tree, h);
 }
 
 static void ring_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t n,
                              uint32_t *owners)
 {
-    s->search_batch(&s->tree, h, n, owners);
+    if (s->dir_search_batch)
+        s->dir_search_batch(&s->dir, h, n, owners);
+    else
+        s->search_batch(&s->tree, h, n, owners);
 }
 
 static uint32_t ring_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want,

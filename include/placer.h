@@ -387,10 +387,36 @@ PLACER_API uint32_t placer_node_tokens(const placer_snapshot *s, uint32_t node);
 PLACER_API int placer_token_at(const placer_snapshot *s, uint32_t i, uint64_t *token,
                                uint32_t *owner);
 
-/* Bytes of the search layout (tree nodes and leaves, owners included), for
- * comparison with the 12 bytes per token of plain sorted tokens + owners;
- * 0 when s is NULL. */
+/* Bytes of the search layout (the directory, tree nodes and leaves, owners
+ * included), for comparison with the 12 bytes per token of plain sorted
+ * tokens + owners; 0 when s is NULL. */
 PLACER_API size_t placer_snapshot_layout_bytes(const placer_snapshot *s);
+
+/* The search layout the snapshot chose when it was built or decoded, as a
+ * static string (NULL when s is NULL):
+ *   "directory"   ring: a radix directory of 2^bits entries indexed by the
+ *                 top bits of the hash, in front of the S+ tree; most
+ *                 hashes are answered by one entry (one cache line), the
+ *                 others by one or two tree leaves, crowded entries by the
+ *                 tree's logarithmic descent;
+ *   "stree"       ring: the S+ tree alone (rings of fewer than 64 tokens,
+ *                 where the tree is a line or two, or no directory of at
+ *                 least 2^8 entries fits the memory budget below);
+ *   "table"       partitions, Maglev, jump: an owner table;
+ *   "candidates"  rendezvous.
+ * The directory is sized so that directory + tree stay within twice the 12
+ * bytes per token of plain sorted tokens + owners (placer_snapshot_layout_bytes
+ * counts both). Thread-safe. */
+PLACER_API const char *placer_snapshot_layout_name(const placer_snapshot *s);
+
+/* The ring's directory: its size in bits (2^bits entries) into *bits, and
+ * into *one_read the share of the hash space whose owner one entry holds
+ * (entries with no token inside or one owner, and entries holding one token
+ * with both owners). Either pointer may be NULL. Returns 0, PLACER_ENULL
+ * when s is NULL, or PLACER_EINVAL when the snapshot has no directory
+ * (placer_snapshot_layout_name is not "directory"). Thread-safe. */
+PLACER_API int placer_snapshot_directory(const placer_snapshot *s, uint32_t *bits,
+                                         double *one_read);
 
 /* Bytes of precomputed replica sets (placer_builder_set_replicas); 0 when
  * none or s is NULL. */
