@@ -81,17 +81,28 @@ void plc_dir_build(plc_dir *d, const plc_stree *t, uint32_t bits, void *mem)
     d->nowner = 0;
     d->nsplit = 0;
     d->rshift = 64 - bits - PLC_DIR_SBITS;
+    /* The cursor: token i, its value, and the entry every range without a
+     * token gets while the cursor stays (the owner of token i, or the wrap):
+     * most entries of a large directory are such, and cost a compare. */
     uint32_t i = 0;
+    uint64_t ti = t->n ? token(t, 0) : 0;
+    uint32_t empty = PLC_DIR_OWNER | owner_from(t, 0);
     for (uint64_t e = 0; e < m; e++) {
         uint32_t lo = i;
         if (e + 1 == m) {
             i = t->n;
         } else {
             uint64_t next = (e + 1) << d->shift; /* the first hash of entry e + 1 */
-            while (i < t->n && token(t, i) < next)
-                i++;
+            while (i < t->n && ti < next)
+                ti = ++i < t->n ? token(t, i) : 0;
+        }
+        if (i == lo) {
+            entry[e] = empty;
+            d->nowner++;
+            continue;
         }
         uint32_t v = entry_for(d, t, lo, i);
+        empty = PLC_DIR_OWNER | owner_from(t, i);
         d->nbig += v == PLC_DIR_BIG;
         d->nowner += (v & PLC_DIR_OWNER) != 0;
         d->nsplit += (v >> 30) == 1 && v != PLC_DIR_BIG;
