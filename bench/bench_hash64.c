@@ -100,14 +100,14 @@ static void bench_hash(plc_bench *b, const void *arg)
             break;
         case V1_HW:
             for (uint32_t i = 0; i < KEYS; i++, k += KEY_LEN)
-                acc += hw->hash64(0, k, KEY_LEN);
+                acc += hw->hash64_v1(0, k, KEY_LEN);
             break;
         case V1_SW:
             for (uint32_t i = 0; i < KEYS; i++, k += KEY_LEN)
-                acc += sw->hash64(0, k, KEY_LEN);
+                acc += sw->hash64_v1(0, k, KEY_LEN);
             break;
         case V1_HW_BATCH:
-            hw->hash64_batch(acc, ptrs, lens, KEYS, out);
+            hw->hash64_v1_batch(acc, ptrs, lens, KEYS, out);
             acc += out[KEYS - 1];
             break;
         case V2_HW:

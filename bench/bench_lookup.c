@@ -67,7 +67,7 @@ static void random_access_setup(int size, const ring_fixture *f)
 
 static uint64_t hash_keys(const ring_fixture *f, uint32_t i)
 {
-    return f->snap->hash64(f->snap->seed, f->key_ptrs[i], BENCH_KEY_LEN);
+    return f->snap->hash(&f->snap->hkey, f->key_ptrs[i], BENCH_KEY_LEN);
 }
 
 static void bench(plc_bench *b, const void *arg)
@@ -99,7 +99,7 @@ static void bench(plc_bench *b, const void *arg)
                     continue;
                 }
                 if (c->mode == LOOKUP && c->peer != PUBLIC_API) {
-                    kt->hash64_batch(f->snap->seed, f->key_ptrs + at, f->key_lens + at, HASH_CHUNK, h);
+                    kt->hash64_v2_batch(f->snap->seed, f->key_ptrs + at, f->key_lens + at, HASH_CHUNK, h);
                     hh = h;
                 }
                 switch (c->peer) {

@@ -142,7 +142,14 @@ int cli_write_file(const char *cmd, const char *path, const void *buf, size_t le
  * the decoder's reason and returns CLI_BADINPUT / CLI_FAILURE. */
 int cli_load_snapshot(const char *cmd, const char *path, placer_snapshot **out);
 
-/* Encode s and write it to path (cli_write_file). */
+/* Read the 128-bit placement secret from path (secret_file.c): 16 raw
+ * bytes or 32 hex digits (and one newline), in a regular file that only
+ * its owner may access. Returns CLI_OK, or prints why and returns
+ * CLI_BADINPUT. */
+int cli_read_secret(const char *cmd, const char *path, unsigned char secret[16]);
+
+/* Encode s and write it to path (cli_write_file; mode 0600 when s holds a
+ * secret). */
 int cli_save_snapshot(const char *cmd, const char *path, const placer_snapshot *s);
 
 /* A node's share of each key in s: exact for the range strategies (ring,

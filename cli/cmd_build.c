@@ -12,22 +12,30 @@ void cmd_build_usage(FILE *out)
             "\n"
             "Build a snapshot from a membership file (JSON: strategy, seed, epoch, nodes\n"
             "with id, zone, weight, state, address; see README.md) and write it to FILE.snap\n"
-            "(format v1, docs/FORMAT.md). MEMBERSHIP.json may be - for standard input.\n"
+            "(format v2, docs/FORMAT.md). MEMBERSHIP.json may be - for standard input.\n"
             "\n"
             "  -o, --output FILE   where to write the snapshot (required)\n"
             "  --epoch N           the snapshot's epoch (overrides the file's; default 0)\n"
             "  --previous OLD      the snapshot this one follows: partitions and jump keep\n"
-            "                      their assignments, so only what must move moves\n"
+            "                      their assignments, so only what must move moves; the\n"
+            "                      key hash (and secret) is kept unless the file or\n"
+            "                      --secret-file says otherwise, so no key moves\n"
+            "  --secret-file F     key the placement: hash keys and tokens with SipHash-1-3\n"
+            "                      under the 128-bit secret in F (16 raw bytes or 32 hex\n"
+            "                      digits; F must be private to its owner). The secret is\n"
+            "                      stored in FILE.snap, written with mode 0600; it is never\n"
+            "                      read from the command line and never printed\n"
             "  --json              print the summary as JSON\n"
             "  -h, --help          this help\n");
 }
 
-enum { OPT_EPOCH = 256, OPT_PREVIOUS, OPT_JSON };
+enum { OPT_EPOCH = 256, OPT_PREVIOUS, OPT_SECRET_FILE, OPT_JSON };
 
 static const struct option options[] = {
     {"output", required_argument, NULL, 'o'},
     {"epoch", required_argument, NULL, OPT_EPOCH},
     {"previous", required_argument, NULL, OPT_PREVIOUS},
+    {"secret-file", required_argument, NULL, OPT_SECRET_FILE},
     {"json", no_argument, NULL, OPT_JSON},
     CLI_HELP_OPTION,
     {0},
@@ -40,6 +48,7 @@ static int summary(const char *outp, const placer_snapshot *s, int json)
         json_t *doc = cli_json_doc();
         cli_json_put(doc, "output", cli_json_str(outp));
         cli_json_put(doc, "strategy", json_string(strategy));
+        cli_json_put(doc, "key_hash", json_string(placer_key_hash_name(placer_snapshot_key_hash(s))));
         cli_json_put(doc, "epoch", cli_json_u64(placer_snapshot_epoch(s)));
         cli_json_put(doc, "nodes", json_integer(placer_node_count(s)));
         cli_json_put(doc, "tokens", json_integer(placer_token_count(s)));
@@ -48,7 +57,8 @@ static int summary(const char *outp, const placer_snapshot *s, int json)
     }
     printf("wrote ");
     cli_print_name(stdout, outp);
-    printf(": %s, epoch %llu, %u nodes, %u tokens%s\n", strategy,
+    printf(": %s, key hash %s, epoch %llu, %u nodes, %u tokens%s\n", strategy,
+           placer_key_hash_name(placer_snapshot_key_hash(s)),
            (unsigned long long)placer_snapshot_epoch(s), placer_node_count(s),
            placer_token_count(s), placer_snapshot_in_transition(s) ? ", in transition" : "");
     return CLI_OK;
@@ -56,7 +66,7 @@ static int summary(const char *outp, const placer_snapshot *s, int json)
 
 int cmd_build(int argc, char **argv)
 {
-    const char *in = NULL, *outp = NULL, *prev_path = NULL;
+    const char *in = NULL, *outp = NULL, *prev_path = NULL, *secret_path = NULL;
     uint64_t epoch = 0;
     int has_epoch = 0, json = 0, c;
     while ((c = cli_getopt("build", argc, argv, options, cmd_build_usage)) != -1) {
@@ -71,6 +81,9 @@ int cmd_build(int argc, char **argv)
             break;
         case OPT_PREVIOUS:
             prev_path = optarg;
+            break;
+        case OPT_SECRET_FILE:
+            secret_path = optarg;
             break;
         case OPT_JSON:
             json = 1;
@@ -112,13 +125,32 @@ int cmd_build(int argc, char **argv)
         return rc;
     }
     placer_builder_set_previous(b, prev);
-    int err = placer_builder_build(b, epoch, &s);
+    int err = 0;
+    if (secret_path) {
+        unsigned char secret[16];
+        if ((rc = cli_read_secret("build", secret_path, secret))) {
+            placer_builder_free(b);
+            placer_snapshot_free(prev);
+            return rc;
+        }
+        err = placer_builder_set_secret(b, secret);
+        explicit_bzero(secret, sizeof secret);
+        if (err) {
+            fprintf(stderr, "placer build: %s: key_hash \"couchbase\" takes no secret (it must "
+                            "match Couchbase's SDKs)\n", in);
+            placer_builder_free(b);
+            placer_snapshot_free(prev);
+            return CLI_BADINPUT;
+        }
+    }
+    err = placer_builder_build(b, epoch, &s);
     placer_builder_free(b);
     placer_snapshot_free(prev);
     if (err) {
         fprintf(stderr, "placer build: %s: %s%s\n", in, placer_strerror(err),
                 err == PLACER_EINVAL ? " (a setting does not fit the strategy, a jump bucket is "
-                                       "claimed twice, or --previous is of another strategy)"
+                                       "claimed twice, --previous is of another strategy, or "
+                                       "key_hash siphash13 has no --secret-file)"
                                      : "");
         return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
     }

@@ -56,6 +56,7 @@ int cmd_verify(int argc, char **argv)
         cli_json_put(doc, "valid", json_true());
         cli_json_put(doc, "bytes", cli_json_u64(len));
         cli_json_put(doc, "strategy", json_string(strategy));
+        cli_json_put(doc, "key_hash", json_string(placer_key_hash_name(placer_snapshot_key_hash(s))));
         cli_json_put(doc, "epoch", cli_json_u64(placer_snapshot_epoch(s)));
         cli_json_put(doc, "seed", cli_json_u64(placer_snapshot_seed(s)));
         cli_json_put(doc, "nodes", json_integer(placer_node_count(s)));
@@ -64,8 +65,9 @@ int cmd_verify(int argc, char **argv)
         rc = cli_json_emit("verify", doc);
     } else {
         cli_print_name(stdout, path);
-        printf(": valid, %zu bytes: %s, epoch %llu, seed %llu, %u nodes, %u tokens%s\n", len,
-               strategy, (unsigned long long)placer_snapshot_epoch(s),
+        printf(": valid, %zu bytes: %s, key hash %s, epoch %llu, seed %llu, %u nodes, %u tokens%s\n",
+               len, strategy, placer_key_hash_name(placer_snapshot_key_hash(s)),
+               (unsigned long long)placer_snapshot_epoch(s),
                (unsigned long long)placer_snapshot_seed(s), placer_node_count(s),
                placer_token_count(s), placer_snapshot_in_transition(s) ? ", in transition" : "");
     }

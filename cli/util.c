@@ -7,6 +7,7 @@
 
 #include "cli.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 double cli_now(void)
@@ -82,7 +83,9 @@ int cli_save_snapshot(const char *cmd, const char *path, const placer_snapshot *
         fprintf(stderr, "placer %s: out of memory\n", cmd);
         return CLI_FAILURE;
     }
-    int rc = cli_write_file(cmd, path, buf, len);
+    /* A keyed snapshot holds its secret (docs/FORMAT.md): owner-only. */
+    int keyed = placer_snapshot_key_hash(s) == PLACER_HASH_SIPHASH13;
+    int rc = cli_write_file_mode(cmd, path, buf, len, keyed ? 0600 : 0666);
     placer_buffer_free(buf);
     return rc;
 }

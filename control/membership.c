@@ -188,8 +188,14 @@ static int read_top(ctx *c, const json_t *root, placer_builder *b, uint64_t *epo
     static const char *const strategies[] = {"ring", "partitions", "jump", "rendezvous", "maglev", NULL};
     static const int strategy_values[] = {PLACER_RING, PLACER_PARTITIONS, PLACER_JUMP,
                                           PLACER_RENDEZVOUS, PLACER_MAGLEV};
-    static const char *const hashes[] = {"placer", "couchbase", NULL};
-    static const int hash_values[] = {PLACER_HASH_PLACER, PLACER_HASH_COUCHBASE};
+    /* "placer" is the current placer_hash64 (placer-v2); "siphash13" needs
+     * the secret from elsewhere (placer build --secret-file): a membership
+     * file never holds it. */
+    static const char *const hashes[] = {"placer", "placer-v2", "placer-v1", "siphash13",
+                                         "couchbase", NULL};
+    static const int hash_values[] = {PLACER_HASH_PLACER_V2, PLACER_HASH_PLACER_V2,
+                                      PLACER_HASH_PLACER_V1, PLACER_HASH_SIPHASH13,
+                                      PLACER_HASH_COUCHBASE};
     if (!json_is_object(root))
         return fail(c, "expected an object with \"nodes\"");
     const char *key;

@@ -21,8 +21,7 @@ placer_builder *placer_builder_new(void)
     b->seed = PLACER_DEFAULT_SEED;
     b->vnodes = PLACER_DEFAULT_VNODES;
     b->strategy = PLACER_RING;
-    b->key_hash = PLACER_HASH_PLACER;
-    return b;
+    return b; /* key_hash 0: resolved at build */
 }
 
 void placer_builder_free(placer_builder *b)
@@ -55,8 +54,80 @@ int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **ou
     PLC_VALIDATE_OR_RET(b && out, PLACER_ENULL);
     PLC_VALIDATE_OR_RET(b->nnodes > 0, PLACER_ENONODES);
     const plc_strategy_ops *ops = plc_strategy_get(b->strategy);
-    PLC_VALIDATE_OR_RET(ops->key_hashes >> b->key_hash & 1, PLACER_EINVAL);
+    PLC_VALIDATE_OR_RET(plc_builder_resolve_hash(b) == 0, PLACER_EINVAL);
+    PLC_VALIDATE_OR_RET(ops->key_hashes >> b->eff_hash & 1, PLACER_EINVAL);
     return ops->build(b, epoch, out);
+}
+
+int plc_builder_resolve_hash(placer_builder *b)
+{
+    const placer_snapshot *prev = b->previous;
+    int h = b->key_hash;
+    if (!h) /* unset: keyed when a secret is set, else the previous build's hash */
+        h = b->has_secret ? PLACER_HASH_SIPHASH13 : prev ? prev->key_hash : PLACER_HASH_PLACER_V2;
+    plc_hash_key key = {b->seed, 0, 0};
+    if (h == PLACER_HASH_SIPHASH13) {
+        if (b->has_secret)
+            key = (plc_hash_key){0, b->secret_k0, b->secret_k1};
+        else if (prev && prev->key_hash == PLACER_HASH_SIPHASH13)
+            key = prev->hkey; /* a rebuild keeps the secret, so no key moves */
+        else
+            return PLACER_EINVAL; /* keyed, but no secret */
+    } else if (b->has_secret) {
+        return PLACER_EINVAL; /* Couchbase and the compatibility modes take no secret */
+    }
+    b->eff_hash = h;
+    b->eff_key = key;
+    return 0;
+}
+
+uint64_t plc_builder_hash(const placer_builder *b, const void *key, size_t len)
+{
+    plc_hash_fn one;
+    plc_hash_batch_fn batch;
+    int fused;
+    plc_hash_kernels(b->eff_hash, plc_kernels_get(), &one, &batch, &fused);
+    return one(&b->eff_key, key, len);
+}
+
+void plc_hash_kernels(int key_hash, const plc_kernels *k, plc_hash_fn *one, plc_hash_batch_fn *batch,
+                      int *fused)
+{
+    *fused = 0;
+    if (key_hash == PLACER_HASH_PLACER_V1) {
+        *one = k->hash_v1, *batch = k->hash_v1_batch;
+    } else if (key_hash == PLACER_HASH_SIPHASH13) {
+        *one = k->siphash13, *batch = k->siphash13_batch;
+    } else {
+        *one = k->hash_v2, *batch = k->hash_v2_batch;
+        *fused = key_hash == PLACER_HASH_PLACER_V2;
+    }
+}
+
+int placer_builder_set_secret(placer_builder *b, const unsigned char secret[16])
+{
+    PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
+    if (!secret) {
+        b->has_secret = 0;
+        b->secret_k0 = b->secret_k1 = 0;
+        if (b->key_hash == PLACER_HASH_SIPHASH13)
+            b->key_hash = 0;
+        return 0;
+    }
+    PLC_VALIDATE_OR_RET(!b->key_hash || b->key_hash == PLACER_HASH_PLACER_V1 ||
+                            b->key_hash == PLACER_HASH_PLACER_V2 ||
+                            b->key_hash == PLACER_HASH_SIPHASH13,
+                        PLACER_EINVAL);
+    uint64_t k0 = 0, k1 = 0;
+    for (int i = 7; i >= 0; i--) {
+        k0 = k0 << 8 | secret[i];
+        k1 = k1 << 8 | secret[8 + i];
+    }
+    b->has_secret = 1;
+    b->secret_k0 = k0;
+    b->secret_k1 = k1;
+    b->key_hash = PLACER_HASH_SIPHASH13;
+    return 0;
 }
 
 int placer_builder_set_partitions(placer_builder *b, uint32_t count)
@@ -70,7 +141,9 @@ int placer_builder_set_partitions(placer_builder *b, uint32_t count)
 int placer_builder_set_key_hash(placer_builder *b, int hash)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
-    PLC_VALIDATE_OR_RET(hash == PLACER_HASH_PLACER || hash == PLACER_HASH_COUCHBASE, PLACER_EINVAL);
+    PLC_VALIDATE_OR_RET(hash == PLACER_HASH_PLACER_V1 || hash == PLACER_HASH_PLACER_V2 ||
+                            hash == PLACER_HASH_SIPHASH13 || hash == PLACER_HASH_COUCHBASE,
+                        PLACER_EINVAL);
     b->key_hash = hash;
     return 0;
 }

@@ -33,7 +33,14 @@ struct placer_builder {
     uint32_t vnodes;
     uint32_t replicas; /* ring: replica sets to precompute (0: none); partitions: copies (0: 3) */
     int strategy;      /* PLACER_RING ... */
-    int key_hash;      /* PLACER_HASH_* */
+    int key_hash;      /* PLACER_HASH_*; 0: unset (previous's, or the default) */
+    int has_secret;    /* placer_builder_set_secret: SipHash-1-3 under (k0, k1) */
+    uint64_t secret_k0, secret_k1;
+    uint32_t format_version; /* 0: the current; decode sets the file's */
+    /* What a build hashes with, resolved by plc_builder_resolve_hash from
+     * the above and the previous snapshot: the builds read only these. */
+    int eff_hash;
+    plc_hash_key eff_key;
     uint32_t partitions; /* partitions or Maglev table size; 0: the strategy's default */
     const placer_snapshot *previous; /* partitions: the map to start from */
     /* An explicit partition map (placer_builder_set_partition_map): map_parts rows of
@@ -64,6 +71,20 @@ int plc_builder_in_transition(const placer_builder *b);
  * (by_zone 1), byte-wise as strcmp; NULL when out of memory. Ids are
  * unique, so the id order is total; among equal zones any order will do. */
 uint32_t *plc_builder_order(const placer_builder *b, int by_zone);
+
+/* Settle b->eff_hash and b->eff_key from the key hash, the secret and the
+ * previous snapshot (placer_builder_set_key_hash says how). Returns 0 or
+ * PLACER_EINVAL. */
+int plc_builder_resolve_hash(placer_builder *b);
+
+/* The position of a key or node name under the build's hash (eff_*). */
+uint64_t plc_builder_hash(const placer_builder *b, const void *key, size_t len);
+
+/* The kernels of a placer key hash (V1, V2, SipHash-1-3; Couchbase-hash
+ * snapshots hash ids and tokens with V2). fused: the ring's fused
+ * hash + search kernels hash with it (placer-v2 only). */
+void plc_hash_kernels(int key_hash, const plc_kernels *k, plc_hash_fn *one, plc_hash_batch_fn *batch,
+                      int *fused);
 
 /* Index of the node with this id, or -1. */
 int plc_builder_find(const placer_builder *b, const char *id);

@@ -23,7 +23,7 @@ typedef struct plc_dec plc_dec; /* also in strategy_ops.h (C11 allows the repeat
 struct plc_dec {
     const unsigned char *buf;
     uint64_t total;
-    uint32_t strategy, key_hash, nnodes, flags;
+    uint32_t version, strategy, key_hash, nnodes, flags;
     plc_sec s[PLC_FMT_MAX_SECTIONS + 1]; /* by type */
     uint8_t have[PLC_FMT_MAX_SECTIONS + 1];
     char *why;

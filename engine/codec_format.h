@@ -1,6 +1,7 @@
 /*
- * codec_format.h -- the constants of snapshot format v1 (docs/FORMAT.md is
- * the specification) shared by encode.c and decode.c.
+ * codec_format.h -- the constants of snapshot format v2, and of v1 which
+ * still decodes (docs/FORMAT.md is the specification), shared by encode.c
+ * and decode.c.
  */
 #ifndef PLC_ENGINE_CODEC_FORMAT_H
 #define PLC_ENGINE_CODEC_FORMAT_H
@@ -13,12 +14,15 @@
 #endif
 
 #define PLC_FMT_MAGIC "\x89PLC\r\n\x1a\n"
-#define PLC_FMT_VERSION 1u
+#define PLC_FMT_VERSION 2u /* written for every snapshot built */
+#define PLC_FMT_VERSION_1 1u /* read; written back only for a snapshot decoded from it */
 #define PLC_FMT_HEADER 64u
 #define PLC_FMT_ENTRY 32u   /* one section table entry */
 #define PLC_FMT_NODE 32u    /* one node record */
 #define PLC_FMT_ALIGN 64u
-#define PLC_FMT_MAX_SECTIONS 9u
+#define PLC_FMT_MAX_SECTIONS 16u /* sections in a file, and the largest type */
+#define PLC_FMT_V1_MAX_SECTIONS 9u
+#define PLC_FMT_SECRET_LEN 16u
 #define PLC_FMT_FLAG_TRANSITION 1u
 
 /* Section types, in the order they must appear. */
@@ -32,6 +36,8 @@ enum {
     PLC_SEC_REPLICAS = 7,       /* ring: aux = sets' size R; count = tokens * R */
     PLC_SEC_TABLE = 8,          /* partitions, Maglev, jump: aux = width; count = rows */
     PLC_SEC_TARGET_TABLE = 9,
+    PLC_SEC_SECRET = 10,        /* v2, key hash siphash13: the 16-byte secret */
+    /* 11..16: the other additions of v2, documented in docs/FORMAT.md */
 };
 
 /* Header field offsets. */
@@ -83,7 +89,8 @@ static inline uint32_t plc_sec_elem(uint32_t type)
 {
     switch (type) {
     case PLC_SEC_NODES: return PLC_FMT_NODE;
-    case PLC_SEC_STRINGS: return 1;
+    case PLC_SEC_STRINGS:
+    case PLC_SEC_SECRET: return 1;
     case PLC_SEC_TOKENS:
     case PLC_SEC_TARGET_TOKENS: return 8;
     default: return 4; /* owners, replicas, table rows' cells */

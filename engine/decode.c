@@ -41,9 +41,10 @@ static int check_header(plc_dec *d, size_t len)
     if (len < PLC_FMT_HEADER)
         return plc_dec_fail(d, PLACER_ETRUNC, "truncated: %zu bytes, the header alone is %u", len,
                     PLC_FMT_HEADER);
-    if (plc_rd32(b + PLC_H_VERSION) != PLC_FMT_VERSION)
-        return plc_dec_fail(d, PLACER_EVERSION, "format version %u (this placer reads %u)",
-                    plc_rd32(b + PLC_H_VERSION), PLC_FMT_VERSION);
+    d->version = plc_rd32(b + PLC_H_VERSION);
+    if (d->version != PLC_FMT_VERSION && d->version != PLC_FMT_VERSION_1)
+        return plc_dec_fail(d, PLACER_EVERSION, "format version %u (this placer reads 1 and %u)",
+                    d->version, PLC_FMT_VERSION);
     if (plc_rd32(b + PLC_H_HEADER_LEN) != PLC_FMT_HEADER)
         return plc_dec_fail(d, PLACER_EFORMAT, "header length %u, expected %u",
                     plc_rd32(b + PLC_H_HEADER_LEN), PLC_FMT_HEADER);
@@ -56,7 +57,8 @@ static int check_header(plc_dec *d, size_t len)
                     (unsigned long long)(len - d->total));
     d->nnodes = plc_rd32(b + PLC_H_NODES);
     uint32_t k = plc_rd32(b + PLC_H_SECTIONS);
-    if (d->nnodes > PLACER_MAX_NODES || k > PLC_FMT_MAX_SECTIONS)
+    uint32_t max_sections = d->version == PLC_FMT_VERSION_1 ? PLC_FMT_V1_MAX_SECTIONS : PLC_FMT_MAX_SECTIONS;
+    if (d->nnodes > PLACER_MAX_NODES || k > max_sections)
         return plc_dec_fail(d, PLACER_ETOOMANY, "%u nodes, %u sections: past the caps", d->nnodes, k);
     if (d->total - PLC_FMT_HEADER < (uint64_t)k * PLC_FMT_ENTRY)
         return plc_dec_fail(d, PLACER_ETRUNC, "the section table does not fit");
@@ -68,8 +70,11 @@ static int check_header(plc_dec *d, size_t len)
     const plc_strategy_ops *ops = plc_strategy_get((int)d->strategy);
     if (!ops)
         return plc_dec_fail(d, PLACER_ECORRUPT, "unknown strategy %u", d->strategy);
-    if (d->key_hash >= 32 || !(ops->key_hashes >> d->key_hash & 1))
-        return plc_dec_fail(d, PLACER_ECORRUPT, "key hash %u with strategy %u", d->key_hash, d->strategy);
+    /* Version 1 knew placer-v1 (then "placer") and Couchbase's CRC-32 only. */
+    if (d->key_hash >= 32 || !(ops->key_hashes >> d->key_hash & 1) ||
+        (d->version == PLC_FMT_VERSION_1 && d->key_hash > PLACER_HASH_COUCHBASE))
+        return plc_dec_fail(d, PLACER_ECORRUPT, "key hash %u with strategy %u in format %u",
+                            d->key_hash, d->strategy, d->version);
     if ((d->flags & ~PLC_FMT_FLAG_TRANSITION) || plc_rd32(b + PLC_H_RESERVED))
         return plc_dec_fail(d, PLACER_ECORRUPT, "unknown flags or a reserved field set");
     if (!d->nnodes)
@@ -82,6 +87,8 @@ static void needed(const plc_dec *d, unsigned *must, unsigned *may)
 {
     plc_strategy_get((int)d->strategy)->decode_sections(d->flags & PLC_FMT_FLAG_TRANSITION, must, may);
     *must |= 1u << PLC_SEC_NODES | 1u << PLC_SEC_STRINGS;
+    if (d->key_hash == PLACER_HASH_SIPHASH13)
+        *must |= 1u << PLC_SEC_SECRET;
 }
 
 static int check_sections(plc_dec *d)
@@ -103,6 +110,9 @@ static int check_sections(plc_dec *d)
         if ((table && (x.aux < 1 || x.aux > PLACER_MAX_REPLICAS)) ||
             (rep && (x.aux < 1 || x.aux > PLACER_MAX_REPLICAS)) || (!table && !rep && x.aux))
             return plc_dec_fail(d, PLACER_ECORRUPT, "section %u: bad width %u", i, x.aux);
+        if (x.type == PLC_SEC_SECRET && x.count != PLC_FMT_SECRET_LEN)
+            return plc_dec_fail(d, PLACER_ECORRUPT, "section %u: a secret of %llu bytes, not 16", i,
+                                (unsigned long long)x.count);
         uint64_t cap = x.type == PLC_SEC_STRINGS ? (uint64_t)d->nnodes * 3 * PLACER_MAX_ID_LEN
                        : x.type == PLC_SEC_NODES  ? PLACER_MAX_NODES
                        : rep                       ? (uint64_t)PLACER_MAX_TOKENS * PLACER_MAX_REPLICAS
@@ -226,8 +236,20 @@ int placer_snapshot_decode_ex(const void *buf, size_t len, placer_snapshot **out
         b->strategy = (int)d.strategy;
         b->key_hash = (int)d.key_hash;
         b->seed = plc_rd64(d.buf + PLC_H_SEED);
-        err = read_nodes(&d, b);
+        b->format_version = d.version;
+        if (d.key_hash == PLACER_HASH_SIPHASH13) {
+            b->has_secret = 1;
+            b->secret_k0 = plc_rd64(d.s[PLC_SEC_SECRET].p);
+            b->secret_k1 = plc_rd64(d.s[PLC_SEC_SECRET].p + 8);
+            /* The seed of a keyed snapshot is 0: one encoding per snapshot. */
+            if (b->seed)
+                err = plc_dec_fail(&d, PLACER_ECORRUPT, "a keyed snapshot with a seed");
+        }
+        if (!err)
+            err = read_nodes(&d, b);
     }
+    if (!err && plc_builder_resolve_hash(b) != 0)
+        err = plc_dec_fail(&d, PLACER_ECORRUPT, "key hash %u without its secret", d.key_hash);
     const plc_strategy_ops *ops = err ? NULL : plc_strategy_get((int)d.strategy);
     if (!err)
         err = ops->decode_check(&d, b);

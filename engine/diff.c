@@ -55,7 +55,7 @@ static int same_positions(const placer_snapshot *a, const placer_snapshot *b)
         return 0;
     if (a->key_hash == PLACER_HASH_COUCHBASE)
         return a->table.n == b->table.n;
-    return a->seed == b->seed;
+    return a->hkey.seed == b->hkey.seed && a->hkey.k0 == b->hkey.k0 && a->hkey.k1 == b->hkey.k1;
 }
 
 static uint32_t mapped(const uint32_t *map, uint32_t node)

@@ -1,5 +1,6 @@
 /*
- * encode.c -- a snapshot as bytes: format v1 (docs/FORMAT.md). The layout
+ * encode.c -- a snapshot as bytes: format v2 (docs/FORMAT.md), or v1 for a
+ * snapshot decoded from v1 bytes, so they encode back the same. The layout
  * is canonical -- sections in type order, each at the next 64-byte
  * boundary, zero padding, strings packed in node order -- so decoding and
  * encoding again gives the same bytes.
@@ -17,14 +18,24 @@ uint32_t plc_fmt_crc(const unsigned char *buf, uint64_t total)
 
 typedef plc_fmt_section section;
 
-/* The sections of s, in order: the nodes, their strings, then the
- * strategy's; returns how many. */
+/* The sections of s, in type order: the nodes, their strings, the
+ * strategy's, and the secret of a keyed snapshot; returns how many. */
 static uint32_t sections_of(const placer_snapshot *s, section *out, uint64_t strings)
 {
     uint32_t k = 0;
     out[k++] = (section){PLC_SEC_NODES, 0, s->nnodes};
     out[k++] = (section){PLC_SEC_STRINGS, 0, strings};
-    return k + s->ops->encode_sections(s, out + k);
+    k += s->ops->encode_sections(s, out + k);
+    if (s->key_hash == PLACER_HASH_SIPHASH13)
+        out[k++] = (section){PLC_SEC_SECRET, 0, PLC_FMT_SECRET_LEN};
+    /* Types in ascending order, whoever added them (a few: insertion). */
+    for (uint32_t i = 1; i < k; i++)
+        for (uint32_t j = i; j > 0 && out[j - 1].type > out[j].type; j--) {
+            section t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    return k;
 }
 
 static uint64_t section_bytes(const section *sec)
@@ -59,6 +70,10 @@ static void write_section(const placer_snapshot *s, const section *sec, unsigned
             }
         }
         break;
+    case PLC_SEC_SECRET:
+        plc_wr64(p, s->hkey.k0);
+        plc_wr64(p + 8, s->hkey.k1);
+        break;
     default:
         s->ops->encode_section(s, sec, p);
     }
@@ -83,7 +98,7 @@ int placer_snapshot_encode(const placer_snapshot *s, void **buf, size_t *len)
         return PLACER_ENOMEM;
     memset(p, 0, (size_t)total);
     memcpy(p + PLC_H_MAGIC, PLC_FMT_MAGIC, 8);
-    plc_wr32(p + PLC_H_VERSION, PLC_FMT_VERSION);
+    plc_wr32(p + PLC_H_VERSION, s->format_version);
     plc_wr32(p + PLC_H_HEADER_LEN, PLC_FMT_HEADER);
     plc_wr64(p + PLC_H_TOTAL, total);
     plc_wr64(p + PLC_H_EPOCH, s->epoch);

@@ -40,10 +40,19 @@ static int fill_table(const placer_builder *b, int target, uint32_t M, uint32_t 
     if (!m)
         goto out;
     qsort(order, m, sizeof *order, plc_cmp_named);
+    /* The skip's hash: the same key hash under a changed seed (or, keyed,
+     * a changed secret). */
+    plc_hash_key skip_key = b->eff_key;
+    skip_key.seed ^= SKIP_SEED;
+    skip_key.k1 ^= SKIP_SEED;
+    plc_hash_fn hash;
+    plc_hash_batch_fn batch_unused;
+    int fused_unused;
+    plc_hash_kernels(b->eff_hash, plc_kernels_get(), &hash, &batch_unused, &fused_unused);
     for (uint32_t i = 0; i < m; i++) {
         const plc_bnode *node = &b->nodes[order[i].index];
-        pos[i] = placer_hash64(b->seed, node->id, node->id_len) % M;
-        skip[i] = placer_hash64(b->seed ^ SKIP_SEED, node->id, node->id_len) % (M - 1) + 1;
+        pos[i] = hash(&b->eff_key, node->id, node->id_len) % M;
+        skip[i] = hash(&skip_key, node->id, node->id_len) % (M - 1) + 1;
         credit[i] = 0;
     }
     for (uint32_t s = 0; s < M; s++)

@@ -251,7 +251,7 @@ static int start_from_previous(const placer_builder *b, uint32_t P, uint32_t C, 
 {
     const placer_snapshot *prev = b->previous;
     if (prev->strategy != PLACER_PARTITIONS || prev->table.n != P ||
-        prev->key_hash != b->key_hash)
+        prev->key_hash != b->eff_hash)
         return PLACER_EINVAL;
     const plc_table *t = prev->has_target ? &prev->ttable : &prev->table;
     for (uint32_t p = 0; p < P; p++)

@@ -41,7 +41,19 @@ uint64_t placer_hash64(uint64_t seed, const void *key, size_t len)
 {
     if (!key)
         len = 0;
-    return plc_kernels_get()->hash64(seed, key, len);
+    return plc_kernels_get()->hash64_v2(seed, key, len);
+}
+
+uint64_t placer_siphash13(const unsigned char key[16], const void *data, size_t len)
+{
+    if (!data)
+        len = 0;
+    plc_hash_key k = {0, 0, 0};
+    for (int i = 7; key && i >= 0; i--) {
+        k.k0 = k.k0 << 8 | key[i];
+        k.k1 = k.k1 << 8 | key[8 + i];
+    }
+    return plc_kernels_get()->siphash13(&k, data, len);
 }
 
 unsigned placer_cpu_features(void)

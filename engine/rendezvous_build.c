@@ -1,7 +1,7 @@
 /*
  * rendezvous_build.c -- the candidates of highest-random-weight placement:
- * every node of the placement with its seed (placer_hash64 of its id under
- * the snapshot's seed) and inverse weight, in (weight, node) order, as
+ * every node of the placement with its seed (the snapshot's key hash of its
+ * id) and inverse weight, in (weight, node) order, as
  * structures of arrays that the scoring kernels (simd/rendezvous.h) stream
  * through 8 at a time, with the kernels for its weights (equal weights
  * rank without a logarithm: simd/rendezvous.h). The target's candidates
@@ -73,7 +73,7 @@ static plc_hrw_set fill_set(const placer_builder *b, int target, uint32_t m, uns
     uint32_t nclasses = 0, largest = 0, start = 0;
     for (i = 0; i < m; i++) {
         const plc_bnode *x = &b->nodes[node[i]];
-        seed[i] = plc_hrw_premix(placer_hash64(b->seed, x->id, x->id_len));
+        seed[i] = plc_hrw_premix(plc_builder_hash(b, x->id, x->id_len));
         inv_w[i] = 1.0 / x->weight;
         if (!i || inv_w[i] != inv_w[i - 1]) {
             if (nclasses < PLC_HRW_MAX_CLASSES)

@@ -107,7 +107,10 @@ static entry *radix_sort(entry *e, entry *tmp, size_t n)
 static int generate(const placer_builder *b, const uint32_t *order, const uint64_t *counts,
                     int excluded, entry *out)
 {
-    const plc_kernels *k = plc_kernels_get();
+    plc_hash_fn hash; /* the build's key hash: placer-v2, placer-v1 or SipHash-1-3 */
+    plc_hash_batch_fn batch_unused;
+    int fused_unused;
+    plc_hash_kernels(b->eff_hash, plc_kernels_get(), &hash, &batch_unused, &fused_unused);
     /* Explicit tokens grouped per node, call order kept: offsets by counting. */
     uint32_t *first = plc_calloc((size_t)b->nnodes + 1, sizeof *first);
     uint64_t *grouped = plc_malloc((size_t)b->nexplicit * sizeof *grouped);
@@ -138,7 +141,7 @@ static int generate(const placer_builder *b, const uint32_t *order, const uint64
         } else {
             namer_start(&name, node);
             for (uint32_t j = 0; j < (uint32_t)counts[n]; j++, namer_next(&name))
-                out[at++] = (entry){k->hash64(b->seed, name.buf, name.len), n, 0};
+                out[at++] = (entry){hash(&b->eff_key, name.buf, name.len), n, 0};
         }
     }
     plc_free(first);

@@ -79,19 +79,23 @@ placer_snapshot *plc_snapshot_new(const placer_builder *b, size_t payload, uint6
     const plc_strategy_ops *ops = plc_strategy_get(b->strategy);
     s->ops = ops;
     s->index = k->index;
+    int fused;
+    plc_hash_kernels(b->eff_hash, k, &s->hash, &s->hash_batch, &fused);
     if (ops->fused_stree) { /* NULL otherwise: lookups then call the ops */
-        s->lookup = k->lookup;
         s->search = k->search;
-        s->lookup_batch = k->lookup_batch;
         s->search_batch = k->search_batch;
+        if (fused) { /* the fused kernels hash with placer-v2 */
+            s->lookup = k->lookup;
+            s->lookup_batch = k->lookup_batch;
+        }
     }
-    s->hash64 = k->hash64;
-    s->hash64_batch = k->hash64_batch;
     s->crc32 = k->crc32;
-    s->seed = b->seed;
+    s->hkey = b->eff_key;
+    s->seed = b->eff_key.seed;
     s->epoch = epoch;
     s->strategy = b->strategy;
-    s->key_hash = b->key_hash;
+    s->key_hash = b->eff_hash;
+    s->format_version = b->format_version ? b->format_version : 2;
     s->nodes = nodes;
     s->nnodes = b->nnodes;
     *payload_at = mem + off_payload;

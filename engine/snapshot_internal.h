@@ -61,14 +61,15 @@ struct placer_snapshot {
     plc_dir_fn dir_search;
     plc_dir_batch_fn dir_search_batch;
     plc_dir dir; /* its entries point into `tree`'s leaves */
-    plc_stree_key_fn lookup; /* hash + search, fused */
+    plc_stree_key_fn lookup; /* hash + search, fused (placer-v2 only) */
     plc_stree_fn search;
     uint64_t seed;
     plc_stree_key_batch_fn lookup_batch;
     plc_stree_batch_fn search_batch;
-    plc_hash64_fn hash64;
+    plc_hash_fn hash; /* the key hash: hash(&hkey, key, len) */
     plc_stree tree;
-    plc_hash64_batch_fn hash64_batch;
+    plc_hash_batch_fn hash_batch;
+    plc_hash_key hkey; /* seed, or the SipHash secret of a keyed snapshot */
     plc_crc32c_fn crc32; /* IEEE: Couchbase's key -> vBucket */
     plc_stree_fn index; /* slot of the first token >= h: replica walks */
     const uint32_t *rep; /* rep_r precomputed replicas per slot, UINT32_MAX-padded */
@@ -86,6 +87,7 @@ struct placer_snapshot {
     const struct plc_strategy_ops *ops;
     int strategy; /* PLACER_RING ... */
     int key_hash; /* PLACER_HASH_* */
+    uint32_t format_version; /* what encode writes: 2, or 1 when decoded from 1 */
     plc_table table, ttable; /* partitions, Maglev, jump: now and in the target */
     plc_hrw_set hrw, thrw;   /* rendezvous candidates: now and in the target */
     /* The router's deferred free: a struct rcu_head (router.c checks that it

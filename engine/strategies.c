@@ -23,7 +23,7 @@ uint64_t plc_position(const placer_snapshot *s, const void *key, size_t len)
 {
     if (s->ops->position)
         return s->ops->position(s, key, len);
-    return s->hash64(s->seed, key, len);
+    return s->hash(&s->hkey, key, len);
 }
 
 uint32_t plc_owner(const placer_snapshot *s, uint64_t h, int target)
@@ -44,7 +44,7 @@ int plc_lookup_unfused(const placer_snapshot *s, const void *key, size_t len)
 
 int plc_lookup_by_hash(const placer_snapshot *s, const void *key, size_t len)
 {
-    uint32_t o = s->ops->owner(s, s->hash64(s->seed, key, len), 0);
+    uint32_t o = s->ops->owner(s, s->hash(&s->hkey, key, len), 0);
     return o == PLC_NO_NODE ? PLACER_ENOLIVE : (int)o;
 }
 
@@ -56,7 +56,7 @@ void plc_lookup_batch_by_hash(const placer_snapshot *s, const void *const *keys,
     uint64_t h[CHUNK];
     for (size_t at = 0; at < n; at += CHUNK) {
         size_t m = n - at < CHUNK ? n - at : CHUNK;
-        s->hash64_batch(s->seed, keys + at, lens + at, m, h);
+        s->hash_batch(&s->hkey, keys + at, lens + at, m, h);
         s->ops->owner_batch(s, h, m, owners + at);
     }
 }
@@ -69,6 +69,17 @@ int placer_snapshot_strategy(const placer_snapshot *s)
 int placer_snapshot_key_hash(const placer_snapshot *s)
 {
     return s ? s->key_hash : 0;
+}
+
+const char *placer_key_hash_name(int key_hash)
+{
+    switch (key_hash) {
+    case PLACER_HASH_PLACER_V1: return "placer-v1";
+    case PLACER_HASH_COUCHBASE: return "couchbase";
+    case PLACER_HASH_PLACER_V2: return "placer-v2";
+    case PLACER_HASH_SIPHASH13: return "siphash13";
+    default: return NULL;
+    }
 }
 
 const char *placer_strategy_name(int strategy)

@@ -62,7 +62,7 @@ static void jump_token_at(const placer_snapshot *s, uint32_t i, uint64_t *token,
 const plc_strategy_ops plc_jump_ops = {
     .id = PLACER_JUMP,
     .name = "jump",
-    .key_hashes = 1u << PLACER_HASH_PLACER,
+    .key_hashes = PLC_PLACER_HASHES,
     .build = plc_jump_build,
     .lookup = plc_lookup_by_hash,
     .lookup_batch = plc_lookup_batch_by_hash,

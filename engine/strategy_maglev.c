@@ -58,7 +58,7 @@ static int maglev_build(placer_builder *b, uint64_t epoch, placer_snapshot **out
 const plc_strategy_ops plc_maglev_ops = {
     .id = PLACER_MAGLEV,
     .name = "maglev",
-    .key_hashes = 1u << PLACER_HASH_PLACER,
+    .key_hashes = PLC_PLACER_HASHES,
     .build = maglev_build,
     .lookup = plc_lookup_by_hash,
     .lookup_batch = plc_lookup_batch_by_hash,

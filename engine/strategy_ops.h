@@ -44,6 +44,12 @@ typedef struct plc_diff_view {
 
 typedef struct plc_dec plc_dec; /* the decoder's state (codec_decode.h) */
 
+/* The key hashes of placer's own (a bit per PLACER_HASH_* id), which every
+ * strategy takes. */
+#define PLC_PLACER_HASHES                                                    \
+    (1u << PLACER_HASH_PLACER_V1 | 1u << PLACER_HASH_PLACER_V2 |             \
+     1u << PLACER_HASH_SIPHASH13)
+
 typedef struct plc_strategy_ops {
     int id;           /* PLACER_RING ... */
     const char *name; /* placer_strategy_name */
@@ -55,7 +61,7 @@ typedef struct plc_strategy_ops {
     int (*build)(placer_builder *b, uint64_t epoch, placer_snapshot **out);
 
     /* position of a key in the hash space (placer_snapshot_hash); NULL:
-     * placer_hash64(seed, key). */
+     * the snapshot's key hash, s->hash(&s->hkey, key). */
     uint64_t (*position)(const placer_snapshot *s, const void *key, size_t len);
     /* lookup and batch of keys, when not fused: owner index or
      * PLACER_ENOLIVE; the batch writes PLACER_NO_NODE for the latter. */
@@ -103,7 +109,8 @@ extern const plc_strategy_ops plc_rendezvous_ops;
 extern const plc_strategy_ops plc_maglev_ops;
 
 /* Lookups through a position, for the modules whose lookup is "owner of
- * placer_hash64(seed, key)" (strategies.c). */
+ * the key's hash" (strategies.c): also the ring's when its key hash is not
+ * the fused kernels' (placer-v1, SipHash-1-3). */
 int plc_lookup_by_hash(const placer_snapshot *s, const void *key, size_t len);
 void plc_lookup_batch_by_hash(const placer_snapshot *s, const void *const *keys,
                               const size_t *lens, size_t n, uint32_t *owners);

@@ -20,7 +20,7 @@ static uint64_t partitions_position(const placer_snapshot *s, const void *key, s
 {
     if (s->key_hash == PLACER_HASH_COUCHBASE)
         return plc_range_start(couchbase_partition(s, key, len), s->table.n);
-    return s->hash64(s->seed, key, len);
+    return s->hash(&s->hkey, key, len);
 }
 
 static uint32_t partitions_owner(const placer_snapshot *s, uint64_t h, int target)
@@ -106,7 +106,7 @@ static int partitions_build(placer_builder *b, uint64_t epoch, placer_snapshot *
 const plc_strategy_ops plc_partitions_ops = {
     .id = PLACER_PARTITIONS,
     .name = "partitions",
-    .key_hashes = 1u << PLACER_HASH_PLACER | 1u << PLACER_HASH_COUCHBASE,
+    .key_hashes = PLC_PLACER_HASHES | 1u << PLACER_HASH_COUCHBASE,
     .build = partitions_build,
     .position = partitions_position,
     .lookup = partitions_lookup,
@@ -132,7 +132,7 @@ int placer_partition(const placer_snapshot *s, const void *key, size_t len)
     PLC_VALIDATE_OR_RET(s->ops == &plc_partitions_ops, PLACER_EINVAL);
     if (s->key_hash == PLACER_HASH_COUCHBASE)
         return (int)couchbase_partition(s, key, len);
-    return (int)plc_range_slot(s->hash64(s->seed, key, len), s->table.n);
+    return (int)plc_range_slot(s->hash(&s->hkey, key, len), s->table.n);
 }
 
 uint32_t placer_partition_count(const placer_snapshot *s)

@@ -109,7 +109,7 @@ static void hrw_token_at(const placer_snapshot *s, uint32_t i, uint64_t *token, 
 const plc_strategy_ops plc_rendezvous_ops = {
     .id = PLACER_RENDEZVOUS,
     .name = "rendezvous",
-    .key_hashes = 1u << PLACER_HASH_PLACER,
+    .key_hashes = PLC_PLACER_HASHES,
     .build = plc_rendezvous_build,
     .lookup = plc_lookup_by_hash,
     .lookup_batch = plc_lookup_batch_by_hash,

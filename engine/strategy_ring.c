@@ -169,9 +169,12 @@ static void ring_token_at(const placer_snapshot *s, uint32_t i, uint64_t *token,
 const plc_strategy_ops plc_ring_ops = {
     .id = PLACER_RING,
     .name = "ring",
-    .key_hashes = 1u << PLACER_HASH_PLACER,
+    .key_hashes = PLC_PLACER_HASHES,
     .fused_stree = 1,
     .build = plc_ring_build,
+    /* unfused (placer-v1, SipHash-1-3): hash, then the S+ tree */
+    .lookup = plc_lookup_by_hash,
+    .lookup_batch = plc_lookup_batch_by_hash,
     .owner = ring_owner,
     .owner_batch = ring_owner_batch,
     .replicas = ring_replicas,

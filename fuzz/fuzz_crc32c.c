@@ -26,17 +26,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_ASSERT(cur->crc32c(cur->crc32c(seed, buf, at), buf + at, n - at) == want);
     FUZZ_ASSERT(sw->crc32c(sw->crc32c(seed, buf, at), buf + at, n - at) == want);
 
-    uint64_t h = sw->hash64(hseed, buf, n);
-    FUZZ_ASSERT(cur->hash64(hseed, buf, n) == h);
+    uint64_t h = sw->hash64_v1(hseed, buf, n);
+    FUZZ_ASSERT(cur->hash64_v1(hseed, buf, n) == h);
     /* The input cut into two keys, hashed as a batch by both paths. */
     const void *keys[2] = {buf, buf + at};
     size_t lens[2] = {at, n - at};
     uint64_t out_sw[2], out_cur[2];
-    sw->hash64_batch(hseed, keys, lens, 2, out_sw);
-    cur->hash64_batch(hseed, keys, lens, 2, out_cur);
+    sw->hash64_v1_batch(hseed, keys, lens, 2, out_sw);
+    cur->hash64_v1_batch(hseed, keys, lens, 2, out_cur);
     FUZZ_ASSERT(out_sw[0] == out_cur[0] && out_sw[1] == out_cur[1]);
-    FUZZ_ASSERT(out_sw[0] == sw->hash64(hseed, buf, at));
-    FUZZ_ASSERT(out_sw[1] == sw->hash64(hseed, buf + at, n - at));
+    FUZZ_ASSERT(out_sw[0] == sw->hash64_v1(hseed, buf, at));
+    FUZZ_ASSERT(out_sw[1] == sw->hash64_v1(hseed, buf + at, n - at));
 
     /* IEEE CRC-32: folding and tables against the bitwise reference. */
     uint32_t want32 = ref_crc32(seed, buf, n);

@@ -111,12 +111,23 @@ PLACER_API uint32_t placer_crc32(uint32_t crc, const void *data, size_t len);
  * all to the new bucket. */
 PLACER_API int32_t placer_jump_hash(uint64_t key, int32_t buckets);
 
-/* The 64-bit placement hash of a key: a CRC-32C lane (the crc32
- * instruction) beside a non-linear 64-bit multiply-fold lane, so the two are
- * independent and distinct keys collide with a chance near 2^-64, then a
- * 64-bit finaliser. Hardware and software paths give the
- * same bits on every machine. key may be NULL only when len is 0. */
+/* The 64-bit placement hash of a key, key hash "placer-v2" (the default;
+ * PLACER_HASH_PLACER_V2): a CRC-32C lane (the crc32 instruction) beside a
+ * non-linear 64-bit multiply-fold lane, the seed in every multiplier
+ * operand, finished by a product of the two lanes. No collisions that hold
+ * for every seed (the legacy placer-v1 had families of them; snapshots of
+ * format v1 keep using it). Not keyed: whoever knows the seed can search for
+ * collisions (see placer_siphash13). Hardware and software paths give the
+ * same bits on every machine. key may be NULL only when len is 0. Pure,
+ * thread-safe. */
 PLACER_API uint64_t placer_hash64(uint64_t seed, const void *key, size_t len);
+
+/* SipHash-1-3 (Aumasson & Bernstein; one compression and three finalisation
+ * rounds, as Rust's and Python's hash tables use) of data under the 128-bit
+ * key: bytes 0-7 and 8-15 are the little-endian SipHash keys k0 and k1. The
+ * keyed placement hash (PLACER_HASH_SIPHASH13). data may be NULL only when
+ * len is 0. Pure, thread-safe; the caller keeps key secret. */
+PLACER_API uint64_t placer_siphash13(const unsigned char key[16], const void *data, size_t len);
 
 /* ------------------------------------------------------------------------ */
 /* Building snapshots                                                       */
@@ -194,16 +205,45 @@ PLACER_API int placer_builder_set_strategy(placer_builder *b, int strategy);
  * PLACER_EINVAL (above PLACER_MAX_MAGLEV_SIZE). */
 PLACER_API int placer_builder_set_partitions(placer_builder *b, uint32_t count);
 
-/* How a key is mapped to a partition (PLACER_PARTITIONS only):
- *   PLACER_HASH_PLACER     partition = floor(placer_hash64(seed, key) * P / 2^64),
- *                          so each partition is one range of the hash space;
- *   PLACER_HASH_COUCHBASE  partition = ((placer_crc32(0, key) >> 16) & 0x7fff) % P,
- *                          exactly as Couchbase's SDKs do (seed ignored).
- * Returns 0, PLACER_ENULL or PLACER_EINVAL. Another strategy with
- * PLACER_HASH_COUCHBASE fails at build with PLACER_EINVAL. */
-#define PLACER_HASH_PLACER 1
+/* How keys (and ring tokens, rendezvous and Maglev node seeds) are hashed
+ * to 64-bit positions; the ids are those of the snapshot format
+ * (docs/FORMAT.md):
+ *   PLACER_HASH_PLACER_V2  placer_hash64(seed, key), the default;
+ *   PLACER_HASH_PLACER_V1  the legacy hash of format-v1 snapshots (seed-
+ *                          independent collisions: only to keep an old
+ *                          cluster's placement);
+ *   PLACER_HASH_SIPHASH13  placer_siphash13(secret, key): keyed, set by
+ *                          placer_builder_set_secret (a build without a
+ *                          secret fails with PLACER_EINVAL);
+ *   PLACER_HASH_COUCHBASE  (PLACER_PARTITIONS only) partition =
+ *                          ((placer_crc32(0, key) >> 16) & 0x7fff) % P, exactly
+ *                          as Couchbase's SDKs do (seed ignored; takes no
+ *                          secret: it must match the SDKs).
+ * With the placer hashes a partition is floor(position * P / 2^64), one
+ * range of the hash space. Unset, a build uses the previous snapshot's hash
+ * (and secret) when placer_builder_set_previous gave one, so rebuilding a
+ * running cluster moves no key; else SipHash-1-3 when a secret is set; else
+ * PLACER_HASH_PLACER_V2. Returns 0, PLACER_ENULL or PLACER_EINVAL (an
+ * unknown id). Another strategy with PLACER_HASH_COUCHBASE fails at build
+ * with PLACER_EINVAL. */
+#define PLACER_HASH_PLACER_V1 1
 #define PLACER_HASH_COUCHBASE 2
+#define PLACER_HASH_PLACER_V2 3
+#define PLACER_HASH_SIPHASH13 4
+#define PLACER_HASH_PLACER PLACER_HASH_PLACER_V2 /* placer_hash64, whatever its version */
 PLACER_API int placer_builder_set_key_hash(placer_builder *b, int hash);
+
+/* Key the placement with a 128-bit secret: keys and ring tokens are then
+ * hashed with placer_siphash13(secret, ...) (PLACER_HASH_SIPHASH13; the
+ * seed is not used and the snapshot's is 0), so that whoever chooses keys
+ * without the secret cannot aim them at a node. The secret is copied; it
+ * travels inside the snapshot (encoded in section 10 of docs/FORMAT.md:
+ * protect snapshot files and etcd accordingly) and no accessor returns it.
+ * NULL clears it (and a key hash that was SipHash-1-3 returns to unset).
+ * Returns 0, PLACER_ENULL (b NULL), or PLACER_EINVAL when the key hash is
+ * PLACER_HASH_COUCHBASE or a compatibility mode's: those must reproduce
+ * other programs' placements and take no secret (also checked at build). */
+PLACER_API int placer_builder_set_secret(placer_builder *b, const unsigned char secret[16]);
 
 /* The snapshot this build follows (nodes matched by id; its target
  * placement when it was in transition), for the strategies whose placement
@@ -283,12 +323,16 @@ PLACER_API const char *placer_builder_node_zone(const placer_builder *b, uint32_
 PLACER_API double placer_builder_node_weight(const placer_builder *b, uint32_t node);
 
 /* Build an immutable snapshot of the builder's current contents, tagged with
- * `epoch`. Node i generates tokens placer_hash64(seed, "<id>-<j>") for
- * j = 0, 1, ...; equal tokens are ordered by (token, node id, vnode index).
+ * `epoch`. Node i generates tokens H("<id>-<j>") for j = 0, 1, ..., where H
+ * is the key hash (placer_hash64(seed, ...) by default, placer_siphash13(
+ * secret, ...) when keyed); equal tokens are ordered by (token, node id,
+ * vnode index).
  * The builder is not changed and may be built again. *out receives a
  * snapshot the caller owns (release with placer_snapshot_free); it is
  * untouched on error. Returns 0, PLACER_ENULL, PLACER_ENONODES (no node in
  * the current or, during a transition, the target placement),
+ * PLACER_EINVAL (a key hash the strategy does not take; a secret with a key
+ * hash other than SipHash-1-3; SipHash-1-3 without a secret),
  * PLACER_ETOOMANY (more than PLACER_MAX_TOKENS tokens in all) or
  * PLACER_ENOMEM. */
 PLACER_API int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
@@ -300,8 +344,8 @@ PLACER_API void placer_snapshot_free(placer_snapshot *s);
 /* Lookup (any number of concurrent readers per snapshot)                   */
 /* ------------------------------------------------------------------------ */
 
-/* Owner of a key. Ring: the node index of the first token >= placer_hash64(
- * seed, key, len), wrapping to the smallest token; other strategies: their
+/* Owner of a key. Ring: the node index of the first token >= the key's
+ * position (placer_snapshot_hash), wrapping to the smallest token; other strategies: their
  * rule (see PLACER_RING ...). Returns the index (>= 0), PLACER_ENULL when s
  * is NULL or key is NULL with len > 0, or PLACER_ENOLIVE when a partition
  * map has no active node for the key's partition (an imported -1). */
@@ -354,9 +398,10 @@ PLACER_API int placer_node_state(const placer_snapshot *s, uint32_t node);
 PLACER_API int placer_snapshot_in_transition(const placer_snapshot *s);
 
 /* The position of a key in the snapshot's hash space, which
- * placer_lookup_hash, the diffs and the moves speak of: placer_hash64(its
- * seed, key, len), or for Couchbase-hash partitions the first position of
- * the key's vBucket. Returns 0 when s is NULL or key is NULL with len > 0. */
+ * placer_lookup_hash, the diffs and the moves speak of: its key hash of the
+ * key -- placer_hash64(its seed, key, len) (placer-v2), the legacy
+ * placer-v1, or placer_siphash13(its secret, key, len) when keyed -- or for
+ * Couchbase-hash partitions the first position of the key's vBucket. Returns 0 when s is NULL or key is NULL with len > 0. */
 PLACER_API uint64_t placer_snapshot_hash(const placer_snapshot *s, const void *key, size_t len);
 
 /* ------------------------------------------------------------------------ */
@@ -422,7 +467,8 @@ PLACER_API int placer_snapshot_directory(const placer_snapshot *s, uint32_t *bit
  * none or s is NULL. */
 PLACER_API size_t placer_snapshot_replica_bytes(const placer_snapshot *s);
 
-/* Epoch and hash seed the snapshot was built with; 0 when s is NULL. */
+/* Epoch and hash seed the snapshot was built with; 0 when s is NULL (the
+ * seed is 0 for a keyed snapshot, whose secret no call returns). */
 PLACER_API uint64_t placer_snapshot_epoch(const placer_snapshot *s);
 PLACER_API uint64_t placer_snapshot_seed(const placer_snapshot *s);
 
@@ -433,6 +479,10 @@ PLACER_API int placer_snapshot_key_hash(const placer_snapshot *s);
 
 /* "ring", "partitions", "jump", "rendezvous", "maglev"; NULL when unknown. */
 PLACER_API const char *placer_strategy_name(int strategy);
+
+/* A key hash's name as membership files spell it: "placer-v1",
+ * "couchbase", "placer-v2", "siphash13"; NULL when unknown. */
+PLACER_API const char *placer_key_hash_name(int key_hash);
 
 /* ------------------------------------------------------------------------ */
 /* Partitions (vBuckets)                                                    */

@@ -59,7 +59,10 @@ PLACER_API int placer_couchbase_import_ex(const char *json, size_t len, placer_s
 
 /* A membership file (JSON; README.md shows one) into a new builder (*out,
  * release with placer_builder_free): "strategy", "seed", "epoch",
- * "vnodes", "replicas", "partitions", "key_hash", and "nodes", each with
+ * "vnodes", "replicas", "partitions", "key_hash" ("placer-v2" or its alias
+ * "placer", the default; "placer-v1", the legacy hash; "siphash13", keyed,
+ * whose secret the caller sets with placer_builder_set_secret: no file
+ * holds it; "couchbase"), and "nodes", each with
  * "id" and optionally "zone", "weight" (default 1), "state" ("active",
  * "joining", "draining", "down"), "address" and "tokens". 64-bit values may
  * be strings ("0xffffffffffffffff"). Unknown fields are errors. name (the

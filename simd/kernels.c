@@ -54,8 +54,8 @@ static const plc_search_kernel search_kernels[] = {
 
 typedef struct crc_choice {
     plc_crc32c_fn crc32c;
-    plc_hash64_fn hash64;
-    plc_hash64_batch_fn hash64_batch;
+    plc_hash64_fn hash64_v1;
+    plc_hash64_batch_fn hash64_v1_batch;
     plc_hash64_fn hash64_v2;
     plc_hash64_batch_fn hash64_v2_batch;
     plc_hash_fn hash_v1, hash_v2;
@@ -159,8 +159,8 @@ static void init(void)
                         tables[i][c][s][r][h] = (plc_kernels){
                             .crc32c = crc_choices[c].crc32c,
                             .crc32 = crc32_choices[i].fn,
-                            .hash64 = crc_choices[c].hash64,
-                            .hash64_batch = crc_choices[c].hash64_batch,
+                            .hash64_v1 = crc_choices[c].hash64_v1,
+                            .hash64_v1_batch = crc_choices[c].hash64_v1_batch,
                             .search = search_kernels[s].one,
                             .search_batch = search_kernels[s].batch,
                             .lookup = search_kernels[s].key_one,

@@ -47,8 +47,8 @@ typedef struct plc_siphash_kernel {
 typedef struct plc_kernels {
     plc_crc32c_fn crc32c;
     plc_crc32c_fn crc32; /* IEEE CRC-32 (zlib's) */
-    plc_hash64_fn hash64;
-    plc_hash64_batch_fn hash64_batch;
+    plc_hash64_fn hash64_v1; /* placer-v1, the legacy hash */
+    plc_hash64_batch_fn hash64_v1_batch;
     plc_stree_fn search;
     plc_stree_batch_fn search_batch;
     plc_stree_key_fn lookup;             /* fused hash + search */
@@ -68,8 +68,7 @@ typedef struct plc_kernels {
     const char *hrw_name;
     /* The placement hashes with the shared snapshot signature (hashfn.h):
      * placer-v1 (legacy), placer-v2 (the default) and SipHash-1-3 (keyed),
-     * single and batched across keys. hash64 / hash64_batch above are
-     * placer_hash64's. */
+     * single and batched across keys. placer_hash64 is hash64_v2. */
     plc_hash_fn hash_v1, hash_v2, siphash13;
     plc_hash_batch_fn hash_v1_batch, hash_v2_batch, siphash13_batch;
     plc_hash64_fn hash64_v2; /* placer-v2 with a plain seed */

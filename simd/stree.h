@@ -81,7 +81,7 @@ static inline uint32_t plc_stree_owner_at(const plc_stree *t, uint32_t i)
 typedef uint32_t (*plc_stree_fn)(const plc_stree *t, uint64_t h);
 typedef void (*plc_stree_batch_fn)(const plc_stree *t, const uint64_t *h, size_t n,
                                    uint32_t *owners);
-/* Fused: hash with placer_hash64(seed, ...) and descend, in one call. */
+/* Fused: hash with placer_hash64 (placer-v2) and descend, in one call. */
 typedef uint32_t (*plc_stree_key_fn)(const plc_stree *t, uint64_t seed, const void *key, size_t len);
 typedef void (*plc_stree_key_batch_fn)(const plc_stree *t, uint64_t seed, const void *const *keys,
                                        const size_t *lens, size_t n, uint32_t *owners);

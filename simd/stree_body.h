@@ -62,7 +62,7 @@ uint32_t PLC_STREE_INDEX(const plc_stree *t, uint64_t h)
     return i < t->n ? i : 0;
 }
 
-#include "hash64_body.h"
+#include "hash64_v2_body.h" /* the fused kernels hash with placer-v2 */
 
 /* The next group's keys, hashed a slice at a time while this group's lines
  * are on their way from memory: compute that fills the wait instead of
@@ -82,7 +82,7 @@ static inline void hash_slice(next_keys *w, uint32_t upto)
     if (upto > w->n)
         upto = w->n;
     for (; w->done < upto; w->done++)
-        w->out[w->done] = plc_hash64_v1_body(w->seed, w->keys[w->done], w->lens[w->done]);
+        w->out[w->done] = plc_hash64_v2_body(w->seed, w->keys[w->done], w->lens[w->done]);
 }
 
 /* One group of g queries down the tree. Levels small enough to stay in L1
@@ -138,7 +138,7 @@ void PLC_STREE_BATCH(const plc_stree *t, const uint64_t *h, size_t n, uint32_t *
 #if defined(PLC_STREE_KEY_ONE)
 uint32_t PLC_STREE_KEY_ONE(const plc_stree *t, uint64_t seed, const void *key, size_t len)
 {
-    return descend_one(t, plc_hash64_v1_body(seed, key, len));
+    return descend_one(t, plc_hash64_v2_body(seed, key, len));
 }
 
 void PLC_STREE_KEY_BATCH(const plc_stree *t, uint64_t seed, const void *const *keys,
@@ -151,7 +151,7 @@ void PLC_STREE_KEY_BATCH(const plc_stree *t, uint64_t seed, const void *const *k
             uint32_t g = n - base < PLC_STREE_GROUP_SMALL ? (uint32_t)(n - base)
                                                           : PLC_STREE_GROUP_SMALL;
             for (uint32_t q = 0; q < g; q++)
-                h[0][q] = plc_hash64_v1_body(seed, keys[base + q], lens[base + q]);
+                h[0][q] = plc_hash64_v2_body(seed, keys[base + q], lens[base + q]);
             descend_group(t, h[0], g, owners + base, NULL);
         }
         return;

@@ -197,7 +197,7 @@ uint32_t ref_rendezvous_owner(const placer_snapshot *s, uint64_t h)
         if (placer_node_state(s, i) == PLACER_NODE_JOINING)
             continue;
         const char *id = placer_node_id(s, i);
-        uint64_t x = h ^ placer_hash64(placer_snapshot_seed(s), id, strlen(id));
+        uint64_t x = h ^ placer_snapshot_hash(s, id, strlen(id)); /* the snapshot's key hash of the id */
         x ^= x >> 33;
         x *= UINT64_C(0xff51afd7ed558ccd);
         x ^= x >> 33;

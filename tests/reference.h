@@ -59,7 +59,7 @@ uint32_t ref_range_slot(uint64_t h, uint32_t n);
 
 /* The rendezvous owner of h in s by the plain formula: every node that is
  * not joining scores -w / ln(u) with libm's log, u from fmix64(h ^
- * placer_hash64(seed, id)); the highest wins, the lowest index on ties. */
+ * the snapshot's key hash of id); the highest wins, the lowest index on ties. */
 uint32_t ref_rendezvous_owner(const placer_snapshot *s, uint64_t h);
 
 /* The owner of position h in any snapshot, from its inspection calls

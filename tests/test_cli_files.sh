@@ -39,11 +39,11 @@ cat >"$dir/m.json" <<'JSON'
 }
 JSON
 expect_exit 0 "build" -- "$placer" build "$dir/m.json" -o "$dir/m.snap"
-expect_out '^wrote .*m\.snap: ring, epoch 12, 4 nodes, 256 tokens, in transition$' "build summary"
+expect_out '^wrote .*m\.snap: ring, key hash placer-v2, epoch 12, 4 nodes, 256 tokens, in transition$' "build summary"
 expect_exit 0 "build --epoch --json" -- "$placer" build "$dir/m.json" -o "$dir/m13.snap" --epoch 13 --json
 expect_out '"epoch":13,"nodes":4,"tokens":256,"in_transition":true' "build JSON"
 expect_exit 0 "verify" -- "$placer" verify "$dir/m.snap"
-expect_out 'valid, [0-9]+ bytes: ring, epoch 12, seed 7, 4 nodes, 256 tokens, in transition' "verify summary"
+expect_out 'valid, [0-9]+ bytes: ring, key hash placer-v2, epoch 12, seed 7, 4 nodes, 256 tokens, in transition' "verify summary"
 expect_exit 0 "lookup" -- "$placer" lookup "$dir/m.snap" user:1 user:2 --replicas 3
 expect_out '^user:1	cache-[abc]	z[123]	cache-[abc],cache-[abc],cache-[abc]	3	12	cache-[abcd]$' "lookup line"
 printf 'k1\nk2\nk3\n' >"$dir/keys"

@@ -125,7 +125,7 @@ static void check_set(const uint64_t *tokens, uint32_t n, uint64_t *rng, const c
         }
         k[j].key_batch(&l.tree, seed, keys, lens, NKEYS, kout);
         for (int i = 0; i < NKEYS; i++) {
-            uint32_t w = ref_lower_bound_wrap(tokens, n, plc_kernels_sw()->hash64(seed, keys[i], lens[i]));
+            uint32_t w = ref_lower_bound_wrap(tokens, n, plc_kernels_sw()->hash64_v2(seed, keys[i], lens[i]));
             bad_key += k[j].key_one(&l.tree, seed, keys[i], lens[i]) != w;
             bad_key += kout[i] != w;
         }
