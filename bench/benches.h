@@ -13,5 +13,6 @@ void register_crc32_benches(void);
 void register_strategy_benches(void);
 void register_codec_benches(void);
 void register_compat_benches(void);
+void register_keyed_benches(void);
 
 #endif

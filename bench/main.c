@@ -15,5 +15,6 @@ int main(int argc, char **argv)
     register_strategy_benches();
     register_codec_benches();
     register_compat_benches();
+    register_keyed_benches();
     return plc_bench_main(argc, argv);
 }
