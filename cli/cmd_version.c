@@ -50,6 +50,7 @@ int cmd_version(int argc, char **argv)
     const char *search = placer_kernel_name(PLACER_KERNEL_SEARCH);
     const char *crc32 = placer_kernel_name(PLACER_KERNEL_CRC32);
     const char *hrw = placer_kernel_name(PLACER_KERNEL_RENDEZVOUS);
+    const char *sip = placer_kernel_name(PLACER_KERNEL_SIPHASH13);
     if (json) {
         json_t *doc = cli_json_doc(), *cpu = json_array(), *kernels = json_object();
         cli_json_put(doc, "version", json_string(placer_version_string()));
@@ -62,6 +63,7 @@ int cmd_version(int argc, char **argv)
         cli_json_put(kernels, "search", json_string(search));
         cli_json_put(kernels, "crc32", json_string(crc32));
         cli_json_put(kernels, "rendezvous", json_string(hrw));
+        cli_json_put(kernels, "siphash13", json_string(sip));
         cli_json_put(doc, "kernels", kernels);
         return cli_json_emit("version", doc);
     }
@@ -74,7 +76,7 @@ int cmd_version(int argc, char **argv)
             any = 1;
         }
     printf("%s\n", any ? "" : " (none used by placer)");
-    printf("kernels: crc32c=%s hash64=%s search=%s crc32=%s rendezvous=%s\n", crc, hash, search,
-           crc32, hrw);
+    printf("kernels: crc32c=%s hash64=%s search=%s crc32=%s rendezvous=%s siphash13=%s\n", crc,
+           hash, search, crc32, hrw, sip);
     return CLI_OK;
 }

@@ -70,6 +70,7 @@ const char *placer_kernel_name(int job)
     case PLACER_KERNEL_SEARCH: return k->search_name;
     case PLACER_KERNEL_CRC32: return k->crc32_name;
     case PLACER_KERNEL_RENDEZVOUS: return k->hrw_name;
+    case PLACER_KERNEL_SIPHASH13: return k->siphash_name;
     default: return NULL;
     }
 }

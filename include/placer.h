@@ -759,6 +759,7 @@ PLACER_API unsigned placer_cpu_features(void);
 #define PLACER_KERNEL_SEARCH 2 /* single and batched lookups share one layout and kernel family */
 #define PLACER_KERNEL_CRC32 3
 #define PLACER_KERNEL_RENDEZVOUS 4 /* rendezvous scoring across candidates */
+#define PLACER_KERNEL_SIPHASH13 5 /* keyed snapshots' batch hashing: keys across SIMD lanes */
 
 /* Name of the kernel chosen for a job ("sse4.2-3way", "slicing-by-8", ...);
  * NULL for an unknown job. Static string. */
