@@ -251,8 +251,10 @@ PLACER_API int placer_builder_set_secret(placer_builder *b, const unsigned char 
  * the map built moves only the partitions that must move (those of nodes
  * that left, and the surplus of nodes above their new share); PLACER_JUMP
  * keeps every node's buckets, so a node leaving from the middle of the
- * bucket range renumbers nobody. The other strategies ignore it: their
- * placements are functions of the membership alone. previous must be of
+ * bucket range renumbers nobody. The other strategies' placements are
+ * functions of the membership alone. Every strategy takes previous's key
+ * hash (and secret) when the builder's is unset (placer_builder_set_key_hash),
+ * so a rebuild hashes keys as before. previous must be of
  * the same strategy (and partition count), else the build fails with
  * PLACER_EINVAL. The builder keeps a reference: previous must outlive the
  * builds that use it; NULL forgets it. Returns 0 or PLACER_ENULL. */
