@@ -115,12 +115,12 @@ static void run_chunk(const dir_case *c, const plc_kernels *kt, const ring_fixtu
     const size_t *lens = f->key_lens + at;
     switch (c->what) {
     case DIR_BATCH:
-        kt->hash64_batch(f->snap->seed, keys, lens, CHUNK, h);
+        kt->hash64_v2_batch(f->snap->seed, keys, lens, CHUNK, h);
         kt->dir_search_batch(&d->dir, h, CHUNK, out);
         break;
     case DIR_SINGLE:
         for (uint32_t i = 0; i < CHUNK; i++)
-            out[i] = kt->dir_search(&d->dir, kt->hash64(f->snap->seed, keys[i], lens[i]));
+            out[i] = kt->dir_search(&d->dir, kt->hash64_v2(f->snap->seed, keys[i], lens[i]));
         break;
     case STREE_BATCH:
         kt->lookup_batch(f->tree, f->snap->seed, keys, lens, CHUNK, out);
@@ -134,7 +134,7 @@ static void run_chunk(const dir_case *c, const plc_kernels *kt, const ring_fixtu
         base_floor_batch(d->table, f->size, h, CHUNK, out);
         break;
     case PLACER_HASH:
-        kt->hash64_batch(f->snap->seed, keys, lens, CHUNK, h);
+        kt->hash64_v2_batch(f->snap->seed, keys, lens, CHUNK, h);
         out[0] = (uint32_t)h[0];
         break;
     case BASE_HASH:

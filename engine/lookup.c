@@ -84,7 +84,7 @@ void plc_dir_lookup_batch(const placer_snapshot *s, const void *const *keys, con
     uint64_t h[HASH_CHUNK];
     for (size_t at = 0; at < n; at += HASH_CHUNK) {
         size_t m = n - at < HASH_CHUNK ? n - at : HASH_CHUNK;
-        s->hash64_batch(s->seed, keys + at, lens + at, m, h);
+        s->hash_batch(&s->hkey, keys + at, lens + at, m, h);
         s->dir_search_batch(&s->dir, h, m, owners + at);
     }
 }

@@ -130,7 +130,7 @@ static inline int plc_lookup_key(const placer_snapshot *s, const void *key, size
 {
     plc_dir_fn dir = s->dir_search;
     if (__builtin_expect(dir != NULL, 1))
-        return (int)dir(&s->dir, s->hash64(s->seed, key, len));
+        return (int)dir(&s->dir, s->hash(&s->hkey, key, len));
     plc_stree_key_fn fused = s->lookup;
     if (__builtin_expect(fused != NULL, 1))
         return (int)fused(&s->tree, s->seed, key, len);
