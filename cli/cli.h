@@ -165,6 +165,52 @@ int cli_node_shares(const placer_snapshot *s, double *share);
 int cli_file_and_json(const char *cmd, int argc, char **argv, void (*usage)(FILE *),
                       const char **path, int *json);
 
+/* ---- the etcd connection options of publish and watch (etcd_options.c) ---- */
+
+typedef struct cli_etcd {
+    const char *urls, *cacert, *cert, *cert_key, *user, *password_file;
+    uint64_t timeout; /* ms; 0: the default */
+} cli_etcd;
+
+enum {
+    CLI_OPT_ETCD = 512,
+    CLI_OPT_TIMEOUT,
+    CLI_OPT_CACERT,
+    CLI_OPT_CERT,
+    CLI_OPT_CERT_KEY,
+    CLI_OPT_USER,
+    CLI_OPT_PASSWORD_FILE,
+    CLI_OPT_ETCD_END
+};
+
+/* Their entries, for a command's struct option table. */
+#define CLI_ETCD_OPTIONS                                                   \
+    {"etcd", required_argument, NULL, CLI_OPT_ETCD},                       \
+    {"timeout", required_argument, NULL, CLI_OPT_TIMEOUT},                 \
+    {"cacert", required_argument, NULL, CLI_OPT_CACERT},                   \
+    {"cert", required_argument, NULL, CLI_OPT_CERT},                       \
+    {"cert-key", required_argument, NULL, CLI_OPT_CERT_KEY},               \
+    {"user", required_argument, NULL, CLI_OPT_USER},                       \
+    {"password-file", required_argument, NULL, CLI_OPT_PASSWORD_FILE}
+
+/* Their lines for a usage text. */
+void cli_etcd_usage(FILE *out);
+
+/* Take option c (CLI_OPT_ETCD .. CLI_OPT_ETCD_END-1) with its value arg.
+ * Returns 0, or -1 after a one-line usage error (a bad --timeout). */
+int cli_etcd_option(const char *cmd, int c, const char *arg, cli_etcd *o);
+
+/* A config from the options (o->urls must be set), reading the password
+ * from --password-file or PLACER_ETCD_PASSWORD (never argv). Returns
+ * CLI_OK and *out (placer_etcd_config_free it), or prints why and returns
+ * an exit status. */
+int cli_etcd_config(const char *cmd, const cli_etcd *o, placer_etcd_config **out);
+
+/* The exit status for an etcd error: CLI_BADINPUT for a key placer
+ * refuses (PLACER_EINVAL), CLI_FAILURE for the environment (no member
+ * answered, credentials or a certificate refused, permission denied). */
+int cli_etcd_exit(int err);
+
 /* Seconds on a monotonic clock. */
 double cli_now(void);
 

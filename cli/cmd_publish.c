@@ -1,5 +1,6 @@
 /* cmd_publish.c -- `placer publish --etcd URLS --key KEY FILE.snap`: put a
- * snapshot in etcd if its epoch is newer than the one stored. */
+ * snapshot in etcd if its epoch is newer than the one stored; over TLS and
+ * as an etcd user when asked (etcd_options.c). */
 #include <string.h>
 
 #include "cli.h"
@@ -10,24 +11,25 @@ void cmd_publish_usage(FILE *out)
             "usage: placer publish [OPTIONS] --etcd URLS --key KEY FILE.snap\n"
             "\n"
             "Publish a snapshot file under KEY in etcd, only if its epoch is newer than the\n"
-            "epoch stored there, in one compare-and-swap transaction (docs/ETCD.md). Exit 0\n"
-            "when published; 4 when the stored epoch is as new or newer (stale, or a race\n"
-            "with another publisher lost; the stored epoch is printed); 2 when the file is\n"
-            "bad; 3 when no etcd member answered or one refused the request.\n"
+            "epoch stored there, in one compare-and-swap transaction (docs/ETCD.md). KEY: 1\n"
+            "to 512 bytes of UTF-8 without control characters. Exit 0 when published; 4 when\n"
+            "the stored epoch is as new or newer (stale, or a race with another publisher\n"
+            "lost; the stored epoch is printed); 2 when the file or KEY is bad; 3 when no\n"
+            "etcd member answered or one refused the request (credentials, certificate,\n"
+            "permission: etcd's reason is printed).\n"
             "\n"
-            "  --etcd URLS     comma-separated etcd client URLs (http://127.0.0.1:2379,...)\n"
-            "  --key KEY       the key snapshots live under\n"
-            "  --timeout MS    how long to keep trying members (default 5000)\n"
-            "  --json          print the outcome as one JSON object (also when stale)\n"
-            "  -h, --help      this help\n");
+            "  --key KEY            the key snapshots live under\n");
+    cli_etcd_usage(out);
+    fprintf(out,
+            "  --json               print the outcome as one JSON object (also when stale)\n"
+            "  -h, --help           this help\n");
 }
 
-enum { OPT_ETCD = 256, OPT_KEY, OPT_TIMEOUT, OPT_JSON };
+enum { OPT_KEY = 256, OPT_JSON };
 
 static const struct option options[] = {
-    {"etcd", required_argument, NULL, OPT_ETCD},
+    CLI_ETCD_OPTIONS,
     {"key", required_argument, NULL, OPT_KEY},
-    {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"json", no_argument, NULL, OPT_JSON},
     CLI_HELP_OPTION,
     {0},
@@ -46,20 +48,18 @@ static int outcome_json(const char *key, uint64_t epoch, int published, uint64_t
 
 int cmd_publish(int argc, char **argv)
 {
-    const char *urls = NULL, *key = NULL;
-    uint64_t timeout = 5000;
+    const char *key = NULL;
+    cli_etcd o = {0};
     int json = 0, c;
     while ((c = cli_getopt("publish", argc, argv, options, cmd_publish_usage)) != -1) {
+        if (c >= CLI_OPT_ETCD && c < CLI_OPT_ETCD_END) {
+            if (cli_etcd_option("publish", c, optarg, &o))
+                return CLI_USAGE;
+            continue;
+        }
         switch (c) {
-        case OPT_ETCD:
-            urls = optarg;
-            break;
         case OPT_KEY:
             key = optarg;
-            break;
-        case OPT_TIMEOUT:
-            if (cli_parse_u64("publish", "--timeout", optarg, 1, 3600000, &timeout))
-                return CLI_USAGE;
             break;
         case OPT_JSON:
             json = 1;
@@ -68,20 +68,26 @@ int cmd_publish(int argc, char **argv)
             return c == CLI_OPT_HELP ? CLI_OK : CLI_USAGE;
         }
     }
-    if (!urls || !key || !*key || argc - optind != 1) {
+    if (!o.urls || !key || !*key || argc - optind != 1) {
         cli_usage_error("publish", "%s", argc - optind > 1 ? "one snapshot file only"
                                          : "--etcd, --key and a snapshot file are required");
         return CLI_USAGE;
     }
-    placer_snapshot *s;
-    int rc = cli_load_snapshot("publish", argv[optind], &s);
+    placer_etcd_config *cfg;
+    int rc = cli_etcd_config("publish", &o, &cfg);
     if (rc)
         return rc;
+    placer_snapshot *s;
+    if ((rc = cli_load_snapshot("publish", argv[optind], &s))) {
+        placer_etcd_config_free(cfg);
+        return rc;
+    }
     uint64_t current = 0;
     char why[300] = "";
-    int err = placer_etcd_publish(urls, key, s, (long)timeout, &current, why, sizeof why);
+    int err = placer_etcd_publish_ex(cfg, key, s, &current, why, sizeof why);
     uint64_t epoch = placer_snapshot_epoch(s);
     placer_snapshot_free(s);
+    placer_etcd_config_free(cfg);
     if (err == PLACER_ECONFLICT) {
         fprintf(stderr, "placer publish: epoch %llu not published: %llu is stored under ",
                 (unsigned long long)epoch, (unsigned long long)current);
@@ -93,8 +99,9 @@ int cmd_publish(int argc, char **argv)
     if (err) {
         fprintf(stderr, "placer publish: %s%s%s\n", placer_strerror(err), *why ? ": " : "", why);
         /* the file was read and decoded: past a key placer refuses (EINVAL),
-         * what is left is the environment (no answer, an error reply) */
-        return err == PLACER_EINVAL ? CLI_BADINPUT : CLI_FAILURE;
+         * what is left is the environment (no answer, an error reply,
+         * credentials or permission refused) */
+        return cli_etcd_exit(err);
     }
     if (json)
         return outcome_json(key, epoch, 1, 0);

@@ -1,6 +1,6 @@
 /* cmd_watch.c -- `placer watch --etcd URLS --key KEY`: follow the
  * snapshots published under KEY, printing each epoch accepted or rejected
- * and why. */
+ * and why; over TLS and as an etcd user when asked (etcd_options.c). */
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -19,21 +19,24 @@ void cmd_watch_usage(FILE *out)
             "rejected; the last good one keeps serving). Stops after N snapshots were seen or\n"
             "S seconds (default: run until interrupted), then prints a summary on stderr.\n"
             "Exit status 0 when a snapshot was accepted or none was seen (the summary's last\n"
-            "error says why, e.g. no member answered); 2 when every one seen was rejected.\n"
+            "error says why, e.g. no member answered); 2 when every one seen was rejected; 3\n"
+            "when etcd refused the credentials, a certificate or the read permission at the\n"
+            "start (etcd's reason is printed).\n"
             "\n"
-            "  --etcd URLS     comma-separated etcd client URLs\n"
-            "  --key KEY       the key snapshots live under\n"
-            "  --count N       stop after N snapshots accepted or rejected\n"
-            "  --seconds S     stop after S seconds\n"
-            "  --json          one JSON object a line for each snapshot: \"event\" is\n"
-            "                  \"accepted\" or \"rejected\" (with \"reason\"), \"epoch\"\n"
-            "  -h, --help      this help\n");
+            "  --key KEY            the key snapshots live under\n"
+            "  --count N            stop after N snapshots accepted or rejected\n"
+            "  --seconds S          stop after S seconds\n");
+    cli_etcd_usage(out);
+    fprintf(out,
+            "  --json               one JSON object a line for each snapshot: \"event\" is\n"
+            "                       \"accepted\" or \"rejected\" (with \"reason\"), \"epoch\"\n"
+            "  -h, --help           this help\n");
 }
 
-enum { OPT_ETCD = 256, OPT_KEY, OPT_COUNT, OPT_SECONDS, OPT_JSON };
+enum { OPT_KEY = 256, OPT_COUNT, OPT_SECONDS, OPT_JSON };
 
 static const struct option options[] = {
-    {"etcd", required_argument, NULL, OPT_ETCD},
+    CLI_ETCD_OPTIONS,
     {"key", required_argument, NULL, OPT_KEY},
     {"count", required_argument, NULL, OPT_COUNT},
     {"seconds", required_argument, NULL, OPT_SECONDS},
@@ -75,15 +78,18 @@ static void on_event(void *ctx, uint64_t epoch, int accepted, const char *reason
 
 int cmd_watch(int argc, char **argv)
 {
-    const char *urls = NULL, *key = NULL;
+    const char *key = NULL;
     uint64_t count = 0, seconds = 0;
+    cli_etcd o = {0};
     static int json;
     int c;
     while ((c = cli_getopt("watch", argc, argv, options, cmd_watch_usage)) != -1) {
+        if (c >= CLI_OPT_ETCD && c < CLI_OPT_ETCD_END) {
+            if (cli_etcd_option("watch", c, optarg, &o))
+                return CLI_USAGE;
+            continue;
+        }
         switch (c) {
-        case OPT_ETCD:
-            urls = optarg;
-            break;
         case OPT_KEY:
             key = optarg;
             break;
@@ -106,14 +112,32 @@ int cmd_watch(int argc, char **argv)
         cli_usage_error("watch", "unexpected '%s' (watch takes no operands)", argv[optind]);
         return CLI_USAGE;
     }
-    if (!urls || !key || !*key) {
+    if (!o.urls || !key || !*key) {
         cli_usage_error("watch", "--etcd and --key are required");
         return CLI_USAGE;
+    }
+    placer_etcd_config *cfg;
+    int rc = cli_etcd_config("watch", &o, &cfg);
+    if (rc)
+        return rc;
+    /* One read first, so that refused credentials end the command with
+     * their reason instead of a follower retrying them for ever. */
+    placer_snapshot *first = NULL;
+    char why[300] = "";
+    int err = placer_etcd_fetch_ex(cfg, key, &first, why, sizeof why);
+    placer_snapshot_free(first);
+    if (err == PLACER_EAUTH) {
+        fprintf(stderr, "placer watch: %s: ", placer_strerror(err));
+        cli_print_name(stderr, why);
+        fputc('\n', stderr);
+        placer_etcd_config_free(cfg);
+        return CLI_FAILURE;
     }
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     placer_follower *f;
-    int err = placer_follower_start(urls, key, NULL, on_event, &json, &f);
+    err = placer_follower_start_ex(cfg, key, NULL, on_event, &json, &f);
+    placer_etcd_config_free(cfg);
     if (err) {
         fprintf(stderr, "placer watch: %s\n", placer_strerror(err));
         return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;

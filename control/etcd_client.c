@@ -17,7 +17,15 @@ struct plc_etcd {
     char **url;
     size_t n, current;
     long timeout_ms;
+    char *cacert, *cert, *cert_key; /* TLS files, NULL when not set */
+    char *user, *password;          /* NULL: no authentication */
+    char *auth;                     /* "Authorization: TOKEN", NULL until authenticated */
+    int auth_off;                   /* etcd said authentication is not enabled */
+    unsigned logins;
 };
+
+/* An etcd error that means "authenticate again" (not a PLACER_E* code). */
+#define PLC_RELOGIN 1
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 static void init_curl(void)
@@ -46,6 +54,11 @@ int plc_etcd_new(const char *endpoints, long timeout_ms, plc_etcd **out)
             tok[--len] = '\0';
         if (!len)
             continue;
+        if ((strncmp(tok, "http://", 7) || len == 7) && (strncmp(tok, "https://", 8) || len == 8)) {
+            placer_mem_free(copy);
+            plc_etcd_free(e);
+            return PLACER_EINVAL; /* only http:// and https:// URLs */
+        }
         char **grown = placer_mem_realloc(e->url, (e->n + 1) * sizeof *grown);
         char *url = plc_ctl_strdup(tok);
         if (!grown || !url) {
@@ -68,6 +81,39 @@ int plc_etcd_new(const char *endpoints, long timeout_ms, plc_etcd **out)
     return 0;
 }
 
+/* Overwrite then free a secret (volatile: the stores are not elided). */
+static void free_secret(char *s)
+{
+    if (!s)
+        return;
+    for (volatile char *p = s; *p; p++)
+        *p = '\0';
+    placer_mem_free(s);
+}
+
+static int dup_or_null(char **slot, const char *s)
+{
+    return s && !(*slot = plc_ctl_strdup(s)) ? -1 : 0;
+}
+
+int plc_etcd_new_config(const placer_etcd_config *c, long timeout_ms, plc_etcd **out)
+{
+    if (!c || !out)
+        return PLACER_ENULL;
+    plc_etcd *e;
+    int err = plc_etcd_new(c->endpoints, timeout_ms > 0 ? timeout_ms : c->timeout_ms, &e);
+    if (err)
+        return err;
+    if (dup_or_null(&e->cacert, c->cacert) || dup_or_null(&e->cert, c->cert) ||
+        dup_or_null(&e->cert_key, c->cert_key) || dup_or_null(&e->user, c->user) ||
+        dup_or_null(&e->password, c->password)) {
+        plc_etcd_free(e);
+        return PLACER_ENOMEM;
+    }
+    *out = e;
+    return 0;
+}
+
 void plc_etcd_free(plc_etcd *e)
 {
     if (!e)
@@ -75,7 +121,18 @@ void plc_etcd_free(plc_etcd *e)
     for (size_t i = 0; i < e->n; i++)
         placer_mem_free(e->url[i]);
     placer_mem_free(e->url);
+    placer_mem_free(e->cacert);
+    placer_mem_free(e->cert);
+    placer_mem_free(e->cert_key);
+    placer_mem_free(e->user);
+    free_secret(e->password);
+    free_secret(e->auth);
     placer_mem_free(e);
+}
+
+unsigned plc_etcd_logins(const plc_etcd *e)
+{
+    return e ? e->logins : 0;
 }
 
 static double now_ms(void)
@@ -100,6 +157,8 @@ static size_t collect(char *data, size_t size, size_t nmemb, void *ctx)
 {
     buffer *b = ctx;
     size_t n = size * nmemb;
+    if (n > PLC_ETCD_MAX_REPLY - b->n)
+        return 0; /* past the cap: the transfer fails */
     if (b->n + n + 1 > b->cap) {
         size_t cap = (b->n + n + 1) * 2;
         char *p = placer_mem_realloc(b->p, cap);
@@ -124,8 +183,11 @@ void plc_say(char *why, size_t why_len, const char *fmt, ...)
     }
 }
 
-/* A POST of body to url + path with the JSON header (*h: free it after). */
-static CURL *new_post(const char *url, const char *path, const char *body, struct curl_slist **h)
+/* A POST of body to url + path with the JSON header, the TLS files and the
+ * token when there is one (*h: free it after); curl's message for a
+ * failure goes to err (CURL_ERROR_SIZE bytes). */
+static CURL *new_post(const plc_etcd *e, const char *url, const char *path, const char *body,
+                      int with_token, struct curl_slist **h, char *err)
 {
     CURL *c = curl_easy_init();
     if (!c)
@@ -133,20 +195,94 @@ static CURL *new_post(const char *url, const char *path, const char *body, struc
     char full[1024];
     snprintf(full, sizeof full, "%s%s", url, path);
     *h = curl_slist_append(NULL, "Content-Type: application/json");
+    if (*h && with_token && e->auth) {
+        struct curl_slist *more = curl_slist_append(*h, e->auth);
+        if (!more) {
+            curl_slist_free_all(*h);
+            *h = NULL;
+        }
+    }
+    if (!*h) {
+        curl_easy_cleanup(c);
+        return NULL;
+    }
+    err[0] = '\0';
     curl_easy_setopt(c, CURLOPT_URL, full); /* libcurl copies the string */
     curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, *h);
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, err);
+    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    if (e->cacert)
+        curl_easy_setopt(c, CURLOPT_CAINFO, e->cacert);
+    if (e->cert) {
+        curl_easy_setopt(c, CURLOPT_SSLCERT, e->cert);
+        curl_easy_setopt(c, CURLOPT_SSLKEY, e->cert_key);
+    }
     return c;
 }
 
+/* A transfer that failed: PLACER_EAUTH when TLS refused a certificate
+ * (ours or the member's: trying again will not help), else
+ * PLACER_EUNAVAIL (try another member). */
+static int transfer_error(const char *url, CURLcode rc, const char *detail, char *why,
+                          size_t why_len)
+{
+    int tls = rc == CURLE_SSL_CERTPROBLEM || rc == CURLE_SSL_CACERT_BADFILE ||
+              rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_ISSUER_ERROR ||
+              rc == CURLE_SSL_CRL_BADFILE || rc == CURLE_SSL_PINNEDPUBKEYNOTMATCH;
+    /* a member that refuses our certificate (or its absence) sends an alert,
+     * during the handshake (TLS 1.2) or on the first read (TLS 1.3) */
+    if ((rc == CURLE_SSL_CONNECT_ERROR || rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR) &&
+        (strstr(detail, "alert") || strstr(detail, "certificate") || strstr(detail, "wrong version")))
+        tls = 1;
+    plc_say(why, why_len, "%s: %s%s", url, tls ? "TLS refused: " : "",
+            *detail ? detail : curl_easy_strerror(rc));
+    return tls ? PLACER_EAUTH : PLACER_EUNAVAIL;
+}
+
+/* The error etcd answered with (text, gRPC code, HTTP status) as a code:
+ * PLC_RELOGIN when a new token would help, PLACER_EAUTH for refused
+ * credentials or permissions, PLACER_ECOMPACTED, PLACER_EUNAVAIL (try
+ * another member) or PLACER_EFORMAT. */
+static int etcd_error(const plc_etcd *e, const char *text, int64_t code, long status)
+{
+    if (strstr(text, "invalid auth token") || strstr(text, "auth store is old") || code == 16)
+        return e->user ? PLC_RELOGIN : PLACER_EAUTH;
+    if (strstr(text, "permission denied") || strstr(text, "authentication failed") ||
+        strstr(text, "user name is empty") || strstr(text, "user name not found") || code == 7)
+        return PLACER_EAUTH;
+    /* gRPC codes: 11 out of range (compacted), 14 unavailable, 4 deadline */
+    if (strstr(text, "compacted") || code == 11)
+        return PLACER_ECOMPACTED;
+    if (code == 14 || code == 4 || status >= 500)
+        return PLACER_EUNAVAIL;
+    return PLACER_EFORMAT;
+}
+
+/* The text of an error reply: {"error":"..."} (unary calls) or
+ * {"error":{"message":"...","grpc_code":N}} (the watch stream); NULL when
+ * the reply is no error. *code receives the gRPC code. */
+static const char *error_text(const json_t *j, int64_t *code)
+{
+    const json_t *err = json_object_get(j, "error");
+    *code = plc_etcd_int(json_object_get(j, "code"));
+    if (json_is_object(err)) {
+        *code = plc_etcd_int(json_object_get(err, "grpc_code"));
+        const json_t *m = json_object_get(err, "message");
+        return json_is_string(m) ? json_string_value(m) : "error";
+    }
+    return err ? json_is_string(err) ? json_string_value(err) : "error" : NULL;
+}
+
 /* One POST to one endpoint: 0 and a reply, or an error (EUNAVAIL: try
- * another endpoint). */
-static int post_once(const char *url, const char *path, const char *body, long timeout_ms,
-                     json_t **resp, char *why, size_t why_len)
+ * another endpoint; PLC_RELOGIN: authenticate again). */
+static int post_once(plc_etcd *e, const char *url, const char *path, const char *body,
+                     long timeout_ms, int with_token, json_t **resp, char *why, size_t why_len)
 {
     struct curl_slist *h = NULL;
-    CURL *c = new_post(url, path, body, &h);
+    char detail[CURL_ERROR_SIZE];
+    CURL *c = new_post(e, url, path, body, with_token, &h, detail);
     if (!c)
         return PLACER_ENOMEM;
     buffer b = {NULL, 0, 0};
@@ -161,30 +297,84 @@ static int post_once(const char *url, const char *path, const char *body, long t
     curl_easy_cleanup(c);
     int err = 0;
     if (rc != CURLE_OK) {
-        plc_say(why, why_len, "%s: %s", url, curl_easy_strerror(rc));
-        err = PLACER_EUNAVAIL;
+        err = transfer_error(url, rc, detail, why, why_len);
     } else {
         json_error_t jerr;
         json_t *j = b.p ? json_loads(b.p, 0, &jerr) : NULL;
-        const json_t *msg = j ? json_object_get(j, "error") : NULL;
-        int64_t code = j ? plc_etcd_int(json_object_get(j, "code")) : 0;
+        int64_t code = 0;
+        const char *text = j ? error_text(j, &code) : NULL;
         if (!j) {
             plc_say(why, why_len, "%s: not JSON (%s)", url, status >= 500 ? "server error" : "bad reply");
             err = status >= 500 || status == 0 ? PLACER_EUNAVAIL : PLACER_EFORMAT;
-        } else if (msg || status != 200) {
-            const char *text = json_is_string(msg) ? json_string_value(msg) : "error";
-            plc_say(why, why_len, "%s: %s", url, text);
-            /* gRPC codes: 11 out of range (compacted), 14 unavailable, 4 deadline */
-            err = strstr(text, "compacted") || code == 11 ? PLACER_ECOMPACTED
-                  : code == 14 || code == 4 || status >= 500 ? PLACER_EUNAVAIL
-                                                              : PLACER_EFORMAT;
+        } else if (text || status != 200) {
+            text = text ? text : "error";
+            err = etcd_error(e, text, code, status);
+            if (err == PLACER_EAUTH && !e->user && !strstr(text, "permission"))
+                plc_say(why, why_len, "%s: %s (this etcd requires a user: give one)", url, text);
+            else if (err == PLACER_EAUTH && e->user)
+                plc_say(why, why_len, "%s: %s (user '%s')", url, text, e->user);
+            else
+                plc_say(why, why_len, "%s: %s", url, text);
             json_decref(j);
         } else {
             *resp = j;
         }
     }
+    if (b.p)
+        memset(b.p, 0, b.n); /* may hold a token */
     placer_mem_free(b.p);
     return err;
+}
+
+/* Authenticate at url (when a user is set and there is no token yet):
+ * 0 (a token, or authentication is not enabled in this etcd), EAUTH,
+ * EUNAVAIL (try another member) or ENOMEM. */
+static int login(plc_etcd *e, const char *url, long timeout_ms, char *why, size_t why_len)
+{
+    if (!e->user || e->auth || e->auth_off)
+        return 0;
+    json_t *body = json_pack("{s:s,s:s}", "name", e->user, "password", e->password);
+    char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+    json_decref(body); /* jansson does not wipe; the copy in text is wiped below */
+    if (!text)
+        return PLACER_ENOMEM;
+    json_t *resp = NULL;
+    int err = post_once(e, url, "/v3/auth/authenticate", text, timeout_ms, 0, &resp, why, why_len);
+    for (volatile char *p = text; *p; p++) /* the password's copy */
+        *p = '\0';
+    plc_ctl_json_free(text);
+    if (err == PLACER_EFORMAT && strstr(why ? why : "", "authentication is not enabled")) {
+        e->auth_off = 1; /* nothing to present: carry on without a token */
+        return 0;
+    }
+    if (err == PLC_RELOGIN || (err == PLACER_EFORMAT && why && strstr(why, "auth"))) {
+        err = PLACER_EAUTH;
+    }
+    if (err)
+        return err;
+    const json_t *token = json_object_get(resp, "token");
+    if (!json_is_string(token) || !json_string_length(token)) {
+        json_decref(resp);
+        plc_say(why, why_len, "%s: authenticate gave no token", url);
+        return PLACER_EFORMAT;
+    }
+    size_t n = strlen("Authorization: ") + json_string_length(token) + 1;
+    char *line = placer_mem_alloc(n);
+    if (line)
+        snprintf(line, n, "Authorization: %s", json_string_value(token));
+    json_decref(resp);
+    if (!line)
+        return PLACER_ENOMEM;
+    e->auth = line;
+    e->logins++;
+    return 0;
+}
+
+/* Drop the token so that the next call authenticates again. */
+static void logout(plc_etcd *e)
+{
+    free_secret(e->auth);
+    e->auth = NULL;
 }
 
 int plc_etcd_post(plc_etcd *e, const char *path, json_t *body, json_t **resp, char *why,
@@ -195,15 +385,26 @@ int plc_etcd_post(plc_etcd *e, const char *path, json_t *body, json_t **resp, ch
         return PLACER_ENOMEM;
     double deadline = now_ms() + (double)e->timeout_ms;
     long backoff = 20;
-    int err = PLACER_EUNAVAIL;
+    int err = PLACER_EUNAVAIL, relogged = 0;
     for (;;) {
         for (size_t tried = 0; tried < e->n; tried++) {
             double left = deadline - now_ms();
             if (left <= 0)
                 goto out;
             size_t at = e->current;
-            err = post_once(e->url[at], path, text, (long)(left < 2000 ? left : 2000), resp, why,
-                            why_len);
+            long budget = (long)(left < 2000 ? left : 2000);
+            err = login(e, e->url[at], budget, why, why_len);
+            if (!err)
+                err = post_once(e, e->url[at], path, text, budget, 1, resp, why, why_len);
+            if (err == PLC_RELOGIN && !relogged) {
+                /* etcd expired the token: one new one, then the same member again */
+                logout(e);
+                relogged = 1;
+                tried--;
+                continue;
+            }
+            if (err == PLC_RELOGIN)
+                err = PLACER_EAUTH;
             if (err != PLACER_EUNAVAIL)
                 goto out;
             e->current = (e->current + 1) % e->n; /* fail over */
@@ -226,7 +427,10 @@ typedef struct stream {
     plc_etcd_message_fn fn;
     void *ctx;
     atomic_int *stop;
-    int done; /* the callback asked to stop */
+    int done;         /* the callback asked to stop */
+    int refused;      /* etcd answered with an error: its code (etcd_error) */
+    char error[200];  /* and its text */
+    const plc_etcd *e;
 } stream;
 
 static size_t on_stream(char *data, size_t size, size_t nmemb, void *ctx)
@@ -251,6 +455,23 @@ static size_t on_stream(char *data, size_t size, size_t nmemb, void *ctx)
         size_t used = skip + (size_t)jerr.position;
         memmove(s->b.p, s->b.p + used, s->b.n - used);
         s->b.n -= used;
+        int64_t code = 0;
+        const char *text = error_text(msg, &code);
+        const json_t *result = json_object_get(msg, "result"), *reason;
+        /* etcd cancels a watch it refuses: "rpc error: code = Unauthenticated
+         * desc = etcdserver: invalid auth token" */
+        if (!text && json_is_true(json_object_get(result, "canceled")) &&
+            json_is_string(reason = json_object_get(result, "cancel_reason"))) {
+            int why = etcd_error(s->e, json_string_value(reason), 0, 0);
+            if (why == PLC_RELOGIN || why == PLACER_EAUTH)
+                text = json_string_value(reason);
+        }
+        if (text) { /* an error instead of a watch: the token, a permission */
+            snprintf(s->error, sizeof s->error, "%s", text);
+            s->refused = etcd_error(s->e, text, code, 0);
+            json_decref(msg);
+            return 0;
+        }
         int stop = s->fn(s->ctx, msg);
         json_decref(msg);
         if (stop) {
@@ -281,14 +502,21 @@ int plc_etcd_watch(plc_etcd *e, const char *key, int64_t start_revision,
     json_decref(body);
     if (!text)
         return PLACER_ENOMEM;
+    int err = login(e, e->url[e->current], e->timeout_ms, why, why_len);
+    if (err) {
+        plc_ctl_json_free(text);
+        if (err == PLACER_EUNAVAIL)
+            e->current = (e->current + 1) % e->n;
+        return err;
+    }
     struct curl_slist *h = NULL;
-    CURL *c = new_post(e->url[e->current], "/v3/watch", text, &h);
+    char detail[CURL_ERROR_SIZE];
+    CURL *c = new_post(e, e->url[e->current], "/v3/watch", text, 1, &h, detail);
     if (!c) {
-        curl_slist_free_all(h);
         plc_ctl_json_free(text);
         return PLACER_ENOMEM;
     }
-    stream s = {{NULL, 0, 0}, on_message, ctx, stop, 0};
+    stream s = {{NULL, 0, 0}, on_message, ctx, stop, 0, 0, "", e};
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_stream);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &s);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, 1000L);
@@ -307,10 +535,17 @@ int plc_etcd_watch(plc_etcd *e, const char *key, int64_t start_revision,
     placer_mem_free(s.b.p);
     if (s.done || atomic_load(stop))
         return 0;
-    plc_say(why, why_len, "%s: watch ended: %s", e->url[e->current],
-        rc == CURLE_OK ? "closed by the server" : curl_easy_strerror(rc));
+    if (s.refused) {
+        plc_say(why, why_len, "%s: watch refused: %s", e->url[e->current], s.error);
+        if (s.refused == PLC_RELOGIN)
+            logout(e); /* the next attempt authenticates again */
+        return s.refused == PLACER_EAUTH ? PLACER_EAUTH : PLACER_EUNAVAIL;
+    }
+    err = transfer_error(e->url[e->current], rc, detail, why, why_len);
+    if (rc == CURLE_OK)
+        plc_say(why, why_len, "%s: watch ended: closed by the server", e->url[e->current]);
     e->current = (e->current + 1) % e->n;
-    return PLACER_EUNAVAIL;
+    return err;
 }
 
 json_t *plc_etcd_b64(const void *data, size_t len)

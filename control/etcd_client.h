@@ -13,20 +13,44 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "placer_control.h"
+
 typedef struct plc_etcd plc_etcd;
 
-/* endpoints: comma-separated URLs ("http://127.0.0.1:2379,..."); timeout:
- * how long one call may keep trying endpoints, in milliseconds. Returns 0,
- * PLACER_EINVAL (no endpoint), PLACER_ENOMEM. */
+/* The most bytes one reply (or one message of a watch stream) may hold; a
+ * member that sends more is treated as failing. A chunk (1 MiB) is 1.4 MB
+ * in base64. */
+#define PLC_ETCD_MAX_REPLY (16u << 20)
+
+/* What placer_etcd_config holds (etcd_config.c). */
+struct placer_etcd_config {
+    char *endpoints;
+    long timeout_ms;
+    char *cacert, *cert, *cert_key; /* NULL: not set */
+    char *user, *password;          /* NULL: no authentication */
+};
+
+/* A client for the config's endpoints (comma-separated URLs,
+ * "http://127.0.0.1:2379,..."), TLS files and user; timeout_ms (> 0)
+ * overrides the config's: how long one call may keep trying endpoints.
+ * Returns 0, PLACER_EINVAL (no endpoint), PLACER_ENOMEM. */
+int plc_etcd_new_config(const placer_etcd_config *c, long timeout_ms, plc_etcd **out);
+/* The same with endpoints and a timeout only. */
 int plc_etcd_new(const char *endpoints, long timeout_ms, plc_etcd **out);
 void plc_etcd_free(plc_etcd *e);
+
+/* Times this client authenticated (a new token, the first or a refresh). */
+unsigned plc_etcd_logins(const plc_etcd *e);
 
 /* POST body to path ("/v3/kv/range"); *resp receives the parsed reply
  * (json_decref it). Tries each endpoint in turn from the last one that
  * answered, with backoff between rounds, until the timeout. Returns 0,
  * PLACER_EUNAVAIL (no endpoint answered in time; why says the last
- * failure), PLACER_ECOMPACTED (the revision asked for is compacted) or
- * PLACER_EFORMAT (etcd answered with an error or not JSON). */
+ * failure), PLACER_ECOMPACTED (the revision asked for is compacted),
+ * PLACER_EAUTH (credentials or a certificate refused, or permission denied)
+ * or PLACER_EFORMAT (etcd answered with an error or not JSON). With a user,
+ * authenticates first when it has no token, and once more when etcd says
+ * the token expired. */
 int plc_etcd_post(plc_etcd *e, const char *path, json_t *body, json_t **resp, char *why,
                   size_t why_len);
 
@@ -34,7 +58,8 @@ int plc_etcd_post(plc_etcd *e, const char *path, json_t *body, json_t **resp, ch
  * when it fails), calling on_message for every message of the stream
  * (created, events, compaction) until on_message returns non-zero, *stop
  * becomes true, or the stream ends. Returns 0 when stopped by the caller,
- * PLACER_EUNAVAIL when the stream broke (the caller reconnects). */
+ * PLACER_EUNAVAIL when the stream broke, PLACER_EAUTH when etcd refused the
+ * watch (the caller reconnects either way; an expired token is renewed). */
 typedef int (*plc_etcd_message_fn)(void *ctx, json_t *message);
 int plc_etcd_watch(plc_etcd *e, const char *key, int64_t start_revision,
                    plc_etcd_message_fn on_message, void *ctx, atomic_int *stop, char *why,

@@ -102,9 +102,9 @@ static void load_value(placer_follower *f, const json_t *kv, int64_t revision)
     placer_snapshot *s = NULL;
     char why[256] = "";
     int err = plc_etcd_unb64(json_object_get(kv, "value"), &v, &len) ? PLACER_EFORMAT
-                                                                     : plc_etcd_load(f->e, v, len, revision, &s, why, sizeof why);
+                                                                     : plc_etcd_load(f->e, f->key, v, len, revision, &s, why, sizeof why);
     placer_mem_free(v);
-    if (err == PLACER_EUNAVAIL || err == PLACER_ECOMPACTED) {
+    if (err == PLACER_EUNAVAIL || err == PLACER_ECOMPACTED || err == PLACER_EAUTH) {
         note_error(f, why, 0); /* not the snapshot's fault: read again later */
         f->fresh = 1;
         return;
@@ -219,22 +219,20 @@ static void *run(void *arg)
     return NULL;
 }
 
-int placer_follower_start(const char *endpoints, const char *key, placer_router *r,
-                          placer_follower_event_fn on_event, void *ctx, placer_follower **out)
+/* Start a follower on client e (taken, freed on failure). */
+static int start(plc_etcd *e, const char *key, placer_router *r, placer_follower_event_fn on_event,
+                 void *ctx, placer_follower **out)
 {
-    if (!endpoints || !key || !*key || !out)
-        return PLACER_ENULL;
     placer_follower *f = placer_mem_calloc(1, sizeof *f);
-    if (!f)
-        return PLACER_ENOMEM;
-    int err = plc_etcd_new(endpoints, 1000, &f->e); /* the thread retries; stop waits at most this */
-    f->key = plc_ctl_strdup(key);
-    if (err || !f->key) {
-        plc_etcd_free(f->e);
-        placer_mem_free(f->key);
+    char *k = plc_ctl_strdup(key);
+    if (!f || !k) {
+        plc_etcd_free(e);
         placer_mem_free(f);
-        return err ? err : PLACER_ENOMEM;
+        placer_mem_free(k);
+        return PLACER_ENOMEM;
     }
+    f->e = e;
+    f->key = k;
     atomic_init(&f->router, r);
     f->own_router = r == NULL;
     f->on_event = on_event;
@@ -251,6 +249,26 @@ int placer_follower_start(const char *endpoints, const char *key, placer_router 
     }
     *out = f;
     return 0;
+}
+
+int placer_follower_start(const char *endpoints, const char *key, placer_router *r,
+                          placer_follower_event_fn on_event, void *ctx, placer_follower **out)
+{
+    if (!endpoints || !key || !*key || !out)
+        return PLACER_ENULL;
+    plc_etcd *e;
+    int err = plc_etcd_new(endpoints, 1000, &e); /* the thread retries; stop waits at most this */
+    return err ? err : start(e, key, r, on_event, ctx, out);
+}
+
+int placer_follower_start_ex(const placer_etcd_config *c, const char *key, placer_router *r,
+                             placer_follower_event_fn on_event, void *ctx, placer_follower **out)
+{
+    if (!c || !key || !*key || !out)
+        return PLACER_ENULL;
+    plc_etcd *e;
+    int err = plc_etcd_new_config(c, 1000, &e); /* the thread retries; stop waits at most this */
+    return err ? err : start(e, key, r, on_event, ctx, out);
 }
 
 void placer_follower_stop(placer_follower *f)

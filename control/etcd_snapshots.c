@@ -83,17 +83,71 @@ static int delete_prefix(plc_etcd *e, const char *prefix)
     return err;
 }
 
-static uint64_t parse_epoch(const json_t *kv)
+/* A decimal string of 1 to 20 digits that fits 64 bits (no sign, no
+ * space): 0 and *out, else -1. */
+static int strict_u64(const char *p, size_t len, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!len || len > 20)
+        return -1;
+    for (size_t i = 0; i < len; i++) {
+        if (p[i] < '0' || p[i] > '9' || v > (UINT64_MAX - (uint64_t)(p[i] - '0')) / 10)
+            return -1;
+        v = v * 10 + (uint64_t)(p[i] - '0');
+    }
+    *out = v;
+    return 0;
+}
+
+/* The epoch stored in KEY/epoch (0 when absent); -1 when it is not one. */
+static int parse_epoch(const json_t *kv, uint64_t *epoch)
 {
     unsigned char *v;
     size_t len;
-    uint64_t epoch = 0;
-    if (kv && !plc_etcd_unb64(json_object_get(kv, "value"), &v, &len)) {
-        for (size_t i = 0; i < len && v[i] >= '0' && v[i] <= '9'; i++)
-            epoch = epoch * 10 + (uint64_t)(v[i] - '0');
-        placer_mem_free(v);
+    *epoch = 0;
+    if (!kv)
+        return 0;
+    if (plc_etcd_unb64(json_object_get(kv, "value"), &v, &len))
+        return -1;
+    int bad = strict_u64((const char *)v, len, epoch);
+    placer_mem_free(v);
+    return bad;
+}
+
+int plc_etcd_check_key(const char *key, char *why, size_t why_len)
+{
+    size_t n = strlen(key);
+    if (!n || n > PLACER_MAX_ETCD_KEY) {
+        plc_say(why, why_len, "the key must hold 1 to %u bytes, not %zu", PLACER_MAX_ETCD_KEY, n);
+        return PLACER_EINVAL;
     }
-    return epoch;
+    const unsigned char *k = (const unsigned char *)key;
+    for (size_t i = 0; i < n;) {
+        unsigned c = k[i];
+        size_t more = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : 4;
+        if (c < 0x20 || c == 0x7f) {
+            plc_say(why, why_len, "the key holds a control character (0x%02x) at byte %zu", c, i);
+            return PLACER_EINVAL;
+        }
+        /* UTF-8, shortest forms only, no surrogates, at most U+10FFFF */
+        uint32_t cp = more == 0 ? c : more == 1 ? c & 0x1f : more == 2 ? c & 0x0f : c & 0x07;
+        int ok = more < 4 && i + more < n;
+        for (size_t j = 1; ok && j <= more; j++) {
+            ok = (k[i + j] & 0xc0) == 0x80;
+            cp = cp << 6 | (k[i + j] & 0x3fu);
+        }
+        static const uint32_t least[] = {0, 0x80, 0x800, 0x10000};
+        if (!ok || (more && cp < least[more]) || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+            plc_say(why, why_len, "the key is not UTF-8 at byte %zu", i);
+            return PLACER_EINVAL;
+        }
+        if (cp >= 0x80 && cp < 0xa0) {
+            plc_say(why, why_len, "the key holds a control character (U+%04X) at byte %zu", (unsigned)cp, i);
+            return PLACER_EINVAL;
+        }
+        i += more + 1;
+    }
+    return 0;
 }
 
 /* Delete the chunk prefixes older than the one before `current` (a
@@ -154,24 +208,38 @@ static void sweep(plc_etcd *e, const char *root, const char *current)
     placer_mem_free(pre);
 }
 
-int placer_etcd_publish(const char *endpoints, const char *key, const placer_snapshot *s,
-                        long timeout_ms, uint64_t *current_epoch, char *why, size_t why_len)
+/* The manifest, built with jansson (docs/ETCD.md); NULL when out of memory. */
+static char *manifest_text(uint64_t epoch, const char *prefix, uint32_t chunks, size_t len,
+                           uint32_t crc)
 {
-    if (why && why_len)
-        why[0] = '\0';
-    if (!endpoints || !key || !*key || !s)
-        return PLACER_ENULL;
-    plc_etcd *e;
-    int err = plc_etcd_new(endpoints, timeout_ms, &e);
+    char digits[24];
+    snprintf(digits, sizeof digits, "%" PRIu64, epoch);
+    json_t *m = json_pack("{s:s,s:s,s:I,s:I,s:I}", "epoch", digits, "prefix", prefix, "chunks",
+                          (json_int_t)chunks, "bytes", (json_int_t)len, "crc32c", (json_int_t)crc);
+    char *text = m ? json_dumps(m, JSON_COMPACT) : NULL;
+    json_decref(m);
+    return text;
+}
+
+static int publish(plc_etcd *e, const char *key, const placer_snapshot *s,
+                   uint64_t *current_epoch, char *why, size_t why_len)
+{
+    int err = plc_etcd_check_key(key, why, why_len);
     if (err)
         return err;
     void *buf = NULL;
     size_t len = 0;
-    char *epoch_key = join(key, "/epoch"), *chunks_root = join(key, "/chunks/");
-    char prefix[600], chunk_key[640], manifest[800], padded[24];
+    char *epoch_key = join(key, "/epoch"), *chunks_root = join(key, "/chunks/"), *manifest = NULL;
+    char prefix[600], chunk_key[640], padded[24];
     uint64_t epoch = placer_snapshot_epoch(s);
-    if (!epoch_key || !chunks_root || strlen(key) > 512 || (err = placer_snapshot_encode(s, &buf, &len))) {
-        err = err ? err : strlen(key) > 512 ? PLACER_EINVAL : PLACER_ENOMEM;
+    if (!epoch_key || !chunks_root || (err = placer_snapshot_encode(s, &buf, &len))) {
+        err = err ? err : PLACER_ENOMEM;
+        goto out;
+    }
+    if (len > (size_t)PLC_ETCD_MAX_CHUNKS * PLC_ETCD_CHUNK) {
+        plc_say(why, why_len, "the snapshot (%zu bytes) is larger than %u chunks of 1 MiB", len,
+                PLC_ETCD_MAX_CHUNKS);
+        err = PLACER_EINVAL;
         goto out;
     }
     struct timespec ts;
@@ -180,17 +248,24 @@ int placer_etcd_publish(const char *endpoints, const char *key, const placer_sna
     snprintf(padded, sizeof padded, "%020" PRIu64, epoch);
     snprintf(prefix, sizeof prefix, "%s%s-%016" PRIx64 "/", chunks_root, padded, nonce);
     uint32_t chunks = (uint32_t)((len + PLC_ETCD_CHUNK - 1) / PLC_ETCD_CHUNK);
-    snprintf(manifest, sizeof manifest,
-             "{\"epoch\":\"%" PRIu64 "\",\"prefix\":\"%s\",\"chunks\":%u,\"bytes\":%zu,\"crc32c\":%u}",
-             epoch, prefix, chunks, len, placer_crc32c(0, buf, len));
+    if (!(manifest = manifest_text(epoch, prefix, chunks, len, placer_crc32c(0, buf, len)))) {
+        err = PLACER_ENOMEM;
+        goto out;
+    }
     for (int attempt = 0; attempt < 8; attempt++) {
         json_t *resp = NULL;
         const json_t *kv = NULL;
         if ((err = plc_etcd_get(e, epoch_key, 0, &resp, &kv, why, why_len)))
             goto out;
-        uint64_t stored = parse_epoch(kv);
+        uint64_t stored;
+        int bad = parse_epoch(kv, &stored);
         int64_t mod = kv ? plc_etcd_int(json_object_get(kv, "mod_revision")) : 0;
         json_decref(resp);
+        if (bad) {
+            plc_say(why, why_len, "%s holds no epoch (1 to 20 decimal digits); not touching it", epoch_key);
+            err = PLACER_EFORMAT;
+            goto out;
+        }
         if (stored >= epoch) {
             if (current_epoch)
                 *current_epoch = stored;
@@ -236,73 +311,181 @@ int placer_etcd_publish(const char *endpoints, const char *key, const placer_sna
 out:
     /* A lost race leaves its chunks behind: remove them now (chunks of a
      * publish that failed otherwise are swept by the next one that wins). */
-    if (err == PLACER_ECONFLICT && buf)
+    if (err == PLACER_ECONFLICT && manifest)
         delete_prefix(e, prefix);
     placer_buffer_free(buf);
+    plc_ctl_json_free(manifest);
     placer_mem_free(epoch_key);
     placer_mem_free(chunks_root);
+    return err;
+}
+
+int placer_etcd_publish(const char *endpoints, const char *key, const placer_snapshot *s,
+                        long timeout_ms, uint64_t *current_epoch, char *why, size_t why_len)
+{
+    if (why && why_len)
+        why[0] = '\0';
+    if (!endpoints || !key || !s)
+        return PLACER_ENULL;
+    plc_etcd *e;
+    int err = plc_etcd_new(endpoints, timeout_ms, &e);
+    if (err)
+        return err;
+    err = publish(e, key, s, current_epoch, why, why_len);
     plc_etcd_free(e);
     return err;
 }
 
-int plc_etcd_load(plc_etcd *e, const unsigned char *value, size_t len, int64_t revision,
-                  placer_snapshot **out, char *why, size_t why_len)
+int placer_etcd_publish_ex(const placer_etcd_config *c, const char *key, const placer_snapshot *s,
+                           uint64_t *current_epoch, char *why, size_t why_len)
 {
-    if (len >= 8 && !memcmp(value, "\x89PLC", 4)) /* a raw snapshot as the value */
-        return placer_snapshot_decode_ex(value, len, out, why, why_len);
+    if (why && why_len)
+        why[0] = '\0';
+    if (!c || !key || !s)
+        return PLACER_ENULL;
+    plc_etcd *e;
+    int err = plc_etcd_new_config(c, 0, &e);
+    if (err)
+        return err;
+    err = publish(e, key, s, current_epoch, why, why_len);
+    plc_etcd_free(e);
+    return err;
+}
+
+/* What a manifest says, every field checked against its cap. */
+typedef struct manifest {
+    uint64_t epoch;
+    uint32_t chunks, crc;
+    size_t bytes;
+    char prefix[600];
+} manifest;
+
+/* 0 when j holds a JSON integer in [lo, hi] (into *out); else -1. */
+static int int_field(const json_t *m, const char *name, json_int_t lo, json_int_t hi,
+                     json_int_t *out)
+{
+    const json_t *v = json_object_get(m, name);
+    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+        return -1;
+    *out = json_integer_value(v);
+    return 0;
+}
+
+static int parse_manifest(const char *key, const unsigned char *value, size_t len, manifest *out,
+                          char *why, size_t why_len)
+{
     json_error_t jerr;
-    json_t *m = json_loadb((const char *)value, len, 0, &jerr);
-    const json_t *prefix = json_object_get(m, "prefix");
-    int64_t chunks = plc_etcd_int(json_object_get(m, "chunks"));
-    int64_t bytes = plc_etcd_int(json_object_get(m, "bytes"));
-    uint64_t epoch = (uint64_t)plc_etcd_int(json_object_get(m, "epoch"));
-    json_int_t crc = json_integer_value(json_object_get(m, "crc32c"));
-    if (!m || !json_is_string(prefix) || chunks < 1 || bytes < 1 || chunks > 100000 ||
-        bytes > (int64_t)chunks * PLC_ETCD_CHUNK || strlen(json_string_value(prefix)) > 600) {
-        plc_say(why, why_len, "%s", "the manifest is not a placer manifest (JSON with prefix, chunks, bytes)");
+    json_t *m = json_loadb((const char *)value, len, JSON_REJECT_DUPLICATES, &jerr);
+    const json_t *prefix = json_object_get(m, "prefix"), *epoch = json_object_get(m, "epoch");
+    json_int_t chunks, bytes, crc;
+    const char *bad = NULL;
+    size_t kl = strlen(key);
+    if (!json_is_object(m))
+        bad = "the manifest is not a placer manifest (a JSON object with epoch, prefix, chunks, bytes, crc32c)";
+    else if (!json_is_string(epoch) ||
+             strict_u64(json_string_value(epoch), json_string_length(epoch), &out->epoch))
+        bad = "the manifest's epoch is not a string of 1 to 20 decimal digits";
+    else if (int_field(m, "chunks", 1, PLC_ETCD_MAX_CHUNKS, &chunks))
+        bad = "the manifest's chunks is not an integer from 1 to 4096";
+    else if (int_field(m, "bytes", (chunks - 1) * (json_int_t)PLC_ETCD_CHUNK + 1,
+                       chunks * (json_int_t)PLC_ETCD_CHUNK, &bytes))
+        bad = "the manifest's bytes does not fit its chunks (1 MiB each, the last one partly)";
+    else if (int_field(m, "crc32c", 0, UINT32_MAX, &crc))
+        bad = "the manifest's crc32c is not an integer from 0 to 2^32-1";
+    else if (!json_is_string(prefix) || json_string_length(prefix) >= sizeof out->prefix ||
+             json_string_length(prefix) != strlen(json_string_value(prefix)) ||
+             strncmp(json_string_value(prefix), key, kl) ||
+             strncmp(json_string_value(prefix) + kl, "/chunks/", 8))
+        bad = "the manifest's prefix is not under the key's /chunks/";
+    if (bad) {
+        plc_say(why, why_len, "%s", bad);
         json_decref(m);
         return PLACER_EFORMAT;
     }
-    unsigned char *buf = placer_mem_alloc((size_t)bytes);
+    out->chunks = (uint32_t)chunks;
+    out->bytes = (size_t)bytes;
+    out->crc = (uint32_t)crc;
+    memcpy(out->prefix, json_string_value(prefix), json_string_length(prefix) + 1);
+    json_decref(m);
+    return 0;
+}
+
+int plc_etcd_load(plc_etcd *e, const char *key, const unsigned char *value, size_t len,
+                  int64_t revision, placer_snapshot **out, char *why, size_t why_len)
+{
+    if (len >= 8 && !memcmp(value, "\x89PLC", 4)) /* a raw snapshot as the value */
+        return placer_snapshot_decode_ex(value, len, out, why, why_len);
+    manifest m;
+    int err = parse_manifest(key, value, len, &m, why, why_len);
+    if (err)
+        return err;
+    /* The buffer grows by the chunks received, never by what the manifest
+     * claims: a manifest cannot make the follower allocate what etcd did
+     * not send. */
+    unsigned char *buf = NULL;
     size_t at = 0;
-    int err = buf ? 0 : PLACER_ENOMEM;
     char chunk_key[640];
-    for (int64_t c = 0; c < chunks && !err; c++) {
-        snprintf(chunk_key, sizeof chunk_key, "%s%06" PRId64, json_string_value(prefix), c);
+    for (uint32_t c = 0; c < m.chunks && !err; c++) {
+        snprintf(chunk_key, sizeof chunk_key, "%s%06u", m.prefix, c);
         json_t *resp = NULL;
         const json_t *kv = NULL;
         err = plc_etcd_get(e, chunk_key, revision, &resp, &kv, why, why_len);
         unsigned char *v = NULL;
         size_t vl = 0;
+        size_t want = c + 1 < m.chunks ? PLC_ETCD_CHUNK : m.bytes - at;
         if (!err && (!kv || plc_etcd_unb64(json_object_get(kv, "value"), &v, &vl))) {
             plc_say(why, why_len, "chunk %s is missing", chunk_key);
             err = PLACER_ETRUNC;
-        } else if (!err && vl > (size_t)bytes - at) {
-            plc_say(why, why_len, "chunk %s runs past the manifest's length", chunk_key);
-            err = PLACER_ECORRUPT;
+        } else if (!err && vl != want) {
+            plc_say(why, why_len, "chunk %s holds %zu bytes, not the %zu the manifest says", chunk_key, vl, want);
+            err = vl < want ? PLACER_ETRUNC : PLACER_ECORRUPT;
         } else if (!err) {
-            memcpy(buf + at, v, vl);
-            at += vl;
+            unsigned char *grown = placer_mem_realloc(buf, at + vl);
+            if (grown) {
+                buf = grown;
+                memcpy(buf + at, v, vl);
+                at += vl;
+            } else {
+                err = PLACER_ENOMEM;
+            }
         }
         placer_mem_free(v);
         json_decref(resp);
     }
-    if (!err && at != (size_t)bytes) {
-        plc_say(why, why_len, "%s", "the chunks hold fewer bytes than the manifest says");
-        err = PLACER_ETRUNC;
-    }
-    if (!err && placer_crc32c(0, buf, at) != (uint32_t)crc) {
+    if (!err && placer_crc32c(0, buf, at) != m.crc) {
         plc_say(why, why_len, "%s", "the chunks' CRC-32C differs from the manifest's");
         err = PLACER_ECHECKSUM;
     }
     if (!err && !(err = placer_snapshot_decode_ex(buf, at, out, why, why_len)) &&
-        placer_snapshot_epoch(*out) != epoch) {
+        placer_snapshot_epoch(*out) != m.epoch) {
         plc_say(why, why_len, "%s", "the snapshot's epoch differs from the manifest's");
         placer_snapshot_free(*out);
         err = PLACER_ECORRUPT;
     }
     placer_mem_free(buf);
-    json_decref(m);
+    return err;
+}
+
+static int fetch(plc_etcd *e, const char *key, placer_snapshot **out, char *why, size_t why_len)
+{
+    json_t *resp = NULL;
+    const json_t *kv = NULL;
+    int err = plc_etcd_get(e, key, 0, &resp, &kv, why, why_len);
+    if (!err && !kv) {
+        plc_say(why, why_len, "nothing under %s", key);
+        err = PLACER_EMISSING;
+    }
+    if (!err) {
+        unsigned char *v = NULL;
+        size_t len;
+        int64_t rev = plc_etcd_int(json_object_get(json_object_get(resp, "header"), "revision"));
+        if (plc_etcd_unb64(json_object_get(kv, "value"), &v, &len))
+            err = PLACER_EFORMAT;
+        else
+            err = plc_etcd_load(e, key, v, len, rev, out, why, why_len);
+        placer_mem_free(v);
+    }
+    json_decref(resp);
     return err;
 }
 
@@ -317,24 +500,23 @@ int placer_etcd_fetch(const char *endpoints, const char *key, long timeout_ms,
     int err = plc_etcd_new(endpoints, timeout_ms, &e);
     if (err)
         return err;
-    json_t *resp = NULL;
-    const json_t *kv = NULL;
-    err = plc_etcd_get(e, key, 0, &resp, &kv, why, why_len);
-    if (!err && !kv) {
-        plc_say(why, why_len, "nothing under %s", key);
-        err = PLACER_EMISSING;
-    }
-    if (!err) {
-        unsigned char *v = NULL;
-        size_t len;
-        int64_t rev = plc_etcd_int(json_object_get(json_object_get(resp, "header"), "revision"));
-        if (plc_etcd_unb64(json_object_get(kv, "value"), &v, &len))
-            err = PLACER_EFORMAT;
-        else
-            err = plc_etcd_load(e, v, len, rev, out, why, why_len);
-        placer_mem_free(v);
-    }
-    json_decref(resp);
+    err = fetch(e, key, out, why, why_len);
+    plc_etcd_free(e);
+    return err;
+}
+
+int placer_etcd_fetch_ex(const placer_etcd_config *c, const char *key, placer_snapshot **out,
+                         char *why, size_t why_len)
+{
+    if (why && why_len)
+        why[0] = '\0';
+    if (!c || !key || !out)
+        return PLACER_ENULL;
+    plc_etcd *e;
+    int err = plc_etcd_new_config(c, 0, &e);
+    if (err)
+        return err;
+    err = fetch(e, key, out, why, why_len);
     plc_etcd_free(e);
     return err;
 }

@@ -28,6 +28,7 @@ const char *placer_strerror(int err)
     case PLACER_EUNAVAIL: return "PLACER_EUNAVAIL: no etcd endpoint answered in time";
     case PLACER_ECOMPACTED: return "PLACER_ECOMPACTED: the etcd revision was compacted";
     case PLACER_EMISSING: return "PLACER_EMISSING: nothing is published under the key";
+    case PLACER_EAUTH: return "PLACER_EAUTH: etcd refused the credentials, certificate or permission";
     default: return "unknown error";
     }
 }

@@ -69,6 +69,7 @@ extern "C" {
 #define PLACER_EUNAVAIL (-21)  /* no etcd endpoint answered in time */
 #define PLACER_ECOMPACTED (-22) /* the etcd revision asked for was compacted away */
 #define PLACER_EMISSING (-23)  /* nothing is published under the etcd key */
+#define PLACER_EAUTH (-24)     /* etcd refused the credentials, the TLS peer or the permission */
 
 /* Name of an error code ("PLACER_EIDDUP: duplicate node id"); never NULL.
  * Unknown codes give "unknown error". The string is static. */

@@ -86,6 +86,44 @@ PLACER_API int placer_membership_parse(const char *json, size_t len, const char 
  * why (when not NULL) receives a message for any error.
  */
 
+/*
+ * Connection settings for the calls below that take a placer_etcd_config:
+ * endpoints and timeout as above, and optionally TLS (https:// endpoints)
+ * and etcd's user authentication. Every string is copied; the password is
+ * overwritten with zeros when the config is freed. A config is read, never
+ * changed, by the calls that take it: several threads may share one.
+ */
+typedef struct placer_etcd_config placer_etcd_config;
+
+/* A config for endpoints (comma-separated URLs) with calls bounded by
+ * timeout_ms (<= 0: 5,000). Returns 0 and *out (free it with
+ * placer_etcd_config_free), PLACER_ENULL, PLACER_EINVAL (no endpoint, or
+ * one that is neither http:// nor https://) or PLACER_ENOMEM. */
+PLACER_API int placer_etcd_config_new(const char *endpoints, long timeout_ms,
+                                      placer_etcd_config **out);
+
+/* Release c; NULL is accepted. */
+PLACER_API void placer_etcd_config_free(placer_etcd_config *c);
+
+/* TLS: cacert, a PEM file of the CAs that sign the members' certificates
+ * (NULL: the system's CAs); cert and cert_key, PEM files of the client
+ * certificate and its private key, for members started with
+ * --client-cert-auth (both or neither). The files are read when a call
+ * connects; they must be readable now. Returns 0, PLACER_ENULL,
+ * PLACER_EINVAL (cert without cert_key or the reverse, or a file that
+ * cannot be opened: why names it) or PLACER_ENOMEM. */
+PLACER_API int placer_etcd_config_set_tls(placer_etcd_config *c, const char *cacert,
+                                          const char *cert, const char *cert_key, char *why,
+                                          size_t why_len);
+
+/* etcd's user authentication: calls authenticate as user with password
+ * (/v3/auth/authenticate) and send the token etcd gives; a token etcd has
+ * expired is replaced by authenticating again, once per call. Returns 0,
+ * PLACER_ENULL, PLACER_EINVAL (an empty user or password) or
+ * PLACER_ENOMEM. */
+PLACER_API int placer_etcd_config_set_user(placer_etcd_config *c, const char *user,
+                                           const char *password);
+
 /* Publish s under key if its epoch is newer than the one stored (0 when
  * none, so epoch 0 is never published), in one
  * compare-and-swap transaction (chunks first, the manifest last; superseded
@@ -96,11 +134,25 @@ PLACER_API int placer_etcd_publish(const char *endpoints, const char *key,
                                    const placer_snapshot *s, long timeout_ms,
                                    uint64_t *current_epoch, char *why, size_t why_len);
 
+/* placer_etcd_publish through a config (TLS, authentication). key: 1 to
+ * PLACER_MAX_ETCD_KEY bytes of UTF-8 without control characters. Also
+ * returns PLACER_EINVAL (a key refused: why says which byte) and
+ * PLACER_EAUTH (credentials refused, a certificate rejected, or the user
+ * may not write under key: why says which). */
+PLACER_API int placer_etcd_publish_ex(const placer_etcd_config *c, const char *key,
+                                      const placer_snapshot *s, uint64_t *current_epoch,
+                                      char *why, size_t why_len);
+#define PLACER_MAX_ETCD_KEY 512u /* bytes in a key snapshots are published under */
+
 /* The snapshot published under key, decoded and verified (*out; release
  * with placer_snapshot_free). Returns 0, PLACER_EMISSING, PLACER_EUNAVAIL,
  * a decode error (PLACER_ECHECKSUM, ...), PLACER_ENULL or PLACER_ENOMEM. */
 PLACER_API int placer_etcd_fetch(const char *endpoints, const char *key, long timeout_ms,
                                  placer_snapshot **out, char *why, size_t why_len);
+
+/* placer_etcd_fetch through a config; also returns PLACER_EAUTH. */
+PLACER_API int placer_etcd_fetch_ex(const placer_etcd_config *c, const char *key,
+                                    placer_snapshot **out, char *why, size_t why_len);
 
 /* A follower: a thread that reads the snapshot under key, then watches it
  * from the next revision; every new snapshot is fetched, decoded and
@@ -117,6 +169,13 @@ typedef void (*placer_follower_event_fn)(void *ctx, uint64_t epoch, int accepted
 PLACER_API int placer_follower_start(const char *endpoints, const char *key, placer_router *r,
                                      placer_follower_event_fn on_event, void *ctx,
                                      placer_follower **out);
+
+/* placer_follower_start through a config (copied: free it when you like).
+ * Credentials etcd refuses are retried with backoff like an unavailable
+ * member, and reported in the status's last_error. */
+PLACER_API int placer_follower_start_ex(const placer_etcd_config *c, const char *key,
+                                        placer_router *r, placer_follower_event_fn on_event,
+                                        void *ctx, placer_follower **out);
 
 /* Stop the thread and release the follower (and the router it made, if it
  * made one). NULL is accepted. */

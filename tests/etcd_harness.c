@@ -38,7 +38,7 @@ int etcd_available(void)
 
 void etcd_url(const etcd_cluster *c, int i, char *out, size_t len)
 {
-    snprintf(out, len, "http://127.0.0.1:%d", c->client_port[i]);
+    snprintf(out, len, "%s://127.0.0.1:%d", c->opt.server_cert ? "https" : "http", c->client_port[i]);
 }
 
 static size_t sink(char *p, size_t s, size_t n, void *ctx)
@@ -54,7 +54,7 @@ static size_t sink(char *p, size_t s, size_t n, void *ctx)
 /* POST body to a member's path; its reply in out (4 KiB). 0 or -1. */
 static int call(const etcd_cluster *c, int i, const char *path, const char *body, char *out)
 {
-    char url[128];
+    char url[160];
     etcd_url(c, i, url, sizeof url);
     strcat(url, path);
     CURL *h = curl_easy_init();
@@ -65,6 +65,12 @@ static int call(const etcd_cluster *c, int i, const char *path, const char *body
     curl_easy_setopt(h, CURLOPT_WRITEDATA, out);
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, 1000L);
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    if (c->opt.client_ca)
+        curl_easy_setopt(h, CURLOPT_CAINFO, c->opt.client_ca);
+    if (c->opt.client_cert) {
+        curl_easy_setopt(h, CURLOPT_SSLCERT, c->opt.client_cert);
+        curl_easy_setopt(h, CURLOPT_SSLKEY, c->opt.client_key);
+    }
     CURLcode rc = curl_easy_perform(h);
     long code = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
@@ -92,18 +98,35 @@ static pid_t spawn(const etcd_cluster *c, int i)
     char name[16], data[320], client[64], peer[64], cluster[1024] = "", log[320];
     snprintf(name, sizeof name, "m%d", i);
     snprintf(data, sizeof data, "%s/m%d", c->dir, i);
-    snprintf(client, sizeof client, "http://127.0.0.1:%d", c->client_port[i]);
+    etcd_url(c, i, client, sizeof client);
     snprintf(peer, sizeof peer, "http://127.0.0.1:%d", c->peer_port[i]);
     snprintf(log, sizeof log, "%s/m%d.log", c->dir, i);
     for (int j = 0; j < c->n; j++)
         snprintf(cluster + strlen(cluster), sizeof cluster - strlen(cluster), "%sm%d=http://127.0.0.1:%d",
                  j ? "," : "", j, c->peer_port[j]);
-    char *argv[] = {"etcd", "--name", name, "--data-dir", data, "--listen-client-urls", client,
-                    "--advertise-client-urls", client, "--listen-peer-urls", peer,
-                    "--initial-advertise-peer-urls", peer, "--initial-cluster", cluster,
-                    "--initial-cluster-state", "new", "--initial-cluster-token", (char *)c->dir,
-                    "--heartbeat-interval", "50", "--election-timeout", "500", "--logger", "zap",
-                    "--log-outputs", log, NULL};
+    char *argv[48] = {"etcd", "--name", name, "--data-dir", data, "--listen-client-urls", client,
+                      "--advertise-client-urls", client, "--listen-peer-urls", peer,
+                      "--initial-advertise-peer-urls", peer, "--initial-cluster", cluster,
+                      "--initial-cluster-state", "new", "--initial-cluster-token", (char *)c->dir,
+                      "--heartbeat-interval", "50", "--election-timeout", "500", "--logger", "zap",
+                      "--log-outputs", log, NULL};
+    int at = 0;
+    while (argv[at])
+        at++;
+    if (c->opt.server_cert) {
+        argv[at++] = "--cert-file";
+        argv[at++] = (char *)c->opt.server_cert;
+        argv[at++] = "--key-file";
+        argv[at++] = (char *)c->opt.server_key;
+        if (c->opt.trusted_ca) {
+            argv[at++] = "--trusted-ca-file";
+            argv[at++] = (char *)c->opt.trusted_ca;
+            argv[at++] = "--client-cert-auth";
+        }
+    }
+    for (int k = 0; k < 8 && c->opt.extra[k]; k++)
+        argv[at++] = (char *)c->opt.extra[k];
+    argv[at] = NULL;
     /* posix_spawn, not fork: the test has threads by the time members are
      * restarted, and a forked child of a threaded (TSan) process can hang
      * before it reaches exec */
@@ -133,8 +156,15 @@ static int wait_up(etcd_cluster *c, int i)
 
 int etcd_start(etcd_cluster *c, int n)
 {
+    etcd_options none = {0};
+    return etcd_start_with(c, n, &none);
+}
+
+int etcd_start_with(etcd_cluster *c, int n, const etcd_options *o)
+{
     memset(c, 0, sizeof *c);
     c->n = n;
+    c->opt = *o;
     snprintf(c->dir, sizeof c->dir, "/tmp/placer-etcd-XXXXXX");
     if (!mkdtemp(c->dir))
         return -1;

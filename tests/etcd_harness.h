@@ -10,8 +10,18 @@
 
 #define ETCD_MAX_MEMBERS 5
 
+/* Extra settings for etcd_start_with: TLS on the client URLs (the harness's
+ * own calls present ca/cert/key), and more etcd flags. */
+typedef struct etcd_options {
+    const char *server_cert, *server_key; /* both set: https:// client URLs */
+    const char *trusted_ca;               /* with server_*: --trusted-ca-file and --client-cert-auth */
+    const char *client_ca, *client_cert, *client_key; /* what the harness presents */
+    const char *extra[8];                 /* more etcd arguments, NULL-terminated */
+} etcd_options;
+
 typedef struct etcd_cluster {
     int n;
+    etcd_options opt;
     char dir[256];
     int client_port[ETCD_MAX_MEMBERS], peer_port[ETCD_MAX_MEMBERS];
     pid_t pid[ETCD_MAX_MEMBERS]; /* 0: not running */
@@ -23,6 +33,9 @@ int etcd_available(void);
 
 /* Start n members and wait until each answers; 0 or -1. */
 int etcd_start(etcd_cluster *c, int n);
+
+/* The same with options (copied: the strings must outlive the cluster). */
+int etcd_start_with(etcd_cluster *c, int n, const etcd_options *o);
 
 /* Start member i again (its data directory kept) and wait for it. */
 int etcd_restart(etcd_cluster *c, int i);

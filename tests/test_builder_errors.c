@@ -14,7 +14,9 @@ static void distinct_named_codes(void)
     const int codes[] = {PLACER_ENULL,    PLACER_ENOMEM,   PLACER_EIDEMPTY, PLACER_EIDDUP,
                          PLACER_EIDLONG,  PLACER_EWEIGHT,  PLACER_ENONODES, PLACER_ETOOMANY,
                          PLACER_ERANGE,   PLACER_EINVAL,   PLACER_ENOTSUP,  PLACER_ESTALE,
-                         PLACER_ENOTMINE, PLACER_ENOLIVE};
+                         PLACER_ENOTMINE, PLACER_ENOLIVE,  PLACER_EFORMAT,  PLACER_EVERSION,
+                         PLACER_ETRUNC,   PLACER_ECHECKSUM, PLACER_ECORRUPT, PLACER_ECONFLICT,
+                         PLACER_EUNAVAIL, PLACER_ECOMPACTED, PLACER_EMISSING, PLACER_EAUTH};
     size_t n = sizeof codes / sizeof codes[0];
     for (size_t i = 0; i < n; i++) {
         CHECK(codes[i] < 0);
