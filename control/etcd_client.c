@@ -231,13 +231,22 @@ static int transfer_error(const char *url, CURLcode rc, const char *detail, char
     int tls = rc == CURLE_SSL_CERTPROBLEM || rc == CURLE_SSL_CACERT_BADFILE ||
               rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_ISSUER_ERROR ||
               rc == CURLE_SSL_CRL_BADFILE || rc == CURLE_SSL_PINNEDPUBKEYNOTMATCH;
-    /* a member that refuses our certificate (or its absence) sends an alert,
-     * during the handshake (TLS 1.2) or on the first read (TLS 1.3) */
-    if ((rc == CURLE_SSL_CONNECT_ERROR || rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR) &&
-        (strstr(detail, "alert") || strstr(detail, "certificate") || strstr(detail, "wrong version")))
+    /* A member that refuses our certificate (or its absence) sends an alert,
+     * during the handshake (TLS 1.2) or on the first read (TLS 1.3), and
+     * closes the connection: when the close overtakes the client (a slow
+     * one: sanitizers, load), curl's first message is that the socket
+     * was no longer connected right after the handshake. */
+    int after_tls = !strncmp(url, "https://", 8) && strstr(detail, "getpeername");
+    if ((rc == CURLE_SSL_CONNECT_ERROR || rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR ||
+         rc == CURLE_GOT_NOTHING) &&
+        (strstr(detail, "alert") || strstr(detail, "certificate") ||
+         strstr(detail, "wrong version") || after_tls))
         tls = 1;
-    plc_say(why, why_len, "%s: %s%s", url, tls ? "TLS refused: " : "",
-            *detail ? detail : curl_easy_strerror(rc));
+    plc_say(why, why_len, "%s: %s%s%s", url, tls ? "TLS refused: " : "",
+            *detail ? detail : curl_easy_strerror(rc),
+            after_tls && tls ? " (the member closed the connection after the TLS handshake: "
+                               "it refused the client certificate, or that none was given)"
+                             : "");
     return tls ? PLACER_EAUTH : PLACER_EUNAVAIL;
 }
 
