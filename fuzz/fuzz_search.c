@@ -15,8 +15,12 @@
 #include "search.h"
 #include "stree.h"
 
-#define MAX_TOKENS 3000u
-#define MAX_QUERIES 512u
+/* Up to 1,200 tokens: enough for four levels of the S+ tree (shapes), not
+ * so many that an execution stops costing microseconds. */
+#define MAX_TOKENS 1200u
+#define MAX_QUERIES 32u /* fuzzer-chosen */
+#define MAX_EDGES 12u   /* tokens probed at t-1, t, t+1 (spread over the set) */
+#define MAX_KEYS 16u    /* keys for the fused hash-and-search kernels */
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -24,8 +28,9 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static uint64_t tokens[MAX_TOKENS], queries[MAX_QUERIES + 4 * MAX_TOKENS];
-static uint32_t owners[MAX_TOKENS], got[MAX_QUERIES + 4 * MAX_TOKENS];
+static uint64_t tokens[MAX_TOKENS], queries[MAX_QUERIES + 3 * MAX_EDGES + 2];
+static uint32_t owners[MAX_TOKENS], got[MAX_QUERIES + 3 * MAX_EDGES + 2],
+    want[MAX_QUERIES + 3 * MAX_EDGES + 2];
 static _Alignas(64) unsigned char tree_mem[(MAX_TOKENS / 5 + 2) * 64 * 2];
 static _Alignas(64) uint64_t eyt_keys[MAX_TOKENS + 16];
 static _Alignas(64) uint32_t eyt_owners[MAX_TOKENS + 16];
@@ -56,22 +61,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t nq = 0;
     while (p.size && nq < MAX_QUERIES)
         queries[nq++] = width & 8 ? fuzz_u8(&p) % 20 : fuzz_u64(&p);
-    for (uint32_t i = 0; i < n; i++) {
+    uint32_t edges = n < MAX_EDGES ? n : MAX_EDGES;
+    for (uint32_t e = 0; e < edges; e++) {
+        uint32_t i = (uint32_t)((uint64_t)e * n / edges); /* first and every n/edges-th */
         queries[nq++] = tokens[i];
         queries[nq++] = tokens[i] - 1;
         queries[nq++] = tokens[i] + 1;
     }
     queries[nq++] = 0;
     queries[nq++] = UINT64_MAX;
+    for (size_t i = 0; i < nq; i++)
+        want[i] = ref_lower_bound_wrap(tokens, n, queries[i]);
 
     /* Keys for the fused kernels: the input itself, cut at every 7th byte. */
-    const void *keys[64];
-    size_t lens[64], nkeys = 0;
-    for (size_t at = 0; at < size && nkeys < 64; at += 7, nkeys++) {
+    const void *keys[MAX_KEYS];
+    size_t lens[MAX_KEYS], nkeys = 0;
+    for (size_t at = 0; at < size && nkeys < MAX_KEYS; at += 7, nkeys++) {
         keys[nkeys] = data + at;
         lens[nkeys] = size - at < 13 ? size - at : 13;
     }
-    uint32_t kout[64];
+    uint32_t kout[MAX_KEYS];
     uint64_t seed = n * 31u + width;
 
     unsigned f = plc_cpu_detected();
@@ -82,24 +91,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             continue;
         k[j].batch(&tree, queries, nq, got);
         for (size_t i = 0; i < nq; i++) {
-            uint32_t want = ref_lower_bound_wrap(tokens, n, queries[i]);
-            FUZZ_ASSERT(k[j].one(&tree, queries[i]) == want);
-            FUZZ_ASSERT(got[i] == want);
+            FUZZ_ASSERT(k[j].one(&tree, queries[i]) == want[i]);
+            FUZZ_ASSERT(got[i] == want[i]);
         }
         k[j].key_batch(&tree, seed, keys, lens, nkeys, kout);
         for (size_t i = 0; i < nkeys; i++) {
-            uint32_t want =
+            uint32_t kw =
                 ref_lower_bound_wrap(tokens, n, plc_kernels_sw()->hash64_v2(seed, keys[i], lens[i]));
-            FUZZ_ASSERT(k[j].key_one(&tree, seed, keys[i], lens[i]) == want);
-            FUZZ_ASSERT(kout[i] == want);
+            FUZZ_ASSERT(k[j].key_one(&tree, seed, keys[i], lens[i]) == kw);
+            FUZZ_ASSERT(kout[i] == kw);
         }
     }
     plc_eytzinger_batch(&eyt, queries, nq, got);
     for (size_t i = 0; i < nq; i++) {
-        uint32_t want = ref_lower_bound_wrap(tokens, n, queries[i]);
-        FUZZ_ASSERT(plc_eytzinger_search(&eyt, queries[i]) == want);
-        FUZZ_ASSERT(got[i] == want);
-        FUZZ_ASSERT(plc_search_branchless(tokens, n, queries[i]) == want);
+        FUZZ_ASSERT(plc_eytzinger_search(&eyt, queries[i]) == want[i]);
+        FUZZ_ASSERT(got[i] == want[i]);
+        FUZZ_ASSERT(plc_search_branchless(tokens, n, queries[i]) == want[i]);
     }
     return 0;
 }

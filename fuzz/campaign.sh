@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# fuzz/campaign.sh [--afl] [TARGET|all] [MINUTES] -- a recorded fuzz campaign.
+# Each target (default: all, one after another) runs MINUTES (default 10)
+# on one core with its checked-in corpus (fuzz/corpus/TARGET) and its
+# dictionary when it has one (fuzz/dict/TARGET.dict: membership JSON tokens,
+# snapshot magic and section tags); inputs that add coverage are then merged
+# back into fuzz/corpus/TARGET (libFuzzer -merge=1: only new coverage goes
+# in). One line per target: executions, executions per second, coverage
+# (edges and features) before and after, corpus files added, findings.
+# A finding (crash, leak, timeout, out of memory) is kept in the work
+# directory and the script exits 1. Lines are also appended to
+# build-fuzz/campaign/results.tsv, for fuzz/RESULTS.md.
+#   libFuzzer (default): build-fuzz/, clang, ASan + UBSan (fuzz/run.sh's build).
+#   --afl: AFL++ (afl-fuzz on the build of fuzz/build_external.sh --afl), the
+#          queue merged back through the libFuzzer build.
+# The machine is shared: run it as `nice -n 19 taskset -c 1 fuzz/campaign.sh ...`
+# in the background.
+set -euo pipefail
+afl=0
+if [ "${1:-}" = --afl ]; then afl=1; shift; fi
+which=${1:-all}
+minutes=${2:-10}
+case "$minutes" in ''|*[!0-9]*) echo "usage: fuzz/campaign.sh [--afl] [TARGET|all] [MINUTES]" >&2; exit 1 ;; esac
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
+if [ ! -f "$build/build.ninja" ]; then
+    CC=clang CXX=clang++ meson setup "$build" "$root" \
+        -Dfuzzing_engine=libfuzzer -Db_sanitize=address,undefined -Db_lundef=false \
+        -Dbuildtype=debugoptimized -Dbench=disabled -Dtests=false >/dev/null
+fi
+ninja -C "$build" >/dev/null
+[ "$afl" = 1 ] && "$root/fuzz/build_external.sh" --afl >/dev/null
+if [ "$which" = all ]; then
+    targets=()
+    for f in "$root"/fuzz/fuzz_*.c; do n=$(basename "$f" .c); targets+=("${n#fuzz_}"); done
+else
+    targets=("$which")
+fi
+out=$build/campaign
+mkdir -p "$out"
+secs=$((minutes * 60))
+status=0
+
+# Edges and features the libFuzzer build reaches on a corpus directory.
+coverage() { # TARGET DIR
+    "$build/fuzz/fuzz_$1" -runs=0 "$2" 2>&1 | awk '/INITED/ {for (i = 1; i <= NF; i++) {if ($i == "cov:") c = $(i+1); if ($i == "ft:") f = $(i+1)}} END {print (c ? c : 0) " " (f ? f : 0)}'
+}
+
+for t in "${targets[@]}"; do
+    exe=$build/fuzz/fuzz_$t
+    [ -x "$exe" ] || { echo "campaign.sh: no target '$t'" >&2; exit 1; }
+    corpus=$root/fuzz/corpus/$t
+    dict=$root/fuzz/dict/$t.dict
+    work=$out/$t
+    rm -rf "$work"
+    mkdir -p "$work/new" "$work/findings"
+    read -r cov0 ft0 < <(coverage "$t" "$corpus")
+    files0=$(ls "$corpus" | wc -l)
+    if [ "$afl" = 0 ]; then
+        dictarg=()
+        [ -f "$dict" ] && dictarg=(-dict="$dict")
+        (cd "$work" && "$exe" -max_total_time="$secs" -print_final_stats=1 -timeout=25 \
+            -artifact_prefix="$work/findings/" "${dictarg[@]}" "$work/new" "$corpus" >"$work/log" 2>&1) || true
+        execs=$(awk '/stat::number_of_executed_units/ {print $2}' "$work/log")
+        rate=$(awk '/stat::average_exec_per_sec/ {print $2}' "$work/log")
+        newdirs=("$work/new")
+        engine=libfuzzer
+    else
+        aflexe=$root/build-afl/out/fuzz_$t
+        dictarg=()
+        [ -f "$dict" ] && dictarg=(-x "$dict")
+        AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
+            timeout $((secs + 120)) afl-fuzz -i "$corpus" -o "$work/afl" -V "$secs" -t 25000 "${dictarg[@]}" \
+            -- "$aflexe" >"$work/log" 2>&1 || true
+        st=$work/afl/default/fuzzer_stats
+        execs=$(awk -F: '/^execs_done/ {gsub(/ /, "", $2); print $2}' "$st" 2>/dev/null || echo 0)
+        rate=$(awk -F: '/^execs_per_sec/ {gsub(/ /, "", $2); print $2}' "$st" 2>/dev/null || echo 0)
+        for f in "$work"/afl/default/crashes/id* "$work"/afl/default/hangs/id*; do
+            [ -e "$f" ] && cp "$f" "$work/findings/"
+        done
+        newdirs=("$work/afl/default/queue")
+        engine=afl++
+    fi
+    # Merge back only what adds coverage (the checked-in corpus first: it
+    # keeps everything it has).
+    "$exe" -merge=1 "$corpus" "${newdirs[@]}" >"$work/merge.log" 2>&1 || true
+    read -r cov1 ft1 < <(coverage "$t" "$corpus")
+    files1=$(ls "$corpus" | wc -l)
+    findings=$(ls "$work/findings" | wc -l)
+    [ "$findings" -gt 0 ] && status=1
+    line="$(date -u +%FT%TZ)	$engine	$t	${minutes}min	execs=${execs:-0}	exec/s=${rate:-0}	cov=$cov0->$cov1	ft=$ft0->$ft1	corpus=$files0->$files1	findings=$findings"
+    echo "$line"
+    echo "$line" >>"$out/results.tsv"
+    [ "$findings" -gt 0 ] && echo "  findings in $work/findings (replay: $exe FILE)"
+done
+exit $status
