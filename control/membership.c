@@ -2,10 +2,14 @@
  * membership.c -- a membership file (JSON, parsed with jansson) into a
  * builder: strategy and its parameters, seed, epoch, and the nodes with
  * id, zone, weight, state, address and explicit tokens. Unknown fields are
- * errors (a misspelt "wieght" must not silently mean 1.0). Every error
- * names the file, the line and column, and the field at fault.
+ * errors (a misspelt "wieght" must not silently mean 1.0), and so are
+ * fields the chosen strategy does not use ("partitions" on a ring, "tokens"
+ * on a Maglev node). What the builder would refuse later (partitions past
+ * 65,536, a Maglev size that is not prime, nobody left to own keys, two
+ * jump nodes on one bucket) is refused here, where the value's place is
+ * known. Every error names the file, the line and column, and the field at
+ * fault. Numbers in strings are strict (strict_u64.h).
  */
-#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -15,6 +19,7 @@
 
 #include "json_locate.h"
 #include "placer_control.h"
+#include "strict_u64.h"
 
 typedef struct ctx {
     const char *text, *name;
@@ -63,16 +68,12 @@ static int u64_value(ctx *c, const json_t *v, uint64_t *out)
         *out = (uint64_t)json_integer_value(v);
         return 0;
     }
-    if (json_is_string(v)) {
-        const char *s = json_string_value(v);
-        char *end;
-        errno = 0;
-        unsigned long long x = strtoull(s, &end, 0);
-        if (*s && *s != '-' && *s != '+' && !*end && !errno) {
-            *out = x;
-            return 0;
-        }
-    }
+    const char *reason = NULL;
+    if (json_is_string(v) &&
+        !plc_ctl_parse_u64(json_string_value(v), json_string_length(v), UINT64_MAX, out, &reason))
+        return 0;
+    if (reason)
+        return fail(c, "\"%s\": %s", json_string_value(v), reason);
     return fail(c, "expected an integer from 0 to 2^64-1 (a string such as \"0xffffffffffffffff\" above 2^63)");
 }
 
@@ -102,7 +103,18 @@ static int builder_error(ctx *c, int err)
     return err == PLACER_ENOMEM ? err : fail(c, "%s", placer_strerror(err));
 }
 
-static int read_node(ctx *c, placer_builder *b, const json_t *node)
+/* Which strategies use a field (bit PLACER_RING << ...): "partitions" on a
+ * ring, say, would be silently ignored by the builder; here it is an error. */
+#define USES(s) (1u << (s))
+static const char *const strategy_names[] = {"ring", "partitions", "jump", "rendezvous", "maglev"};
+
+static int not_for(ctx *c, int strategy, const char *uses)
+{
+    return fail(c, "does not apply to strategy \"%s\" (only to %s)",
+                strategy_names[strategy - PLACER_RING], uses);
+}
+
+static int read_node(ctx *c, placer_builder *b, const json_t *node, int strategy)
 {
     static const char *const states[] = {"active", "joining", "draining", "down", NULL};
     static const int state_values[] = {PLACER_NODE_ACTIVE, PLACER_NODE_JOINING,
@@ -166,6 +178,8 @@ static int read_node(ctx *c, placer_builder *b, const json_t *node)
     }
     if (tokens) {
         push(c, "tokens", 0);
+        if (!(USES(strategy) & (USES(PLACER_RING) | USES(PLACER_JUMP))))
+            return not_for(c, strategy, "\"ring\" and \"jump\"");
         if (!json_is_array(tokens) || !json_array_size(tokens))
             return fail(c, "expected a non-empty array of tokens");
         for (size_t i = 0; i < json_array_size(tokens); i++) {
@@ -183,11 +197,71 @@ static int read_node(ctx *c, placer_builder *b, const json_t *node)
     return 0;
 }
 
+/* Nobody left to own keys: every node joining (nothing owns keys now), or
+ * nodes in transition and every one draining (nothing would own them
+ * after). The builder's PLACER_ENONODES, found here with its place. */
+static int check_owners(ctx *c, const json_t *nodes)
+{
+    static const char *const states[] = {"active", "joining", "draining", "down"};
+    size_t now = 0, after = 0, moving = 0, n = json_array_size(nodes);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *st = json_object_get(json_array_get(nodes, i), "state");
+        const char *name = st ? json_string_value(st) : states[0];
+        now += strcmp(name, "joining") != 0;
+        after += strcmp(name, "draining") != 0;
+        moving += !strcmp(name, "joining") || !strcmp(name, "draining");
+    }
+    c->depth = 0;
+    push(c, "nodes", 0);
+    if (!now)
+        return fail(c, "every node is joining: no node would own keys now");
+    if (moving && !after)
+        return fail(c, "every node is draining: no node would own keys after the transition");
+    return 0;
+}
+
+/* Jump: two nodes (in one placement) may not claim the same bucket. */
+static int check_buckets(ctx *c, const json_t *nodes)
+{
+    size_t n = json_array_size(nodes);
+    for (int target = 0; target < 2; target++)
+        for (size_t i = 0; i < n; i++) {
+            const json_t *ni = json_array_get(nodes, i), *ti = json_object_get(ni, "tokens");
+            const json_t *si = json_object_get(ni, "state");
+            if (!ti || (si && !strcmp(json_string_value(si), target ? "draining" : "joining")))
+                continue;
+            for (size_t k = 0; k < json_array_size(ti); k++) {
+                uint64_t a = 0, bkt = 0;
+                c->depth = 0;
+                push(c, "nodes", 0);
+                push(c, NULL, i);
+                push(c, "tokens", 0);
+                push(c, NULL, k);
+                u64_value(c, json_array_get(ti, k), &a); /* read before: cannot fail */
+                for (size_t j = 0; j <= i; j++) {
+                    const json_t *nj = json_array_get(nodes, j), *tj = json_object_get(nj, "tokens");
+                    const json_t *sj = json_object_get(nj, "state");
+                    if (!tj || (sj && !strcmp(json_string_value(sj), target ? "draining" : "joining")))
+                        continue;
+                    size_t upto = j == i ? k : json_array_size(tj);
+                    for (size_t m = 0; m < upto; m++) {
+                        size_t keep = c->depth;
+                        u64_value(c, json_array_get(tj, m), &bkt);
+                        c->depth = keep;
+                        if (bkt == a)
+                            return fail(c, "bucket %llu is already node %zu's", (unsigned long long)a, j);
+                    }
+                }
+            }
+        }
+    return 0;
+}
+
 static int read_top(ctx *c, const json_t *root, placer_builder *b, uint64_t *epoch, int *has_epoch)
 {
-    static const char *const strategies[] = {"ring", "partitions", "jump", "rendezvous", "maglev", NULL};
     static const int strategy_values[] = {PLACER_RING, PLACER_PARTITIONS, PLACER_JUMP,
                                           PLACER_RENDEZVOUS, PLACER_MAGLEV};
+    static const char *const strategies[] = {"ring", "partitions", "jump", "rendezvous", "maglev", NULL};
     /* "placer" is the current placer_hash64 (placer-v2); "siphash13" needs
      * the secret from elsewhere (placer build --secret-file): a membership
      * file never holds it. */
@@ -198,6 +272,16 @@ static int read_top(ctx *c, const json_t *root, placer_builder *b, uint64_t *epo
                                       PLACER_HASH_COUCHBASE};
     if (!json_is_object(root))
         return fail(c, "expected an object with \"nodes\"");
+    /* the strategy first: it decides which other fields apply */
+    int strategy = PLACER_RING;
+    const json_t *sv = json_object_get(root, "strategy");
+    if (sv) {
+        c->depth = 0;
+        push(c, "strategy", 0);
+        if (pick(c, sv, strategies, strategy_values, &strategy))
+            return PLACER_EFORMAT;
+        placer_builder_set_strategy(b, strategy);
+    }
     const char *key;
     json_t *v;
     json_object_foreach((json_t *)root, key, v) {
@@ -214,23 +298,34 @@ static int read_top(ctx *c, const json_t *root, placer_builder *b, uint64_t *epo
             if (!err)
                 placer_builder_set_seed(b, x);
         } else if (!strcmp(key, "strategy")) {
-            err = pick(c, v, strategies, strategy_values, &iv);
-            if (!err)
-                placer_builder_set_strategy(b, iv);
+            /* read above */
         } else if (!strcmp(key, "key_hash")) {
             err = pick(c, v, hashes, hash_values, &iv);
+            if (!err && iv == PLACER_HASH_COUCHBASE && strategy != PLACER_PARTITIONS)
+                err = not_for(c, strategy, "\"partitions\" (\"couchbase\" hashing)");
             if (!err)
                 placer_builder_set_key_hash(b, iv);
         } else if (!strcmp(key, "vnodes")) {
-            err = u32_value(c, v, 1, PLACER_MAX_TOKENS, &u);
+            err = strategy != PLACER_RING ? not_for(c, strategy, "\"ring\"")
+                                          : u32_value(c, v, 1, PLACER_MAX_TOKENS, &u);
             if (!err)
                 placer_builder_set_vnodes(b, u);
         } else if (!strcmp(key, "replicas")) {
-            err = u32_value(c, v, 0, PLACER_MAX_REPLICAS, &u);
+            err = strategy != PLACER_RING && strategy != PLACER_PARTITIONS
+                      ? not_for(c, strategy, "\"ring\" and \"partitions\"")
+                      : u32_value(c, v, 0, PLACER_MAX_REPLICAS, &u);
             if (!err)
                 placer_builder_set_replicas(b, u);
         } else if (!strcmp(key, "partitions")) {
-            err = u32_value(c, v, 1, PLACER_MAX_MAGLEV_SIZE, &u);
+            if (strategy == PLACER_PARTITIONS)
+                err = u32_value(c, v, 1, PLACER_MAX_PARTITIONS, &u);
+            else if (strategy == PLACER_MAGLEV) {
+                err = u32_value(c, v, 2, PLACER_MAX_MAGLEV_SIZE, &u);
+                for (uint32_t d = 2; !err && (uint64_t)d * d <= u; d++)
+                    if (u % d == 0)
+                        err = fail(c, "a Maglev table size must be prime (%u = %u x %u)", u, d, u / d);
+            } else
+                err = not_for(c, strategy, "\"partitions\" and \"maglev\"");
             if (!err)
                 placer_builder_set_partitions(b, u);
         } else if (strcmp(key, "nodes") != 0) {
@@ -248,11 +343,14 @@ static int read_top(ctx *c, const json_t *root, placer_builder *b, uint64_t *epo
     for (size_t i = 0; i < json_array_size(nodes); i++) {
         c->depth = 1;
         push(c, NULL, i);
-        int err = read_node(c, b, json_array_get(nodes, i));
+        int err = read_node(c, b, json_array_get(nodes, i), strategy);
         if (err)
             return err;
     }
-    return 0;
+    int err = check_owners(c, nodes);
+    if (!err && strategy == PLACER_JUMP)
+        err = check_buckets(c, nodes);
+    return err;
 }
 
 int placer_membership_parse(const char *json, size_t len, const char *name, placer_builder **out,

@@ -42,8 +42,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(b != NULL && (got == 0 || got == 1));
         placer_snapshot *s = NULL;
         int err = placer_builder_build(b, epoch, &s);
-        FUZZ_ASSERT(err == 0 || err == PLACER_ENONODES || err == PLACER_ETOOMANY ||
-                    err == PLACER_EINVAL || err == PLACER_ENOMEM);
+        /* what the builder would refuse for its content (no owner left,
+         * partitions or a Maglev size out of range, jump buckets clashing)
+         * the parser refuses first, with the place: only the token cap
+         * and memory remain */
+        FUZZ_ASSERT(err == 0 || err == PLACER_ETOOMANY || err == PLACER_ENOMEM);
         if (!err) {
             void *buf;
             size_t len;

@@ -65,7 +65,14 @@ PLACER_API int placer_couchbase_import_ex(const char *json, size_t len, placer_s
  * holds it; "couchbase"), and "nodes", each with
  * "id" and optionally "zone", "weight" (default 1), "state" ("active",
  * "joining", "draining", "down"), "address" and "tokens". 64-bit values may
- * be strings ("0xffffffffffffffff"). Unknown fields are errors. name (the
+ * be strings, strictly decimal or 0x hex ("0xffffffffffffffff"; no sign,
+ * space or leading zero). Unknown fields are errors, and so are fields the
+ * strategy does not use (README.md lists which); what the builder would
+ * refuse for the content (partitions past PLACER_MAX_PARTITIONS, a Maglev
+ * size that is not prime, no node left to own keys now or after the
+ * transition, jump buckets claimed twice) is refused here with its place,
+ * so a builder this returns builds unless past PLACER_MAX_TOKENS or out of
+ * memory. name (the
  * file's name, or NULL) starts every message written into why (when not
  * NULL): "FILE:LINE:COLUMN: FIELD: what is wrong". *epoch receives the
  * file's epoch (0 when it has none). Returns 1 when the file has an epoch,

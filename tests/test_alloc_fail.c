@@ -132,7 +132,7 @@ static long decode_failures(const placer_snapshot *s)
         CHECK(d == NULL);
     }
     placer_buffer_free(buf);
-    const char *doc = "{\"strategy\": \"partitions\", \"nodes\": [{\"id\": \"a\", \"address\": \"h:1\", "
+    const char *doc = "{\"strategy\": \"ring\", \"nodes\": [{\"id\": \"a\", \"address\": \"h:1\", "
                       "\"tokens\": [1, 2]}, {\"id\": \"b\", \"state\": \"down\"}]}";
     long j = 0;
     for (; j < 1000; j++) {
@@ -230,7 +230,7 @@ int main(void)
     printf("couchbase import: %ld allocations, each one failed in turn\n", k);
     CHECK(k > 3 && k < 10000);
     static const char *const docs[2] = {
-        "{\"strategy\": \"partitions\", \"nodes\": [{\"id\": \"a\", \"address\": \"h:1\", "
+        "{\"strategy\": \"ring\", \"nodes\": [{\"id\": \"a\", \"address\": \"h:1\", "
         "\"tokens\": [1, 2]}, {\"id\": \"b\", \"state\": \"down\"}]}",
         "{\"rev\": 3, \"vBucketServerMap\": {\"numReplicas\": 1, "
         "\"serverList\": [\"a:1\", \"b:1\"], \"vBucketMap\": [[0,1],[1,0]], "
