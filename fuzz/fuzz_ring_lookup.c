@@ -14,7 +14,7 @@
 #include "placer.h"
 #include "reference.h"
 
-#define MAX_NODES 16
+#define MAX_NODES 8 /* shapes, not bulk: each execution builds two rings */
 #define MAX_EXPLICIT 8
 #define MAX_TOKENS (MAX_NODES * 16)
 #define MAX_EDGES 24   /* tokens probed at t-1, t, t+1 per pass */

@@ -15,9 +15,10 @@
 #include "search.h"
 #include "stree.h"
 
-/* Up to 1,200 tokens: enough for four levels of the S+ tree (shapes), not
- * so many that an execution stops costing microseconds. */
-#define MAX_TOKENS 1200u
+/* Up to 420 tokens: trees of one leaf to three internal levels (406 tokens
+ * and up), the shapes; tests/test_search.c takes the kernels to millions
+ * of tokens. More here would add time per execution, not paths. */
+#define MAX_TOKENS 420u
 #define MAX_QUERIES 32u /* fuzzer-chosen */
 #define MAX_EDGES 12u   /* tokens probed at t-1, t, t+1 (spread over the set) */
 #define MAX_KEYS 16u    /* keys for the fused hash-and-search kernels */
