@@ -26,6 +26,11 @@ struct plc_etcd {
 
 /* An etcd error that means "authenticate again" (not a PLACER_E* code). */
 #define PLC_RELOGIN 1
+/* A TLS connection reset right after the handshake: a member refusing our
+ * certificate, or one going down; PLC_TLS_STRIKES of them in one call make
+ * it PLACER_EAUTH (a member that went down refuses the next connection). */
+#define PLC_TLS_MAYBE 2
+#define PLC_TLS_STRIKES 3
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 static void init_curl(void)
@@ -223,31 +228,35 @@ static CURL *new_post(const plc_etcd *e, const char *url, const char *path, cons
 }
 
 /* A transfer that failed: PLACER_EAUTH when TLS refused a certificate
- * (ours or the member's: trying again will not help), else
+ * (ours or the member's: trying again will not help), PLC_TLS_MAYBE when
+ * the member dropped the connection right after the TLS handshake, else
  * PLACER_EUNAVAIL (try another member). */
-static int transfer_error(const char *url, CURLcode rc, const char *detail, char *why,
-                          size_t why_len)
+static int transfer_error(const char *url, CURLcode rc, const char *detail, int after_handshake,
+                          char *why, size_t why_len)
 {
     int tls = rc == CURLE_SSL_CERTPROBLEM || rc == CURLE_SSL_CACERT_BADFILE ||
               rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_ISSUER_ERROR ||
               rc == CURLE_SSL_CRL_BADFILE || rc == CURLE_SSL_PINNEDPUBKEYNOTMATCH;
     /* A member that refuses our certificate (or its absence) sends an alert,
      * during the handshake (TLS 1.2) or on the first read (TLS 1.3), and
-     * closes the connection: when the close overtakes the client (a slow
-     * one: sanitizers, load), curl's first message is that the socket
-     * was no longer connected right after the handshake. */
-    int after_tls = !strncmp(url, "https://", 8) && strstr(detail, "getpeername");
-    if ((rc == CURLE_SSL_CONNECT_ERROR || rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR ||
-         rc == CURLE_GOT_NOTHING) &&
-        (strstr(detail, "alert") || strstr(detail, "certificate") ||
-         strstr(detail, "wrong version") || after_tls))
+     * closes the connection. When the close overtakes a slow client
+     * (sanitizers, load), curl sees no alert but a socket reset or no
+     * longer connected once the handshake is done, before any byte of a
+     * reply: ambiguous once, a refusal when it keeps happening. */
+    int io = rc == CURLE_SSL_CONNECT_ERROR || rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR ||
+             rc == CURLE_GOT_NOTHING || rc == CURLE_HTTP2 || rc == CURLE_HTTP2_STREAM; /* h2 by ALPN */
+    if (io && (strstr(detail, "alert") || strstr(detail, "certificate") ||
+               strstr(detail, "wrong version")))
         tls = 1;
+    int maybe = !tls && io && !strncmp(url, "https://", 8) &&
+                (after_handshake || strstr(detail, "getpeername") || strstr(detail, "reset by peer") ||
+                 strstr(detail, "SSL_ERROR_SYSCALL") || strstr(detail, "unexpected eof"));
     plc_say(why, why_len, "%s: %s%s%s", url, tls ? "TLS refused: " : "",
             *detail ? detail : curl_easy_strerror(rc),
-            after_tls && tls ? " (the member closed the connection after the TLS handshake: "
-                               "it refused the client certificate, or that none was given)"
-                             : "");
-    return tls ? PLACER_EAUTH : PLACER_EUNAVAIL;
+            maybe ? " (right after the TLS handshake: the member refuses the client "
+                    "certificate, or that none was given, or it went down)"
+                  : "");
+    return tls ? PLACER_EAUTH : maybe ? PLC_TLS_MAYBE : PLACER_EUNAVAIL;
 }
 
 /* The error etcd answered with (text, gRPC code, HTTP status) as a code:
@@ -301,12 +310,14 @@ static int post_once(plc_etcd *e, const char *url, const char *path, const char 
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms < 1000 ? timeout_ms : 1000L);
     CURLcode rc = curl_easy_perform(c);
     long status = 0;
+    curl_off_t tls_done = 0;
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_getinfo(c, CURLINFO_APPCONNECT_TIME_T, &tls_done);
     curl_slist_free_all(h);
     curl_easy_cleanup(c);
     int err = 0;
     if (rc != CURLE_OK) {
-        err = transfer_error(url, rc, detail, why, why_len);
+        err = transfer_error(url, rc, detail, tls_done > 0 && !status, why, why_len);
     } else {
         json_error_t jerr;
         json_t *j = b.p ? json_loads(b.p, 0, &jerr) : NULL;
@@ -394,7 +405,7 @@ int plc_etcd_post(plc_etcd *e, const char *path, json_t *body, json_t **resp, ch
         return PLACER_ENOMEM;
     double deadline = now_ms() + (double)e->timeout_ms;
     long backoff = 20;
-    int err = PLACER_EUNAVAIL, relogged = 0;
+    int err = PLACER_EUNAVAIL, relogged = 0, tls_strikes = 0;
     for (;;) {
         for (size_t tried = 0; tried < e->n; tried++) {
             double left = deadline - now_ms();
@@ -414,6 +425,12 @@ int plc_etcd_post(plc_etcd *e, const char *path, json_t *body, json_t **resp, ch
             }
             if (err == PLC_RELOGIN)
                 err = PLACER_EAUTH;
+            if (err == PLC_TLS_MAYBE && ++tls_strikes >= PLC_TLS_STRIKES) {
+                err = PLACER_EAUTH; /* why holds the last reset */
+                goto out;
+            }
+            if (err == PLC_TLS_MAYBE)
+                err = PLACER_EUNAVAIL;
             if (err != PLACER_EUNAVAIL)
                 goto out;
             e->current = (e->current + 1) % e->n; /* fail over */
@@ -512,6 +529,8 @@ int plc_etcd_watch(plc_etcd *e, const char *key, int64_t start_revision,
     if (!text)
         return PLACER_ENOMEM;
     int err = login(e, e->url[e->current], e->timeout_ms, why, why_len);
+    if (err == PLC_TLS_MAYBE)
+        err = PLACER_EUNAVAIL;
     if (err) {
         plc_ctl_json_free(text);
         if (err == PLACER_EUNAVAIL)
@@ -538,6 +557,10 @@ int plc_etcd_watch(plc_etcd *e, const char *key, int64_t start_revision,
     curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 10L);
     curl_easy_setopt(c, CURLOPT_TCP_KEEPALIVE, 1L);
     CURLcode rc = curl_easy_perform(c);
+    long status = 0;
+    curl_off_t tls_done = 0;
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_getinfo(c, CURLINFO_APPCONNECT_TIME_T, &tls_done);
     curl_slist_free_all(h);
     curl_easy_cleanup(c);
     plc_ctl_json_free(text);
@@ -550,7 +573,9 @@ int plc_etcd_watch(plc_etcd *e, const char *key, int64_t start_revision,
             logout(e); /* the next attempt authenticates again */
         return s.refused == PLACER_EAUTH ? PLACER_EAUTH : PLACER_EUNAVAIL;
     }
-    err = transfer_error(e->url[e->current], rc, detail, why, why_len);
+    err = transfer_error(e->url[e->current], rc, detail, tls_done > 0 && !status, why, why_len);
+    if (err == PLC_TLS_MAYBE)
+        err = PLACER_EUNAVAIL; /* the caller reconnects; a fresh read tells */
     if (rc == CURLE_OK)
         plc_say(why, why_len, "%s: watch ended: closed by the server", e->url[e->current]);
     e->current = (e->current + 1) % e->n;
