@@ -17,28 +17,74 @@ void cmd_diff_usage(FILE *out)
             "share (the sum of the shares nodes gain). Per node, the share of keys it\n"
             "gives away and receives. For ring, partitions and Maglev the moves are exact\n"
             "ranges of the hash space (lo, hi] (\"placer_diff\"); jump and rendezvous have\n"
-            "no ranges and are measured at 2^20 evenly spaced positions. Both snapshots\n"
-            "must hash keys alike (same seed, or both Couchbase with the same count).\n"
+            "no ranges and are sampled at evenly spaced positions: 2^20, fewer when a\n"
+            "rendezvous snapshot has many nodes (every lookup scores every node: 128 at\n"
+            "100,000 nodes), the count and the 95%% confidence interval printed. Both\n"
+            "snapshots must hash keys alike (same seed, or both Couchbase with the same\n"
+            "count).\n"
             "\n"
             "  --ranges N   list the first N moved ranges (default 0)\n"
             "  --json       print everything as one JSON object\n"
             "  -h, --help   this help\n");
 }
 
-/* Index of node id in s, or -1. */
-static int find_id(const placer_snapshot *s, const char *id)
+/* Nodes of a snapshot sorted by id, to find one by id in O(log n): diff
+ * matches every node of one snapshot in the other, 100,000 of them too. */
+typedef struct id_index {
+    const placer_snapshot *s;
+    uint32_t *order;
+} id_index;
+
+static const placer_snapshot *sorting; /* qsort has no context argument */
+
+static int by_id(const void *x, const void *y)
 {
-    for (uint32_t i = 0; i < placer_node_count(s); i++)
-        if (!strcmp(placer_node_id(s, i), id))
-            return (int)i;
+    return strcmp(placer_node_id(sorting, *(const uint32_t *)x),
+                  placer_node_id(sorting, *(const uint32_t *)y));
+}
+
+static int index_ids(id_index *ix, const placer_snapshot *s)
+{
+    uint32_t n = placer_node_count(s);
+    ix->s = s;
+    ix->order = malloc(((size_t)n + 1) * sizeof *ix->order);
+    if (!ix->order)
+        return -1;
+    for (uint32_t i = 0; i < n; i++)
+        ix->order[i] = i;
+    sorting = s;
+    qsort(ix->order, n, sizeof *ix->order, by_id);
+    return 0;
+}
+
+/* Index of node id in ix's snapshot, or -1 (ids are unique). */
+static int find_id(const id_index *ix, const char *id)
+{
+    size_t lo = 0, hi = placer_node_count(ix->s);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(placer_node_id(ix->s, ix->order[mid]), id);
+        if (!c)
+            return (int)ix->order[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return -1;
 }
 
-static double weight_share(const placer_snapshot *s, uint32_t i)
+/* The weight of the nodes that own keys now (all but joining ones). */
+static double placed_weight(const placer_snapshot *s)
 {
     double W = 0;
     for (uint32_t j = 0; j < placer_node_count(s); j++)
         W += placer_node_state(s, j) != PLACER_NODE_JOINING ? placer_node_weight(s, j) : 0;
+    return W;
+}
+
+static double weight_share(const placer_snapshot *s, double W, uint32_t i)
+{
     return placer_node_state(s, i) != PLACER_NODE_JOINING ? placer_node_weight(s, i) / W : 0;
 }
 
@@ -80,28 +126,37 @@ int cmd_diff(int argc, char **argv)
     }
     uint32_t na = placer_node_count(a), nb = placer_node_count(b);
     double *out_of = calloc(na, sizeof *out_of), *into = calloc(nb, sizeof *into);
+    id_index ia = {a, NULL}, ib = {b, NULL};
+    if (index_ids(&ia, a) || index_ids(&ib, b)) {
+        free(out_of);
+        free(into);
+        out_of = into = NULL; /* reported as out of memory below */
+    }
     placer_move *m = NULL;
     size_t count = 0;
     double moved = 0;
     int exact = 0;
+    uint32_t samples = 0;
     int err = out_of && into ? placer_diff(a, b, &m, &count) : PLACER_ENOMEM;
     if (!err) {
         exact = 1;
         moved = placer_moves_fraction(m, count);
         err = placer_moves_shares(a, b, m, count, out_of, into);
     } else if (err == PLACER_ENOTSUP) {
-        /* no ranges: sample positions, as placer_moved_fraction does */
-        enum { SAMPLES = 1 << 20 };
+        /* no ranges: evenly spaced positions, as many as a bounded amount
+         * of work allows (2^20, fewer with many rendezvous nodes) */
+        samples = cli_sample_size(a, b, 1u << 20);
+        uint64_t step = UINT64_MAX / samples + 1; /* 2^64 / samples */
         err = 0;
-        for (uint32_t i = 0; i < SAMPLES; i++) {
-            uint64_t h = ((uint64_t)i << 44) + ((uint64_t)1 << 43);
+        for (uint32_t i = 0; i < samples; i++) {
+            uint64_t h = (uint64_t)i * step + step / 2;
             int oa = placer_lookup_hash(a, h), ob = placer_lookup_hash(b, h);
             if (oa < 0 || ob < 0)
                 continue;
             if (strcmp(placer_node_id(a, (uint32_t)oa), placer_node_id(b, (uint32_t)ob))) {
-                out_of[oa] += 1.0 / SAMPLES;
-                into[ob] += 1.0 / SAMPLES;
-                moved += 1.0 / SAMPLES;
+                out_of[oa] += 1.0 / samples;
+                into[ob] += 1.0 / samples;
+                moved += 1.0 / samples;
             }
         }
     }
@@ -110,14 +165,14 @@ int cmd_diff(int argc, char **argv)
                 err == PLACER_EINVAL ? " (the snapshots hash keys differently: seed or key hash)" : "");
         placer_snapshot_free(a);
         placer_snapshot_free(b);
-        free(out_of), free(into);
+        free(out_of), free(into), free(ia.order), free(ib.order);
         return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
     }
     /* ideal: what the new weight shares require */
-    double ideal = 0;
+    double ideal = 0, Wa = placed_weight(a), Wb = placed_weight(b);
     for (uint32_t j = 0; j < nb; j++) {
-        int i = find_id(a, placer_node_id(b, j));
-        double gain = weight_share(b, j) - (i >= 0 ? weight_share(a, (uint32_t)i) : 0);
+        int i = find_id(&ia, placer_node_id(b, j));
+        double gain = weight_share(b, Wb, j) - (i >= 0 ? weight_share(a, Wa, (uint32_t)i) : 0);
         ideal += gain > 0 ? gain : 0;
     }
     json_t *doc = json ? cli_json_doc() : NULL, *nodes = json ? json_array() : NULL;
@@ -125,10 +180,18 @@ int cmd_diff(int argc, char **argv)
         cli_json_put(doc, "moved", cli_json_num(moved));
         cli_json_put(doc, "ideal", cli_json_num(ideal));
         cli_json_put(doc, "exact", json_boolean(exact));
+        if (!exact) {
+            cli_json_put(doc, "sample_size", json_integer(samples));
+            cli_json_put(doc, "confidence95", cli_json_num(cli_confidence95(moved, samples)));
+        }
         cli_json_put(doc, "ranges", cli_json_u64(count));
     } else {
-        printf("moved: %.4f%% of keys (%s); ideal %.4f%%", 100 * moved,
-               exact ? "exact ranges" : "measured at 2^20 positions", 100 * ideal);
+        if (exact)
+            printf("moved: %.4f%% of keys (exact ranges); ideal %.4f%%", 100 * moved, 100 * ideal);
+        else
+            printf("moved: %.4f%% of keys (sampled at %u positions, +/-%.4f%% at 95%% "
+                   "confidence); ideal %.4f%%",
+                   100 * moved, samples, 100 * cli_confidence95(moved, samples), 100 * ideal);
         if (ideal > 0)
             printf(", %.2fx the ideal", moved / ideal);
         printf("\n%-24s %10s %10s\n", "node", "gives", "receives");
@@ -138,9 +201,9 @@ int cmd_diff(int argc, char **argv)
         uint32_t n = pass ? nb : na;
         for (uint32_t i = 0; i < n; i++) {
             const char *id = pass ? placer_node_id(b, i) : placer_node_id(a, i);
-            if (pass && find_id(a, id) >= 0)
+            if (pass && find_id(&ia, id) >= 0)
                 continue;
-            int j = pass ? (int)i : find_id(b, id);
+            int j = pass ? (int)i : find_id(&ib, id);
             double give = pass ? 0 : out_of[i], get = j >= 0 ? into[j] : 0;
             if (json) {
                 json_t *o = json_object();
@@ -190,6 +253,8 @@ int cmd_diff(int argc, char **argv)
     placer_moves_free(m);
     free(out_of);
     free(into);
+    free(ia.order);
+    free(ib.order);
     placer_snapshot_free(a);
     placer_snapshot_free(b);
     return out_rc;

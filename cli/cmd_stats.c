@@ -22,14 +22,26 @@ void cmd_stats_usage(FILE *out)
             "variation (these also count weight differences); and each zone's share.\n"
             "Shares are exact for the\n"
             "ring, partitions and Maglev (ranges of the hash space), counted over\n"
-            "partitions or buckets for Couchbase hashing and jump, and measured at 65,536\n"
-            "evenly spaced positions for rendezvous. Last, the search layout the snapshot\n"
-            "chose (placer_snapshot_layout_name): for a ring, \"directory\" (2^bits entries\n"
-            "in front of the S+ tree, with the share of hashes one entry answers) or\n"
-            "\"stree\"; and its bytes against plain sorted tokens + owners.\n"
+            "partitions or buckets for Couchbase hashing and jump, and measured for\n"
+            "rendezvous at evenly spaced positions: 65,536, fewer on large clusters (every\n"
+            "lookup scores every node; 128 at 100,000 nodes), the number printed. Last, the\n"
+            "search layout the snapshot chose (placer_snapshot_layout_name): for a ring,\n"
+            "\"directory\" (2^bits entries in front of the S+ tree, with the share of hashes\n"
+            "one entry answers) or \"stree\"; and its bytes against plain sorted tokens +\n"
+            "owners.\n"
             "\n"
             "  --json       print everything as one JSON object\n"
             "  -h, --help   this help\n");
+}
+
+static const placer_snapshot *zone_snapshot; /* qsort has no context argument */
+
+/* By zone name, then by index (so each zone's first node sorts first). */
+static int by_zone(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    int c = strcmp(placer_node_zone(zone_snapshot, a), placer_node_zone(zone_snapshot, b));
+    return c ? c : (a > b) - (a < b);
 }
 
 int cmd_stats(int argc, char **argv)
@@ -78,20 +90,22 @@ int cmd_stats(int argc, char **argv)
         low_ratio = fmin(low_ratio, share[i] / target[i]);
     }
     double mean = sum / placed, cv = sqrt(fmax(0, sum2 / placed - mean * mean)) / mean;
-    /* zones: each node points at the first node of its zone; compared
-     * with one node per zone seen so far (zones are few) */
-    uint32_t nz = 0, *reps = malloc(n * sizeof *reps);
-    for (uint32_t i = 0; reps && i < n; i++) {
-        zone_of[i] = i;
-        for (uint32_t z = 0; z < nz; z++)
-            if (!strcmp(placer_node_zone(s, reps[z]), placer_node_zone(s, i))) {
-                zone_of[i] = reps[z];
-                break;
-            }
-        if (zone_of[i] == i)
-            reps[nz++] = i;
+    /* zones: each node points at the first node of its zone; nodes sorted
+     * by zone, so that 100,000 nodes in as many zones stay O(n log n) */
+    uint32_t nz = 0, *order = malloc(n * sizeof *order);
+    for (uint32_t i = 0; order && i < n; i++)
+        order[i] = i;
+    if (order) {
+        zone_snapshot = s;
+        qsort(order, n, sizeof *order, by_zone);
     }
-    free(reps);
+    for (uint32_t k = 0; order && k < n; k++) {
+        uint32_t i = order[k];
+        int same = k && !strcmp(placer_node_zone(s, order[k - 1]), placer_node_zone(s, i));
+        zone_of[i] = same ? zone_of[order[k - 1]] : i; /* by index within a zone: the first */
+        nz += !same;
+    }
+    free(order);
     /* each zone's share and node count, at the index of its first node */
     double *zone_share = calloc(n, sizeof *zone_share);
     uint32_t *zone_nodes = calloc(n, sizeof *zone_nodes);
@@ -119,6 +133,8 @@ int cmd_stats(int argc, char **argv)
         cli_json_put(doc, "tokens", json_integer(placer_token_count(s)));
         cli_json_put(doc, "in_transition", json_boolean(placer_snapshot_in_transition(s)));
         cli_json_put(doc, "shares", json_string(sampled ? "sampled" : "exact"));
+        if (sampled)
+            cli_json_put(doc, "sample_size", json_integer(sampled));
         cli_json_put(doc, "max_over_target", cli_json_num(worst_ratio));
         cli_json_put(doc, "min_over_target", cli_json_num(low_ratio));
         cli_json_put(doc, "worst_node", cli_json_str(placer_node_id(s, worst)));
@@ -160,8 +176,11 @@ int cmd_stats(int argc, char **argv)
         printf(": %s, epoch %llu, %u nodes in %u zone%s, %u tokens%s\n", strategy,
                (unsigned long long)placer_snapshot_epoch(s), n, nz, nz == 1 ? "" : "s",
                placer_token_count(s), placer_snapshot_in_transition(s) ? ", in transition" : "");
-        printf("share/target (%s) over %u placed nodes: largest %.4f (", sampled ? "sampled" : "exact",
-               placed, worst_ratio);
+        if (sampled)
+            printf("share/target (sampled at %d positions) over %u placed nodes: largest %.4f (",
+                   sampled, placed, worst_ratio);
+        else
+            printf("share/target (exact) over %u placed nodes: largest %.4f (", placed, worst_ratio);
         cli_print_name(stdout, placer_node_id(s, worst));
         printf("), smallest %.4f; raw shares: max/mean %.4f, min/mean %.4f, coefficient of "
                "variation %.4f\n",

@@ -1,6 +1,7 @@
 /* util.c -- small helpers shared by the subcommands. */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -90,6 +91,32 @@ int cli_save_snapshot(const char *cmd, const char *path, const placer_snapshot *
     return rc;
 }
 
+/* What one lookup costs, in node scorings: rendezvous scores every node of
+ * the placement; the others descend a tree or index a table. */
+static double lookup_cost(const placer_snapshot *s)
+{
+    return placer_snapshot_strategy(s) == PLACER_RENDEZVOUS ? (double)placer_node_count(s) + 64
+                                                            : 64;
+}
+
+uint32_t cli_sample_size(const placer_snapshot *a, const placer_snapshot *b, uint32_t most)
+{
+    double cost = lookup_cost(a) + (b ? lookup_cost(b) : 0);
+    double fit = CLI_SAMPLE_BUDGET / cost;
+    uint32_t n = most;
+    while (n > CLI_SAMPLE_LEAST && (double)n > fit)
+        n >>= 1;
+    return n;
+}
+
+double cli_confidence95(double p, uint32_t n)
+{
+    /* normal approximation to the binomial; at least the half-width of
+     * one sample, so that p = 0 or 1 does not claim certainty */
+    double w = 1.959964 * sqrt(p * (1 - p) / n);
+    return w > 1.0 / n ? w : 1.0 / n;
+}
+
 int cli_node_shares(const placer_snapshot *s, double *share)
 {
     uint32_t nodes = placer_node_count(s), n = placer_token_count(s);
@@ -99,13 +126,14 @@ int cli_node_shares(const placer_snapshot *s, double *share)
     uint64_t tok, prev = 0;
     uint32_t o;
     if (strategy == PLACER_RENDEZVOUS) {
-        enum { SAMPLES = 1 << 16 };
-        for (uint32_t i = 0; i < SAMPLES; i++) {
-            int w = placer_lookup_hash(s, ((uint64_t)i << 48) + ((uint64_t)1 << 47));
+        uint32_t samples = cli_sample_size(s, NULL, 1u << 16);
+        uint64_t step = UINT64_MAX / samples + 1; /* 2^64 / samples: a power of two */
+        for (uint32_t i = 0; i < samples; i++) {
+            int w = placer_lookup_hash(s, (uint64_t)i * step + step / 2);
             if (w >= 0)
-                share[w] += 1.0 / SAMPLES;
+                share[w] += 1.0 / samples;
         }
-        return 1;
+        return (int)samples;
     }
     if (strategy == PLACER_JUMP || placer_snapshot_key_hash(s) == PLACER_HASH_COUCHBASE) {
         for (uint32_t i = 0; i < n; i++)
