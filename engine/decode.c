@@ -17,7 +17,9 @@
 #include <stdio.h>
 
 #include "alloc.h"
+#include "builder_internal.h"
 #include "codec_decode.h"
+#include "snapshot_internal.h"
 #include "strategy_ops.h"
 #include "validate.h"
 
@@ -253,8 +255,24 @@ int placer_snapshot_decode_ex(const void *buf, size_t len, placer_snapshot **out
     const plc_strategy_ops *ops = err ? NULL : plc_strategy_get((int)d.strategy);
     if (!err)
         err = ops->decode_check(&d, b);
+    /* The states and the placements agree: a node joining or draining
+     * needs the target placement it is moving in (the builder always
+     * writes one); a target placement needs a node moving, except for
+     * partitions, whose imports carry Couchbase's forward map as a target. */
+    int moving = err ? 0 : plc_builder_in_transition(b);
+    if (!err && moving && !(d.flags & PLC_FMT_FLAG_TRANSITION))
+        err = plc_dec_fail(&d, PLACER_ECORRUPT,
+                           "a node is joining or draining, but no target placement follows");
+    if (!err && !moving && (d.flags & PLC_FMT_FLAG_TRANSITION) && d.strategy != PLACER_PARTITIONS)
+        err = plc_dec_fail(&d, PLACER_ECORRUPT,
+                           "a target placement, but no node is joining or draining");
+    placer_snapshot *made = NULL;
     if (!err)
-        err = ops->decode_build(&d, b, plc_rd64(d.buf + PLC_H_EPOCH), out);
+        err = ops->decode_build(&d, b, plc_rd64(d.buf + PLC_H_EPOCH), &made);
+    if (!err && (err = plc_snapshot_relations(made, why, why_len)))
+        placer_snapshot_free(made); /* *out stays as it was */
+    else if (!err)
+        *out = made;
     placer_builder_free(b);
     plc_free(copy);
     return err;

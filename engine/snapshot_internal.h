@@ -96,6 +96,11 @@ struct placer_snapshot {
     void *replaced_by;
 };
 
+/* Relations across a decoded snapshot's sections (decode_relations.c):
+ * ring replica sets are the walk from their token. 0, PLACER_ECORRUPT with
+ * the reason in why, or PLACER_ENOMEM. */
+int plc_snapshot_relations(const placer_snapshot *s, char *why, size_t why_len);
+
 /* The replica walk from slot `start` of the ring (replica_walk.c): writes
  * at most want nodes, returns how many, and the distinct zones among them
  * in *zones. */
