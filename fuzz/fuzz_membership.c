@@ -8,9 +8,11 @@
 #include "fuzz.h"
 #include "placer_control.h"
 
-/* 1 when the input holds a number of four characters or more ("1000",
- * "1e9", "0x100"): such documents are parsed but not built, so that an
- * execution costs microseconds -- shapes find the paths, not bulk. */
+/* 1 when the input holds a number of three characters or more ("100",
+ * "1e9", "0x10"): such documents are parsed but not built, so that an
+ * execution costs microseconds -- shapes find the paths, not bulk. (A
+ * campaign found {"nodes":[{"id":"a","weight":755}]}: 193,280 ring tokens
+ * at the default vnodes, 25 s on a starved core.) */
 static int has_big_number(const uint8_t *data, size_t size)
 {
     for (size_t i = 0; i < size; i++) {
@@ -19,7 +21,7 @@ static int has_big_number(const uint8_t *data, size_t size)
         size_t n = 0;
         while (i + n < size && strchr("0123456789abcdefABCDEFxX.+-", data[i + n]) && data[i + n])
             n++;
-        if (n > 3)
+        if (n > 2)
             return 1;
     }
     return 0;
