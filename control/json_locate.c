@@ -45,6 +45,7 @@ static void skip_value(scan *s)
                 s->at += s->at < s->n;
                 return;
             }
+            size_t before = s->at;
             if (c == '{') {
                 size_t a, b;
                 skip_string(s, &a, &b);
@@ -54,6 +55,10 @@ static void skip_value(scan *s)
             skip_value(s);
             ws(s);
             if (s->at < s->n && s->t[s->at] == ',')
+                s->at++;
+            /* Every pass moves on, whatever the text holds (a fuzzer found
+             * a document on which this loop stood still). */
+            if (s->at == before)
                 s->at++;
         }
     } else {
@@ -75,6 +80,7 @@ static int enter(scan *s, const plc_json_step *step)
         ws(s);
         if (s->at >= s->n || s->t[s->at] == '}' || s->t[s->at] == ']')
             break;
+        size_t before = s->at;
         int match;
         if (c == '{') {
             size_t a, len;
@@ -91,6 +97,8 @@ static int enter(scan *s, const plc_json_step *step)
         skip_value(s);
         ws(s);
         if (s->at < s->n && s->t[s->at] == ',')
+            s->at++;
+        if (s->at == before) /* always move on, as in skip_value */
             s->at++;
     }
     s->at = here;
