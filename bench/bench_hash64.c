@@ -41,6 +41,17 @@ static unsigned char *make_keys(void)
     return k;
 }
 
+/* make_keys() and each key's pointer and length, for the batch kernels. */
+static unsigned char *make_key_batch(const void **ptrs, size_t *lens)
+{
+    unsigned char *keys = make_keys();
+    for (uint32_t i = 0; i < KEYS; i++) {
+        ptrs[i] = keys + i * KEY_LEN;
+        lens[i] = KEY_LEN;
+    }
+    return keys;
+}
+
 /* The floor's hash: CRC32C of the key (three-instruction chain per 8 bytes)
  * then fmix64, the body inlined in the loop as a batch kernel would. */
 #if defined(__x86_64__)
@@ -81,14 +92,10 @@ static void bench_hash(plc_bench *b, const void *arg)
         plc_bench_skip(b, "no CRC32C instruction on this CPU");
         return;
     }
-    unsigned char *keys = make_keys();
     const void *ptrs[KEYS];
     size_t lens[KEYS];
     uint64_t out[KEYS];
-    for (uint32_t i = 0; i < KEYS; i++) {
-        ptrs[i] = keys + i * KEY_LEN;
-        lens[i] = KEY_LEN;
-    }
+    unsigned char *keys = make_key_batch(ptrs, lens);
     plc_hash_key hk = {0, 0x0706050403020100u, 0x0f0e0d0c0b0a0908u};
     uint64_t acc = 0;
     while (plc_bench_keep_running(b, KEYS)) {
@@ -144,14 +151,10 @@ static void bench_sip_batch(plc_bench *b, const void *arg)
         plc_bench_skip(b, "this CPU lacks the kernel's instruction set");
         return;
     }
-    unsigned char *keys = make_keys();
     const void *ptrs[KEYS];
     size_t lens[KEYS];
     uint64_t out[KEYS];
-    for (uint32_t i = 0; i < KEYS; i++) {
-        ptrs[i] = keys + i * KEY_LEN;
-        lens[i] = KEY_LEN;
-    }
+    unsigned char *keys = make_key_batch(ptrs, lens);
     plc_hash_key hk = {0, 0x0706050403020100u, 0x0f0e0d0c0b0a0908u};
     uint64_t acc = 0;
     while (plc_bench_keep_running(b, KEYS)) {
