@@ -158,7 +158,7 @@ static int key_in(const placer_snapshot *s, const opts *o, char *text, size_t le
 static int from_stdin(const placer_snapshot *s, const opts *o)
 {
     int show = !o->quiet && isatty(STDERR_FILENO), shown = 0, worst = CLI_OK;
-    double last = cli_now();
+    double last = 0; /* the first count shows at 65,536 keys, then twice a second at most */
     char *line = NULL, where[48];
     size_t cap = 0;
     ssize_t n;

@@ -18,10 +18,10 @@ void cmd_watch_usage(FILE *out)
             "whether it was accepted or rejected and why (a bad, partial or older snapshot is\n"
             "rejected; the last good one keeps serving). Stops after N snapshots were seen or\n"
             "S seconds (default: run until interrupted), then prints a summary on stderr.\n"
-            "Exit status 0 when a snapshot was accepted or none was seen (the summary's last\n"
-            "error says why, e.g. no member answered); 2 when every one seen was rejected; 3\n"
-            "when etcd refused the credentials, a certificate or the read permission at the\n"
-            "start (etcd's reason is printed).\n"
+            "Exit status 0 when a snapshot was accepted, or none was seen while etcd answered;\n"
+            "2 when every one seen was rejected; 3 when etcd refused the credentials, a\n"
+            "certificate or the read permission at the start (etcd's reason is printed), or\n"
+            "when no etcd member answered during the whole run.\n"
             "\n"
             "  --key KEY            the key snapshots live under\n"
             "  --count N            stop after N snapshots accepted or rejected\n"
@@ -126,6 +126,9 @@ int cmd_watch(int argc, char **argv)
     char why[300] = "";
     int err = placer_etcd_fetch_ex(cfg, key, &first, why, sizeof why);
     placer_snapshot_free(first);
+    /* Whether any etcd member answered during the run: the first read, an
+     * open watch stream, or an event says so. */
+    int reached = err != PLACER_EUNAVAIL;
     if (err == PLACER_EAUTH) {
         fprintf(stderr, "placer watch: %s: ", placer_strerror(err));
         cli_print_name(stderr, why);
@@ -147,10 +150,16 @@ int cmd_watch(int argc, char **argv)
            (!seconds || cli_now() - start < (double)seconds)) {
         struct timespec ts = {0, 20 * 1000000L};
         nanosleep(&ts, NULL);
+        if (!reached) {
+            placer_follower_status now;
+            placer_follower_status_get(f, &now);
+            reached = now.watching || now.accepted || now.rejected;
+        }
     }
     placer_follower_status st;
     placer_follower_status_get(f, &st);
     placer_follower_stop(f);
+    reached = reached || st.watching || st.accepted || st.rejected;
     fprintf(stderr, "placer watch: %llu accepted, %llu rejected, serving epoch %llu",
             (unsigned long long)st.accepted, (unsigned long long)st.rejected,
             (unsigned long long)st.epoch);
@@ -161,5 +170,9 @@ int cmd_watch(int argc, char **argv)
     fputc('\n', stderr);
     if (!st.accepted && st.rejected)
         return CLI_BADINPUT;
+    if (!reached) {
+        fprintf(stderr, "placer watch: %s\n", placer_strerror(PLACER_EUNAVAIL));
+        return CLI_FAILURE;
+    }
     return CLI_OK;
 }

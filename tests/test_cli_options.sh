@@ -123,8 +123,23 @@ if command -v script >/dev/null; then
     tty_err=$(script -qec "$(printf '%q ' "${simq[@]}") --quiet >/dev/null" /dev/null)
     [ -z "$tty_err" ] && ok || bad "--quiet still shows progress: $tty_err"
 fi
+# lookup counts the keys it read from a large standard input the same way.
+seq 1 70000 >"$dir/many.txt"
+if command -v script >/dev/null; then
+    tty_err=$(script -qec "$(printf '%q ' "$placer" lookup "$dir/m.snap") <$dir/many.txt >/dev/null" /dev/null)
+    grep -q 'placer lookup: 70000 keys' <<<"$tty_err" && ok || bad "no lookup progress on a terminal: $tty_err"
+    tty_err=$(script -qec "$(printf '%q ' "$placer" lookup -q "$dir/m.snap") <$dir/many.txt >/dev/null" /dev/null)
+    [ -z "$tty_err" ] && ok || bad "lookup --quiet still shows progress: $tty_err"
+fi
+"$placer" lookup "$dir/m.snap" <"$dir/many.txt" >/dev/null 2>"$err"
+[ ! -s "$err" ] && ok || bad "lookup progress on a stderr that is not a terminal: $(cat "$err")"
 "${simq[@]}" >/dev/null 2>"$err"
 [ ! -s "$err" ] && ok || bad "progress on a stderr that is not a terminal: $(cat "$err")"
+
+# A watch that never reached any etcd member is the environment's failure (3),
+# not an idle success; port 1 on loopback refuses at once.
+run 3 "watch with no etcd" -- "$placer" watch --etcd http://127.0.0.1:1 --key /k --seconds 2
+grep -q 'no etcd endpoint answered' "$err" && ok || bad "watch names the unreachable etcd: $(cat "$err")"
 
 echo "test_cli_options: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
