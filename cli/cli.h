@@ -82,7 +82,7 @@ int cli_getopt(const char *cmd, int argc, char **argv, const struct option *opts
 void cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Parse text strictly (strict_number.h: decimal or 0x hex, no sign, no
+/* Parse text strictly (placer_parse_u64: decimal or 0x hex, no sign, no
  * space, no octal) as an integer in [min, max]. Returns 0 and sets *out, or
  * prints a usage error naming `what` and returns -1. */
 int cli_parse_u64(const char *cmd, const char *what, const char *text, uint64_t min, uint64_t max,

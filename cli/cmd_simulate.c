@@ -12,7 +12,6 @@
 #include "cli.h"
 #include "simulate.h"
 #include "simulate_print.h"
-#include "strict_number.h"
 
 enum {
     OPT_NODES = 256, OPT_ZONES, OPT_WEIGHTS, OPT_KEYS, OPT_KEY_DIST, OPT_KEY_FILE, OPT_QPS,
@@ -98,7 +97,7 @@ static int parse_list(const char *cmd, const char *what, const char *text, uint3
         size_t len = strcspn(p, ",");
         uint64_t v;
         const char *end = p + len;
-        if (plc_parse_u64(p, len, 1, PLACER_MAX_TOKENS, &v) || *n == cap) {
+        if (placer_parse_u64(p, len, 1, PLACER_MAX_TOKENS, &v) || *n == cap) {
             cli_usage_error(cmd, "%s: expected up to %u positive integers separated by commas, got '%s'",
                             what, cap, text);
             return -1;

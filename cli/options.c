@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "strict_number.h"
 
 void cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -82,11 +81,11 @@ int cli_parse_u64(const char *cmd, const char *what, const char *text, uint64_t 
                   uint64_t *out)
 {
     size_t len = text ? strlen(text) : 0;
-    int err = plc_parse_u64(text, len, min, max, out);
+    int err = placer_parse_u64(text, len, min, max, out);
     if (err == PLACER_ERANGE)
         cli_usage_error(cmd, "%s: '%s' is outside %" PRIu64 "..%" PRIu64, what, text, min, max);
     else if (err)
         cli_usage_error(cmd, "%s: '%s': %s", what, text ? text : "",
-                        plc_parse_u64_reason(text, len, err));
+                        placer_parse_u64_reason(text, len, err));
     return err ? -1 : 0;
 }

@@ -8,7 +8,7 @@
  * 65,536, a Maglev size that is not prime, nobody left to own keys, two
  * jump nodes on one bucket) is refused here, where the value's place is
  * known. Every error names the file, the line and column, and the field at
- * fault. Numbers in strings are strict (strict_u64.h).
+ * fault. Numbers in strings are strict (placer_parse_u64).
  */
 #include <jansson.h>
 #include <math.h>
@@ -19,7 +19,6 @@
 
 #include "json_locate.h"
 #include "placer_control.h"
-#include "strict_u64.h"
 
 typedef struct ctx {
     const char *text, *name;
@@ -68,12 +67,14 @@ static int u64_value(ctx *c, const json_t *v, uint64_t *out)
         *out = (uint64_t)json_integer_value(v);
         return 0;
     }
-    const char *reason = NULL;
-    if (json_is_string(v) &&
-        !plc_ctl_parse_u64(json_string_value(v), json_string_length(v), UINT64_MAX, out, &reason))
-        return 0;
-    if (reason)
-        return fail(c, "\"%s\": %s", json_string_value(v), reason);
+    if (json_is_string(v)) {
+        const char *text = json_string_value(v);
+        size_t len = json_string_length(v);
+        int err = placer_parse_u64(text, len, 0, UINT64_MAX, out);
+        if (!err)
+            return 0;
+        return fail(c, "\"%s\": %s", text, placer_parse_u64_reason(text, len, err));
+    }
     return fail(c, "expected an integer from 0 to 2^64-1 (a string such as \"0xffffffffffffffff\" above 2^63)");
 }
 

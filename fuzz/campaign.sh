@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# fuzz/campaign.sh [--afl] [TARGET|all] [MINUTES] -- a recorded fuzz campaign.
-# Each target (default: all, one after another) runs MINUTES (default 10)
+# fuzz/campaign.sh [--afl] [--runs N] [TARGET[,TARGET...]|all] [MINUTES]
+# -- a recorded fuzz campaign.
+# Each target (default: all, one after another) runs MINUTES (default 10),
+# or with --runs until it has executed N inputs (MINUTES then bounds it),
 # on one core with its checked-in corpus (fuzz/corpus/TARGET) and its
 # dictionary when it has one (fuzz/dict/TARGET.dict: membership JSON tokens,
 # snapshot magic and section tags); inputs that add coverage are then merged
@@ -14,13 +16,25 @@
 #   --afl: AFL++ (afl-fuzz on the build of fuzz/build_external.sh --afl), the
 #          queue merged back through the libFuzzer build.
 # The machine is shared: run it as `nice -n 19 taskset -c 1 fuzz/campaign.sh ...`
-# in the background.
+# in the background; two at once (taskset -c 0 and -c 1, disjoint target
+# lists) use both cores once the build exists.
 set -euo pipefail
-afl=0
-if [ "${1:-}" = --afl ]; then afl=1; shift; fi
+usage() { echo "usage: fuzz/campaign.sh [--afl] [--runs N] [TARGET[,TARGET...]|all] [MINUTES]" >&2; exit 1; }
+afl=0 runs=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --afl) afl=1; shift ;;
+    --runs) [ $# -ge 2 ] || usage; runs=$2; shift 2 ;;
+    --runs=*) runs=${1#--runs=}; shift ;;
+    -*) usage ;;
+    *) break ;;
+    esac
+done
 which=${1:-all}
 minutes=${2:-10}
-case "$minutes" in ''|*[!0-9]*) echo "usage: fuzz/campaign.sh [--afl] [TARGET|all] [MINUTES]" >&2; exit 1 ;; esac
+case "$minutes" in ''|*[!0-9]*) usage ;; esac
+case "$runs" in ''|*[!0-9]*) usage ;; esac
+[ "$afl" = 1 ] && [ "$runs" != 0 ] && { echo "campaign.sh: --runs is for libFuzzer (AFL++ runs for MINUTES)" >&2; exit 1; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
 if [ ! -f "$build/build.ninja" ]; then
@@ -34,7 +48,7 @@ if [ "$which" = all ]; then
     targets=()
     for f in "$root"/fuzz/fuzz_*.c; do n=$(basename "$f" .c); targets+=("${n#fuzz_}"); done
 else
-    targets=("$which")
+    IFS=, read -r -a targets <<<"$which"
 fi
 out=$build/campaign
 mkdir -p "$out"
@@ -59,7 +73,9 @@ for t in "${targets[@]}"; do
     if [ "$afl" = 0 ]; then
         dictarg=()
         [ -f "$dict" ] && dictarg=(-dict="$dict")
-        (cd "$work" && "$exe" -max_total_time="$secs" -print_final_stats=1 -timeout=25 \
+        runarg=()
+        [ "$runs" != 0 ] && runarg=(-runs="$runs")
+        (cd "$work" && "$exe" -max_total_time="$secs" "${runarg[@]}" -print_final_stats=1 -timeout=25 \
             -artifact_prefix="$work/findings/" "${dictarg[@]}" "$work/new" "$corpus" >"$work/log" 2>&1) || true
         execs=$(awk '/stat::number_of_executed_units/ {print $2}' "$work/log")
         rate=$(awk '/stat::average_exec_per_sec/ {print $2}' "$work/log")
@@ -88,7 +104,7 @@ for t in "${targets[@]}"; do
     files1=$(ls "$corpus" | wc -l)
     findings=$(ls "$work/findings" | wc -l)
     [ "$findings" -gt 0 ] && status=1
-    line="$(date -u +%FT%TZ)	$engine	$t	${minutes}min	execs=${execs:-0}	exec/s=${rate:-0}	cov=$cov0->$cov1	ft=$ft0->$ft1	corpus=$files0->$files1	findings=$findings"
+    line="$(date -u +%FT%TZ)	$engine	$t	${minutes}min	runs=${runs}	execs=${execs:-0}	exec/s=${rate:-0}	cov=$cov0->$cov1	ft=$ft0->$ft1	corpus=$files0->$files1	findings=$findings"
     echo "$line"
     echo "$line" >>"$out/results.tsv"
     [ "$findings" -gt 0 ] && echo "  findings in $work/findings (replay: $exe FILE)"

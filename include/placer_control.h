@@ -33,6 +33,25 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------------------ */
+/* Numbers                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* The len bytes at text as an unsigned integer in [min, max] into *out,
+ * strictly, as membership files, etcd manifests and the placer command read
+ * them: decimal, or hex after "0x"; no sign, no whitespace, no leading zero
+ * but "0" itself (never octal). (strtoull reads " -1" as 2^64-1 and "0777"
+ * as 511; a placement must not.) Returns 0; PLACER_EFORMAT when the text is
+ * not a number of that form (text NULL, empty, a sign, a space, a leading
+ * zero, a non-digit, "0x" alone); PLACER_ERANGE when it is one but lies
+ * outside [min, max] (including past 2^64-1). *out is written only on
+ * success. Pure: any thread. */
+PLACER_API int placer_parse_u64(const char *text, size_t len, uint64_t min, uint64_t max,
+                                uint64_t *out);
+
+/* A short English reason for a placer_parse_u64 error (a static string). */
+PLACER_API const char *placer_parse_u64_reason(const char *text, size_t len, int err);
+
+/* ------------------------------------------------------------------------ */
 /* Imports: Couchbase                                                       */
 /* ------------------------------------------------------------------------ */
 

@@ -111,7 +111,7 @@ expect_out 's\.json:2:14: strategy: expected one of "ring"' "strategy error loca
 # Numbers strict, fields that do not apply refused, build errors located.
 printf '{"epoch": " -1",\n "nodes": [{"id": "a"}]}' >"$dir/n1.json"
 expect_exit 2 "a spaced, signed epoch" -- "$placer" build "$dir/n1.json" -o "$dir/x.snap"
-expect_out 'n1\.json:1:11: epoch: " -1": expected decimal digits' "epoch error located"
+expect_out 'n1\.json:1:11: epoch: " -1": expected an unsigned integer: decimal digits' "epoch error located"
 printf '{"seed": "0777", "nodes": [{"id": "a"}]}' >"$dir/n2.json"
 expect_exit 2 "an octal-looking seed" -- "$placer" build "$dir/n2.json" -o "$dir/x.snap"
 expect_out 'n2\.json:1:10: seed: "0777": a leading zero is not allowed' "seed error located"
