@@ -3,7 +3,8 @@
 # Build every fuzz target with clang, libFuzzer, ASan and UBSan (in
 # build-fuzz/, or $FUZZ_BUILD_DIR) and run each for SECONDS (default 60).
 # New inputs go to build-fuzz/fuzz-work/TARGET; the checked-in corpus in
-# fuzz/corpus/TARGET is read, never written. A crash stops the script with
+# fuzz/corpus/TARGET is read, never written; fuzz/dict/TARGET.dict is used
+# when the target has one. A crash stops the script with
 # the reproducer's path; replay it with build-fuzz/fuzz/fuzz_TARGET FILE.
 # Campaigns: fuzz/run.sh 3600; CI: fuzz/run.sh 20.
 set -euo pipefail
@@ -32,7 +33,9 @@ for t in "${targets[@]}"; do
     work="$build/fuzz-work/$t"
     mkdir -p "$work"
     echo "== fuzz_$t for ${secs}s"
-    (cd "$work" && "$exe" -max_total_time="$secs" -print_final_stats=1 \
+    dictarg=() # the target's dictionary, as fuzz/campaign.sh gives it
+    [ -f "$root/fuzz/dict/$t.dict" ] && dictarg=(-dict="$root/fuzz/dict/$t.dict")
+    (cd "$work" && "$exe" -max_total_time="$secs" -print_final_stats=1 "${dictarg[@]}" \
         -artifact_prefix="$work/" "$work" "$root/fuzz/corpus/$t" 2>&1) |
         grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==|.*FUZZ_ASSERT|SUMMARY|artifact_prefix|Test unit written)' || true
     # Any reproducer fails the run (one glob at a time: ls of several globs
