@@ -44,8 +44,10 @@ void placer_builder_free(placer_builder *b)
 int placer_builder_set_strategy(placer_builder *b, int strategy)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
-    PLC_VALIDATE_OR_RET(plc_strategy_get(strategy) != NULL, PLACER_EINVAL);
+    const plc_strategy_ops *ops = plc_strategy_get(strategy);
+    PLC_VALIDATE_OR_RET(ops != NULL && !ops->implied, PLACER_EINVAL);
     b->strategy = strategy;
+    b->strategy_set = 1;
     return 0;
 }
 
@@ -53,6 +55,9 @@ int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **ou
 {
     PLC_VALIDATE_OR_RET(b && out, PLACER_ENULL);
     PLC_VALIDATE_OR_RET(b->nnodes > 0, PLACER_ENONODES);
+    b->why = NULL;
+    if (b->compat) /* the mode's own ring, table or slot map */
+        return plc_compat_build(b, epoch, out);
     const plc_strategy_ops *ops = plc_strategy_get(b->strategy);
     PLC_VALIDATE_OR_RET(plc_builder_resolve_hash(b) == 0, PLACER_EINVAL);
     PLC_VALIDATE_OR_RET(ops->key_hashes >> b->eff_hash & 1, PLACER_EINVAL);
@@ -332,7 +337,7 @@ int placer_builder_add_node(placer_builder *b, const char *id, const char *zone,
     }
     uint32_t index = b->nnodes;
     b->nodes[index] = (plc_bnode){id_copy, zone_copy, NULL, (uint32_t)id_len, (uint32_t)zone_len,
-                                  0, weight, 0, PLACER_NODE_ACTIVE};
+                                  0, weight, 0, PLACER_NODE_ACTIVE, 0};
     b->nnodes++;
     b->id_index[id_slot(b->id_index, b->id_index_cap, b, id, id_len)] = index + 1;
     return (int)index;

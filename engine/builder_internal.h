@@ -21,6 +21,7 @@ typedef struct plc_bnode {
     double weight;
     uint32_t explicit_tokens; /* > 0: no generated tokens */
     int state;                /* PLACER_NODE_* */
+    uint32_t hash_id;         /* haproxy's server id (placer_builder_set_hash_id); 0: none */
 } plc_bnode;
 
 typedef struct plc_btoken {
@@ -33,6 +34,7 @@ struct placer_builder {
     uint32_t vnodes;
     uint32_t replicas; /* ring: replica sets to precompute (0: none); partitions: copies (0: 3) */
     int strategy;      /* PLACER_RING ... */
+    int strategy_set;  /* placer_builder_set_strategy was called: a compat mode checks it */
     int key_hash;      /* PLACER_HASH_*; 0: unset (previous's, or the default) */
     int has_secret;    /* placer_builder_set_secret: SipHash-1-3 under (k0, k1) */
     uint64_t secret_k0, secret_k1;
@@ -52,6 +54,13 @@ struct placer_builder {
     uint32_t nnodes, cap_nodes;
     plc_btoken *explicit_tokens; /* in call order */
     uint32_t nexplicit, cap_explicit;
+    /* A compatibility mode (placer_builder_set_compat): PLACER_COMPAT_*, 0
+     * for none; the engine's PLC_CD_* / PLC_CH_* ids (0: the program's
+     * default), haproxy's avalanche, twemproxy's hash tag (NULs: none). */
+    int compat, compat_dist, compat_hash, compat_avalanche;
+    char compat_tag[2];
+    const char *why; /* placer_builder_error: static text, or why_buf */
+    char why_buf[160];
     uint32_t *id_index; /* open addressing over ids: node index + 1, 0 = empty */
     uint32_t id_index_cap; /* power of two, > 2 * nnodes */
 };
@@ -97,6 +106,24 @@ int plc_partitions_build(placer_builder *b, uint64_t epoch, placer_snapshot **ou
 int plc_jump_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
 int plc_rendezvous_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
 int plc_maglev_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
+
+/* A compatibility mode's build (compat_build_api.c): the builder's settings
+ * checked against the mode (PLACER_EINVAL with b->why), then the program's
+ * ring or table (strategy_compat.c), or Redis' partitions snapshot. */
+int plc_compat_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
+
+/* The checks of a mode's nodes (weights, hash ids, states, addresses), for
+ * plc_compat_build and the decoder: 0 or PLACER_EINVAL with b->why. */
+int plc_compat_check_nodes(placer_builder *b);
+
+/* The program's ring or table of b's nodes (b->compat set, not Redis, the
+ * settings checked), as a PLACER_EMULATED snapshot (strategy_compat.c). */
+int plc_compat_snapshot_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
+
+/* Record why a call refused its input (placer_builder_error); returns
+ * PLACER_EINVAL. */
+int plc_builder_refuse(placer_builder *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* One placement of a ring: n sorted tokens and their owners, read with
  * strides (plain arrays or arrays of structs); n = 0 for none. */

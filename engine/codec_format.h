@@ -24,6 +24,7 @@
 #define PLC_FMT_V1_MAX_SECTIONS 9u
 #define PLC_FMT_SECRET_LEN 16u
 #define PLC_FMT_FLAG_TRANSITION 1u
+#define PLC_COMPAT_FIELDS 6u /* section 11: program, distribution, avalanche, tag open, tag close, kind */
 
 /* Section types, in the order they must appear. */
 enum {
@@ -37,7 +38,11 @@ enum {
     PLC_SEC_TABLE = 8,          /* partitions, Maglev, jump: aux = width; count = rows */
     PLC_SEC_TARGET_TABLE = 9,
     PLC_SEC_SECRET = 10,        /* v2, key hash siphash13: the 16-byte secret */
-    /* 11..16: the other additions of v2, documented in docs/FORMAT.md */
+    PLC_SEC_COMPAT = 11,        /* v2, PLACER_EMULATED: the mode, PLC_COMPAT_FIELDS u32 */
+    PLC_SEC_COMPAT_POINTS = 12, /* its ring: u32 points, ascending */
+    PLC_SEC_COMPAT_OWNERS = 13, /* u32 owner per point, or per table slot */
+    PLC_SEC_COMPAT_HASH_IDS = 14, /* haproxy: u32 server id per node */
+    /* 15..16: the other additions of v2, documented in docs/FORMAT.md */
 };
 
 /* Header field offsets. */

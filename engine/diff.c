@@ -22,6 +22,7 @@
 #include "alloc.h"
 #include "fastrange.h"
 #include "named.h"
+#include "compat_snapshot.h"
 #include "strategy_ops.h"
 #include "validate.h"
 
@@ -45,13 +46,13 @@ static int view_of(const placer_snapshot *s, int target, view *v)
     if (!s->ops->diff_view)
         return PLACER_ENOTSUP;
     s->ops->diff_view(s, target, v);
-    return 0;
+    return v->tree || v->table ? 0 : PLACER_ENOTSUP; /* a compat table: hash % n */
 }
 
 /* Do a and b place the same keys at the same positions? */
 static int same_positions(const placer_snapshot *a, const placer_snapshot *b)
 {
-    if (a->key_hash != b->key_hash)
+    if (a->key_hash != b->key_hash || !plc_compat_same_positions(a, b))
         return 0;
     if (a->key_hash == PLACER_HASH_COUCHBASE)
         return a->table.n == b->table.n;
@@ -276,15 +277,18 @@ int placer_moved_fraction(const placer_snapshot *a, const placer_snapshot *b, ui
     if (!map)
         return PLACER_ENOMEM;
     uint64_t moved = 0;
-    if (a->key_hash == PLACER_HASH_COUCHBASE) { /* every vBucket once */
+    int redis = a->key_hash == PLACER_HASH_REDIS;
+    if (a->key_hash == PLACER_HASH_COUCHBASE || redis) { /* every vBucket (slot) once */
         samples = a->table.n;
         for (uint32_t p = 0; p < samples; p++) {
-            uint64_t h = plc_range_start(p, samples);
+            uint64_t h = redis ? p : plc_range_start(p, samples);
             moved += mapped(map, plc_owner(a, h, 0)) != plc_owner(b, h, 0);
         }
     } else {
+        /* The compatibility modes' positions are the programs' 32-bit hashes. */
+        unsigned bits = a->compat ? 32 : 64;
         for (uint32_t i = 0; i < samples; i++) {
-            uint64_t h = (uint64_t)((((unsigned __int128)(2 * (uint64_t)i + 1)) << 64) /
+            uint64_t h = (uint64_t)((((unsigned __int128)(2 * (uint64_t)i + 1)) << bits) /
                                     (2 * (unsigned __int128)samples));
             moved += mapped(map, plc_owner(a, h, 0)) != plc_owner(b, h, 0);
         }

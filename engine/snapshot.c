@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 
 #include "alloc.h"
+#include "compat_snapshot.h"
 #include "strategy_ops.h"
 #include "validate.h"
 
@@ -26,6 +27,7 @@ void placer_snapshot_free(placer_snapshot *s)
     if (!s)
         return;
     atomic_fetch_sub_explicit(&alive, 1, memory_order_relaxed);
+    plc_compat_release(s);
     plc_free(s);
 }
 
@@ -50,11 +52,10 @@ const char *placer_snapshot_layout_name(const placer_snapshot *s)
         return NULL;
     if (s->dir_search)
         return "directory";
-    switch (s->strategy) {
-    case PLACER_RING: return "stree";
-    case PLACER_RENDEZVOUS: return "candidates";
-    default: return "table";
-    }
+    if (s->strategy == PLACER_RENDEZVOUS)
+        return "candidates";
+    /* the ring, and the compatibility modes' rings: a tree of their tokens */
+    return s->tree.n ? "stree" : "table";
 }
 
 int placer_snapshot_directory(const placer_snapshot *s, uint32_t *bits, double *one_read)

@@ -32,6 +32,7 @@
 #define PLC_NO_NODE PLACER_NO_NODE /* the public name, for the engine's tables */
 
 struct plc_strategy_ops; /* strategy_ops.h */
+struct plc_compat_index; /* compat_index.h */
 
 /* The owners of a table strategy: slot i's copies are own[i * width ...],
  * the active one first; PLC_NO_NODE where a map has none. Partitions have
@@ -90,6 +91,11 @@ struct placer_snapshot {
     uint32_t format_version; /* what encode writes: 2, or 1 when decoded from 1 */
     plc_table table, ttable; /* partitions, Maglev, jump: now and in the target */
     plc_hrw_set hrw, thrw;   /* rendezvous candidates: now and in the target */
+    /* A compatibility mode's layout, search tree and key hash kernels (its
+     * own allocation, released by placer_snapshot_free): the program's
+     * ring or table (PLACER_EMULATED; `tree` is its tree), or the slot hash
+     * of a Redis partitions snapshot. NULL otherwise. */
+    struct plc_compat_index *compat;
     /* The router's deferred free: a struct rcu_head (router.c checks that it
      * fits) and the router that replaced this snapshot. */
     _Alignas(16) unsigned char rcu_head[32];

@@ -3,6 +3,7 @@
  * that reach a snapshot's strategy through its operations (strategy_ops.h).
  * Adding a strategy: its module file, and one line below.
  */
+#include "compat_snapshot.h"
 #include "strategy_ops.h"
 
 static const plc_strategy_ops *const registry[] = {
@@ -11,6 +12,7 @@ static const plc_strategy_ops *const registry[] = {
     [PLACER_JUMP] = &plc_jump_ops,
     [PLACER_RENDEZVOUS] = &plc_rendezvous_ops,
     [PLACER_MAGLEV] = &plc_maglev_ops,
+    [PLACER_EMULATED] = &plc_compat_ops,
 };
 #define NREGISTRY (sizeof registry / sizeof registry[0])
 
@@ -78,7 +80,7 @@ const char *placer_key_hash_name(int key_hash)
     case PLACER_HASH_COUCHBASE: return "couchbase";
     case PLACER_HASH_PLACER_V2: return "placer-v2";
     case PLACER_HASH_SIPHASH13: return "siphash13";
-    default: return NULL;
+    default: return plc_compat_key_hash_label(key_hash);
     }
 }
 

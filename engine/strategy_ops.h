@@ -53,8 +53,10 @@ typedef struct plc_dec plc_dec; /* the decoder's state (codec_decode.h) */
 typedef struct plc_strategy_ops {
     int id;           /* PLACER_RING ... */
     const char *name; /* placer_strategy_name */
-    unsigned key_hashes; /* bit (1u << PLACER_HASH_*) per key hash it accepts */
+    uint64_t key_hashes; /* bit (1 << PLACER_HASH_*) per key hash it accepts (ids < 64) */
     int fused_stree;     /* lookups use the header's fused S+ tree kernels */
+    int implied;         /* chosen by another call (placer_builder_set_compat), never by
+                            placer_builder_set_strategy */
 
     /* build: a snapshot of the builder (settings already checked against
      * key_hashes; the strategy checks its own). *out untouched on error. */
@@ -107,6 +109,7 @@ extern const plc_strategy_ops plc_partitions_ops;
 extern const plc_strategy_ops plc_jump_ops;
 extern const plc_strategy_ops plc_rendezvous_ops;
 extern const plc_strategy_ops plc_maglev_ops;
+extern const plc_strategy_ops plc_compat_ops;
 
 /* Lookups through a position, for the modules whose lookup is "owner of
  * the key's hash" (strategies.c): also the ring's when its key hash is not
@@ -127,5 +130,13 @@ uint32_t plc_table_token_count(const placer_snapshot *s);
 void plc_table_diff_view(const placer_snapshot *s, int target, plc_diff_view *v);
 void plc_table_range_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t n,
                                  uint32_t *owners);
+
+/* The compat module's codec sections (compat_codec.c). */
+uint32_t plc_compat_encode_sections(const placer_snapshot *s, plc_fmt_section *out);
+void plc_compat_encode_section(const placer_snapshot *s, const plc_fmt_section *sec,
+                               unsigned char *p);
+void plc_compat_decode_sections(int transition, unsigned *must, unsigned *may);
+int plc_compat_decode_check(plc_dec *d, const placer_builder *b);
+int plc_compat_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, placer_snapshot **out);
 
 #endif

@@ -2,11 +2,14 @@
  * strategy_partitions.c -- fixed logical partitions (Couchbase's vBuckets)
  * as a strategy module: a key maps to one of P partitions, by
  * floor(position * P / 2^64) (one range of the hash space each) or, with
- * PLACER_HASH_COUCHBASE, exactly as Couchbase's SDKs map it; a map row per
- * partition lists its active node and replicas. The build is
+ * PLACER_HASH_COUCHBASE, exactly as Couchbase's SDKs map it, or with
+ * PLACER_HASH_REDIS (placer_builder_set_compat's Redis mode) to its slot,
+ * as Redis Cluster does; a map row per partition lists its active node and
+ * replicas. A Redis snapshot's positions are its slots (0 .. 16383). The build is
  * partitions_build.c's; the partition queries of placer.h live here too.
  */
 #include "codec_decode.h"
+#include "compat_snapshot.h"
 #include "fastrange.h"
 #include "strategy_ops.h"
 #include "validate.h"
@@ -18,19 +21,45 @@ static uint32_t couchbase_partition(const placer_snapshot *s, const void *key, s
 
 static uint64_t partitions_position(const placer_snapshot *s, const void *key, size_t len)
 {
+    if (s->key_hash == PLACER_HASH_REDIS)
+        return plc_redis_slot(s, key, len);
     if (s->key_hash == PLACER_HASH_COUCHBASE)
         return plc_range_start(couchbase_partition(s, key, len), s->table.n);
     return s->hash(&s->hkey, key, len);
 }
 
+/* The partition of a position: Redis' positions are slots (their low 14
+ * bits), the others' ranges of the hash space. */
+static uint32_t partition_of(const placer_snapshot *s, uint64_t h, uint32_t n)
+{
+    if (s->key_hash == PLACER_HASH_REDIS)
+        return (uint32_t)h & (PLC_REDIS_SLOTS - 1u);
+    return plc_range_slot(h, n);
+}
+
 static uint32_t partitions_owner(const placer_snapshot *s, uint64_t h, int target)
 {
     const plc_table *t = target ? &s->ttable : &s->table;
-    return t->own[(size_t)plc_range_slot(h, t->n) * t->width];
+    return t->own[(size_t)partition_of(s, h, t->n) * t->width];
+}
+
+static void partitions_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t n,
+                                   uint32_t *owners)
+{
+    if (s->key_hash != PLACER_HASH_REDIS) {
+        plc_table_range_owner_batch(s, h, n, owners);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        owners[i] = partitions_owner(s, h[i], 0);
 }
 
 static int partitions_lookup(const placer_snapshot *s, const void *key, size_t len)
 {
+    if (s->key_hash == PLACER_HASH_REDIS) {
+        uint32_t o = s->table.own[(size_t)plc_redis_slot(s, key, len) * s->table.width];
+        return o == PLC_NO_NODE ? PLACER_ENOLIVE : (int)o;
+    }
     if (s->key_hash != PLACER_HASH_COUCHBASE)
         return plc_lookup_by_hash(s, key, len);
     uint32_t o = s->table.own[(size_t)couchbase_partition(s, key, len) * s->table.width];
@@ -40,6 +69,16 @@ static int partitions_lookup(const placer_snapshot *s, const void *key, size_t l
 static void partitions_lookup_batch(const placer_snapshot *s, const void *const *keys,
                                     const size_t *lens, size_t n, uint32_t *owners)
 {
+    if (s->key_hash == PLACER_HASH_REDIS) {
+        uint32_t slot[64];
+        for (size_t at = 0; at < n; at += 64) {
+            size_t m = n - at < 64 ? n - at : 64;
+            plc_redis_slot_batch(s, keys + at, lens + at, m, slot);
+            for (size_t i = 0; i < m; i++)
+                owners[at + i] = s->table.own[(size_t)slot[i] * s->table.width];
+        }
+        return;
+    }
     if (s->key_hash != PLACER_HASH_COUCHBASE) {
         plc_lookup_batch_by_hash(s, keys, lens, n, owners);
         return;
@@ -65,7 +104,7 @@ static uint32_t partition_row(const plc_table *t, uint32_t p, uint32_t *out, uin
 static uint32_t partitions_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out,
                                     uint32_t want, uint32_t *zones)
 {
-    uint32_t k = partition_row(&s->table, plc_range_slot(h, s->table.n), out, want);
+    uint32_t k = partition_row(&s->table, partition_of(s, h, s->table.n), out, want);
     *zones = plc_distinct_zones(s, out, k);
     return k;
 }
@@ -84,6 +123,12 @@ static int partitions_decode_check_table(plc_dec *d, const placer_builder *b, co
 
 static int partitions_decode_check(plc_dec *d, const placer_builder *b)
 {
+    if (d->key_hash == PLACER_HASH_REDIS &&
+        (d->s[PLC_SEC_TABLE].count != PLC_REDIS_SLOTS || plc_rd64(d->buf + PLC_H_SEED)))
+        return plc_dec_fail(d, PLACER_ECORRUPT, "Redis: %llu slots and a seed of %llu "
+                                                "(16384 slots and none)",
+                            (unsigned long long)d->s[PLC_SEC_TABLE].count,
+                            (unsigned long long)plc_rd64(d->buf + PLC_H_SEED));
     int err = partitions_decode_check_table(d, b, &d->s[PLC_SEC_TABLE], 0);
     if (!err && d->have[PLC_SEC_TARGET_TABLE])
         err = partitions_decode_check_table(d, b, &d->s[PLC_SEC_TARGET_TABLE], 1);
@@ -97,29 +142,46 @@ static void partitions_token_at(const placer_snapshot *s, uint32_t i, uint64_t *
     *owner = s->table.own[(size_t)i * s->table.width];
 }
 
+/* A decoded table; a Redis one gets its slot hash. */
+static int partitions_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch,
+                                   placer_snapshot **out)
+{
+    placer_snapshot *s = NULL;
+    int err = plc_table_decode_build(d, b, epoch, &s);
+    if (!err && d->key_hash == PLACER_HASH_REDIS && (err = plc_redis_attach(s)) != 0)
+        placer_snapshot_free(s);
+    if (!err)
+        *out = s;
+    return err;
+}
+
 static int partitions_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
 {
     PLC_VALIDATE_OR_RET(b->partitions <= PLACER_MAX_PARTITIONS, PLACER_EINVAL);
+    /* Redis' slot hash comes with its mode (a previous Redis snapshot's
+     * key hash alone would build a map without it). */
+    PLC_VALIDATE_OR_RET(b->eff_hash != PLACER_HASH_REDIS || b->compat == PLACER_COMPAT_REDIS,
+                        PLACER_EINVAL);
     return plc_partitions_build(b, epoch, out);
 }
 
 const plc_strategy_ops plc_partitions_ops = {
     .id = PLACER_PARTITIONS,
     .name = "partitions",
-    .key_hashes = PLC_PLACER_HASHES | 1u << PLACER_HASH_COUCHBASE,
+    .key_hashes = PLC_PLACER_HASHES | 1u << PLACER_HASH_COUCHBASE | (uint64_t)1 << PLACER_HASH_REDIS,
     .build = partitions_build,
     .position = partitions_position,
     .lookup = partitions_lookup,
     .lookup_batch = partitions_lookup_batch,
     .owner = partitions_owner,
-    .owner_batch = plc_table_range_owner_batch,
+    .owner_batch = partitions_owner_batch,
     .replicas = partitions_replicas,
     .diff_view = plc_table_diff_view,
     .encode_sections = plc_table_encode_sections,
     .encode_section = plc_table_encode_section,
     .decode_sections = plc_table_decode_sections,
     .decode_check = partitions_decode_check,
-    .decode_build = plc_table_decode_build,
+    .decode_build = partitions_decode_build,
     .token_count = plc_table_token_count,
     .token_at = partitions_token_at,
 };
@@ -132,6 +194,8 @@ int placer_partition(const placer_snapshot *s, const void *key, size_t len)
     PLC_VALIDATE_OR_RET(s->ops == &plc_partitions_ops, PLACER_EINVAL);
     if (s->key_hash == PLACER_HASH_COUCHBASE)
         return (int)couchbase_partition(s, key, len);
+    if (s->key_hash == PLACER_HASH_REDIS)
+        return (int)plc_redis_slot(s, key, len);
     return (int)plc_range_slot(s->hash(&s->hkey, key, len), s->table.n);
 }
 

@@ -314,6 +314,128 @@ PLACER_API int placer_builder_add_token(placer_builder *b, uint32_t node, uint64
 PLACER_API int placer_builder_set_partition_map(placer_builder *b, uint32_t parts, uint32_t copies,
                                                 const uint32_t *map, const uint32_t *next_map);
 
+/* ------------------------------------------------------------------------ */
+/* Compatibility modes: place keys exactly as another program does          */
+/* ------------------------------------------------------------------------ */
+
+/* A compatibility mode rebuilds the ring (or table) and the key hash of
+ * libmemcached, twemproxy (nutcracker), nginx, haproxy or Redis Cluster from
+ * the inputs that program is given, so that every key goes to the server
+ * the program sends it to (docs/COMPAT.md: each program's rules, quirks and
+ * the source files they follow; tests/compat_programs.py compares against
+ * the real programs). Every lookup, batch, handoff, live, replica, router,
+ * inspection and codec call serves such snapshots:
+ *   - placer_snapshot_hash returns the program's 32-bit key hash (after
+ *     hash tags, avalanche and its special cases; Redis: the slot), and
+ *     placer_lookup_hash / placer_replicas_hash / placer_lookup_hash_handoff
+ *     take it back (only its low 32 bits are read);
+ *   - the snapshot's strategy is PLACER_EMULATED ("compat"), except Redis:
+ *     PLACER_PARTITIONS with 16,384 partitions (slots), so placer_partition,
+ *     the slot map's replicas and placer_router_check_partition
+ *     (NOT_MY_VBUCKET, or Redis' MOVED) work as for vBuckets;
+ *   - its key hash id is 16 or above (docs/FORMAT.md; placer_key_hash_name
+ *     names it, placer_snapshot_compat_key_hash gives the program's name);
+ *   - "tokens" (placer_token_count, placer_token_at, placer_node_tokens) are
+ *     the program's points, token i the i-th point in ascending order
+ *     (haproxy's rings include the midpoints that turn its nearest-point
+ *     rule into "first point >= hash"), or the table's slots (token i: i);
+ *   - replicas walk the program's ring clockwise to distinct physical nodes
+ *     and zones, as placer's ring does (tables: their slots in order);
+ *   - placer_diff works on rings, in the 64-bit space where a key of
+ *     program hash h sits at h << 32 (so placer_moves_fraction stays a
+ *     fraction of keys); tables placed by hash % n have no ranges:
+ *     PLACER_ENOTSUP, as jump (placer_moved_fraction works on all);
+ *   - node states: down nodes keep their points (placer_lookup_live skips
+ *     them); joining and draining are PLACER_EINVAL at build (the programs
+ *     have no such states: a move is two snapshots and their diff), except
+ *     Redis with an explicit partition map, which may carry a target map. */
+#define PLACER_COMPAT_NONE 0
+#define PLACER_COMPAT_LIBMEMCACHED 1
+#define PLACER_COMPAT_TWEMPROXY 2
+#define PLACER_COMPAT_NGINX 3
+#define PLACER_COMPAT_HAPROXY 4
+#define PLACER_COMPAT_REDIS 5
+
+/* The strategy of a compatibility mode's snapshot (its program's own ring
+ * or table; Redis' are PLACER_PARTITIONS): placer_snapshot_strategy
+ * returns it, placer_strategy_name calls it "compat". Chosen by
+ * placer_builder_set_compat: placer_builder_set_strategy refuses it. */
+#define PLACER_EMULATED 6
+
+/* Key hash ids of the compatibility modes start here (docs/FORMAT.md). */
+#define PLACER_HASH_COMPAT_FIRST 16
+
+typedef struct placer_compat_options {
+    const char *distribution; /* the program's own name ("ketama_weighted", "ketama", "modula",
+                                 "consistent", "hash", "map-based"); NULL: the program's default */
+    const char *key_hash;     /* the program's own name ("md5", "fnv1a_64", "sdbm", ...);
+                                 NULL: the program's default */
+    int avalanche;            /* haproxy only: 1 applies full_hash() over the key hash */
+    const char *hash_tag;     /* twemproxy only: exactly two characters such as "{}"; NULL: none */
+} placer_compat_options;
+
+/* Select a compatibility mode (opt NULL: every default). Names are checked
+ * here: PLACER_EINVAL for an unknown program, a distribution or key hash
+ * the program does not have, avalanche or hash_tag where the program has
+ * none (the builder is then unchanged). PLACER_COMPAT_NONE returns to
+ * placer's own placement (opt is not read).
+ *
+ * The mode's ring/table and key hash are the program's; at build
+ * (PLACER_EINVAL, placer_builder_error says which) these conflict with it:
+ * a strategy set to anything but PLACER_EMULATED (Redis: PLACER_PARTITIONS),
+ * vnodes or a seed other than the defaults, a key hash, a secret, explicit
+ * tokens, precomputed replicas, a partition count (Redis: other than
+ * 16384), a partition map (but for Redis), a weight that is not an integer
+ * (the programs' weights are integers; haproxy's 1..256; Redis takes none:
+ * every weight must be 1), a hash id on a node outside haproxy, a node
+ * joining or draining, and what the program itself refuses (a server name
+ * twemproxy cannot hold, an address without a port, ...). Node inputs:
+ * libmemcached and nginx hash the node's address (placer_builder_set_address,
+ * "host:port" as written in their configuration), twemproxy the node's id
+ * (its server name: a named server's name, else "host:port", or "host" for
+ * port 11211), haproxy its numeric id (placer_builder_set_hash_id).
+ *
+ * Redis builds a PLACER_PARTITIONS snapshot of 16,384 partitions (slots)
+ * whose partition map is placer_builder_set_partition_map's (16384 rows) or,
+ * when none is set, redis-cli --cluster create's even split over the nodes
+ * in order (one copy per slot). Returns 0, PLACER_ENULL or PLACER_EINVAL. */
+PLACER_API int placer_builder_set_compat(placer_builder *b, int program,
+                                         const placer_compat_options *opt);
+
+/* haproxy: node `node`'s numeric server id ("id" in haproxy's config), 1 ..
+ * 1048575, or 0 for none; nodes without one get the id haproxy would give
+ * (the first not taken by an explicit one, in declaration order; a
+ * counter that advances past every server). Returns 0, PLACER_ENULL,
+ * PLACER_ERANGE (no such node) or PLACER_EINVAL (above 1048575). Equal ids
+ * are PLACER_EINVAL at build, as is an id in any other mode. */
+PLACER_API int placer_builder_set_hash_id(placer_builder *b, uint32_t node, uint32_t hash_id);
+
+/* What the last call on b that returned PLACER_EINVAL refused, in words
+ * ("a weight of 2.5: twemproxy's weights are integers"), or "" when it
+ * gave no reason. The string is b's and lives until the next call on b. */
+PLACER_API const char *placer_builder_error(const placer_builder *b);
+
+/* Names <-> ids, for membership files and the CLI: "libmemcached",
+ * "twemproxy", "nginx", "haproxy", "redis". placer_compat_from_name
+ * returns PLACER_COMPAT_* or PLACER_EINVAL (NULL or unknown); placer_compat_name
+ * returns NULL when `program` is unknown (or PLACER_COMPAT_NONE). */
+PLACER_API int placer_compat_from_name(const char *name);
+PLACER_API const char *placer_compat_name(int program);
+
+/* 1 when `name` is a distribution / key hash of `program` (its own
+ * spelling: docs/COMPAT.md), else 0 (NULL names included). */
+PLACER_API int placer_compat_has_distribution(int program, const char *name);
+PLACER_API int placer_compat_has_key_hash(int program, const char *name);
+
+/* What a snapshot is: PLACER_COMPAT_* (PLACER_COMPAT_NONE for placer's own
+ * placement, and when s is NULL), and the program's own names of its
+ * distribution and key hash, defaults resolved (NULL when not compat;
+ * Redis has no distribution: NULL; its key hash is "crc16"). Static
+ * strings. */
+PLACER_API int placer_snapshot_compat(const placer_snapshot *s);
+PLACER_API const char *placer_snapshot_compat_distribution(const placer_snapshot *s);
+PLACER_API const char *placer_snapshot_compat_key_hash(const placer_snapshot *s);
+
 /* What a builder holds (for tools that read a membership, such as the
  * simulator): its seed, its node count, and node `node`'s id, zone ("" when
  * none) and weight. Strings are the builder's and live until the builder

@@ -1,0 +1,187 @@
+/*
+ * compat_codec.c -- a PLACER_EMULATED snapshot as format v2 sections
+ * (docs/FORMAT.md): 11 the mode, 12 the ring's points, 13 the owners of
+ * the points or table slots, 14 haproxy's server ids. The decoder checks
+ * each field, then rebuilds the program's layout from the nodes and the
+ * mode -- by the builder's own code -- and accepts the sections only if
+ * they are exactly that layout: a point, an owner or an id that the
+ * program would not produce is PLACER_ECORRUPT, with the first difference.
+ */
+#include "codec_decode.h"
+#include "compat_index.h"
+#include "compat_snapshot.h"
+#include "strategy_ops.h"
+
+enum { F_PROGRAM, F_DISTRIBUTION, F_AVALANCHE, F_TAG_OPEN, F_TAG_CLOSE, F_KIND };
+
+uint32_t plc_compat_encode_sections(const placer_snapshot *s, plc_fmt_section *out)
+{
+    const plc_compat_layout *l = &s->compat->layout;
+    uint32_t k = 0;
+    out[k++] = (plc_fmt_section){PLC_SEC_COMPAT, 0, PLC_COMPAT_FIELDS};
+    if (l->kind == PLC_CL_RING)
+        out[k++] = (plc_fmt_section){PLC_SEC_COMPAT_POINTS, 0, l->n};
+    out[k++] = (plc_fmt_section){PLC_SEC_COMPAT_OWNERS, 0, l->n};
+    if (l->hash_ids)
+        out[k++] = (plc_fmt_section){PLC_SEC_COMPAT_HASH_IDS, 0, l->nnodes};
+    return k;
+}
+
+void plc_compat_encode_section(const placer_snapshot *s, const plc_fmt_section *sec,
+                               unsigned char *p)
+{
+    const plc_compat_layout *l = &s->compat->layout;
+    switch (sec->type) {
+    case PLC_SEC_COMPAT: {
+        uint32_t f[PLC_COMPAT_FIELDS] = {(uint32_t)l->program, (uint32_t)l->distribution,
+                                         (uint32_t)l->avalanche, (unsigned char)l->hash_tag[0],
+                                         (unsigned char)l->hash_tag[1], (uint32_t)l->kind};
+        for (uint32_t i = 0; i < PLC_COMPAT_FIELDS; i++)
+            plc_wr32(p + 4 * i, f[i]);
+        break;
+    }
+    case PLC_SEC_COMPAT_POINTS: memcpy(p, l->points, (size_t)l->n * 4); break;
+    case PLC_SEC_COMPAT_OWNERS: memcpy(p, l->owners, (size_t)l->n * 4); break;
+    default: /* PLC_SEC_COMPAT_HASH_IDS */ memcpy(p, l->hash_ids, (size_t)l->nnodes * 4);
+    }
+}
+
+void plc_compat_decode_sections(int transition, unsigned *must, unsigned *may)
+{
+    (void)transition; /* refused by the check: the programs have no transitions */
+    *must = 1u << PLC_SEC_COMPAT | 1u << PLC_SEC_COMPAT_OWNERS;
+    *may = 1u << PLC_SEC_COMPAT_POINTS | 1u << PLC_SEC_COMPAT_HASH_IDS;
+}
+
+/* The distributions a program's layout can have once defaults are
+ * resolved, and whether each is a ring. */
+static int distribution_ok(uint32_t program, uint32_t d, int *ring)
+{
+    *ring = d == PLC_CD_KETAMA_WEIGHTED || d == PLC_CD_KETAMA || d == PLC_CD_CONSISTENT;
+    const char *name = plc_compat_distribution_name((int)d);
+    return name && placer_compat_has_distribution((int)program, name);
+}
+
+static int key_hash_ok(uint32_t program, int ch)
+{
+    const char *name = plc_compat_hash_name((int)program, ch);
+    return name && plc_compat_hash_id((int)program, name) == ch;
+}
+
+int plc_compat_decode_check(plc_dec *d, const placer_builder *b)
+{
+    const plc_sec *cfg = &d->s[PLC_SEC_COMPAT];
+    if (cfg->count != PLC_COMPAT_FIELDS)
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: %llu fields, expected %u",
+                            (unsigned long long)cfg->count, PLC_COMPAT_FIELDS);
+    uint32_t f[PLC_COMPAT_FIELDS];
+    for (uint32_t i = 0; i < PLC_COMPAT_FIELDS; i++)
+        f[i] = plc_rd32(cfg->p + 4 * i);
+    uint32_t program = f[F_PROGRAM];
+    int ring;
+    if (program < PLACER_COMPAT_LIBMEMCACHED || program > PLACER_COMPAT_HAPROXY)
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: program %u (Redis is partitions)",
+                            program);
+    if (!distribution_ok(program, f[F_DISTRIBUTION], &ring))
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: %s has no distribution %u",
+                            placer_compat_name((int)program), f[F_DISTRIBUTION]);
+    if (!key_hash_ok(program, PLC_CH_OF_KEY_HASH((int)d->key_hash)))
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: %s has no key hash %u",
+                            placer_compat_name((int)program), d->key_hash);
+    if (f[F_AVALANCHE] > 1 || (f[F_AVALANCHE] && program != PLACER_COMPAT_HAPROXY))
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: avalanche %u with %s", f[F_AVALANCHE],
+                            placer_compat_name((int)program));
+    int tag = f[F_TAG_OPEN] || f[F_TAG_CLOSE];
+    if (tag && (program != PLACER_COMPAT_TWEMPROXY || !f[F_TAG_OPEN] || !f[F_TAG_CLOSE] ||
+                f[F_TAG_OPEN] > 255 || f[F_TAG_CLOSE] > 255))
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: hash tag %u %u with %s", f[F_TAG_OPEN],
+                            f[F_TAG_CLOSE], placer_compat_name((int)program));
+    if (f[F_KIND] != (ring ? (uint32_t)PLC_CL_RING : (uint32_t)PLC_CL_TABLE))
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: layout kind %u for distribution %s",
+                            f[F_KIND], plc_compat_distribution_name((int)f[F_DISTRIBUTION]));
+    if (d->flags & PLC_FMT_FLAG_TRANSITION)
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: a target placement (the programs have "
+                                                "no transitions)");
+    if (plc_rd64(d->buf + PLC_H_SEED))
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: a seed (the programs have none)");
+    const plc_sec *pts = &d->s[PLC_SEC_COMPAT_POINTS], *own = &d->s[PLC_SEC_COMPAT_OWNERS];
+    if (d->have[PLC_SEC_COMPAT_POINTS] != ring)
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: points %s a %s", ring ? "missing from" : "in",
+                            ring ? "ring" : "table");
+    if (!own->count || (ring && pts->count != own->count))
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: %llu points, %llu owners",
+                            (unsigned long long)(ring ? pts->count : own->count),
+                            (unsigned long long)own->count);
+    for (uint64_t i = 1; ring && i < pts->count; i++)
+        if (plc_rd32(pts->p + 4 * i) < plc_rd32(pts->p + 4 * (i - 1)))
+            return plc_dec_fail(d, PLACER_ECORRUPT,
+                                "compat: point %llu is smaller than the one before",
+                                (unsigned long long)i);
+    int err = plc_dec_check_owners(d, b, own->p, own->count, 0, 0, "compat point");
+    if (err)
+        return err;
+    int haproxy = program == PLACER_COMPAT_HAPROXY;
+    const plc_sec *ids = &d->s[PLC_SEC_COMPAT_HASH_IDS];
+    if (d->have[PLC_SEC_COMPAT_HASH_IDS] != haproxy || (haproxy && ids->count != d->nnodes))
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: server ids %s",
+                            haproxy ? "missing or not one per node" : "outside haproxy");
+    for (uint64_t i = 0; haproxy && i < ids->count; i++) {
+        uint32_t id = plc_rd32(ids->p + 4 * i);
+        if (id < 1 || id > PLC_HAPROXY_MAX_ID)
+            return plc_dec_fail(d, PLACER_ECORRUPT, "compat: node %llu: server id %u",
+                                (unsigned long long)i, id);
+    }
+    return 0;
+}
+
+/* The sections against the layout the program builds from the nodes. */
+static int same_layout(plc_dec *d, const plc_compat_layout *l)
+{
+    const plc_sec *pts = &d->s[PLC_SEC_COMPAT_POINTS], *own = &d->s[PLC_SEC_COMPAT_OWNERS];
+    if (own->count != l->n)
+        return plc_dec_fail(d, PLACER_ECORRUPT,
+                            "compat: %llu points or slots; the program's layout has %u",
+                            (unsigned long long)own->count, l->n);
+    for (uint32_t i = 0; i < l->n; i++) {
+        uint32_t p = l->points ? plc_rd32(pts->p + 4 * (size_t)i) : 0;
+        uint32_t o = plc_rd32(own->p + 4 * (size_t)i);
+        if ((l->points && p != l->points[i]) || o != l->owners[i])
+            return plc_dec_fail(d, PLACER_ECORRUPT,
+                                "compat: point %u is %u of node %u; the program's is %u of node %u",
+                                i, p, o, l->points ? l->points[i] : 0, l->owners[i]);
+    }
+    return 0;
+}
+
+int plc_compat_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, placer_snapshot **out)
+{
+    const unsigned char *f = d->s[PLC_SEC_COMPAT].p;
+    b->compat = (int)plc_rd32(f + 4 * F_PROGRAM);
+    b->compat_dist = (int)plc_rd32(f + 4 * F_DISTRIBUTION);
+    b->compat_hash = PLC_CH_OF_KEY_HASH((int)d->key_hash);
+    b->compat_avalanche = (int)plc_rd32(f + 4 * F_AVALANCHE);
+    b->compat_tag[0] = (char)plc_rd32(f + 4 * F_TAG_OPEN);
+    b->compat_tag[1] = (char)plc_rd32(f + 4 * F_TAG_CLOSE);
+    for (uint32_t i = 0; d->have[PLC_SEC_COMPAT_HASH_IDS] && i < b->nnodes; i++)
+        b->nodes[i].hash_id = plc_rd32(d->s[PLC_SEC_COMPAT_HASH_IDS].p + 4 * (size_t)i);
+    int err = plc_compat_check_nodes(b);
+    placer_snapshot *s = NULL;
+    if (!err)
+        err = plc_compat_snapshot_build(b, epoch, &s);
+    if (err == PLACER_EINVAL)
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: %s", placer_builder_error(b));
+    if (err)
+        return err;
+    const plc_compat_layout *l = &s->compat->layout;
+    err = same_layout(d, l);
+    for (uint32_t i = 0; !err && l->hash_ids && i < l->nnodes; i++)
+        if (l->hash_ids[i] != b->nodes[i].hash_id) /* cannot differ: explicit ids are kept */
+            err = plc_dec_fail(d, PLACER_ECORRUPT, "compat: node %u: server id %u", i,
+                               b->nodes[i].hash_id);
+    if (err) {
+        placer_snapshot_free(s);
+        return err;
+    }
+    *out = s;
+    return 0;
+}

@@ -1,0 +1,115 @@
+/*
+ * compat_snapshot.c -- what a snapshot says about its compatibility mode
+ * (placer_snapshot_compat and the names), the key hash ids 16 and up,
+ * Redis' slot hash for PLACER_PARTITIONS snapshots, and the release of a
+ * snapshot's compat index.
+ */
+#include <string.h>
+
+#include "alloc.h"
+#include "compat_index.h"
+#include "compat_snapshot.h"
+#include "strategy_ops.h"
+
+int placer_compat_from_name(const char *name)
+{
+    int id = name ? plc_compat_program_id(name) : 0;
+    return id ? id : PLACER_EINVAL;
+}
+
+const char *placer_compat_name(int program)
+{
+    return plc_compat_program_name(program);
+}
+
+int placer_snapshot_compat(const placer_snapshot *s)
+{
+    return s && s->compat ? s->compat->layout.program : PLACER_COMPAT_NONE;
+}
+
+const char *placer_snapshot_compat_distribution(const placer_snapshot *s)
+{
+    if (!s || !s->compat || s->compat->layout.program == PLACER_COMPAT_REDIS)
+        return NULL;
+    return plc_compat_distribution_name(s->compat->layout.distribution);
+}
+
+const char *placer_snapshot_compat_key_hash(const placer_snapshot *s)
+{
+    if (!s || !s->compat)
+        return NULL;
+    return plc_compat_hash_name(s->compat->layout.program, s->compat->layout.key_hash);
+}
+
+/* Key hash ids 16 and up: one name per function, whichever program uses it
+ * (the program's own spelling is placer_snapshot_compat_key_hash's). */
+const char *plc_compat_key_hash_label(int key_hash)
+{
+    static const char *const names[PLC_CH_COUNT_] = {
+        [PLC_CH_ONE_AT_A_TIME] = "one_at_a_time", [PLC_CH_MD5] = "md5",
+        [PLC_CH_CRC16] = "crc16",                 [PLC_CH_CRC32] = "crc32-15bit",
+        [PLC_CH_CRC32A] = "crc32a",               [PLC_CH_FNV1_64] = "fnv1_64",
+        [PLC_CH_FNV1A_64] = "fnv1a_64",           [PLC_CH_FNV1_32] = "fnv1_32",
+        [PLC_CH_FNV1A_32] = "fnv1a_32",           [PLC_CH_HSIEH] = "hsieh",
+        [PLC_CH_MURMUR] = "murmur",               [PLC_CH_JENKINS] = "jenkins",
+        [PLC_CH_MURMUR3] = "murmur3",             [PLC_CH_NGX_CRC32] = "nginx-crc32",
+        [PLC_CH_HAP_SDBM] = "haproxy-sdbm",       [PLC_CH_HAP_DJB2] = "haproxy-djb2",
+        [PLC_CH_HAP_WT6] = "haproxy-wt6",         [PLC_CH_HAP_CRC32] = "haproxy-crc32",
+        [PLC_CH_REDIS_CRC16] = "redis-crc16",
+    };
+    int ch = PLC_CH_OF_KEY_HASH(key_hash);
+    return ch >= 1 && ch < PLC_CH_COUNT_ ? names[ch] : NULL;
+}
+
+int plc_redis_attach(placer_snapshot *s)
+{
+    /* The slot hash's kernels come with a Redis layout: one of the even
+     * split (never read: the partitions table places). */
+    plc_compat_node *nodes = plc_calloc(s->nnodes, sizeof *nodes);
+    plc_compat_index *x = plc_malloc(sizeof *x);
+    int rc = nodes && x ? 0 : PLACER_ENOMEM;
+    if (!rc) {
+        for (uint32_t i = 0; i < s->nnodes; i++)
+            nodes[i].weight = 1;
+        plc_compat_config c = {PLC_COMPAT_REDIS, 0, 0, 0, {0, 0}, s->nnodes, nodes, NULL};
+        rc = plc_compat_index_build(x, &c);
+    }
+    plc_free(nodes);
+    if (rc) {
+        plc_free(x);
+        return rc;
+    }
+    s->compat = x;
+    return 0;
+}
+
+uint32_t plc_redis_slot(const placer_snapshot *s, const void *key, size_t len)
+{
+    return plc_compat_key_hash(&s->compat->layout, key, len);
+}
+
+void plc_redis_slot_batch(const placer_snapshot *s, const void *const *keys, const size_t *lens,
+                          size_t n, uint32_t *slots)
+{
+    plc_compat_index_hash_batch(s->compat, keys, lens, n, slots);
+}
+
+int plc_compat_same_positions(const placer_snapshot *a, const placer_snapshot *b)
+{
+    const plc_compat_index *x = a->compat, *y = b->compat;
+    if (!x || !y)
+        return x == y;
+    const plc_compat_layout *l = &x->layout, *m = &y->layout;
+    return l->program == m->program && l->distribution == m->distribution &&
+           l->key_hash == m->key_hash && l->avalanche == m->avalanche &&
+           l->hash_tag[0] == m->hash_tag[0] && l->hash_tag[1] == m->hash_tag[1] &&
+           (l->program == PLC_COMPAT_REDIS || (l->nnodes == 1) == (m->nnodes == 1));
+}
+
+void plc_compat_release(placer_snapshot *s)
+{
+    if (s->compat) {
+        plc_compat_index_free(s->compat);
+        plc_free(s->compat);
+    }
+}
