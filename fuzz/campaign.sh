@@ -7,8 +7,9 @@
 # dictionary when it has one (fuzz/dict/TARGET.dict: membership JSON tokens,
 # snapshot magic and section tags); inputs that add coverage are then merged
 # back into fuzz/corpus/TARGET (libFuzzer -merge=1: only new coverage goes
-# in). One line per target: executions, executions per second, coverage
-# (edges and features) before and after, corpus files added, findings.
+# in). One line per target: executions, executions per second of wall time
+# and per CPU-second (the fair figure on a shared machine), coverage (edges
+# and features) before and after, corpus files added, findings.
 # A finding (crash, leak, timeout, out of memory) is kept in the work
 # directory and the script exits 1. Lines are also appended to
 # build-fuzz/campaign/results.tsv, for fuzz/RESULTS.md.
@@ -75,10 +76,12 @@ for t in "${targets[@]}"; do
         [ -f "$dict" ] && dictarg=(-dict="$dict")
         runarg=()
         [ "$runs" != 0 ] && runarg=(-runs="$runs")
-        (cd "$work" && "$exe" -max_total_time="$secs" "${runarg[@]}" -print_final_stats=1 -timeout=25 \
+        (cd "$work" && /usr/bin/time -f '%U %S' -o "$work/cpu" \
+            "$exe" -max_total_time="$secs" "${runarg[@]}" -print_final_stats=1 -timeout=25 \
             -artifact_prefix="$work/findings/" "${dictarg[@]}" "$work/new" "$corpus" >"$work/log" 2>&1) || true
         execs=$(awk '/stat::number_of_executed_units/ {print $2}' "$work/log")
         rate=$(awk '/stat::average_exec_per_sec/ {print $2}' "$work/log")
+        cpurate=$(awk -v n="${execs:-0}" 'END {c = $1 + $2; print (c > 0 ? int(n / c) : 0)}' "$work/cpu" 2>/dev/null || echo 0)
         newdirs=("$work/new")
         engine=libfuzzer
     else
@@ -91,6 +94,7 @@ for t in "${targets[@]}"; do
         st=$work/afl/default/fuzzer_stats
         execs=$(awk -F: '/^execs_done/ {gsub(/ /, "", $2); print $2}' "$st" 2>/dev/null || echo 0)
         rate=$(awk -F: '/^execs_per_sec/ {gsub(/ /, "", $2); print $2}' "$st" 2>/dev/null || echo 0)
+        cpurate=-
         for f in "$work"/afl/default/crashes/id* "$work"/afl/default/hangs/id*; do
             [ -e "$f" ] && cp "$f" "$work/findings/"
         done
@@ -104,7 +108,7 @@ for t in "${targets[@]}"; do
     files1=$(ls "$corpus" | wc -l)
     findings=$(ls "$work/findings" | wc -l)
     [ "$findings" -gt 0 ] && status=1
-    line="$(date -u +%FT%TZ)	$engine	$t	${minutes}min	runs=${runs}	execs=${execs:-0}	exec/s=${rate:-0}	cov=$cov0->$cov1	ft=$ft0->$ft1	corpus=$files0->$files1	findings=$findings"
+    line="$(date -u +%FT%TZ)	$engine	$t	${minutes}min	runs=${runs}	execs=${execs:-0}	exec/s=${rate:-0}	exec/cpu-s=${cpurate:-0}	cov=$cov0->$cov1	ft=$ft0->$ft1	corpus=$files0->$files1	findings=$findings"
     echo "$line"
     echo "$line" >>"$out/results.tsv"
     [ "$findings" -gt 0 ] && echo "  findings in $work/findings (replay: $exe FILE)"

@@ -18,9 +18,10 @@ packages=(
   # proof harnesses
   libbenchmark-dev libbenchmark-tools clang libclang-rt-14-dev llvm
   valgrind python3
-  # fuzz/campaign.sh --afl: AFL++ builds and runs the same fuzz targets;
+  # fuzz/campaign.sh: --afl builds and runs the same targets with AFL++;
+  # GNU time gives each run's CPU-seconds (executions per CPU-second);
   # openssl: the etcd TLS tests make their CA and certificates with it
-  afl++ openssl
+  afl++ time openssl
   # bench/ only: libmemcached's ketama as a peer (it hashes locally, never
   # connects), and SciPy/NumPy for Google Benchmark's compare.py
   libmemcached-dev python3-scipy python3-numpy
