@@ -28,7 +28,7 @@ static plc_compat_node nodes[SERVERS];
 typedef struct compat_case {
     const char *name;
     int program, distribution, key_hash;
-    int batch;
+    int batch; /* 0: one key at a time, 1: lookup batch, 2: hash batch only */
     plc_compat_index x;
     int built;
 } compat_case;
@@ -40,6 +40,12 @@ static compat_case cases[] = {
     {"compat/nginx/100_servers/batch", PLC_COMPAT_NGINX, 0, 0, 1, .built = 0},
     {"compat/haproxy_sdbm/100_servers/batch", PLC_COMPAT_HAPROXY, 0, 0, 1, .built = 0},
     {"compat/redis/100_masters/batch", PLC_COMPAT_REDIS, 0, 0, 1, .built = 0},
+    /* The key hash alone (what each lookup above adds to the search). */
+    {"compat/libmemcached_weighted/100_servers/hash_only", PLC_COMPAT_LIBMEMCACHED, 0, 0, 2, .built = 0},
+    {"compat/twemproxy_fnv1a_64/100_servers/hash_only", PLC_COMPAT_TWEMPROXY, 0, 0, 2, .built = 0},
+    {"compat/nginx/100_servers/hash_only", PLC_COMPAT_NGINX, 0, 0, 2, .built = 0},
+    {"compat/haproxy_sdbm/100_servers/hash_only", PLC_COMPAT_HAPROXY, 0, 0, 2, .built = 0},
+    {"compat/redis/100_masters/hash_only", PLC_COMPAT_REDIS, 0, 0, 2, .built = 0},
 };
 
 static void fill_nodes(void)
@@ -67,7 +73,12 @@ static void bench_case(plc_bench *b, const void *arg)
     const ring_fixture *f = bench_fixture(1);
     static uint32_t owners[BENCH_KEYS];
     uint64_t acc = 0;
-    if (c->batch) {
+    if (c->batch == 2) {
+        while (plc_bench_keep_running(b, BENCH_KEYS)) {
+            plc_compat_index_hash_batch(&c->x, f->key_ptrs, f->key_lens, BENCH_KEYS, owners);
+            acc += owners[acc % BENCH_KEYS];
+        }
+    } else if (c->batch) {
         while (plc_bench_keep_running(b, BENCH_KEYS)) {
             plc_compat_index_lookup_batch(&c->x, f->key_ptrs, f->key_lens, BENCH_KEYS, owners);
             acc += owners[acc % BENCH_KEYS];

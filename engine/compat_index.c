@@ -54,6 +54,17 @@ int plc_compat_index_build(plc_compat_index *x, const plc_compat_config *c)
     plc_stree_build(&x->tree, tokens, sizeof *tokens, l->owners, sizeof *l->owners, l->n, x->nodes,
                     x->leaves);
     plc_free(tokens);
+    /* The directory where the native ring would have one (same budget). */
+    uint32_t bits = plc_dir_choose_bits(l->n, node_bytes + leaf_bytes);
+    if (bits) {
+        x->dir_mem = plc_aligned_alloc(plc_dir_bytes(bits));
+        if (!x->dir_mem) {
+            plc_compat_index_free(x);
+            return PLACER_ENOMEM;
+        }
+        plc_dir_build(&x->dir, &x->tree, bits, x->dir_mem);
+        x->dir_batch = k->dir_search_batch;
+    }
     return 0;
 }
 
@@ -64,6 +75,7 @@ void plc_compat_index_free(plc_compat_index *x)
     plc_compat_layout_free(&x->layout);
     plc_free(x->nodes);
     plc_free(x->leaves);
+    plc_free(x->dir_mem);
     memset(x, 0, sizeof *x);
 }
 
@@ -172,6 +184,9 @@ void plc_compat_index_lookup_batch(const plc_compat_index *x, const void *const 
         }
         for (size_t i = 0; i < m; i++)
             q[i] = (uint64_t)h[i] << 32;
-        x->search_batch(&x->tree, q, m, owners + at);
+        if (x->dir_batch)
+            x->dir_batch(&x->dir, q, m, owners + at);
+        else
+            x->search_batch(&x->tree, q, m, owners + at);
     }
 }

@@ -3,12 +3,14 @@
  * searched through placer's own S+ tree and kernels (point p is the 64-bit
  * token p << 32, a key's hash h the query h << 32: the first token >= the
  * query is the first point >= h), and MD5 key hashes computed eight keys at
- * a time with AVX2 where the CPU has it.
+ * a time with AVX2 where the CPU has it. Rings large enough get the native
+ * ring's radix directory too.
  */
 #ifndef PLC_ENGINE_COMPAT_INDEX_H
 #define PLC_ENGINE_COMPAT_INDEX_H
 
 #include "compat.h"
+#include "dir.h"
 #include "stree.h"
 
 typedef struct plc_compat_index {
@@ -19,11 +21,18 @@ typedef struct plc_compat_index {
     plc_stree_batch_fn search_batch;
     int md5x8;                    /* batches hash MD5 keys with plc_md5x8_avx2 */
     plc_compat_hash_x4_fn x4;     /* batches hash four keys in lockstep */
+    /* The radix directory in front of the tree (simd/dir.h), as the native
+     * ring has it: batches read one entry for most keys. dir_batch is NULL
+     * when the ring is too small for one to pay. */
+    plc_dir dir;
+    void *dir_mem;
+    plc_dir_batch_fn dir_batch;
 } plc_compat_index;
 
 /* Build the layout of c (plc_compat_layout_build's errors) and its search
  * tree, with the kernels the CPU features allow now (placer_set_cpu_mask
- * before the build chooses others). Release with plc_compat_index_free. */
+ * before the build chooses others). Release with plc_compat_index_free.
+ * The directory points at x->tree: x must not move once built. */
 int plc_compat_index_build(plc_compat_index *x, const plc_compat_config *c);
 void plc_compat_index_free(plc_compat_index *x);
 
