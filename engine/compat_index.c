@@ -1,7 +1,7 @@
 /*
  * compat_index.c -- see compat_index.h. Batches go in groups of 64 keys:
  * hash the group (MD5 eight lanes at a time when the mode's key hash is a
- * plain MD5), then descend the S+ tree for the whole group with the batch
+ * plain MD5: sixteen at a time), then descend the S+ tree for the whole group with the batch
  * kernel, which interleaves the descents and prefetches.
  */
 #include "compat_index.h"
@@ -89,37 +89,34 @@ uint32_t plc_compat_index_lookup(const plc_compat_index *x, const void *key, siz
 }
 
 #if defined(PLC_HAVE_AVX2)
-/* MD5 (first word) of n <= 8 keys with the eight-lane kernel; keys too long
- * for PLC_MD5X8_MAX_BLOCKS blocks are hashed alone. `pad` is the caller's
- * 8 * PLC_MD5X8_STRIDE scratch. */
-static void md5_group(unsigned char *pad, const void *const *keys, const size_t *lens, size_t n,
-                      uint32_t *out)
+/* MD5 (first word) of n keys, sixteen at a time through the AVX2 kernel;
+ * keys too long for it go to Nettle one by one. */
+static void md5_batch(const void *const *keys, const size_t *lens, size_t n, uint32_t *out)
 {
-    uint32_t blocks[8] = {1, 1, 1, 1, 1, 1, 1, 1}, lane_out[8];
-    int any = 0;
+    const void *k[PLC_MD5X16_LANES];
+    size_t len[PLC_MD5X16_LANES], at[PLC_MD5X16_LANES];
+    uint32_t h[PLC_MD5X16_LANES];
+    size_t m = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t len = lens[i];
-        uint32_t nb = (uint32_t)((len + 8) / 64 + 1);
-        if (nb > PLC_MD5X8_MAX_BLOCKS) {
-            blocks[i] = 1; /* lane unused */
+        if (lens[i] > PLC_MD5X8_MAX_LEN) {
+            out[i] = plc_hash_md5(keys[i], lens[i]);
             continue;
         }
-        unsigned char *p = pad + i * PLC_MD5X8_STRIDE;
-        if (len)
-            memcpy(p, keys[i], len);
-        p[len] = 0x80;
-        memset(p + len + 1, 0, (size_t)nb * 64 - len - 1 - 8);
-        uint64_t bits = (uint64_t)len * 8u;
-        for (int b = 0; b < 8; b++)
-            p[(size_t)nb * 64 - 8 + (size_t)b] = (unsigned char)(bits >> (8 * b));
-        blocks[i] = nb;
-        any = 1;
+        k[m] = keys[i];
+        len[m] = lens[i];
+        at[m++] = i;
+        if (m == PLC_MD5X16_LANES || i + 1 == n) {
+            plc_md5x16_avx2(k, len, m, h);
+            for (size_t j = 0; j < m; j++)
+                out[at[j]] = h[j];
+            m = 0;
+        }
     }
-    if (any)
-        plc_md5x8_avx2(pad, blocks, lane_out);
-    for (size_t i = 0; i < n; i++)
-        out[i] = (lens[i] + 8) / 64 + 1 > PLC_MD5X8_MAX_BLOCKS ? plc_hash_md5(keys[i], lens[i])
-                                                              : lane_out[i];
+    if (m) {
+        plc_md5x16_avx2(k, len, m, h);
+        for (size_t j = 0; j < m; j++)
+            out[at[j]] = h[j];
+    }
 }
 #endif
 
@@ -128,11 +125,7 @@ void plc_compat_index_hash_batch(const plc_compat_index *x, const void *const *k
 {
 #if defined(PLC_HAVE_AVX2)
     if (x->md5x8) {
-        /* Zeroed once: lanes left unused read defined bytes. */
-        _Alignas(64) unsigned char pad[8 * PLC_MD5X8_STRIDE];
-        memset(pad, 0, sizeof pad);
-        for (size_t i = 0; i < n; i += 8)
-            md5_group(pad, keys + i, lens + i, n - i < 8 ? n - i : 8, hashes + i);
+        md5_batch(keys, lens, n, hashes);
         if (x->layout.program == PLC_COMPAT_TWEMPROXY)
             for (size_t i = 0; i < n; i++)
                 if (!lens[i])

@@ -19,7 +19,7 @@ typedef struct plc_compat_index {
     void *nodes, *leaves;
     plc_stree_fn search;
     plc_stree_batch_fn search_batch;
-    int md5x8;                    /* batches hash MD5 keys with plc_md5x8_avx2 */
+    int md5x8;                    /* batches hash MD5 keys with plc_md5x16_avx2 */
     plc_compat_hash_x4_fn x4;     /* batches hash four keys in lockstep */
     /* The radix directory in front of the tree (simd/dir.h), as the native
      * ring has it: batches read one entry for most keys. dir_batch is NULL

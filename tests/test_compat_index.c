@@ -23,6 +23,12 @@ static void test_md5_batches(void)
     plc_compat_config c = {.program = PLC_COMPAT_LIBMEMCACHED, .nnodes = 3, .nodes = nodes};
     plc_compat_index x;
     CHECK_EQ(plc_compat_index_build(&x, &c), 0);
+    /* The batches below run the AVX2 kernel wherever this build and CPU
+     * have it (its search kernels say so), and Nettle otherwise. */
+    const char *sk = placer_kernel_name(PLACER_KERNEL_SEARCH);
+    int avx2 = (placer_cpu_features() & PLACER_CPU_AVX2) &&
+               (strstr(sk, "avx2") != NULL || strstr(sk, "avx512") != NULL);
+    CHECK_EQ(x.md5x8 != 0, avx2);
     uint64_t st = 3;
     for (size_t i = 0; i < sizeof bytes; i++)
         bytes[i] = (unsigned char)check_rand(&st);
@@ -42,6 +48,24 @@ static void test_md5_batches(void)
         if (got[i] != plc_hash_md5(keys[i], lens[i]) && !bad++)
             fprintf(stderr, "md5 batch differs at length %zu\n", lens[i]);
     CHECK_ALL(bad == 0, "MD5 batch vs Nettle, lengths 0..300");
+    /* Batches of one length (the kernel reads such keys in place, without
+     * a padded copy): 16 keys and a group of 3, every length 0..300. */
+    enum { U = 19 };
+    int ubad = 0;
+    for (size_t len = 0; len <= 300; len++) {
+        const void *uk[U];
+        size_t ul[U];
+        uint32_t uh[U];
+        for (size_t i = 0; i < U; i++) {
+            uk[i] = bytes + (len * 11 + i * 29) % 3000;
+            ul[i] = len;
+        }
+        plc_compat_index_hash_batch(&x, uk, ul, U, uh);
+        for (size_t i = 0; i < U; i++)
+            if (uh[i] != plc_hash_md5(uk[i], len) && !ubad++)
+                fprintf(stderr, "md5 batch of one length differs at length %zu\n", len);
+    }
+    CHECK_ALL(ubad == 0, "MD5 batches of one length vs Nettle, lengths 0..300");
     plc_compat_index_free(&x);
 }
 
@@ -188,7 +212,11 @@ static void test_refusals(void)
 
 int main(void)
 {
+    /* The MD5 kernel where the CPU has it, then Nettle alone. */
     test_md5_batches();
+    placer_set_cpu_mask(0u);
+    test_md5_batches();
+    placer_set_cpu_mask(~0u);
     test_x4();
     test_modes();
     test_refusals();
