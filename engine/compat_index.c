@@ -14,6 +14,22 @@
 #include "md5x8.h"
 #include "placer.h"
 
+#if defined(PLC_HAVE_AVX2)
+/* The SIMD byte-hash kernel's id for a key hash, 0 where it has none. */
+static int bytehash_of(int key_hash)
+{
+    switch (key_hash) {
+    case PLC_CH_HAP_SDBM: return PLC_BH_SDBM;
+    case PLC_CH_HAP_DJB2: return PLC_BH_DJB2;
+    case PLC_CH_FNV1A_32: return PLC_BH_FNV1A_32;
+    case PLC_CH_FNV1_32: return PLC_BH_FNV1_32;
+    case PLC_CH_FNV1A_64: return PLC_BH_FNV1A_64_32;
+    case PLC_CH_ONE_AT_A_TIME: return PLC_BH_OAAT;
+    default: return 0;
+    }
+}
+#endif
+
 int plc_compat_index_build(plc_compat_index *x, const plc_compat_config *c)
 {
     if (!x)
@@ -32,8 +48,13 @@ int plc_compat_index_build(plc_compat_index *x, const plc_compat_config *c)
 #endif
     /* Lockstep hashing where the program's key rules allow it: no tag to
      * cut but Redis' (cut before hashing), more than one server. */
-    if (!x->md5x8 && l->nnodes > 1 && !(l->program == PLC_COMPAT_TWEMPROXY && l->hash_tag[0]))
+    if (!x->md5x8 && l->nnodes > 1 && !(l->program == PLC_COMPAT_TWEMPROXY && l->hash_tag[0])) {
         x->x4 = plc_compat_hash_x4(l->key_hash);
+#if defined(PLC_HAVE_AVX2)
+        if ((plc_cpu_features() & PLC_CPU_AVX2) && l->program != PLC_COMPAT_REDIS)
+            x->wide = plc_bytehash_avx2(bytehash_of(l->key_hash));
+#endif
+    }
     if (l->kind != PLC_CL_RING)
         return 0;
     const plc_kernels *k = plc_kernels_get();
@@ -120,6 +141,37 @@ static void md5_batch(const void *const *keys, const size_t *lens, size_t n, uin
 }
 #endif
 
+/* What plc_compat_key_hash does to the key hashes h[0..m) of keys of
+ * lens[0..m) bytes (after any tag is cut), for the batch paths that compute
+ * the key hash alone (layouts of more than one server). One switch, then
+ * a plain loop. */
+static void program_rule(const plc_compat_layout *l, uint32_t *h, const size_t *lens, size_t m)
+{
+    switch (l->program) {
+    case PLC_COMPAT_REDIS:
+        for (size_t i = 0; i < m; i++)
+            h[i] &= PLC_REDIS_SLOTS - 1u;
+        break;
+    case PLC_COMPAT_HAPROXY:
+        if (l->avalanche)
+            for (size_t i = 0; i < m; i++)
+                h[i] = plc_hash_haproxy_full(h[i]);
+        break;
+    case PLC_COMPAT_TWEMPROXY:
+        for (size_t i = 0; i < m; i++)
+            if (!lens[i])
+                h[i] = 0; /* twemproxy: an empty key hashes to 0 */
+        break;
+    case PLC_COMPAT_NGINX:
+        if (l->distribution == PLC_CD_HASH)
+            for (size_t i = 0; i < m; i++)
+                h[i] = (h[i] >> 16) & 0x7fffu;
+        break;
+    default:
+        break;
+    }
+}
+
 void plc_compat_index_hash_batch(const plc_compat_index *x, const void *const *keys,
                                  const size_t *lens, size_t n, uint32_t *hashes)
 {
@@ -135,8 +187,21 @@ void plc_compat_index_hash_batch(const plc_compat_index *x, const void *const *k
 #endif
     const plc_compat_layout *l = &x->layout;
     size_t i = 0;
-    if (x->x4) {
-        for (; i + 4 <= n; i += 4) {
+    while (i < n) {
+        if (x->wide) {
+            /* A run of keys of one length goes across SIMD lanes. */
+            size_t m = n - i < PLC_BYTEHASH_LANES ? n - i : PLC_BYTEHASH_LANES;
+            size_t len = lens[i], run = 1;
+            while (run < m && lens[i + run] == len)
+                run++;
+            if (len >= PLC_BYTEHASH_MIN_LEN && run >= 8) {
+                x->wide(keys + i, len, run, hashes + i);
+                program_rule(l, hashes + i, lens + i, run);
+                i += run;
+                continue;
+            }
+        }
+        if (x->x4 && n - i >= 4) {
             const unsigned char *k[4];
             size_t len[4];
             for (int j = 0; j < 4; j++) {
@@ -146,19 +211,13 @@ void plc_compat_index_hash_batch(const plc_compat_index *x, const void *const *k
                     plc_compat_tag('{', '}', &k[j], &len[j]);
             }
             x->x4(k, len, hashes + i);
-            for (int j = 0; j < 4; j++) {
-                uint32_t *h = &hashes[i + (size_t)j];
-                if (l->program == PLC_COMPAT_REDIS)
-                    *h &= PLC_REDIS_SLOTS - 1u;
-                else if (l->program == PLC_COMPAT_HAPROXY && l->avalanche)
-                    *h = plc_hash_haproxy_full(*h);
-                else if (l->program == PLC_COMPAT_TWEMPROXY && len[j] == 0)
-                    *h = 0; /* twemproxy: an empty key hashes to 0 */
-            }
+            program_rule(l, hashes + i, len, 4);
+            i += 4;
+            continue;
         }
-    }
-    for (; i < n; i++)
         hashes[i] = plc_compat_key_hash(l, keys[i], lens[i]);
+        i++;
+    }
 }
 
 void plc_compat_index_lookup_batch(const plc_compat_index *x, const void *const *keys,

@@ -9,6 +9,7 @@
 #ifndef PLC_ENGINE_COMPAT_INDEX_H
 #define PLC_ENGINE_COMPAT_INDEX_H
 
+#include "bytehash.h"
 #include "compat.h"
 #include "dir.h"
 #include "stree.h"
@@ -21,6 +22,7 @@ typedef struct plc_compat_index {
     plc_stree_batch_fn search_batch;
     int md5x8;                    /* batches hash MD5 keys with plc_md5x16_avx2 */
     plc_compat_hash_x4_fn x4;     /* batches hash four keys in lockstep */
+    plc_bytehash_fn wide;         /* ... or 32 keys of one length across SIMD lanes */
     /* The radix directory in front of the tree (simd/dir.h), as the native
      * ring has it: batches read one entry for most keys. dir_batch is NULL
      * when the ring is too small for one to pay. */

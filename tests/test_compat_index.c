@@ -95,12 +95,50 @@ static void test_x4(void)
     CHECK_EQ(covered, 10);
 }
 
+#if defined(PLC_HAVE_AVX2)
+/* The SIMD kernels against the one-key hashes: every length 16..300, runs
+ * of 32 keys and of 5 (spare lanes), keys at odd offsets. */
+static void test_bytehash(void)
+{
+    static const int pairs[][2] = {
+        {PLC_BH_SDBM, PLC_CH_HAP_SDBM},      {PLC_BH_DJB2, PLC_CH_HAP_DJB2},
+        {PLC_BH_FNV1A_32, PLC_CH_FNV1A_32},  {PLC_BH_FNV1_32, PLC_CH_FNV1_32},
+        {PLC_BH_FNV1A_64_32, PLC_CH_FNV1A_64}, {PLC_BH_OAAT, PLC_CH_ONE_AT_A_TIME},
+    };
+    if (!(placer_cpu_features() & PLACER_CPU_AVX2))
+        return;
+    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
+        plc_bytehash_fn wide = plc_bytehash_avx2(pairs[p][0]);
+        plc_compat_hash_fn one = plc_compat_hash_function(pairs[p][1]);
+        CHECK(wide != NULL);
+        if (!wide)
+            continue;
+        int bad = 0;
+        for (size_t len = PLC_BYTEHASH_MIN_LEN; len <= 300; len++)
+            for (size_t n = 5; n <= PLC_BYTEHASH_LANES; n += PLC_BYTEHASH_LANES - 5) {
+                const void *k[PLC_BYTEHASH_LANES];
+                uint32_t out[PLC_BYTEHASH_LANES];
+                for (size_t i = 0; i < n; i++)
+                    k[i] = bytes + (len * 3 + i * 101) % 3000;
+                wide(k, len, n, out);
+                for (size_t i = 0; i < n; i++)
+                    if (out[i] != one(k[i], len) && !bad++)
+                        fprintf(stderr, "bytehash %d differs at length %zu\n", pairs[p][0], len);
+            }
+        CHECK_ALL(bad == 0, "SIMD byte hash vs one-key hash");
+    }
+    CHECK(plc_bytehash_avx2(0) == NULL);
+}
+#endif
+
 typedef struct cfg {
     int program, distribution, key_hash, avalanche;
     const char *tag;
 } cfg;
 
-static void compare_all(const cfg *cf, uint32_t nnodes, uint64_t seed)
+/* uniform: every key of one length (runs the batch kernels that want
+ * that), else lengths 0..69. */
+static void compare_all(const cfg *cf, uint32_t nnodes, uint64_t seed, int uniform)
 {
     static char ids[16][16], addrs[16][32];
     plc_compat_node nodes[16];
@@ -125,10 +163,15 @@ static void compare_all(const cfg *cf, uint32_t nnodes, uint64_t seed)
     static const void *keys[N];
     static size_t lens[N];
     static uint32_t owners[N];
+    size_t one_len = 16 + check_rand(&st) % 60;
     for (size_t i = 0; i < N; i++) {
-        lens[i] = check_rand(&st) % 70;
+        lens[i] = uniform ? one_len : check_rand(&st) % 70;
         keys[i] = bytes + check_rand(&st) % 3000;
     }
+    /* Braces in some keys: Redis and twemproxy tags are cut first. */
+    for (size_t i = 0; i < N; i += 7)
+        if (lens[i] > 4)
+            memcpy((unsigned char *)keys[i] + 1, i % 2 ? "{a}" : "{}", 3);
     plc_compat_index_lookup_batch(&x, keys, lens, N, owners);
     int bad = 0;
     for (size_t i = 0; i < N; i++) {
@@ -160,11 +203,17 @@ static void test_modes(void)
         {PLC_COMPAT_TWEMPROXY, PLC_CD_MODULA, PLC_CH_FNV1_64, 0, NULL},
         {PLC_COMPAT_REDIS, 0, 0, 0, NULL},
     };
-    for (int mask = 0; mask < 2; mask++) {
-        placer_set_cpu_mask(mask ? 0u : ~0u);
+    /* Every instruction set this machine has, one at a time from the top,
+     * then none (the scalar and Nettle paths). */
+    static const unsigned masks[] = {~0u,
+                                     PLACER_CPU_AVX2 | PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL,
+                                     PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL, 0u};
+    for (size_t mask = 0; mask < sizeof masks / sizeof masks[0]; mask++) {
+        placer_set_cpu_mask(masks[mask]);
         for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++)
             for (uint32_t n = 1; n <= 9; n += 4)
-                compare_all(&cfgs[i], n, 100 * i + n);
+                for (int uniform = 0; uniform < 2; uniform++)
+                    compare_all(&cfgs[i], n, 100 * i + n, uniform);
     }
     placer_set_cpu_mask(~0u);
 }
@@ -218,6 +267,9 @@ int main(void)
     test_md5_batches();
     placer_set_cpu_mask(~0u);
     test_x4();
+#if defined(PLC_HAVE_AVX2)
+    test_bytehash();
+#endif
     test_modes();
     test_refusals();
     return check_done("compat_index");

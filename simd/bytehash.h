@@ -1,0 +1,38 @@
+/*
+ * bytehash.h -- the programs' byte-serial key hashes (sdbm, djb2, the
+ * 32-bit FNVs, one-at-a-time) across keys: 32 keys of one length at a
+ * time, eight per AVX2 register and four registers in flight. Each of these
+ * hashes one byte per step through a multiply or a shift chain, so a single
+ * key is bound by that chain's latency; 32 chains in SIMD lanes turn it
+ * into throughput. Same bits as engine/compat_hash.c (tests/
+ * test_compat_index.c checks every length 16..300).
+ */
+#ifndef PLC_SIMD_BYTEHASH_H
+#define PLC_SIMD_BYTEHASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PLC_BYTEHASH_LANES 32u
+#define PLC_BYTEHASH_MIN_LEN 16u /* a key's first 16 bytes are read as one row */
+
+/* Which hash (the ids are simd/'s own; the engine maps its key hash ids). */
+enum {
+    PLC_BH_SDBM = 1,   /* haproxy sdbm: unsigned bytes */
+    PLC_BH_DJB2,       /* haproxy djb2: unsigned bytes */
+    PLC_BH_FNV1A_32,   /* libhashkit / twemproxy fnv1a_32: signed bytes */
+    PLC_BH_FNV1_32,    /* fnv1_32: signed bytes */
+    PLC_BH_FNV1A_64_32,/* twemproxy fnv1a_64: 32-bit arithmetic, signed bytes */
+    PLC_BH_OAAT,       /* one_at_a_time: signed bytes */
+};
+
+/* out[i] = hash of keys[i] (len bytes each, len >= PLC_BYTEHASH_MIN_LEN)
+ * for i < n <= PLC_BYTEHASH_LANES. */
+typedef void (*plc_bytehash_fn)(const void *const *keys, size_t len, size_t n, uint32_t *out);
+
+#if defined(PLC_HAVE_AVX2)
+/* The AVX2 kernel of `which`; NULL for an unknown id. */
+plc_bytehash_fn plc_bytehash_avx2(int which);
+#endif
+
+#endif

@@ -1,0 +1,137 @@
+/*
+ * bytehash_avx2.c -- byte-serial key hashes across 32 keys of one length
+ * with AVX2 (see bytehash.h). Four sets of eight lanes: the 16-byte rows of
+ * eight keys become four registers of words by a 4x4 transpose in each
+ * 128-bit half (lanes i and i + 4 share a register), a byte of each lane is
+ * one shuffle away (one more shift to sign-extend it), and each step of the
+ * four sets is independent of the others, so four chains are in flight.
+ * A length that is not a multiple of 16 reads its last row as the key's
+ * last 16 bytes and steps only over the bytes not yet hashed.
+ */
+#include <immintrin.h>
+
+#include "bytehash.h"
+
+#define SETS 4
+
+/* pshufb masks: byte b of each 32-bit word to bits 0..7 (zero-extended),
+ * or to bits 24..31 (an arithmetic shift by 24 sign-extends it). */
+#define Z(b) b, 0x80, 0x80, 0x80, 4 + b, 0x80, 0x80, 0x80, 8 + b, 0x80, 0x80, 0x80, 12 + b, 0x80, 0x80, 0x80
+#define S(b) 0x80, 0x80, 0x80, b, 0x80, 0x80, 0x80, 4 + b, 0x80, 0x80, 0x80, 8 + b, 0x80, 0x80, 0x80, 12 + b
+static const unsigned char zmask[4][32] __attribute__((aligned(32))) = {
+    {Z(0), Z(0)}, {Z(1), Z(1)}, {Z(2), Z(2)}, {Z(3), Z(3)}};
+static const unsigned char smask[4][32] __attribute__((aligned(32))) = {
+    {S(0), S(0)}, {S(1), S(1)}, {S(2), S(2)}, {S(3), S(3)}};
+
+static inline __m256i zbyte(__m256i w, int b)
+{
+    if (b == 3)
+        return _mm256_srli_epi32(w, 24);
+    return _mm256_shuffle_epi8(w, _mm256_load_si256((const __m256i *)(const void *)zmask[b]));
+}
+
+static inline __m256i sbyte(__m256i w, int b)
+{
+    if (b == 3)
+        return _mm256_srai_epi32(w, 24);
+    return _mm256_srai_epi32(
+        _mm256_shuffle_epi8(w, _mm256_load_si256((const __m256i *)(const void *)smask[b])), 24);
+}
+
+/* Words 0..3 of the 16 bytes at src[i] + off for eight lanes. */
+static inline void row_words(const unsigned char *const *src, size_t off, __m256i w[4])
+{
+    __m256i r[4];
+    for (int i = 0; i < 4; i++)
+        r[i] = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(src[i] + off))),
+            _mm_loadu_si128((const __m128i *)(const void *)(src[i + 4] + off)), 1);
+    __m256i t0 = _mm256_unpacklo_epi32(r[0], r[1]), t1 = _mm256_unpackhi_epi32(r[0], r[1]);
+    __m256i t2 = _mm256_unpacklo_epi32(r[2], r[3]), t3 = _mm256_unpackhi_epi32(r[2], r[3]);
+    w[0] = _mm256_unpacklo_epi64(t0, t2);
+    w[1] = _mm256_unpackhi_epi64(t0, t2);
+    w[2] = _mm256_unpacklo_epi64(t1, t3);
+    w[3] = _mm256_unpackhi_epi64(t1, t3);
+}
+
+/* NAME hashes with state INIT, STEP(s, c) per byte c (BYTE: zbyte or
+ * sbyte, as the program reads its chars), FIN(s) at the end. */
+#define DEFINE_BYTEHASH(NAME, BYTE, INIT, STEP, FIN)                                              \
+    static void NAME(const void *const *keys, size_t len, size_t n, uint32_t *out)                \
+    {                                                                                             \
+        const unsigned char *src[PLC_BYTEHASH_LANES];                                             \
+        for (size_t i = 0; i < PLC_BYTEHASH_LANES; i++)                                           \
+            src[i] = i < n ? keys[i] : keys[0]; /* spare lanes repeat key 0 */                    \
+        __m256i s[SETS];                                                                          \
+        for (int g = 0; g < SETS; g++)                                                            \
+            s[g] = INIT;                                                                          \
+        size_t full = len / 16, tail = len % 16;                                                  \
+        for (size_t r = 0; r < full; r++) {                                                       \
+            __m256i w[SETS][4];                                                                   \
+            for (int g = 0; g < SETS; g++)                                                        \
+                row_words(src + 8 * g, 16 * r, w[g]);                                             \
+            _Pragma("GCC unroll 16") for (int p = 0; p < 16; p++)                                 \
+                for (int g = 0; g < SETS; g++)                                                    \
+                    STEP(s[g], BYTE(w[g][p / 4], p % 4));                                         \
+        }                                                                                         \
+        if (tail) {                                                                               \
+            __m256i w[SETS][4];                                                                   \
+            for (int g = 0; g < SETS; g++)                                                        \
+                row_words(src + 8 * g, len - 16, w[g]);                                           \
+            _Pragma("GCC unroll 16") for (int p = 0; p < 16; p++) if (p >= 16 - (int)tail)        \
+                for (int g = 0; g < SETS; g++)                                                    \
+                    STEP(s[g], BYTE(w[g][p / 4], p % 4));                                         \
+        }                                                                                         \
+        uint32_t all[PLC_BYTEHASH_LANES];                                                         \
+        for (int g = 0; g < SETS; g++)                                                            \
+            _mm256_storeu_si256((__m256i *)(void *)(all + 8 * g), FIN(s[g]));                     \
+        for (size_t i = 0; i < n; i++)                                                            \
+            out[i] = all[i];                                                                      \
+    }
+
+#define ID(s) (s)
+#define MUL(a, k) _mm256_mullo_epi32((a), _mm256_set1_epi32((int)(k)))
+
+#define SDBM(s, c) ((s) = _mm256_add_epi32(MUL((s), 65599u), (c)))
+DEFINE_BYTEHASH(sdbm, zbyte, _mm256_setzero_si256(), SDBM, ID)
+
+/* h * 33 + c as (h + c) + (h << 5): two steps deep. */
+#define DJB2(s, c) ((s) = _mm256_add_epi32(_mm256_add_epi32((s), (c)), _mm256_slli_epi32((s), 5)))
+DEFINE_BYTEHASH(djb2, zbyte, _mm256_set1_epi32(5381), DJB2, ID)
+
+#define FNV1A_32(s, c) ((s) = MUL(_mm256_xor_si256((s), (c)), 16777619u))
+DEFINE_BYTEHASH(fnv1a_32, sbyte, _mm256_set1_epi32((int)2166136261u), FNV1A_32, ID)
+
+#define FNV1_32(s, c) ((s) = _mm256_xor_si256(MUL((s), 16777619u), (c)))
+DEFINE_BYTEHASH(fnv1_32, sbyte, _mm256_set1_epi32((int)2166136261u), FNV1_32, ID)
+
+/* twemproxy's fnv1a_64: the 64-bit constants truncated to 32 bits. */
+#define FNV1A_64_32(s, c) ((s) = MUL(_mm256_xor_si256((s), (c)), 0x1b3u))
+DEFINE_BYTEHASH(fnv1a_64_32, sbyte, _mm256_set1_epi32((int)0x84222325u), FNV1A_64_32, ID)
+
+#define OAAT(s, c)                                                                                \
+    do {                                                                                          \
+        (s) = _mm256_add_epi32((s), (c));                                                         \
+        (s) = _mm256_add_epi32((s), _mm256_slli_epi32((s), 10));                                  \
+        (s) = _mm256_xor_si256((s), _mm256_srli_epi32((s), 6));                                   \
+    } while (0)
+static inline __m256i oaat_fin(__m256i v)
+{
+    v = _mm256_add_epi32(v, _mm256_slli_epi32(v, 3));
+    v = _mm256_xor_si256(v, _mm256_srli_epi32(v, 11));
+    return _mm256_add_epi32(v, _mm256_slli_epi32(v, 15));
+}
+DEFINE_BYTEHASH(oaat, sbyte, _mm256_setzero_si256(), OAAT, oaat_fin)
+
+plc_bytehash_fn plc_bytehash_avx2(int which)
+{
+    switch (which) {
+    case PLC_BH_SDBM: return sdbm;
+    case PLC_BH_DJB2: return djb2;
+    case PLC_BH_FNV1A_32: return fnv1a_32;
+    case PLC_BH_FNV1_32: return fnv1_32;
+    case PLC_BH_FNV1A_64_32: return fnv1a_64_32;
+    case PLC_BH_OAAT: return oaat;
+    default: return NULL;
+    }
+}
