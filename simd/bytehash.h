@@ -1,10 +1,11 @@
 /*
  * bytehash.h -- the programs' byte-serial key hashes (sdbm, djb2, the
- * 32-bit FNVs, one-at-a-time) across keys: 32 keys of one length at a
- * time, eight per AVX2 register and four registers in flight. Each of these
+ * 32-bit FNVs, one-at-a-time) across keys: 16 keys of one length at a
+ * time, eight per AVX2 register and two registers in flight. Each of these
  * hashes one byte per step through a multiply or a shift chain, so a single
- * key is bound by that chain's latency; 32 chains in SIMD lanes turn it
- * into throughput. Same bits as engine/compat_hash.c (tests/
+ * key is bound by that chain's latency; 16 chains in SIMD lanes turn it
+ * into throughput (measured on Zen 3: two registers beat one and three or
+ * four, whose state and words no longer fit the 16 registers). Same bits as engine/compat_hash.c (tests/
  * test_compat_index.c checks every length 16..300).
  */
 #ifndef PLC_SIMD_BYTEHASH_H
@@ -13,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PLC_BYTEHASH_LANES 32u
+#define PLC_BYTEHASH_LANES 16u
 #define PLC_BYTEHASH_MIN_LEN 16u /* a key's first 16 bytes are read as one row */
 
 /* Which hash (the ids are simd/'s own; the engine maps its key hash ids). */

@@ -1,10 +1,10 @@
 /*
- * bytehash_avx2.c -- byte-serial key hashes across 32 keys of one length
- * with AVX2 (see bytehash.h). Four sets of eight lanes: the 16-byte rows of
+ * bytehash_avx2.c -- byte-serial key hashes across 16 keys of one length
+ * with AVX2 (see bytehash.h). Two sets of eight lanes: the 16-byte rows of
  * eight keys become four registers of words by a 4x4 transpose in each
  * 128-bit half (lanes i and i + 4 share a register), a byte of each lane is
  * one shuffle away (one more shift to sign-extend it), and each step of the
- * four sets is independent of the others, so four chains are in flight.
+ * two sets is independent of the other, so two chains are in flight.
  * A length that is not a multiple of 16 reads its last row as the key's
  * last 16 bytes and steps only over the bytes not yet hashed.
  */
@@ -12,7 +12,7 @@
 
 #include "bytehash.h"
 
-#define SETS 4
+#define SETS 2
 
 /* pshufb masks: byte b of each 32-bit word to bits 0..7 (zero-extended),
  * or to bits 24..31 (an arithmetic shift by 24 sign-extends it). */

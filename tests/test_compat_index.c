@@ -97,7 +97,7 @@ static void test_x4(void)
 
 #if defined(PLC_HAVE_AVX2)
 /* The SIMD kernels against the one-key hashes: every length 16..300, runs
- * of 32 keys and of 5 (spare lanes), keys at odd offsets. */
+ * of PLC_BYTEHASH_LANES keys and of 5 (spare lanes), keys at odd offsets. */
 static void test_bytehash(void)
 {
     static const int pairs[][2] = {
