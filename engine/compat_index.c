@@ -55,6 +55,27 @@ int plc_compat_index_build(plc_compat_index *x, const plc_compat_config *c)
             x->wide = plc_bytehash_avx2(bytehash_of(l->key_hash));
 #endif
     }
+#if defined(PLC_HAVE_CLMUL)
+    unsigned clmul = PLC_CPU_PCLMUL | PLC_CPU_SSE42;
+    if (!x->md5x8 && l->nnodes > 1 && (plc_cpu_features() & clmul) == clmul &&
+        !(l->program == PLC_COMPAT_TWEMPROXY && l->hash_tag[0])) {
+        switch (l->key_hash) {
+        case PLC_CH_CRC32:
+            x->crc15 = 1;
+            /* fall through */
+        case PLC_CH_CRC32A:
+        case PLC_CH_NGX_CRC32:
+        case PLC_CH_HAP_CRC32:
+            x->crc = plc_crc32_batch_clmul;
+            break;
+        case PLC_CH_REDIS_CRC16:
+            x->crc = plc_crc16_xmodem_batch_clmul;
+            break;
+        default:
+            break;
+        }
+    }
+#endif
     if (l->kind != PLC_CL_RING)
         return 0;
     const plc_kernels *k = plc_kernels_get();
@@ -172,6 +193,46 @@ static void program_rule(const plc_compat_layout *l, uint32_t *h, const size_t *
     }
 }
 
+/* The CRC key hashes a batch at a time (x->crc), 64 keys a step: Redis
+ * keys lose their tag first, and those left shorter than the kernel takes
+ * go through the table. */
+static void crc_batch(const plc_compat_index *x, const void *const *keys, const size_t *lens,
+                      size_t n, uint32_t *hashes)
+{
+    const plc_compat_layout *l = &x->layout;
+    for (size_t at = 0; at < n; at += 64) {
+        size_t m = n - at < 64 ? n - at : 64;
+        uint32_t *h = hashes + at;
+        if (l->program != PLC_COMPAT_REDIS) {
+            x->crc(keys + at, lens + at, m, h);
+            if (x->crc15)
+                for (size_t i = 0; i < m; i++)
+                    h[i] = (h[i] >> 16) & 0x7fffu;
+            program_rule(l, h, lens + at, m);
+            continue;
+        }
+        const void *k[64];
+        size_t len[64], pos[64], nl = 0;
+        for (size_t i = 0; i < m; i++) {
+            const unsigned char *kk = keys[at + i];
+            size_t ll = lens[at + i];
+            plc_compat_tag('{', '}', &kk, &ll);
+            if (ll >= PLC_CRC16_CLMUL_MIN_LEN) {
+                k[nl] = kk;
+                len[nl] = ll;
+                pos[nl++] = i;
+            } else {
+                h[i] = plc_hash_redis_crc16(kk, ll);
+            }
+        }
+        uint32_t lh[64];
+        x->crc(k, len, nl, lh);
+        for (size_t j = 0; j < nl; j++)
+            h[pos[j]] = lh[j];
+        program_rule(l, h, lens + at, m);
+    }
+}
+
 void plc_compat_index_hash_batch(const plc_compat_index *x, const void *const *keys,
                                  const size_t *lens, size_t n, uint32_t *hashes)
 {
@@ -186,6 +247,10 @@ void plc_compat_index_hash_batch(const plc_compat_index *x, const void *const *k
     }
 #endif
     const plc_compat_layout *l = &x->layout;
+    if (x->crc) {
+        crc_batch(x, keys, lens, n, hashes);
+        return;
+    }
     size_t i = 0;
     while (i < n) {
         if (x->wide) {

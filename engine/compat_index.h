@@ -11,6 +11,7 @@
 
 #include "bytehash.h"
 #include "compat.h"
+#include "crc_batch.h"
 #include "dir.h"
 #include "stree.h"
 
@@ -22,7 +23,12 @@ typedef struct plc_compat_index {
     plc_stree_batch_fn search_batch;
     int md5x8;                    /* batches hash MD5 keys with plc_md5x16_avx2 */
     plc_compat_hash_x4_fn x4;     /* batches hash four keys in lockstep */
-    plc_bytehash_fn wide;         /* ... or 32 keys of one length across SIMD lanes */
+    plc_bytehash_fn wide;         /* ... or 16 keys of one length across SIMD lanes */
+    /* A CRC key hash over whole batches by carry-less multiplication:
+     * IEEE CRC-32 (crc15: libmemcached's 15 bits of it), or Redis'
+     * CRC16 for keys of at least PLC_CRC16_CLMUL_MIN_LEN bytes. */
+    plc_crc_batch_fn crc;
+    int crc15;
     /* The radix directory in front of the tree (simd/dir.h), as the native
      * ring has it: batches read one entry for most keys. dir_batch is NULL
      * when the ring is too small for one to pay. */

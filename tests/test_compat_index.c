@@ -131,6 +131,68 @@ static void test_bytehash(void)
 }
 #endif
 
+/* Plain bit-at-a-time CRCs, the references for the folding kernels. */
+static uint32_t bitwise_crc32(const unsigned char *p, size_t len)
+{
+    uint32_t c = 0xffffffffu;
+    for (size_t i = 0; i < len; i++) {
+        c ^= p[i];
+        for (int b = 0; b < 8; b++)
+            c = c & 1u ? (c >> 1) ^ 0xedb88320u : c >> 1;
+    }
+    return ~c;
+}
+
+static uint32_t bitwise_crc16_xmodem(const unsigned char *p, size_t len)
+{
+    uint32_t c = 0;
+    for (size_t i = 0; i < len; i++) {
+        c ^= (uint32_t)p[i] << 8;
+        for (int b = 0; b < 8; b++)
+            c = c & 0x8000u ? ((c << 1) ^ 0x1021u) & 0xffffu : (c << 1) & 0xffffu;
+    }
+    return c;
+}
+
+/* The carry-less multiplication batches against the bitwise CRCs (and the
+ * table forms the modes use), every length 0..300 (CRC16: from 16). */
+static void test_crc_batches(void)
+{
+    CHECK_EQ(bitwise_crc32((const unsigned char *)"123456789", 9), 0xcbf43926u);
+    CHECK_EQ(bitwise_crc16_xmodem((const unsigned char *)"123456789", 9), 0x31c3u);
+#if defined(PLC_HAVE_CLMUL)
+    unsigned need = PLACER_CPU_PCLMUL | PLACER_CPU_SSE42;
+    if ((placer_cpu_features() & need) != need)
+        return;
+    int bad32 = 0, bad16 = 0;
+    for (size_t len = 0; len <= 300; len++) {
+        enum { K = 7 };
+        const void *k[K];
+        size_t l[K];
+        uint32_t out[K];
+        for (size_t i = 0; i < K; i++) {
+            k[i] = bytes + (len * 5 + i * 211) % 3000;
+            l[i] = len;
+        }
+        plc_crc32_batch_clmul(k, l, K, out);
+        for (size_t i = 0; i < K; i++)
+            if ((out[i] != bitwise_crc32(k[i], len) || out[i] != plc_hash_crc32_ieee(k[i], len)) &&
+                !bad32++)
+                fprintf(stderr, "crc32 batch differs at length %zu\n", len);
+        if (len < PLC_CRC16_CLMUL_MIN_LEN)
+            continue;
+        plc_crc16_xmodem_batch_clmul(k, l, K, out);
+        for (size_t i = 0; i < K; i++)
+            if ((out[i] != bitwise_crc16_xmodem(k[i], len) ||
+                 out[i] != plc_hash_redis_crc16(k[i], len)) &&
+                !bad16++)
+                fprintf(stderr, "crc16 batch differs at length %zu\n", len);
+    }
+    CHECK_ALL(bad32 == 0, "CRC-32 folding batch vs bitwise CRC-32, lengths 0..300");
+    CHECK_ALL(bad16 == 0, "CRC16 folding batch vs bitwise CRC16-XMODEM, lengths 16..300");
+#endif
+}
+
 typedef struct cfg {
     int program, distribution, key_hash, avalanche;
     const char *tag;
@@ -202,6 +264,15 @@ static void test_modes(void)
         {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_ONE_AT_A_TIME, 0, NULL},
         {PLC_COMPAT_TWEMPROXY, PLC_CD_MODULA, PLC_CH_FNV1_64, 0, NULL},
         {PLC_COMPAT_REDIS, 0, 0, 0, NULL},
+        {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_CRC32, 0, NULL},
+        {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_CRC32A, 0, NULL},
+        {PLC_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA, PLC_CH_CRC32, 0, NULL},
+        {PLC_COMPAT_HAPROXY, PLC_CD_CONSISTENT, PLC_CH_HAP_CRC32, 1, NULL},
+        {PLC_COMPAT_HAPROXY, PLC_CD_MAP_BASED, PLC_CH_HAP_CRC32, 0, NULL},
+        {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_FNV1A_64, 0, NULL},
+        {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_FNV1_32, 0, NULL},
+        {PLC_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA, PLC_CH_FNV1A_32, 0, NULL},
+        {PLC_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA, PLC_CH_ONE_AT_A_TIME, 0, NULL},
     };
     /* Every instruction set this machine has, one at a time from the top,
      * then none (the scalar and Nettle paths). */
@@ -270,6 +341,7 @@ int main(void)
 #if defined(PLC_HAVE_AVX2)
     test_bytehash();
 #endif
+    test_crc_batches();
     test_modes();
     test_refusals();
     return check_done("compat_index");
