@@ -66,10 +66,10 @@ int plc_compat_index_build(plc_compat_index *x, const plc_compat_config *c)
         case PLC_CH_CRC32A:
         case PLC_CH_NGX_CRC32:
         case PLC_CH_HAP_CRC32:
-            x->crc = plc_crc32_batch_clmul;
+            x->crc32 = plc_crc32_batch_clmul;
             break;
         case PLC_CH_REDIS_CRC16:
-            x->crc = plc_crc16_xmodem_batch_clmul;
+            x->crc16 = plc_crc16_xmodem_batch_clmul;
             break;
         default:
             break;
@@ -193,9 +193,9 @@ static void program_rule(const plc_compat_layout *l, uint32_t *h, const size_t *
     }
 }
 
-/* The CRC key hashes a batch at a time (x->crc), 64 keys a step: Redis
- * keys lose their tag first, and those left shorter than the kernel takes
- * go through the table. */
+/* The CRC key hashes a batch at a time, 64 keys a step. Redis: the keys
+ * of at least PLC_CRC16_CLMUL_MIN_LEN bytes without a '{' (so without a
+ * tag) are the kernel's; the others lose their tag and go one at a time. */
 static void crc_batch(const plc_compat_index *x, const void *const *keys, const size_t *lens,
                       size_t n, uint32_t *hashes)
 {
@@ -203,8 +203,8 @@ static void crc_batch(const plc_compat_index *x, const void *const *keys, const 
     for (size_t at = 0; at < n; at += 64) {
         size_t m = n - at < 64 ? n - at : 64;
         uint32_t *h = hashes + at;
-        if (l->program != PLC_COMPAT_REDIS) {
-            x->crc(keys + at, lens + at, m, h);
+        if (x->crc32) {
+            x->crc32(keys + at, lens + at, m, h);
             if (x->crc15)
                 for (size_t i = 0; i < m; i++)
                     h[i] = (h[i] >> 16) & 0x7fffu;
@@ -214,21 +214,20 @@ static void crc_batch(const plc_compat_index *x, const void *const *keys, const 
         const void *k[64];
         size_t len[64], pos[64], nl = 0;
         for (size_t i = 0; i < m; i++) {
-            const unsigned char *kk = keys[at + i];
-            size_t ll = lens[at + i];
-            plc_compat_tag('{', '}', &kk, &ll);
-            if (ll >= PLC_CRC16_CLMUL_MIN_LEN) {
-                k[nl] = kk;
-                len[nl] = ll;
+            h[i] = PLC_CRC_SKIPPED;
+            if (lens[at + i] >= PLC_CRC16_CLMUL_MIN_LEN) {
+                k[nl] = keys[at + i];
+                len[nl] = lens[at + i];
                 pos[nl++] = i;
-            } else {
-                h[i] = plc_hash_redis_crc16(kk, ll);
             }
         }
         uint32_t lh[64];
-        x->crc(k, len, nl, lh);
+        x->crc16(k, len, nl, '{', lh);
         for (size_t j = 0; j < nl; j++)
             h[pos[j]] = lh[j];
+        for (size_t i = 0; i < m; i++)
+            if (h[i] == PLC_CRC_SKIPPED)
+                h[i] = plc_compat_key_hash(l, keys[at + i], lens[at + i]);
         program_rule(l, h, lens + at, m);
     }
 }
@@ -247,7 +246,7 @@ void plc_compat_index_hash_batch(const plc_compat_index *x, const void *const *k
     }
 #endif
     const plc_compat_layout *l = &x->layout;
-    if (x->crc) {
+    if (x->crc32 || x->crc16) {
         crc_batch(x, keys, lens, n, hashes);
         return;
     }

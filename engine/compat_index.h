@@ -26,8 +26,9 @@ typedef struct plc_compat_index {
     plc_bytehash_fn wide;         /* ... or 16 keys of one length across SIMD lanes */
     /* A CRC key hash over whole batches by carry-less multiplication:
      * IEEE CRC-32 (crc15: libmemcached's 15 bits of it), or Redis'
-     * CRC16 for keys of at least PLC_CRC16_CLMUL_MIN_LEN bytes. */
-    plc_crc_batch_fn crc;
+     * CRC16 (crc_batch.h). NULL without PCLMULQDQ. */
+    void (*crc32)(const void *const *keys, const size_t *lens, size_t n, uint32_t *out);
+    void (*crc16)(const void *const *keys, const size_t *lens, size_t n, int stop, uint32_t *out);
     int crc15;
     /* The radix directory in front of the tree (simd/dir.h), as the native
      * ring has it: batches read one entry for most keys. dir_batch is NULL

@@ -16,17 +16,18 @@
 #include <stdint.h>
 
 #define PLC_CRC16_CLMUL_MIN_LEN 16u
+#define PLC_CRC_SKIPPED UINT32_MAX /* a key the CRC16 batch left to the caller */
 
-typedef void (*plc_crc_batch_fn)(const void *const *keys, const size_t *lens, size_t n,
-                                 uint32_t *out);
 
 #if defined(PLC_HAVE_CLMUL)
 /* out[i] = crc32(0, keys[i], lens[i]) as zlib computes it (any length). */
 void plc_crc32_batch_clmul(const void *const *keys, const size_t *lens, size_t n, uint32_t *out);
 
-/* out[i] = CRC16-XMODEM of keys[i] (16 bits); every lens[i] must be at
- * least PLC_CRC16_CLMUL_MIN_LEN. */
-void plc_crc16_xmodem_batch_clmul(const void *const *keys, const size_t *lens, size_t n,
+/* out[i] = CRC16-XMODEM of keys[i] (16 bits), or PLC_CRC_SKIPPED when the
+ * key holds the byte `stop` (Redis: a '{' may start a hash tag, which the
+ * caller cuts first); every lens[i] must be at least
+ * PLC_CRC16_CLMUL_MIN_LEN. */
+void plc_crc16_xmodem_batch_clmul(const void *const *keys, const size_t *lens, size_t n, int stop,
                                   uint32_t *out);
 #endif
 

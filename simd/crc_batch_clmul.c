@@ -16,9 +16,9 @@
  * change a CRC that starts at 0, so a length that is not a multiple of 16
  * starts with its first r bytes as a short block. Blocks fold by x^192 and
  * x^128 mod P (16-bit constants: products stay under 80 bits); the result
- * X reduces to 64 bits with x^64 mod P twice, and the CRC, X * x^16 mod P,
- * is a Barrett reduction: q = floor(X * mu / x^64) with mu = floor(x^80 /
- * P), and the CRC is the low 16 bits of q * P. The constants are checked
+ * X times x^16 folds to under 80 bits with x^80 mod P, and the CRC is a
+ * Barrett reduction of that: q = floor(v / x^16 * mu / x^64) with mu =
+ * floor(x^80 / P), the remainder v + q * P. The constants are checked
  * against the polynomial by tests/test_compat_index.c through the results.
  */
 #include <immintrin.h>
@@ -93,43 +93,48 @@ void plc_crc32_batch_clmul(const void *const *keys, const size_t *lens, size_t n
 }
 
 /* CRC16-XMODEM (0x1021, not reflected): x^e mod P and floor(x^80 / P). */
-#define X64 UINT64_C(0xb861)
+#define X80 UINT64_C(0xeb23)
 #define X128 UINT64_C(0xaefc)
 #define X192 UINT64_C(0x650b)
 #define MU16 UINT64_C(0x11303471a041b343) /* without its x^64 term */
 #define POLY16 UINT64_C(0x1021)           /* without its x^16 term */
 
-static inline uint32_t crc16_long(const unsigned char *p, size_t len)
+/* CRC16-XMODEM of len >= 16 bytes, or PLC_CRC_SKIPPED when one of them is
+ * `stop`: the scan is two compares a block, beside the multiplies. */
+static inline uint32_t crc16_long(const unsigned char *p, size_t len, __m128i stop)
 {
     const __m128i rev = load(reverse_table);
     const __m128i kf = _mm_set_epi64x((int64_t)X192, (int64_t)X128);
-    const __m128i k64 = _mm_set_epi64x(0, (int64_t)X64);
-    size_t r = len % 16, i;
-    __m128i x;
-    if (r) {
-        x = _mm_shuffle_epi8(load(p), load(reverse_table + 16 - r));
-        i = r;
-    } else {
-        x = _mm_shuffle_epi8(load(p), rev);
-        i = 16;
-    }
+    /* The first r bytes (a whole block when len is a multiple of 16). */
+    size_t r = len % 16 ? len % 16 : 16, i = r;
+    __m128i b0 = load(p);
+    __m128i x = _mm_shuffle_epi8(b0, load(reverse_table + 16 - r));
+    __m128i seen = _mm_cmpeq_epi8(b0, stop); /* bytes past r are read again below */
     for (; i < len; i += 16) {
         /* x * x^128 = hi * x^192 + lo * x^128 (mod P), then the block. */
+        __m128i b = load(p + i);
+        seen = _mm_or_si128(seen, _mm_cmpeq_epi8(b, stop));
         __m128i f = _mm_xor_si128(CLMUL(x, kf, 0x11), CLMUL(x, kf, 0x00));
-        x = _mm_xor_si128(f, _mm_shuffle_epi8(load(p + i), rev));
+        x = _mm_xor_si128(f, _mm_shuffle_epi8(b, rev));
     }
-    /* To 64 bits: hi * x^64 + lo, twice (79 bits, then 64). */
-    x = _mm_xor_si128(CLMUL(x, k64, 0x01), _mm_move_epi64(x));
-    x = _mm_xor_si128(CLMUL(x, k64, 0x01), _mm_move_epi64(x));
-    /* Barrett: q = x + floor(x * mu' / x^64); crc = low 16 bits of q * P. */
+    if (!_mm_testz_si128(seen, seen))
+        return PLC_CRC_SKIPPED;
+    /* The CRC is x * x^16 mod P: v = hi * (x^80 mod P) + lo * x^16, under
+     * 80 bits, congruent to it. */
+    __m128i v = _mm_xor_si128(CLMUL(x, _mm_set_epi64x(0, (int64_t)X80), 0x01),
+                              _mm_slli_si128(_mm_move_epi64(x), 2));
+    /* Barrett: q = floor(v / P) = t + floor(t * mu' / x^64) with t = v / x^16;
+     * the CRC is the low 16 bits of v + q * P, and q * x^16 adds none. */
     const __m128i mp = _mm_set_epi64x((int64_t)POLY16, (int64_t)MU16);
-    __m128i q = _mm_xor_si128(x, _mm_srli_si128(CLMUL(x, mp, 0x00), 8));
-    return (uint32_t)_mm_cvtsi128_si32(CLMUL(q, mp, 0x10)) & 0xffffu;
+    __m128i t = _mm_srli_si128(v, 2);
+    __m128i q = _mm_xor_si128(t, _mm_srli_si128(CLMUL(t, mp, 0x00), 8));
+    return ((uint32_t)_mm_cvtsi128_si32(_mm_xor_si128(v, CLMUL(q, mp, 0x10)))) & 0xffffu;
 }
 
-void plc_crc16_xmodem_batch_clmul(const void *const *keys, const size_t *lens, size_t n,
+void plc_crc16_xmodem_batch_clmul(const void *const *keys, const size_t *lens, size_t n, int stop,
                                   uint32_t *out)
 {
+    const __m128i s = _mm_set1_epi8((char)stop);
     for (size_t i = 0; i < n; i++)
-        out[i] = crc16_long(keys[i], lens[i]);
+        out[i] = crc16_long(keys[i], lens[i], s);
 }

@@ -181,12 +181,16 @@ static void test_crc_batches(void)
                 fprintf(stderr, "crc32 batch differs at length %zu\n", len);
         if (len < PLC_CRC16_CLMUL_MIN_LEN)
             continue;
-        plc_crc16_xmodem_batch_clmul(k, l, K, out);
-        for (size_t i = 0; i < K; i++)
-            if ((out[i] != bitwise_crc16_xmodem(k[i], len) ||
-                 out[i] != plc_hash_redis_crc16(k[i], len)) &&
-                !bad16++)
+        /* stop: a byte of the first key, at a different place each length */
+        int stop = ((const unsigned char *)k[0])[(len * 7 + 3) % len];
+        plc_crc16_xmodem_batch_clmul(k, l, K, stop, out);
+        for (size_t i = 0; i < K; i++) {
+            int ok = memchr(k[i], stop, len) ? out[i] == PLC_CRC_SKIPPED
+                                             : out[i] == bitwise_crc16_xmodem(k[i], len) &&
+                                                   out[i] == plc_hash_redis_crc16(k[i], len);
+            if (!ok && !bad16++)
                 fprintf(stderr, "crc16 batch differs at length %zu\n", len);
+        }
     }
     CHECK_ALL(bad32 == 0, "CRC-32 folding batch vs bitwise CRC-32, lengths 0..300");
     CHECK_ALL(bad16 == 0, "CRC16 folding batch vs bitwise CRC16-XMODEM, lengths 16..300");
