@@ -5,12 +5,32 @@
  * of tests/compat_reference.c, on fuzzer-chosen programs, distributions,
  * hashes, node names, addresses, weights, haproxy ids, slot maps and keys.
  * A configuration the build refuses must be refused with a documented code.
+ * The batch paths of engine/compat_index.c (the SIMD and carry-less
+ * multiplication key hashes, the directory) answer the same, under a
+ * fuzzer-chosen CPU mask: the keys as they come, then one length for all.
  */
+#define PLACER_STATIC_LINKING_ONLY
+#include "compat_index.h"
 #include "compat_reference.h"
 #include "fuzz.h"
 #include "placer.h"
 
 #define MAX_NODES 8
+#define MAX_KEYS 24
+
+/* The index's batch lookups of keys[0..n) against want[]. */
+static void check_batch(const plc_compat_index *x, const void *const *keys, const size_t *lens,
+                        size_t n, const uint32_t *want)
+{
+    uint32_t got[MAX_KEYS];
+    plc_compat_index_lookup_batch(x, keys, lens, n, got);
+    for (size_t i = 0; i < n; i++) {
+        if (got[i] != want[i])
+            fprintf(stderr, "program %d hash %d: batch key %zu: placer %u, reference %u\n",
+                    x->layout.program, x->layout.key_hash, i, got[i], want[i]);
+        FUZZ_ASSERT(got[i] == want[i]);
+    }
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -57,10 +77,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(l.owners[j] < c.nnodes);
     for (uint32_t j = 1; l.kind == PLC_CL_RING && j < l.n; j++)
         FUZZ_ASSERT(l.points[j - 1] <= l.points[j]);
-    for (int k = 0; k < 24 && p.size; k++) {
+    const void *keys[MAX_KEYS];
+    size_t lens[MAX_KEYS], nk = 0;
+    uint32_t wants[MAX_KEYS] = {0};
+    static const unsigned masks[] = {~0u, PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL, 0u};
+    unsigned mask = masks[fuzz_u8(&p) % 3];
+    for (int k = 0; k < MAX_KEYS && p.size; k++) {
         size_t len;
         const uint8_t *key = fuzz_bytes(&p, fuzz_u8(&p) % 40, &len);
         uint32_t want = ref_compat_owner(&c, &l, key, len);
+        keys[nk] = key;
+        lens[nk] = len;
+        wants[nk++] = want;
         uint32_t got = plc_compat_lookup(&l, key, len);
         if (got != want) {
             fprintf(stderr, "program %d dist %d hash %d: placer %u, reference %u\n", l.program,
@@ -68,6 +96,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_ASSERT(got == want);
         }
     }
+    plc_compat_index x;
+    placer_set_cpu_mask(mask);
+    rc = plc_compat_index_build(&x, &c);
+    placer_set_cpu_mask(~0u);
+    FUZZ_ASSERT(rc == 0);
+    check_batch(&x, keys, lens, nk, wants);
+    /* One length for every key (16 or more: the SIMD kernels take runs of
+     * such keys), cut from the rest of the input. */
+    size_t one = 16 + fuzz_u8(&p) % 48, n1 = 0;
+    while (n1 < MAX_KEYS && p.size >= one) {
+        size_t len;
+        keys[n1] = fuzz_bytes(&p, one, &len);
+        lens[n1] = len;
+        wants[n1] = ref_compat_owner(&c, &l, keys[n1], len);
+        n1++;
+    }
+    check_batch(&x, keys, lens, n1, wants);
+    plc_compat_index_free(&x);
     plc_compat_layout_free(&l);
     return 0;
 }
