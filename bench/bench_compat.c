@@ -5,8 +5,10 @@
  *   compat/libmemcached_weighted/100_servers/{libmemcached,placer/single,
  *   placer/batch}: memcached_generate_hash() against placer's layout with
  *   the AVX2 eight-lane MD5 and the S+ tree (the issue's goal: 8x);
- *   compat/<mode>/100_servers/batch against ring/<points>/batch, placer's
- *   native ring with the same number of tokens (goal: within 1.5x).
+ *   compat/<mode>/100_servers/batch against compat/native_ring/.../batch,
+ *   placer's native ring with about as many tokens (goal: within 1.5x),
+ *   for every key hash of twemproxy and haproxy; .../hash_only: the key
+ *   hash alone, what a mode adds to the search.
  *
  * Servers: 100, weights 1 and 2 alternating (libmemcached: 127.0.0.1:20000+i).
  */
@@ -40,6 +42,20 @@ static compat_case cases[] = {
     {"compat/nginx/100_servers/batch", PLC_COMPAT_NGINX, 0, 0, 1, .built = 0},
     {"compat/haproxy_sdbm/100_servers/batch", PLC_COMPAT_HAPROXY, 0, 0, 1, .built = 0},
     {"compat/redis/100_masters/batch", PLC_COMPAT_REDIS, 0, 0, 1, .built = 0},
+    /* The other key hashes of twemproxy and haproxy (ketama / consistent). */
+    {"compat/twemproxy_one_at_a_time/100_servers/batch", PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_ONE_AT_A_TIME, 1, .built = 0},
+    {"compat/twemproxy_crc16/100_servers/batch", PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_CRC16, 1, .built = 0},
+    {"compat/twemproxy_crc32/100_servers/batch", PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_CRC32, 1, .built = 0},
+    {"compat/twemproxy_crc32a/100_servers/batch", PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_CRC32A, 1, .built = 0},
+    {"compat/twemproxy_fnv1_64/100_servers/batch", PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_FNV1_64, 1, .built = 0},
+    {"compat/twemproxy_fnv1_32/100_servers/batch", PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_FNV1_32, 1, .built = 0},
+    {"compat/twemproxy_fnv1a_32/100_servers/batch", PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_FNV1A_32, 1, .built = 0},
+    {"compat/twemproxy_hsieh/100_servers/batch", PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_HSIEH, 1, .built = 0},
+    {"compat/twemproxy_murmur/100_servers/batch", PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_MURMUR, 1, .built = 0},
+    {"compat/twemproxy_jenkins/100_servers/batch", PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_JENKINS, 1, .built = 0},
+    {"compat/haproxy_djb2/100_servers/batch", PLC_COMPAT_HAPROXY, PLC_CD_CONSISTENT, PLC_CH_HAP_DJB2, 1, .built = 0},
+    {"compat/haproxy_wt6/100_servers/batch", PLC_COMPAT_HAPROXY, PLC_CD_CONSISTENT, PLC_CH_HAP_WT6, 1, .built = 0},
+    {"compat/haproxy_crc32/100_servers/batch", PLC_COMPAT_HAPROXY, PLC_CD_CONSISTENT, PLC_CH_HAP_CRC32, 1, .built = 0},
     /* The key hash alone (what each lookup above adds to the search). */
     {"compat/libmemcached_weighted/100_servers/hash_only", PLC_COMPAT_LIBMEMCACHED, 0, 0, 2, .built = 0},
     {"compat/twemproxy_fnv1a_64/100_servers/hash_only", PLC_COMPAT_TWEMPROXY, 0, 0, 2, .built = 0},
