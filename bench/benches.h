@@ -12,6 +12,7 @@ void register_replica_benches(void);
 void register_crc32_benches(void);
 void register_strategy_benches(void);
 void register_codec_benches(void);
+void register_bounded_benches(void);
 void register_compat_benches(void);
 void register_keyed_benches(void);
 

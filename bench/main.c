@@ -14,6 +14,7 @@ int main(int argc, char **argv)
     register_crc32_benches();
     register_strategy_benches();
     register_codec_benches();
+    register_bounded_benches();
     register_compat_benches();
     register_keyed_benches();
     return plc_bench_main(argc, argv);

@@ -16,7 +16,7 @@
 enum {
     OPT_NODES = 256, OPT_ZONES, OPT_WEIGHTS, OPT_KEYS, OPT_KEY_DIST, OPT_KEY_FILE, OPT_QPS,
     OPT_VALUE_SIZE, OPT_SEED, OPT_STRATEGIES, OPT_VNODES, OPT_REPLICAS, OPT_REPLICA_KEYS,
-    OPT_JSON, OPT_CSV, OPT_PLOT, OPT_NO_TIMING,
+    OPT_JSON, OPT_CSV, OPT_PLOT, OPT_NO_TIMING, OPT_CHURN, OPT_BOUND_C,
 };
 
 static const struct option options[] = {
@@ -37,6 +37,8 @@ static const struct option options[] = {
     {"csv", no_argument, NULL, OPT_CSV},
     {"plot", required_argument, NULL, OPT_PLOT},
     {"no-timing", no_argument, NULL, OPT_NO_TIMING},
+    {"churn", required_argument, NULL, OPT_CHURN},
+    {"bound-c", required_argument, NULL, OPT_BOUND_C},
     {"quiet", no_argument, NULL, 'q'},
     CLI_HELP_OPTION,
     {0},
@@ -68,7 +70,13 @@ void cmd_simulate_usage(FILE *out)
             "  --value-size V       fixed:N (default fixed:1024), uniform:A-B, lognormal:MU,SIGMA\n"
             "  --seed S             workload seed (default 1)\n"
             "what to run:\n"
-            "  --strategies LIST    of ring, partitions, jump, rendezvous, maglev (default all)\n"
+            "  --strategies LIST    of ring, ring-balanced (\"tokens\": \"balanced\"), partitions,\n"
+            "                       jump, rendezvous, maglev (default all)\n"
+            "  --churn J,D          rings: J joins then D drains spread over the nodes, one at a\n"
+            "                       time, each build following the last (default 20,10): exact\n"
+            "                       max/mean after each, moved fraction over the ideal\n"
+            "  --bound-c C          rings: the hot keys placed with bounded loads, balance factor\n"
+            "                       C >= 1 (default 1.25), beside the plain placement\n"
             "  --vnodes LIST        tokens per node (default 1,4,16,64,256,1024): ring tokens per\n"
             "                       node of mean weight; partitions and Maglev: N x value slots\n"
             "  --replicas R         replica set size checked (default 3)\n"
@@ -137,9 +145,13 @@ int cmd_simulate(int argc, char **argv)
     plc_sim_config cfg = {0};
     cfg.work = (plc_workload){1000000, PLC_KEYS_UNIFORM, NULL, 0, PLC_QPS_UNIFORM, 1.0,
                               PLC_SIZE_FIXED, 1024, 0, 1};
-    static const int all[] = {PLACER_RING, PLACER_PARTITIONS, PLACER_JUMP, PLACER_RENDEZVOUS, PLACER_MAGLEV};
+    static const int all[] = {PLACER_RING, PLC_SIM_BALANCED, PLACER_PARTITIONS, PLACER_JUMP,
+                              PLACER_RENDEZVOUS, PLACER_MAGLEV};
     memcpy(cfg.strategies, all, sizeof all);
-    cfg.nstrategies = 5;
+    cfg.nstrategies = 6;
+    cfg.churn_joins = 20;
+    cfg.churn_drains = 10;
+    cfg.bound_c = 1.25;
     static const uint32_t dv[] = {1, 4, 16, 64, 256, 1024};
     memcpy(cfg.vnodes, dv, sizeof dv);
     cfg.nvnodes = 6;
@@ -255,11 +267,18 @@ int cmd_simulate(int argc, char **argv)
             snprintf(list, sizeof list, "%s", v);
             for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
                 int found = 0;
-                for (int st = PLACER_RING; st <= PLACER_MAGLEV; st++)
-                    if (!strcmp(tok, placer_strategy_name(st)) && cfg.nstrategies < PLC_SIM_MAX_STRATEGIES)
+                static const int known[] = {PLACER_RING, PLC_SIM_BALANCED, PLACER_PARTITIONS,
+                                            PLACER_JUMP, PLACER_RENDEZVOUS, PLACER_MAGLEV};
+                for (unsigned k = 0; k < sizeof known / sizeof *known; k++) {
+                    int st = known[k], dup = 0;
+                    for (uint32_t q = 0; q < cfg.nstrategies; q++)
+                        dup |= cfg.strategies[q] == st;
+                    if (!strcmp(tok, plc_sim_strategy_name(st)) && !dup &&
+                        cfg.nstrategies < PLC_SIM_MAX_STRATEGIES)
                         cfg.strategies[cfg.nstrategies++] = st, found = 1;
+                }
                 if (!found) {
-                    cli_usage_error("simulate", "--strategies: unknown or repeated '%s' (ring, partitions, jump, rendezvous, maglev)", tok);
+                    cli_usage_error("simulate", "--strategies: unknown or repeated '%s' (ring, ring-balanced, partitions, jump, rendezvous, maglev)", tok);
                     return CLI_USAGE;
                 }
             }
@@ -285,6 +304,28 @@ int cmd_simulate(int argc, char **argv)
         case OPT_PLOT:
             plot = v;
             break;
+        case OPT_CHURN: {
+            uint32_t jd[2], njd = 0;
+            if (parse_list("simulate", "--churn", v, jd, 2, &njd))
+                return CLI_USAGE;
+            if (njd != 2 || jd[0] > 1000 || jd[1] > 1000) {
+                cli_usage_error("simulate", "--churn: J,D (joins, drains; each 1..1000), got '%s'", v);
+                return CLI_USAGE;
+            }
+            cfg.churn_joins = jd[0];
+            cfg.churn_drains = jd[1];
+            break;
+        }
+        case OPT_BOUND_C: {
+            char *end;
+            double bc = strtod(v, &end);
+            if (end == v || *end || !(bc >= 1 && bc <= 1000)) {
+                cli_usage_error("simulate", "--bound-c: a number from 1 to 1000, got '%s'", v);
+                return CLI_USAGE;
+            }
+            cfg.bound_c = bc;
+            break;
+        }
         default:
             return c == CLI_OPT_HELP ? CLI_OK : CLI_USAGE;
         }

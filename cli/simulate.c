@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "simulate.h"
+#include "simulate_balance.h"
 
 typedef struct sim {
     const plc_sim_config *cfg;
@@ -59,13 +60,15 @@ static placer_builder *builder_for(const sim *S, int strategy, uint32_t v, int e
     placer_builder *b = placer_builder_new();
     if (!b)
         return NULL;
-    placer_builder_set_strategy(b, strategy);
+    placer_builder_set_strategy(b, strategy == PLC_SIM_BALANCED ? PLACER_RING : strategy);
+    if (strategy == PLC_SIM_BALANCED)
+        placer_builder_set_token_allocation(b, PLACER_TOKENS_BALANCED);
     placer_builder_set_seed(b, placer_builder_seed(m));
     uint32_t N = placer_builder_node_count(m);
     double W = 0;
     for (uint32_t i = 0; i < N; i++)
         W += placer_builder_node_weight(m, i);
-    if (strategy == PLACER_RING) {
+    if (strategy == PLACER_RING || strategy == PLC_SIM_BALANCED) {
         /* v tokens per node of mean weight */
         placer_builder_set_vnodes(b, (uint32_t)fmax(1, round(v * N / W)));
     } else if (strategy == PLACER_PARTITIONS) {
@@ -271,6 +274,18 @@ static int run_one(sim *S, int strategy, uint32_t v, plc_sim_row *row)
         row->replica_violations += (uint64_t)bad;
     }
     row->replica_checked = check;
+
+    /* rings: churn, and the hot keys with and without bounded loads */
+    if (strategy == PLACER_RING || strategy == PLC_SIM_BALANCED) {
+        int tokens = strategy == PLACER_RING ? PLACER_TOKENS_RANDOM : PLACER_TOKENS_BALANCED;
+        double c = S->cfg->bound_c >= 1 ? S->cfg->bound_c : 1.25;
+        if ((err = plc_sim_churn_run(m, tokens, v, S->cfg->churn_joins, S->cfg->churn_drains,
+                                     &row->churn)) ||
+            (err = plc_sim_hot_run(s0, &S->keys, c, n < PLC_SIM_HOT_REQUESTS ? n : PLC_SIM_HOT_REQUESTS,
+                                   S->cfg->work.seed, &row->hot)))
+            goto out;
+        row->has_churn = 1;
+    }
 out:
     if (err) { /* a row that is not kept owns nothing */
         free(row->join_out);
@@ -358,6 +373,11 @@ int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out)
         plc_sim_result_free(out);
     out->seconds = now() - t0;
     return err;
+}
+
+const char *plc_sim_strategy_name(int strategy)
+{
+    return strategy == PLC_SIM_BALANCED ? "ring-balanced" : placer_strategy_name(strategy);
 }
 
 void plc_sim_result_free(plc_sim_result *r)

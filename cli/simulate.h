@@ -21,7 +21,10 @@ enum { PLC_QPS_UNIFORM, PLC_QPS_ZIPF };
 enum { PLC_SIZE_FIXED, PLC_SIZE_UNIFORM, PLC_SIZE_LOGNORMAL };
 
 #define PLC_SIM_MAX_VNODES 16
-#define PLC_SIM_MAX_STRATEGIES 5
+#define PLC_SIM_MAX_STRATEGIES 6
+/* A ring with PLACER_TOKENS_BALANCED, beside the strategies' PLACER_* ids. */
+#define PLC_SIM_BALANCED 100
+#define PLC_SIM_HOT_REQUESTS (1u << 21)
 
 typedef struct plc_workload {
     uint64_t keys;  /* how many (file: read all) */
@@ -45,6 +48,8 @@ typedef struct plc_sim_config {
     uint32_t replicas;      /* replica set size checked (default 3) */
     uint64_t replica_keys;  /* keys whose replica sets are checked (a prefix) */
     int timing;             /* measure batched lookup ns (not reproducible) */
+    uint32_t churn_joins, churn_drains; /* ring rows: joins then drains, one at a time */
+    double bound_c;         /* ring rows: bounded loads' balance factor for the hot keys */
     void (*progress)(void *ctx, uint32_t done, uint32_t total);
     void *progress_ctx;
 } plc_sim_config;
@@ -53,6 +58,29 @@ typedef struct plc_sim_config {
 typedef struct plc_sim_load {
     double max_mean, min_mean, cv;
 } plc_sim_load;
+
+/* A ring through churn_joins joins one at a time (each build following
+ * the previous snapshot), then churn_drains drains spread over the nodes:
+ * exact shares of the hash space over weight shares, exact moves
+ * (simulate_balance.c). */
+typedef struct plc_sim_churn {
+    double start_max;   /* max/mean before the joins */
+    double join_max;    /* the worst max/mean after a join */
+    double join_moved;  /* the worst moved fraction of a join over its ideal (new weight share) */
+    double drain_max;   /* max/mean after the drains */
+    double drain_moved; /* the worst moved fraction of a drain over its ideal */
+} plc_sim_churn;
+
+/* The workload's keys requested by their QPS (as many requests as keys, at
+ * most PLC_SIM_HOT_REQUESTS),
+ * each placed at its key's owner, and with placer_lookup_bounded (the
+ * loads: requests placed so far). */
+typedef struct plc_sim_hot {
+    double max_mean;         /* the busiest node's requests over the mean, plain */
+    double bounded_max_mean; /* the same with bounded loads */
+    double moved;            /* requests placed off their key's owner */
+    double keys_moved;       /* keys with a request placed off their owner, of keys requested */
+} plc_sim_hot;
 
 typedef struct plc_sim_row {
     int strategy;
@@ -68,6 +96,9 @@ typedef struct plc_sim_row {
     uint64_t replica_violations, replica_checked;
     size_t snapshot_bytes;
     double lookup_ns; /* batched, per key; 0 without timing */
+    int has_churn;    /* ring rows: churn and hot are filled */
+    plc_sim_churn churn;
+    plc_sim_hot hot;
     /* Per node (nodes + 1 entries each, the last the node that joins), as
      * fractions of all keys: what each gives and receives on the join, and
      * receives on the drain and on the failure of node 0 (which gives
@@ -91,6 +122,9 @@ typedef struct plc_sim_result {
  * workload or strategy list), PLACER_ENOMEM, or a build error. */
 int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out);
 void plc_sim_result_free(plc_sim_result *r);
+
+/* "ring-balanced" for PLC_SIM_BALANCED, else placer_strategy_name(). */
+const char *plc_sim_strategy_name(int strategy);
 
 /* The workload's keys (concatenated, offsets[i] .. offsets[i + 1]), their
  * QPS weights and value sizes, from its seed. Returns 0 or PLACER_ENOMEM /

@@ -51,7 +51,7 @@ int simulate_print_json(const plc_sim_result *r, const plc_sim_config *cfg)
     for (uint32_t i = 0; i < r->nrows; i++) {
         const plc_sim_row *x = &r->rows[i];
         json_t *row = json_object();
-        cli_json_put(row, "strategy", json_string(placer_strategy_name(x->strategy)));
+        cli_json_put(row, "strategy", json_string(plc_sim_strategy_name(x->strategy)));
         cli_json_put(row, "vnodes", json_integer(x->vnodes));
         cli_json_put(row, "units", json_integer(x->units));
         cli_json_put(row, "keys", load_json(&x->keys));
@@ -77,6 +77,23 @@ int simulate_print_json(const plc_sim_result *r, const plc_sim_config *cfg)
             cli_json_put(pn, names[k], arr);
         }
         cli_json_put(row, "per_node", pn);
+        if (x->has_churn) {
+            json_t *ch = json_object(), *hot = json_object();
+            cli_json_put(ch, "joins", json_integer(cfg->churn_joins));
+            cli_json_put(ch, "drains", json_integer(cfg->churn_drains));
+            cli_json_put(ch, "start_max_mean", cli_json_num(x->churn.start_max));
+            cli_json_put(ch, "join_max_mean", cli_json_num(x->churn.join_max));
+            cli_json_put(ch, "join_moved_over_ideal", cli_json_num(x->churn.join_moved));
+            cli_json_put(ch, "drain_max_mean", cli_json_num(x->churn.drain_max));
+            cli_json_put(ch, "drain_moved_over_ideal", cli_json_num(x->churn.drain_moved));
+            cli_json_put(row, "churn", ch);
+            cli_json_put(hot, "bound_c", cli_json_num(cfg->bound_c));
+            cli_json_put(hot, "max_mean", cli_json_num(x->hot.max_mean));
+            cli_json_put(hot, "bounded_max_mean", cli_json_num(x->hot.bounded_max_mean));
+            cli_json_put(hot, "requests_moved", cli_json_num(x->hot.moved));
+            cli_json_put(hot, "keys_moved", cli_json_num(x->hot.keys_moved));
+            cli_json_put(row, "hot_keys", hot);
+        }
         cli_json_append(rows, row);
     }
     cli_json_put(doc, "rows", rows);
@@ -90,17 +107,25 @@ void simulate_print_csv(const plc_sim_result *rp, const plc_sim_config *c)
     printf("strategy,vnodes,units,keys_max_mean,keys_min_mean,keys_cv,bytes_max_mean,bytes_cv,"
            "qps_max_mean,qps_cv,weight_error,join_moved,join_ideal,join_max_in,drain_moved,"
            "drain_ideal,drain_max_in,fail_moved,fail_max_in,replica_violations,replica_checked,"
-           "snapshot_bytes%s\n", cfg.timing ? ",lookup_ns" : "");
+           "snapshot_bytes,churn_start_max_mean,churn_join_max_mean,churn_join_moved_over_ideal,"
+           "churn_drain_max_mean,churn_drain_moved_over_ideal,hot_max_mean,hot_bounded_max_mean,"
+           "hot_requests_moved,hot_keys_moved%s\n", cfg.timing ? ",lookup_ns" : "");
     for (uint32_t i = 0; i < r.nrows; i++) {
         const plc_sim_row *x = &r.rows[i];
         printf("%s,%u,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,"
                "%.6f,%.6f,%llu,%llu,%zu",
-               placer_strategy_name(x->strategy), x->vnodes, x->units, x->keys.max_mean,
+               plc_sim_strategy_name(x->strategy), x->vnodes, x->units, x->keys.max_mean,
                x->keys.min_mean, x->keys.cv, x->bytes.max_mean, x->bytes.cv, x->qps.max_mean,
                x->qps.cv, x->weight_error, x->join_moved, x->join_ideal, x->join_max_in,
                x->drain_moved, x->drain_ideal, x->drain_max_in, x->fail_moved, x->fail_max_in,
                (unsigned long long)x->replica_violations, (unsigned long long)x->replica_checked,
                x->snapshot_bytes);
+        if (x->has_churn)
+            printf(",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f", x->churn.start_max,
+                   x->churn.join_max, x->churn.join_moved, x->churn.drain_max, x->churn.drain_moved,
+                   x->hot.max_mean, x->hot.bounded_max_mean, x->hot.moved, x->hot.keys_moved);
+        else
+            printf(",,,,,,,,,");
         if (cfg.timing)
             printf(",%.2f", x->lookup_ns);
         printf("\n");
@@ -116,11 +141,11 @@ void simulate_print_table(const plc_sim_result *rp, const plc_sim_config *c)
            (unsigned long long)r.keys, r.nodes, r.zones, 100 * r.hottest_qps_share);
     printf("modulo baseline (hash mod N): a join moves %.2f%% of keys (ideal %.2f%%)\n\n",
            100 * r.modulo_join_moved, 100.0 / (r.nodes + 1));
-    printf("%-10s %6s %8s | %-21s | %7s %7s | %7s | %-18s %-16s %-16s | %9s %10s%s\n",
+    printf("%-13s %6s %8s | %-21s | %7s %7s | %7s | %-18s %-16s %-16s | %9s %10s%s\n",
            "strategy", "vnodes", "units", "keys max/min/CV", "bytes", "qps", "weights",
            "join moved/ideal", "drain moved/in", "fail moved/in", "repl.viol", "snapshot",
            cfg.timing ? "  lookup" : "");
-    printf("%-10s %6s %8s | %-21s | %7s %7s | %7s | %-18s %-16s %-16s | %9s %10s%s\n", "", "",
+    printf("%-13s %6s %8s | %-21s | %7s %7s | %7s | %-18s %-16s %-16s | %9s %10s%s\n", "", "",
            "", "", "max", "max", "max err", "", "", "", "", "bytes", cfg.timing ? "      ns" : "");
     for (uint32_t s = 0; s < cfg.nstrategies; s++) {
         const plc_sim_row *first = NULL;
@@ -135,9 +160,9 @@ void simulate_print_table(const plc_sim_result *rp, const plc_sim_config *c)
             const plc_sim_row *x = first + i;
             char vn[16];
             snprintf(vn, sizeof vn, x->vnodes ? "%u" : "-", x->vnodes);
-            printf("%-10s %6s %8u | %6.3f %6.3f %6.4f | %7.3f %7.3f | %6.2f%% | %6.3f%% /%6.3f%%  "
+            printf("%-13s %6s %8u | %6.3f %6.3f %6.4f | %7.3f %7.3f | %6.2f%% | %6.3f%% /%6.3f%%  "
                    "%6.3f%% /%6.3f%% %6.3f%% /%6.3f%% | %9llu %10zu",
-                   placer_strategy_name(x->strategy), vn, x->units, x->keys.max_mean,
+                   plc_sim_strategy_name(x->strategy), vn, x->units, x->keys.max_mean,
                    x->keys.min_mean, x->keys.cv, x->bytes.max_mean, x->qps.max_mean,
                    100 * x->weight_error, 100 * x->join_moved, 100 * x->join_ideal,
                    100 * x->drain_moved, 100 * x->drain_max_in, 100 * x->fail_moved,
@@ -148,6 +173,32 @@ void simulate_print_table(const plc_sim_result *rp, const plc_sim_config *c)
             if ((int)i == dim)
                 printf("  <- diminishing returns after this");
             printf("\n");
+        }
+    }
+    /* rings: churn and hot keys */
+    int any = 0;
+    for (uint32_t i = 0; i < r.nrows; i++)
+        any |= r.rows[i].has_churn;
+    if (any) {
+        printf("\nrings through %u joins then %u drains spread over the nodes, one at a time, each "
+               "build following the last\n(exact shares of the hash space; moves over the ideal, "
+               "the node's weight share); hot keys: requests by QPS,\nplaced at the owner or with "
+               "bounded loads (c = %.2f)\n",
+               cfg.churn_joins, cfg.churn_drains, cfg.bound_c);
+        printf("%-13s %6s | %7s %9s %11s | %9s %11s | %8s %8s %9s %9s\n", "strategy", "vnodes",
+               "start", "join max", "join moved", "drain max", "drain moved", "hot max", "bounded",
+               "req moved", "key moved");
+        printf("%-13s %6s | %7s %9s %11s | %9s %11s | %8s %8s %9s %9s\n", "", "", "max/mean",
+               "max/mean", "/ideal", "max/mean", "/ideal", "max/mean", "max/mean", "", "");
+        for (uint32_t i = 0; i < r.nrows; i++) {
+            const plc_sim_row *x = &r.rows[i];
+            if (!x->has_churn)
+                continue;
+            printf("%-13s %6u | %7.3f %9.3f %11.3f | %9.3f %11.3f | %8.3f %8.3f %8.2f%% %8.2f%%\n",
+                   plc_sim_strategy_name(x->strategy), x->vnodes, x->churn.start_max,
+                   x->churn.join_max, x->churn.join_moved, x->churn.drain_max,
+                   x->churn.drain_moved, x->hot.max_mean, x->hot.bounded_max_mean,
+                   100 * x->hot.moved, 100 * x->hot.keys_moved);
         }
     }
     printf("\nreplica sets of %u checked on %llu keys each; %.2f s\n", cfg.replicas,
@@ -178,7 +229,7 @@ int simulate_plot(const char *plot, const plc_sim_result *r, const plc_sim_confi
             }
         if (!n)
             continue;
-        const char *name = placer_strategy_name(cfg->strategies[s]);
+        const char *name = plc_sim_strategy_name(cfg->strategies[s]);
         int dim = diminishing(first, n);
         snprintf(labels[nl], sizeof labels[nl], "%u", dim >= 0 ? first[dim].vnodes : 0);
         load[nl] = (svg_series){name, xs[nl], ys[nl], n, 0, (int)s, 0, dim, dim >= 0 ? labels[nl] : NULL};

@@ -271,6 +271,8 @@ static int read_top(ctx *c, const json_t *root, placer_builder *b, uint64_t *epo
     static const int hash_values[] = {PLACER_HASH_PLACER_V2, PLACER_HASH_PLACER_V2,
                                       PLACER_HASH_PLACER_V1, PLACER_HASH_SIPHASH13,
                                       PLACER_HASH_COUCHBASE};
+    static const char *const allocations[] = {"random", "balanced", NULL};
+    static const int allocation_values[] = {PLACER_TOKENS_RANDOM, PLACER_TOKENS_BALANCED};
     if (!json_is_object(root))
         return fail(c, "expected an object with \"nodes\"");
     /* the strategy first: it decides which other fields apply */
@@ -306,6 +308,11 @@ static int read_top(ctx *c, const json_t *root, placer_builder *b, uint64_t *epo
                 err = not_for(c, strategy, "\"partitions\" (\"couchbase\" hashing)");
             if (!err)
                 placer_builder_set_key_hash(b, iv);
+        } else if (!strcmp(key, "tokens")) {
+            err = strategy != PLACER_RING ? not_for(c, strategy, "\"ring\"")
+                                          : pick(c, v, allocations, allocation_values, &iv);
+            if (!err)
+                placer_builder_set_token_allocation(b, iv);
         } else if (!strcmp(key, "vnodes")) {
             err = strategy != PLACER_RING ? not_for(c, strategy, "\"ring\"")
                                           : u32_value(c, v, 1, PLACER_MAX_TOKENS, &u);
@@ -330,8 +337,8 @@ static int read_top(ctx *c, const json_t *root, placer_builder *b, uint64_t *epo
             if (!err)
                 placer_builder_set_partitions(b, u);
         } else if (strcmp(key, "nodes") != 0) {
-            err = fail(c, "unknown field (known: epoch, seed, strategy, key_hash, vnodes, replicas, "
-                          "partitions, nodes)");
+            err = fail(c, "unknown field (known: epoch, seed, strategy, key_hash, tokens, vnodes, "
+                          "replicas, partitions, nodes)");
         }
         if (err)
             return err;

@@ -20,6 +20,7 @@ placer_builder *placer_builder_new(void)
         return NULL;
     b->seed = PLACER_DEFAULT_SEED;
     b->vnodes = PLACER_DEFAULT_VNODES;
+    b->tokens = PLACER_TOKENS_RANDOM;
     b->strategy = PLACER_RING;
     return b; /* key_hash 0: resolved at build */
 }
@@ -61,6 +62,8 @@ int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **ou
     const plc_strategy_ops *ops = plc_strategy_get(b->strategy);
     PLC_VALIDATE_OR_RET(plc_builder_resolve_hash(b) == 0, PLACER_EINVAL);
     PLC_VALIDATE_OR_RET(ops->key_hashes >> b->eff_hash & 1, PLACER_EINVAL);
+    PLC_VALIDATE_OR_RET(b->tokens != PLACER_TOKENS_BALANCED || b->strategy == PLACER_RING,
+                        PLACER_EINVAL);
     return ops->build(b, epoch, out);
 }
 
@@ -150,6 +153,15 @@ int placer_builder_set_key_hash(placer_builder *b, int hash)
                             hash == PLACER_HASH_SIPHASH13 || hash == PLACER_HASH_COUCHBASE,
                         PLACER_EINVAL);
     b->key_hash = hash;
+    return 0;
+}
+
+int placer_builder_set_token_allocation(placer_builder *b, int mode)
+{
+    PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
+    PLC_VALIDATE_OR_RET(mode == PLACER_TOKENS_RANDOM || mode == PLACER_TOKENS_BALANCED,
+                        PLACER_EINVAL);
+    b->tokens = mode;
     return 0;
 }
 

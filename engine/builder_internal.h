@@ -43,6 +43,7 @@ struct placer_builder {
      * the above and the previous snapshot: the builds read only these. */
     int eff_hash;
     plc_hash_key eff_key;
+    int tokens;        /* PLACER_TOKENS_*: how a ring's tokens are chosen */
     uint32_t partitions; /* partitions or Maglev table size; 0: the strategy's default */
     const placer_snapshot *previous; /* partitions: the map to start from */
     /* An explicit partition map (placer_builder_set_partition_map): map_parts rows of

@@ -15,6 +15,7 @@
 #include "alloc.h"
 #include "named.h"
 #include "builder_internal.h"
+#include "ring_balance.h"
 #include "snapshot_internal.h"
 
 typedef struct entry {
@@ -103,9 +104,10 @@ static entry *radix_sort(entry *e, entry *tmp, size_t n)
 
 /* Fill entries in (id, vnode) order for every node whose state is not
  * `excluded` (joining nodes own nothing now, draining ones nothing in the
- * target); explicit tokens keep their call order. */
+ * target); explicit tokens keep their call order; with bal (balanced
+ * tokens), every node's come from it, ascending. */
 static int generate(const placer_builder *b, const uint32_t *order, const uint64_t *counts,
-                    int excluded, entry *out)
+                    int excluded, const plc_balanced *bal, entry *out)
 {
     plc_hash_fn hash; /* the build's key hash: placer-v2, placer-v1 or SipHash-1-3 */
     plc_hash_batch_fn batch_unused;
@@ -134,7 +136,10 @@ static int generate(const placer_builder *b, const uint32_t *order, const uint64
         const plc_bnode *node = &b->nodes[n];
         if (node->state == excluded)
             continue;
-        if (node->explicit_tokens) {
+        if (bal) {
+            for (uint32_t j = bal->first[n]; j < bal->first[n + 1]; j++)
+                out[at++] = (entry){bal->tokens[j], n, 0};
+        } else if (node->explicit_tokens) {
             const uint64_t *g = grouped + first[n] - node->explicit_tokens;
             for (uint32_t j = 0; j < node->explicit_tokens; j++)
                 out[at++] = (entry){g[j], n, 0};
@@ -207,9 +212,10 @@ placer_snapshot *plc_ring_assemble(const placer_builder *b, uint64_t epoch, plc_
 /* Generate and sort the entries of one placement (nodes not `excluded`);
  * *sorted points into e or tmp. */
 static int sort_placement(const placer_builder *b, const uint32_t *order, const uint64_t *counts,
-                          int excluded, entry *e, entry *tmp, size_t total, entry **sorted)
+                          int excluded, const plc_balanced *bal, entry *e, entry *tmp, size_t total,
+                          entry **sorted)
 {
-    int err = generate(b, order, counts, excluded, e);
+    int err = generate(b, order, counts, excluded, bal, e);
     if (err)
         return err;
     *sorted = radix_sort(e, tmp, total);
@@ -219,26 +225,38 @@ static int sort_placement(const placer_builder *b, const uint32_t *order, const 
 int plc_ring_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
 {
 
+    /* Balanced tokens: every node's chosen first (ring_balance.c). */
+    plc_balanced bal = {0}, *balp = NULL;
+    if (b->tokens == PLACER_TOKENS_BALANCED) {
+        int e = plc_ring_balance(b, &bal);
+        if (e)
+            return e;
+        balp = &bal;
+    }
     uint64_t *counts = plc_malloc((size_t)b->nnodes * sizeof *counts);
-    if (!counts)
+    if (!counts) {
+        plc_balanced_free(&bal);
         return PLACER_ENOMEM;
+    }
     /* Tokens now (all but joining nodes) and after the transition (all but
      * draining nodes); a transition exists while anything joins or drains. */
     uint64_t now = 0, after = 0;
     int transition = 0;
     for (uint32_t n = 0; n < b->nnodes; n++) {
-        counts[n] = node_token_count(b, &b->nodes[n]);
+        counts[n] = balp ? bal.first[n + 1] - bal.first[n] : node_token_count(b, &b->nodes[n]);
         int state = b->nodes[n].state;
         transition |= state == PLACER_NODE_JOINING || state == PLACER_NODE_DRAINING;
         now += state != PLACER_NODE_JOINING ? counts[n] : 0;
         after += state != PLACER_NODE_DRAINING ? counts[n] : 0;
         if (counts[n] == 0 || now > PLACER_MAX_TOKENS || after > PLACER_MAX_TOKENS) {
             plc_free(counts);
+            plc_balanced_free(&bal);
             return PLACER_ETOOMANY;
         }
     }
     if (!now || (transition && !after)) {
         plc_free(counts);
+        plc_balanced_free(&bal);
         return PLACER_ENONODES;
     }
     if (!transition)
@@ -254,9 +272,9 @@ int plc_ring_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
     entry *ttmp = after ? plc_aligned_alloc((size_t)after * sizeof *ttmp) : NULL;
     entry *cur = NULL, *tgt = NULL;
     if (order && e && tmp && (!after || (te && ttmp)) &&
-        (err = sort_placement(b, order, counts, PLACER_NODE_JOINING, e, tmp, now, &cur)) == 0 &&
+        (err = sort_placement(b, order, counts, PLACER_NODE_JOINING, balp, e, tmp, now, &cur)) == 0 &&
         (!after ||
-         (err = sort_placement(b, order, counts, PLACER_NODE_DRAINING, te, ttmp, after, &tgt)) ==
+         (err = sort_placement(b, order, counts, PLACER_NODE_DRAINING, balp, te, ttmp, after, &tgt)) ==
              0)) {
         plc_ring_input in_cur = {&cur[0].token, sizeof(entry), &cur[0].owner, sizeof(entry),
                                  (uint32_t)now};
@@ -271,6 +289,7 @@ int plc_ring_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
     plc_free(te);
     plc_free(ttmp);
     plc_free(counts);
+    plc_balanced_free(&bal);
     if (!err)
         *out = s;
     return err;

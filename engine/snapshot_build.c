@@ -72,6 +72,7 @@ placer_snapshot *plc_snapshot_new(const placer_builder *b, size_t payload, uint6
         str += src->addr_len + 1;
         nodes[n].weight = src->weight;
         nodes[n].state = src->state;
+        s->nbounded += src->state == PLACER_NODE_ACTIVE || src->state == PLACER_NODE_DRAINING;
     }
     s->nzones = number_zones(nodes, b->nnodes, order);
     plc_free(order);

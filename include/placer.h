@@ -252,14 +252,49 @@ PLACER_API int placer_builder_set_secret(placer_builder *b, const unsigned char 
  * the map built moves only the partitions that must move (those of nodes
  * that left, and the surplus of nodes above their new share); PLACER_JUMP
  * keeps every node's buckets, so a node leaving from the middle of the
- * bucket range renumbers nobody. The other strategies' placements are
- * functions of the membership alone. Every strategy takes previous's key
- * hash (and secret) when the builder's is unset (placer_builder_set_key_hash),
- * so a rebuild hashes keys as before. previous must be of
+ * bucket range renumbers nobody; PLACER_RING with PLACER_TOKENS_BALANCED
+ * keeps the tokens every node has in previous. The other strategies' (and
+ * random-token rings') placements are functions of the membership alone.
+ * Every strategy takes previous's key hash (and secret) when the builder's
+ * is unset (placer_builder_set_key_hash), so a rebuild hashes keys as
+ * before. previous must be of
  * the same strategy (and partition count), else the build fails with
  * PLACER_EINVAL. The builder keeps a reference: previous must outlive the
  * builds that use it; NULL forgets it. Returns 0 or PLACER_ENULL. */
 PLACER_API int placer_builder_set_previous(placer_builder *b, const placer_snapshot *previous);
+
+/* How a ring's tokens are chosen (PLACER_RING only):
+ *   PLACER_TOKENS_RANDOM    the default: node i's tokens are
+ *                           placer_hash64(seed, "<id>-<j>"), a function of
+ *                           the node alone; even loads need many tokens
+ *                           (max/mean about 1.04 with 256 per node).
+ *   PLACER_TOKENS_BALANCED  chosen to even out the ring, as Cassandra's
+ *                           allocator does, so 16 tokens per node give
+ *                           max/mean within 1.05: a node keeps the tokens
+ *                           it has (explicit ones, else those it has in the
+ *                           previous snapshot, placer_builder_set_previous,
+ *                           matched by id, whatever its weight now); every
+ *                           other node, in index order, gets
+ *                           max(1, round(w * V)) tokens, each splitting the
+ *                           widest range of the node furthest above its
+ *                           weight share (taking at most the new node's
+ *                           share over its token count), preferring among
+ *                           near-equal splits the one that evens out the
+ *                           new node's zone (its load when every key has one
+ *                           replica per zone); draining nodes' tokens are
+ *                           left out of that ring. Without a previous
+ *                           snapshot the nodes are added one at a time in
+ *                           membership order, so the same membership history
+ *                           gives the same ring; removing a node leaves
+ *                           everyone else's tokens alone (its ranges go to
+ *                           the next tokens' owners). A join moves only the
+ *                           new node's share. Cost: O(tokens so far * new
+ *                           tokens) per node allocated.
+ * Returns 0, PLACER_ENULL or PLACER_EINVAL (not a PLACER_TOKENS_*). Building
+ * any other strategy with PLACER_TOKENS_BALANCED fails with PLACER_EINVAL. */
+#define PLACER_TOKENS_RANDOM 1
+#define PLACER_TOKENS_BALANCED 2
+PLACER_API int placer_builder_set_token_allocation(placer_builder *b, int mode);
 
 /* Node states. The current placement is made of active, draining and down
  * nodes: a down node keeps its ranges (a brief failure must not rewrite the
@@ -514,6 +549,27 @@ PLACER_API int placer_lookup_hash_handoff(const placer_snapshot *s, uint64_t has
  * PLACER_ENOLIVE when every node that could serve it is down, PLACER_ENULL
  * or PLACER_ENOMEM. */
 PLACER_API int placer_lookup_live(const placer_snapshot *s, const void *key, size_t len);
+
+/* Consistent hashing with bounded loads (Mirrokni, Thorup and
+ * Zadimoghaddam, SODA 2018; Envoy's hash_balance_factor), PLACER_RING only.
+ * loads[i] is the caller's current load of node i (placer_node_count(s)
+ * entries: keys, connections, requests in flight...), total their sum, c
+ * >= 1 the balance factor. The nodes that may take keys are the active and
+ * draining ones (m of them); the capacity is ceil(c * (total + 1) / m),
+ * the new key counted, computed in double precision. *owner_out receives
+ * the first node clockwise from the key's position that may take keys and
+ * whose load is below the capacity: the usual owner (placer_lookup) when it
+ * is. The caller then adds the key's load to loads[*owner_out] and to
+ * total; if every placement goes through this call, no node ever holds
+ * more than ceil(c * total / m). Cost: a lookup and two reads while the
+ * owner is under the capacity; a walk clockwise otherwise.
+ * Returns 0, PLACER_ENULL, PLACER_EINVAL (c below 1, not finite, or no
+ * node under the capacity: the loads of the eligible nodes sum past total),
+ * PLACER_ENOTSUP (not a ring) or PLACER_ENOLIVE (no node active or
+ * draining); *owner_out is untouched on error. */
+PLACER_API int placer_lookup_bounded(const placer_snapshot *s, const void *key, size_t len,
+                                     const uint32_t *loads, uint64_t total, double c,
+                                     uint32_t *owner_out);
 
 /* A node's state (PLACER_NODE_*), or PLACER_ENULL / PLACER_ERANGE. */
 PLACER_API int placer_node_state(const placer_snapshot *s, uint32_t node);
@@ -815,6 +871,17 @@ PLACER_API int placer_router_lookup(placer_router *r, const void *key, size_t le
 PLACER_API int placer_router_lookup_batch(placer_router *r, const void *const *keys,
                                           const size_t *lens, size_t n, uint32_t *owners,
                                           uint64_t *epoch);
+
+/* placer_lookup_bounded on the current snapshot. loads has nloads entries;
+ * when the snapshot has more nodes than that, nothing is looked up and
+ * PLACER_ERANGE is returned (*epoch tells which snapshot: size loads for
+ * it). *epoch (when not NULL) receives the epoch of the snapshot that
+ * answered. Returns 0 or what placer_lookup_bounded returns, PLACER_ENULL
+ * or PLACER_ERANGE. */
+PLACER_API int placer_router_lookup_bounded(placer_router *r, const void *key, size_t len,
+                                            const uint32_t *loads, uint32_t nloads,
+                                            uint64_t total, double c, uint32_t *owner_out,
+                                            uint64_t *epoch);
 
 /* Does node `node` own the key now? 0 when it does, PLACER_ENOTMINE when it
  * does not (Couchbase's NOT_MY_VBUCKET), PLACER_ENULL on NULL arguments.

@@ -78,7 +78,8 @@ PLACER_API int placer_couchbase_import_ex(const char *json, size_t len, placer_s
 
 /* A membership file (JSON; README.md shows one) into a new builder (*out,
  * release with placer_builder_free): "strategy", "seed", "epoch",
- * "vnodes", "replicas", "partitions", "key_hash" ("placer-v2" or its alias
+ * "vnodes", "tokens" ("random" or "balanced": placer_builder_set_token_allocation),
+ * "replicas", "partitions", "key_hash" ("placer-v2" or its alias
  * "placer", the default; "placer-v1", the legacy hash; "siphash13", keyed,
  * whose secret the caller sets with placer_builder_set_secret: no file
  * holds it; "couchbase"), and "nodes", each with

@@ -85,6 +85,27 @@ for s in partitions jump rendezvous maglev; do
     esac
 done
 
+# Balanced tokens: 12 nodes x 16; a 13th joins with --previous and takes
+# about its share, everyone else keeping their tokens.
+nodes=''
+for i in $(seq 0 11); do nodes="$nodes{\"id\": \"b$i\", \"zone\": \"z$((i % 3))\"},"; done
+printf '{"strategy": "ring", "tokens": "balanced", "vnodes": 16, "epoch": 1, "nodes": [%s]}\n' \
+    "${nodes%,}" >"$dir/bal.json"
+expect_exit 0 "build balanced" -- "$placer" build "$dir/bal.json" -o "$dir/bal.snap"
+expect_out ': ring, key hash placer-v2, epoch 1, 12 nodes, 192 tokens' "balanced build summary"
+printf '{"strategy": "ring", "tokens": "balanced", "vnodes": 16, "epoch": 2, "nodes": [%s, {"id": "b12", "zone": "z0"}]}\n' \
+    "${nodes%,}" >"$dir/bal2.json"
+expect_exit 0 "build balanced --previous" -- "$placer" build "$dir/bal2.json" -o "$dir/bal2.snap" --previous "$dir/bal.snap"
+expect_exit 0 "diff balanced" -- "$placer" diff "$dir/bal.snap" "$dir/bal2.snap"
+if awk '/^moved:/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+x$/) r = $i + 0; exit !(r > 0 && r <= 1.1) }' "$out"; then ok; else bad "a balanced join moves at most 1.1x the ideal"; cat "$out" >&2; fi
+expect_out '^b12 +0\.0000% +[0-9.]+%$' "only the newcomer receives"
+sed 's/"balanced"/"even"/' "$dir/bal.json" >"$dir/bad-tokens.json"
+expect_exit 2 "unknown token allocation" -- "$placer" build "$dir/bad-tokens.json" -o "$dir/x.snap"
+expect_out 'tokens' "the field is named"
+sed 's/"ring"/"jump"/' "$dir/bal.json" >"$dir/bal-jump.json"
+expect_exit 2 "balanced tokens need a ring" -- "$placer" build "$dir/bal-jump.json" -o "$dir/x.snap"
+expect_out "does not apply to strategy \"jump\"" "balanced tokens: a ring field"
+
 # Couchbase.
 expect_exit 0 "import-couchbase" -- "$placer" import-couchbase "$couchbase" -o "$dir/cb.snap"
 expect_out '^wrote .*: 1024 vBuckets over 3 servers, 2 copies each, epoch 1073$' "import summary"

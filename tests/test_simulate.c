@@ -43,6 +43,44 @@ static plc_sim_config config(const placer_builder *b, uint64_t keys)
     return c;
 }
 
+/* Issue 19 through the simulator: the balanced ring of 120 nodes in 3
+ * zones with 16 tokens each, 20 joins and 10 drains, exact shares; the
+ * hot keys (Zipf 1.0) with bounded loads. */
+static void balanced_rows(const placer_builder *b)
+{
+    plc_sim_config c = config(b, 100000);
+    c.work.zipf_s = 1.0;
+    c.strategies[0] = PLC_SIM_BALANCED;
+    c.strategies[1] = PLACER_RING;
+    c.nstrategies = 2;
+    c.vnodes[0] = 16;
+    c.nvnodes = 1;
+    c.churn_joins = 20;
+    c.churn_drains = 10;
+    c.bound_c = 1.25;
+    plc_sim_result r;
+    CHECK_EQ(plc_simulate(&c, &r), 0);
+    const plc_sim_row *bal = &r.rows[0], *rnd = &r.rows[1];
+    CHECK(bal->has_churn && rnd->has_churn);
+    printf("ring-balanced x16: start %.4f, worst join %.4f (moved/ideal %.4f), after drains %.4f; "
+           "random x16: start %.4f, after drains %.4f\n", bal->churn.start_max,
+           bal->churn.join_max, bal->churn.join_moved, bal->churn.drain_max, rnd->churn.start_max,
+           rnd->churn.drain_max);
+    CHECK(bal->churn.start_max <= 1.05);
+    CHECK(bal->churn.join_max <= 1.05);
+    CHECK(bal->churn.join_moved <= 1.1);
+    CHECK(bal->churn.drain_max < rnd->churn.drain_max);
+    CHECK(rnd->churn.start_max > 1.3); /* random tokens need many more */
+    printf("hot keys, Zipf 1.0: busiest node %.2fx the mean plain, %.3fx bounded (c = 1.25); "
+           "%.1f%% of requests and %.1f%% of keys placed off their owner\n", bal->hot.max_mean,
+           bal->hot.bounded_max_mean, 100 * bal->hot.moved, 100 * bal->hot.keys_moved);
+    CHECK(bal->hot.max_mean > 2);
+    /* the bound: no node above ceil(c * requests / nodes) */
+    CHECK(bal->hot.bounded_max_mean <= ceil(1.25 * 100000 / 120) / (100000.0 / 120));
+    CHECK(bal->hot.moved > 0 && bal->hot.moved < 0.5);
+    plc_sim_result_free(&r);
+}
+
 static const plc_sim_row *row(const plc_sim_result *r, int strategy, uint32_t vnodes)
 {
     for (uint32_t i = 0; i < r->nrows; i++)
@@ -55,6 +93,7 @@ int main(void)
 {
     static const double one[] = {1};
     placer_builder *b120 = nodes(120, 3, one, 1);
+    balanced_rows(b120);
     plc_sim_config c = config(b120, 300000);
     plc_sim_result r, again;
     CHECK_EQ(plc_simulate(&c, &r), 0);
