@@ -3,8 +3,8 @@
  * placer_router_lookup_bounded: consistent hashing with bounded loads
  * (bounded.h) over a ring snapshot.
  *
- * The common case is the key's own owner under the capacity: one fused
- * lookup, the capacity (a multiply, a divide, a ceil), one load and one
+ * The common case is the key's own owner under the capacity: the plain
+ * lookup's path (hash and directory, or the fused kernel), the capacity (a multiply, a divide, a ceil), one load and one
  * node state read. Only past it does the walk start, from the slot after
  * the key's, through the leaf lines.
  */
@@ -38,7 +38,7 @@ int placer_lookup_bounded(const placer_snapshot *s, const void *key, size_t len,
         return PLACER_ENOLIVE;
     plc_node_states st = {&s->nodes[0].state, sizeof s->nodes[0]};
     uint64_t cap = plc_bounded_capacity(total, c, m);
-    uint32_t o = s->lookup(&s->tree, s->seed, key, len);
+    uint32_t o = (uint32_t)plc_lookup_key(s, key, len); /* placer_lookup's own path */
     if (loads[o] < cap && plc_bounded_eligible(st, o)) {
         *owner_out = o;
         return 0;

@@ -9,7 +9,9 @@
  *     everyone else's tokens; a node joining in previous keeps its tokens;
  *     explicit tokens are kept; the same history gives the same bytes;
  *   - placer_lookup_bounded equals the plain rule of tests/reference.c read
- *     through the public inspection calls, keeps the bound over a whole
+ *     through the public inspection calls (for every key hash: placer-v2
+ *     rings take the fused kernels and the directory, placer-v1 and keyed
+ *     rings the hash pointer), keeps the bound over a whole
  *     insert sequence, and reports its errors.
  */
 #include <math.h>
@@ -229,10 +231,17 @@ static void test_errors(void)
     placer_builder_free(b);
 }
 
-/* The bounded lookup against the plain rule, read through public calls. */
-static void test_bounded(void)
+/* The bounded lookup against the plain rule, read through public calls,
+ * for each key hash (hash: PLACER_HASH_*; SipHash-1-3 through a secret):
+ * the unfused ones take another lookup path. */
+static void test_bounded(int hash)
 {
     placer_builder *b = members(30, 8, UINT32_MAX);
+    static const unsigned char secret[16] = "0123456789abcde";
+    if (hash == PLACER_HASH_SIPHASH13)
+        CHECK_EQ(placer_builder_set_secret(b, secret), 0);
+    else
+        CHECK_EQ(placer_builder_set_key_hash(b, hash), 0);
     placer_builder_set_state(b, 4, PLACER_NODE_DOWN);
     placer_builder_set_state(b, 9, PLACER_NODE_DRAINING);
     placer_builder_set_state(b, 11, PLACER_NODE_JOINING);
@@ -316,6 +325,8 @@ int main(void)
     test_builder_matches_allocator();
     test_previous();
     test_errors();
-    test_bounded();
+    test_bounded(PLACER_HASH_PLACER_V2);
+    test_bounded(PLACER_HASH_PLACER_V1);
+    test_bounded(PLACER_HASH_SIPHASH13);
     return check_done("balanced_ring");
 }
