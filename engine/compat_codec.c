@@ -117,6 +117,10 @@ int plc_compat_decode_check(plc_dec *d, const placer_builder *b)
             return plc_dec_fail(d, PLACER_ECORRUPT,
                                 "compat: point %llu is smaller than the one before",
                                 (unsigned long long)i);
+    for (uint32_t i = 0; i < b->nnodes; i++)
+        if (b->nodes[i].state == PLACER_NODE_JOINING || b->nodes[i].state == PLACER_NODE_DRAINING)
+            return plc_dec_fail(d, PLACER_ECORRUPT, "compat: node %u joins or drains: %s has "
+                                "no such state", i, placer_compat_name((int)program));
     int err = plc_dec_check_owners(d, b, own->p, own->count, 0, 0, "compat point");
     if (err)
         return err;

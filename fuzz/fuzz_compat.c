@@ -8,6 +8,10 @@
  * The batch paths of engine/compat_index.c (the SIMD and carry-less
  * multiplication key hashes, the directory) answer the same, under a
  * fuzzer-chosen CPU mask: the keys as they come, then one length for all.
+ * Each accepted configuration is also built through the public API
+ * (placer_builder_set_compat ...) under that mask and sent through the
+ * codec: placer_lookup, the batch, placer_snapshot_hash + placer_lookup_hash
+ * of the decoded snapshot must each give the reference's owner.
  */
 #define PLACER_STATIC_LINKING_ONLY
 #include "compat_index.h"
@@ -29,6 +33,58 @@ static void check_batch(const plc_compat_index *x, const void *const *keys, cons
             fprintf(stderr, "program %d hash %d: batch key %zu: placer %u, reference %u\n",
                     x->layout.program, x->layout.key_hash, i, got[i], want[i]);
         FUZZ_ASSERT(got[i] == want[i]);
+    }
+}
+
+/* The configuration through the public API, then through the codec. */
+static placer_snapshot *public_snapshot(const plc_compat_config *c, const plc_compat_layout *l)
+{
+    placer_builder *b = placer_builder_new();
+    FUZZ_ASSERT(b);
+    for (uint32_t i = 0; i < c->nnodes; i++) {
+        const plc_compat_node *n = &c->nodes[i];
+        double w = c->program == PLC_COMPAT_REDIS ? 1 : n->weight; /* Redis takes none */
+        FUZZ_ASSERT(placer_builder_add_node(b, n->id, NULL, w) == (int)i);
+        FUZZ_ASSERT(placer_builder_set_address(b, i, n->address) == 0);
+        if (c->program == PLC_COMPAT_HAPROXY) /* a field only haproxy reads */
+            FUZZ_ASSERT(placer_builder_set_hash_id(b, i, n->hash_id) == 0);
+    }
+    char tag[3] = {c->hash_tag[0], c->hash_tag[1], 0};
+    placer_compat_options o = {c->distribution ? plc_compat_distribution_name(c->distribution) : NULL,
+                               c->key_hash ? plc_compat_hash_name(c->program, c->key_hash) : NULL,
+                               c->avalanche, tag[0] ? tag : NULL};
+    FUZZ_ASSERT(placer_builder_set_compat(b, c->program, &o) == 0);
+    if (c->slot_owner)
+        FUZZ_ASSERT(placer_builder_set_partition_map(b, PLC_REDIS_SLOTS, 1, c->slot_owner, NULL) == 0);
+    placer_snapshot *s = NULL, *d = NULL;
+    int rc = placer_builder_build(b, 1, &s);
+    if (rc)
+        fprintf(stderr, "program %d: the layout builds, the public API says %s: %s\n", l->program,
+                placer_strerror(rc), placer_builder_error(b));
+    FUZZ_ASSERT(rc == 0);
+    placer_builder_free(b);
+    void *buf;
+    size_t len;
+    FUZZ_ASSERT(placer_snapshot_encode(s, &buf, &len) == 0);
+    FUZZ_ASSERT(placer_snapshot_decode(buf, len, &d) == 0);
+    placer_buffer_free(buf);
+    placer_snapshot_free(s);
+    return d;
+}
+
+/* The public snapshot's answers for keys[0..n) against want[]. */
+static void check_public(const placer_snapshot *s, const void *const *keys, const size_t *lens,
+                         size_t n, const uint32_t *want)
+{
+    uint32_t batch[MAX_KEYS];
+    FUZZ_ASSERT(placer_lookup_batch(s, keys, lens, n, batch) == 0);
+    for (size_t i = 0; i < n; i++) {
+        int one = placer_lookup(s, keys[i], lens[i]);
+        int by_hash = placer_lookup_hash(s, placer_snapshot_hash(s, keys[i], lens[i]));
+        if (one != (int)want[i] || batch[i] != want[i] || by_hash != (int)want[i])
+            fprintf(stderr, "public key %zu: lookup %d, batch %u, by hash %d, reference %u\n", i,
+                    one, batch[i], by_hash, want[i]);
+        FUZZ_ASSERT(one == (int)want[i] && batch[i] == want[i] && by_hash == (int)want[i]);
     }
 }
 
@@ -99,9 +155,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     plc_compat_index x;
     placer_set_cpu_mask(mask);
     rc = plc_compat_index_build(&x, &c);
+    placer_snapshot *s = public_snapshot(&c, &l);
     placer_set_cpu_mask(~0u);
     FUZZ_ASSERT(rc == 0);
     check_batch(&x, keys, lens, nk, wants);
+    check_public(s, keys, lens, nk, wants);
     /* One length for every key (16 or more: the SIMD kernels take runs of
      * such keys), cut from the rest of the input. */
     size_t one = 16 + fuzz_u8(&p) % 48, n1 = 0;
@@ -113,6 +171,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         n1++;
     }
     check_batch(&x, keys, lens, n1, wants);
+    check_public(s, keys, lens, n1, wants);
+    placer_snapshot_free(s);
     plc_compat_index_free(&x);
     plc_compat_layout_free(&l);
     return 0;

@@ -223,10 +223,20 @@ uint32_t ref_owner(const placer_snapshot *s, uint64_t h)
         return o;
     case PLACER_PARTITIONS:
     case PLACER_MAGLEV:
-        placer_token_at(s, ref_range_slot(h, n), &tok, &o);
+        /* Redis (a compat key hash): positions are slots, not ranges */
+        placer_token_at(s,
+                        placer_snapshot_key_hash(s) >= PLACER_HASH_COMPAT_FIRST
+                            ? (uint32_t)(h % n) : ref_range_slot(h, n),
+                        &tok, &o);
         return o;
     case PLACER_RENDEZVOUS:
         return ref_rendezvous_owner(s, h);
+    case PLACER_EMULATED: /* a program's table: hash % n; its ring: as placer's */
+        if (strcmp(placer_snapshot_layout_name(s), "table") == 0) {
+            placer_token_at(s, (uint32_t)(h % n), &tok, &o);
+            return o;
+        }
+        /* fall through */
     default:
         for (uint32_t i = 0; i < n; i++) {
             placer_token_at(s, i, &tok, &o);

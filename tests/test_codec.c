@@ -385,6 +385,141 @@ static void relations(void)
     placer_snapshot_free(s);
 }
 
+/* A compatibility mode's snapshot of four nodes (weights 1 and 2). */
+static placer_snapshot *make_compat(int program, const char *dist, const char *hash, int avalanche,
+                                    const char *tag)
+{
+    placer_builder *b = placer_builder_new();
+    for (int i = 0; i < 4; i++) {
+        char id[16], zone[8], addr[32];
+        snprintf(id, sizeof id, "srv-%d", i);
+        snprintf(zone, sizeof zone, "z%d", i % 2);
+        snprintf(addr, sizeof addr, "10.0.0.%d:1121%d", i, i);
+        placer_builder_add_node(b, id, zone, program == PLACER_COMPAT_REDIS ? 1 : 1 + i % 2);
+        placer_builder_set_address(b, (uint32_t)i, addr);
+        if (program == PLACER_COMPAT_HAPROXY && i == 2)
+            placer_builder_set_hash_id(b, (uint32_t)i, 9);
+    }
+    placer_builder_set_state(b, 3, PLACER_NODE_DOWN);
+    placer_compat_options o = {dist, hash, avalanche, tag};
+    CHECK_EQ(placer_builder_set_compat(b, program, &o), 0);
+    placer_snapshot *s = NULL;
+    CHECK_EQ(placer_builder_build(b, 42, &s), 0);
+    placer_builder_free(b);
+    return s;
+}
+
+#define FORGE(expr, says)                                                              \
+    do {                                                                               \
+        memcpy(m, buf, len);                                                           \
+        expr;                                                                          \
+        recrc(m, len);                                                                 \
+        placer_snapshot *d = NULL;                                                     \
+        why[0] = '\0';                                                                 \
+        CHECK_EQ(placer_snapshot_decode_ex(m, len, &d, why, sizeof why), PLACER_ECORRUPT); \
+        CHECK(d == NULL && strstr(why, says) != NULL);                                 \
+        if (!strstr(why, says))                                                        \
+            fprintf(stderr, "  got '%s', wanted '%s'\n", why, says);                   \
+    } while (0)
+
+/* Compat sections forged behind a recomputed checksum, each well-formed on
+ * its own: what the program would not build is refused with its reason. */
+static void compat_forgeries(void)
+{
+    placer_snapshot *s = make_compat(PLACER_COMPAT_HAPROXY, "consistent", "djb2", 1, NULL);
+    unsigned char *buf, *m;
+    size_t len;
+    placer_snapshot_encode(s, (void **)&buf, &len);
+    m = malloc(len);
+    uint32_t k = plc_rd32(buf + PLC_H_SECTIONS);
+    uint64_t off[PLC_FMT_MAX_SECTIONS + 1] = {0}, cnt[PLC_FMT_MAX_SECTIONS + 1] = {0};
+    for (uint32_t i = 0; i < k; i++) {
+        off[plc_rd32(buf + 64 + 32 * i)] = plc_rd64(buf + 64 + 32 * i + 8);
+        cnt[plc_rd32(buf + 64 + 32 * i)] = plc_rd64(buf + 64 + 32 * i + 24);
+    }
+    CHECK(off[PLC_SEC_COMPAT] && off[PLC_SEC_COMPAT_POINTS] && off[PLC_SEC_COMPAT_OWNERS] &&
+          off[PLC_SEC_COMPAT_HASH_IDS]);
+    char why[256];
+    const unsigned char *pts = buf + off[PLC_SEC_COMPAT_POINTS];
+    uint64_t gap = 1;
+    while (gap < cnt[PLC_SEC_COMPAT_POINTS] && plc_rd32(pts + 4 * gap) - plc_rd32(pts + 4 * (gap - 1)) < 3)
+        gap++;
+    FORGE(plc_wr32(m + off[PLC_SEC_COMPAT_POINTS] + 4 * gap, plc_rd32(pts + 4 * gap) - 1),
+          "the program's is"); /* a point moved within its gap: still sorted */
+    uint32_t o0 = plc_rd32(buf + off[PLC_SEC_COMPAT_OWNERS]);
+    FORGE(plc_wr32(m + off[PLC_SEC_COMPAT_OWNERS], (o0 + 1) % 3), "the program's is");
+    FORGE(plc_wr32(m + off[PLC_SEC_COMPAT_OWNERS], 9), "out of range");
+    FORGE(plc_wr32(m + off[PLC_SEC_COMPAT_POINTS] + 4, 0xffffffffu), "smaller than the one before");
+    FORGE(plc_wr32(m + off[PLC_SEC_COMPAT_HASH_IDS] + 8, 10), "the program's is");
+    FORGE(plc_wr32(m + off[PLC_SEC_COMPAT_HASH_IDS], 0), "server id 0");
+    FORGE(plc_wr32(m + off[PLC_SEC_COMPAT_HASH_IDS], 9), "cannot place"); /* equal ids */
+    FORGE(plc_wr32(m + off[PLC_SEC_COMPAT], PLACER_COMPAT_NGINX), "no key hash");
+    FORGE(plc_wr32(m + off[PLC_SEC_COMPAT], PLACER_COMPAT_REDIS), "Redis is partitions");
+    FORGE(plc_wr32(m + off[PLC_SEC_COMPAT] + 4, 1), "no distribution");
+    FORGE(plc_wr32(m + off[PLC_SEC_COMPAT] + 8, 2), "avalanche");
+    FORGE(plc_wr32(m + off[PLC_SEC_COMPAT] + 12, '{'), "hash tag");
+    FORGE(plc_wr32(m + off[PLC_SEC_COMPAT] + 20, 2), "layout kind");
+    FORGE(plc_wr16(m + PLC_H_KEY_HASH, PLACER_HASH_COMPAT_FIRST + 1), "no key hash");
+    FORGE(plc_wr64(m + PLC_H_SEED, 5), "a seed");
+    FORGE(plc_wr32(m + PLC_H_FLAGS, 1), "target placement");
+    /* a weight that is no integer, in the node record */
+    double w = 1.5;
+    FORGE(memcpy(m + off[PLC_SEC_NODES], &w, 8), "integers");
+    FORGE(plc_wr32(m + off[PLC_SEC_NODES] + 8, PLACER_NODE_JOINING), "no such state");
+    free(m);
+    placer_buffer_free(buf);
+    placer_snapshot_free(s);
+    /* Redis: 16384 slots, no seed */
+    s = make_compat(PLACER_COMPAT_REDIS, NULL, NULL, 0, NULL);
+    placer_snapshot_encode(s, (void **)&buf, &len);
+    m = malloc(len);
+    FORGE(plc_wr64(m + PLC_H_SEED, 5), "16384 slots and none");
+    FORGE(plc_wr16(m + PLC_H_STRATEGY, PLACER_RING), "key hash");
+    free(m);
+    placer_buffer_free(buf);
+    placer_snapshot_free(s);
+}
+#undef FORGE
+
+static void compat_codec(void)
+{
+    static const struct {
+        int program;
+        const char *dist, *hash;
+        int avalanche;
+        const char *tag;
+    } modes[] = {
+        {PLACER_COMPAT_LIBMEMCACHED, "ketama_weighted", "md5", 0, NULL},
+        {PLACER_COMPAT_LIBMEMCACHED, "ketama", "crc", 0, NULL},
+        {PLACER_COMPAT_TWEMPROXY, "ketama", "fnv1a_64", 0, "{}"},
+        {PLACER_COMPAT_TWEMPROXY, "modula", "murmur", 0, NULL},
+        {PLACER_COMPAT_NGINX, "consistent", NULL, 0, NULL},
+        {PLACER_COMPAT_NGINX, "hash", NULL, 0, NULL},
+        {PLACER_COMPAT_HAPROXY, "consistent", "sdbm", 1, NULL},
+        {PLACER_COMPAT_HAPROXY, "map-based", "wt6", 0, NULL},
+        {PLACER_COMPAT_REDIS, NULL, NULL, 0, NULL},
+    };
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        char what[96];
+        snprintf(what, sizeof what, "compat %s %s", placer_compat_name(modes[i].program),
+                 modes[i].dist ? modes[i].dist : "slots");
+        placer_snapshot *s = make_compat(modes[i].program, modes[i].dist, modes[i].hash,
+                                         modes[i].avalanche, modes[i].tag);
+        round_trip(s, what);
+        /* Every byte of the small ones and of an MD5 ring; Redis' 64 KiB
+         * table has the partitions' checks, and its own header rules
+         * (compat_forgeries). */
+        void *buf;
+        size_t len;
+        placer_snapshot_encode(s, &buf, &len);
+        if (modes[i].program != PLACER_COMPAT_REDIS && (len < 3000 || i == 0))
+            hostile(s, what);
+        placer_buffer_free(buf);
+        placer_snapshot_free(s);
+    }
+    compat_forgeries();
+}
+
 static void import_round_trip(void)
 {
     const char *doc = "{\"rev\": 9, \"vBucketServerMap\": {\"numReplicas\": 1, \"serverList\": "
@@ -412,6 +547,7 @@ int main(void)
             placer_snapshot_free(s);
         }
     import_round_trip();
+    compat_codec();
     targeted();
     relations();
     CHECK_EQ(placer_snapshots_alive(), 0);
