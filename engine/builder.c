@@ -122,6 +122,9 @@ int placer_builder_set_secret(placer_builder *b, const unsigned char secret[16])
             b->key_hash = 0;
         return 0;
     }
+    if (b->compat)
+        return plc_builder_refuse(b, "a secret with %s: its placement is public",
+                                  placer_compat_name(b->compat));
     PLC_VALIDATE_OR_RET(!b->key_hash || b->key_hash == PLACER_HASH_PLACER_V1 ||
                             b->key_hash == PLACER_HASH_PLACER_V2 ||
                             b->key_hash == PLACER_HASH_SIPHASH13,

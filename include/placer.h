@@ -195,7 +195,8 @@ PLACER_API int placer_builder_set_replicas(placer_builder *b, uint32_t replicas)
 #define PLACER_MAX_MAGLEV_SIZE 5000011u   /* prime */
 
 /* Choose the strategy (PLACER_RING by default). Returns 0, PLACER_ENULL or
- * PLACER_EINVAL for an unknown strategy. */
+ * PLACER_EINVAL for an unknown strategy or PLACER_EMULATED (a compatibility
+ * mode's: placer_builder_set_compat chooses it). */
 PLACER_API int placer_builder_set_strategy(placer_builder *b, int strategy);
 
 /* The number of partitions (PLACER_PARTITIONS: 1 .. PLACER_MAX_PARTITIONS,
@@ -658,11 +659,16 @@ PLACER_API uint64_t placer_snapshot_seed(const placer_snapshot *s);
 PLACER_API int placer_snapshot_strategy(const placer_snapshot *s);
 PLACER_API int placer_snapshot_key_hash(const placer_snapshot *s);
 
-/* "ring", "partitions", "jump", "rendezvous", "maglev"; NULL when unknown. */
+/* "ring", "partitions", "jump", "rendezvous", "maglev", "compat"
+ * (PLACER_EMULATED); NULL when unknown. */
 PLACER_API const char *placer_strategy_name(int strategy);
 
 /* A key hash's name as membership files spell it: "placer-v1",
- * "couchbase", "placer-v2", "siphash13"; NULL when unknown. */
+ * "couchbase", "placer-v2", "siphash13"; for the compatibility modes' ids
+ * (PLACER_HASH_COMPAT_FIRST and up) one name per function ("md5",
+ * "fnv1a_64", "haproxy-sdbm", "redis-crc16", ...: docs/FORMAT.md), while
+ * placer_snapshot_compat_key_hash gives the program's own spelling; NULL
+ * when unknown. */
 PLACER_API const char *placer_key_hash_name(int key_hash);
 
 /* ------------------------------------------------------------------------ */

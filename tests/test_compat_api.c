@@ -387,7 +387,12 @@ static void refusals(void)
 
     static const unsigned char secret[16] = {1};
     b = pool(PLACER_COMPAT_TWEMPROXY, NULL);
+    CHECK_EQ(placer_builder_set_secret(b, secret), PLACER_EINVAL); /* at once, and at build: */
+    placer_builder_free(b);
+    b = placer_builder_new();
+    placer_builder_add_node(b, "a", NULL, 1);
     placer_builder_set_secret(b, secret);
+    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_TWEMPROXY, NULL), 0);
     REFUSED(b);
     b = pool(PLACER_COMPAT_TWEMPROXY, NULL);
     placer_builder_set_key_hash(b, PLACER_HASH_PLACER_V2);
