@@ -13,8 +13,9 @@
 
 uint64_t plc_bounded_capacity(uint64_t total, double c, uint32_t m)
 {
-    double cap = ceil(c * ((double)total + 1.0) / (double)m);
-    return cap >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)cap;
+    plc_bound b = plc_bounded_fraction(total, c, m);
+    unsigned __int128 cap = b.num / b.den + (b.num % b.den != 0);
+    return cap > UINT64_MAX ? UINT64_MAX : (uint64_t)cap;
 }
 
 uint32_t plc_bounded_walk(plc_next_owner_fn next, void *cursor, uint32_t steps,

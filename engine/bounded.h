@@ -15,10 +15,41 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ceil(c * (total + 1) / m) in double precision, saturated to UINT64_MAX;
- * c >= 1 and finite, m >= 1 (the caller checks). Since the m loads sum to
- * total, at least one is below it: m * that >= c * (total + 1) > total. */
+/* c is read in millionths (rounded to the nearest): the capacity is then
+ * exactly ceil(c * (total + 1) / m) in integers, 1.1 meaning 11/10. */
+#define PLC_BOUNDED_C_SCALE 1000000
+#define PLC_BOUNDED_C_MAX 4294967296.0
+
+/* ceil(c * (total + 1) / m), exactly (128-bit integers, c in millionths),
+ * saturated to UINT64_MAX; c >= 1 and finite, m >= 1 (the caller checks).
+ * Since the m loads sum to total, at least one is below it: m * that >=
+ * c * (total + 1) > total. */
 uint64_t plc_bounded_capacity(uint64_t total, double c, uint32_t m);
+
+/* The capacity as the fraction num / den it is the ceiling of, for the
+ * common case without a division: load < ceil(num / den) exactly when
+ * load * den < num (load is whole). */
+typedef struct plc_bound {
+    unsigned __int128 num, den;
+} plc_bound;
+
+static inline plc_bound plc_bounded_fraction(uint64_t total, double c, uint32_t m)
+{
+    /* c in millionths, exactly: 1.1 is 11/10, not the double just above it
+     * (whose exact ceil would be one more when c * (total + 1) / m is a
+     * whole number in decimal, e.g. 1.1 * 10 / 11). Past 2^32 the capacity
+     * is past any load (m <= 2^32), so c is clamped there. */
+    double cc = c < PLC_BOUNDED_C_MAX ? c : PLC_BOUNDED_C_MAX;
+    /* the nearest millionth, halves up: exact, as cc * 10^6 < 2^52 */
+    unsigned __int128 p = (uint64_t)(cc * PLC_BOUNDED_C_SCALE + 0.5);
+    return (plc_bound){p * ((unsigned __int128)total + 1), /* < 2^52 * 2^64 */
+                       (unsigned __int128)PLC_BOUNDED_C_SCALE * m};
+}
+
+static inline int plc_bounded_below(plc_bound b, uint32_t load)
+{
+    return (unsigned __int128)load * b.den < b.num;
+}
 
 /* The owner of the next position clockwise (the first call: the key's own
  * owner). */

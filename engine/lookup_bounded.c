@@ -4,9 +4,11 @@
  * (bounded.h) over a ring snapshot.
  *
  * The common case is the key's own owner under the capacity: the plain
- * lookup's path (hash and directory, or the fused kernel), the capacity (a multiply, a divide, a ceil), one load and one
- * node state read. Only past it does the walk start, from the slot after
- * the key's, through the leaf lines.
+ * lookup's path (hash and directory, or the fused kernel), two 128-bit
+ * multiplies for the capacity compared without dividing (bounded.h), one
+ * load and one node state read. Only past it is the capacity divided out
+ * and the walk started, from the slot after the key's, through the leaf
+ * lines.
  */
 #include <math.h>
 
@@ -37,12 +39,13 @@ int placer_lookup_bounded(const placer_snapshot *s, const void *key, size_t len,
     if (!m)
         return PLACER_ENOLIVE;
     plc_node_states st = {&s->nodes[0].state, sizeof s->nodes[0]};
-    uint64_t cap = plc_bounded_capacity(total, c, m);
+    plc_bound bound = plc_bounded_fraction(total, c, m);
     uint32_t o = (uint32_t)plc_lookup_key(s, key, len); /* placer_lookup's own path */
-    if (loads[o] < cap && plc_bounded_eligible(st, o)) {
-        *owner_out = o;
+    if (plc_bounded_below(bound, loads[o]) && plc_bounded_eligible(st, o)) {
+        *owner_out = o; /* no division on this path */
         return 0;
     }
+    uint64_t cap = plc_bounded_capacity(total, c, m);
     leaf_cursor cur = {&s->tree, s->index(&s->tree, plc_position(s, key, len))};
     o = plc_bounded_walk(leaf_next, &cur, s->tree.n - 1, st, loads, cap);
     if (o == PLACER_NO_NODE)

@@ -557,7 +557,9 @@ PLACER_API int placer_lookup_live(const placer_snapshot *s, const void *key, siz
  * entries: keys, connections, requests in flight...), total their sum, c
  * >= 1 the balance factor. The nodes that may take keys are the active and
  * draining ones (m of them); the capacity is ceil(c * (total + 1) / m),
- * the new key counted, computed in double precision. *owner_out receives
+ * the new key counted, computed exactly in integers with c read to
+ * millionths (1.1 is 11/10; c past 2^32 acts as 2^32: no node is ever
+ * full). *owner_out receives
  * the first node clockwise from the key's position that may take keys and
  * whose load is below the capacity: the usual owner (placer_lookup) when it
  * is. The caller then adds the key's load to loads[*owner_out] and to

@@ -257,7 +257,17 @@ uint32_t ref_bounded_owner(const uint64_t *tokens, const uint32_t *owners, uint3
         m += states[i] == PLACER_NODE_ACTIVE || states[i] == PLACER_NODE_DRAINING;
     if (!m || !n)
         return PLACER_NO_NODE;
-    double cap = ceil(c * ((double)total + 1) / m);
+    /* the capacity: the least integer k with k * m >= c * (total + 1), c in
+     * millionths, found from the double estimate by exact comparisons */
+    unsigned __int128 pc = (uint64_t)floor((c < 4294967296.0 ? c : 4294967296.0) * 1e6 + 0.5);
+    unsigned __int128 need = pc * ((unsigned __int128)total + 1), unit = (unsigned __int128)m * 1000000;
+    double est = floor(c * ((double)total + 1) / m);
+    unsigned __int128 cap_k = est >= 18446744073709551616.0 ? (unsigned __int128)UINT64_MAX : (unsigned __int128)est;
+    while (cap_k > 0 && (cap_k - 1) * unit >= need)
+        cap_k--;
+    while (cap_k * unit < need)
+        cap_k++;
+    double cap = cap_k > UINT64_MAX ? 18446744073709551616.0 : (double)(uint64_t)cap_k;
     uint32_t first = 0;
     while (first < n && tokens[first] < h)
         first++;

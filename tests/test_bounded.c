@@ -93,6 +93,41 @@ static void test_capacity(void)
     CHECK_EQ(plc_bounded_capacity(0, 1.25, 40), 1);    /* the first key always fits */
     CHECK_EQ(plc_bounded_capacity(UINT64_MAX, 2.0, 1), UINT64_MAX);
     CHECK_EQ(plc_bounded_capacity(UINT64_MAX - 5, 1.0, 1u << 20), UINT64_C(1) << 44);
+    /* c as the decimal it is written as: exact rationals (Python's Fraction),
+     * where the double formula is off by one either way */
+    CHECK_EQ(plc_bounded_capacity(9, 1.1, 11), 1);    /* 1.1 * 10 / 11 = 1 */
+    CHECK_EQ(plc_bounded_capacity(19, 1.05, 21), 1);  /* 1.05 * 20 / 21 = 1 */
+    CHECK_EQ(plc_bounded_capacity(9, 1.3, 13), 1);
+    CHECK_EQ(plc_bounded_capacity(9, 1.1, 1), 11);
+    CHECK_EQ(plc_bounded_capacity(UINT64_C(1) << 53, 1.1, 7), UINT64_C(1415417025745014));
+    CHECK_EQ(plc_bounded_capacity(UINT64_MAX, 1.25, 3), UINT64_C(7686143364045646507));
+    CHECK_EQ(plc_bounded_capacity(999999, 1.000001, 1), 1000001);
+    CHECK_EQ(plc_bounded_capacity(12345678901, 1.5, 97), 190912561);
+    CHECK_EQ(plc_bounded_capacity(0, 3.3, 10), 1);
+    /* the definition, by comparisons only: cap * m >= c * (total + 1) >
+     * (cap - 1) * m, c = p / 10^6, for random totals, node counts and c */
+    uint64_t st = 31;
+    int ok = 1;
+    for (int i = 0; i < 200000; i++) {
+        uint64_t p = 1000000 + check_rand(&st) % 3000000; /* c from 1 to 4 */
+        uint64_t total = check_rand(&st) >> (check_rand(&st) % 64);
+        uint32_t m = 1 + (uint32_t)(check_rand(&st) >> (33 + check_rand(&st) % 31));
+        uint64_t cap = plc_bounded_capacity(total, (double)p / 1e6, m);
+        unsigned __int128 need = (unsigned __int128)p * ((unsigned __int128)total + 1);
+        unsigned __int128 unit = (unsigned __int128)m * 1000000;
+        if (cap == UINT64_MAX) /* saturated: the true one is at least that */
+            ok &= (unsigned __int128)(cap - 1) * unit < need;
+        else
+            ok &= (unsigned __int128)cap * unit >= need && (unsigned __int128)(cap - 1) * unit < need;
+    }
+    CHECK_ALL(ok, "capacity == ceil(c * (total + 1) / m) exactly");
+}
+
+/* load <= ceil(c * total / m) exactly, c = p / 10^6: (load - 1) * m < c * total */
+static int within_bound(uint32_t load, uint64_t p, uint64_t total, uint32_t m)
+{
+    return load == 0 ||
+           (unsigned __int128)(load - 1) * m * 1000000 < (unsigned __int128)p * total;
 }
 
 /* Zipf(1.0) over k keys: the inverse CDF by binary search. */
@@ -137,6 +172,7 @@ static double run(const ring *r, int kind, double c, uint32_t n, const zipf *z)
     uint32_t loads[NODES] = {0};
     uint64_t st = 1234 + (uint64_t)kind, total = 0, off = 0;
     int ok_bound = 1, ok_ref = 1, ok_owner = 1;
+    uint32_t peak = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint64_t h;
         if (kind == RANDOM) {
@@ -171,12 +207,21 @@ static double run(const ring *r, int kind, double c, uint32_t n, const zipf *z)
         off += o != usual;
         loads[o]++;
         total++;
-        /* the bound, the new key counted: ceil(c * total / m) */
-        double bound = ceil(c * (double)total / r->m);
+        /* the bound, the new key counted: ceil(c * total / m), exactly */
         for (uint32_t k = 0; k < NODES; k++)
-            ok_bound &= (double)loads[k] <= bound;
+            ok_bound &= within_bound(loads[k], (uint64_t)llround(c * 1e6), total, r->m);
+        /* and tight: Mirrokni's capacity lets a node reach it (the usual
+         * owner takes the key while below) */
+        peak = loads[o] > peak ? loads[o] : peak;
     }
     CHECK_ALL(ok_bound, kind_name[kind]);
+    /* One hot key fills its node exactly to the bound: the capacity is
+     * Mirrokni's, not a stricter one (the load follows ceil(c * t / m) up,
+     * one key at a time, while c <= m). */
+    uint64_t pc = (uint64_t)llround(c * 1e6);
+    if (kind == HOT)
+        CHECK_ALL(within_bound(peak, pc, total, r->m) && !within_bound(peak + 1, pc, total, r->m),
+                  "one hot key reaches exactly ceil(c * total / m)");
     CHECK_ALL(ok_ref, kind_name[kind]);
     CHECK_ALL(ok_owner, kind_name[kind]);
     /* ineligible nodes never get a key */
