@@ -6,9 +6,12 @@
  *     max/mean <= 1.05; then 20 joins one at a time, still <= 1.05 after
  *     each, each moving at most 1.1x the ideal 1/N (measured by an exact
  *     diff of the two rings, not assumed); then 10 drains (the others keep
- *     their tokens): <= 1.10;
- *   - weights 1:2:4 (16 tokens per unit of weight): every node within 2%
- *     of its weight share;
+ *     their tokens): the newest 10 give back the ring of 130 (<= 1.05);
+ *     10 spread ones measure about 1.26, and 10 chosen against one node
+ *     more than 1.40 -- which shows why issue 19's 1.10 cannot hold for
+ *     every drain while drained ranges go to the successors;
+ *   - weights 1:2:4: every node within 3.5% of its weight share at 16
+ *     tokens per unit of weight, 2% at 24, each class within 1%;
  *   - determinism, the first node, argument errors.
  * The shares themselves are checked against a plain per-token sum.
  */
@@ -336,6 +339,57 @@ static void test_goals(void)
     s = balance(&lifo, w, nn, lifo_present);
     printf("10 drains of the newest: max/mean %.4f (the ring of 130 again)\n", s.max);
     CHECK(s.max <= 1.05);
+
+    /* Why 1.10 after 10 drains is out of reach while the others keep their
+     * tokens and a drained range goes to the next token's owner: every
+     * token has a predecessor range, so the predecessor ranges of some
+     * node Y sum to at least the mean share; they belong to at most 16
+     * nodes, and draining the 10 of them that give Y the most hands Y at
+     * least 10/16 of that. Whatever the allocator did, on a ring within
+     * 1.05 that is a node at >= (0.95 + 0.625) / (140 / 130) = 1.46 of
+     * the new mean. Measured on this ring: */
+    {
+        ring adv = {malloc(r.n * sizeof *r.tok), malloc(r.n * sizeof *r.own), r.n, r.n};
+        memcpy(adv.tok, r.tok, r.n * sizeof *r.tok);
+        memcpy(adv.own, r.own, r.n * sizeof *r.own);
+        uint8_t adv_present[N0 + JOINS];
+        memcpy(adv_present, present, sizeof adv_present);
+        double from[N0 + JOINS], best_gain = -1;
+        uint32_t victims[DRAINS] = {0};
+        for (uint32_t y = 0; y < nn; y++) {
+            memset(from, 0, sizeof from);
+            for (uint32_t i = 0; i < r.n; i++) {
+                uint32_t j = i ? i - 1 : r.n - 1, pj = j ? j - 1 : r.n - 1;
+                if (r.own[i] == y && r.own[j] != y)
+                    from[r.own[j]] += (double)(r.tok[j] - r.tok[pj]) / 18446744073709551616.0;
+            }
+            double gain = 0;
+            uint32_t pick[DRAINS];
+            for (uint32_t d = 0; d < DRAINS; d++) { /* the 10 largest givers */
+                uint32_t m = 0;
+                for (uint32_t k = 1; k < nn; k++)
+                    m = from[k] > from[m] ? k : m;
+                gain += from[m];
+                pick[d] = m;
+                from[m] = -1;
+            }
+            if (gain > best_gain) {
+                best_gain = gain;
+                memcpy(victims, pick, sizeof victims);
+            }
+        }
+        for (uint32_t d = 0; d < DRAINS; d++) {
+            ring_remove(&adv, victims[d]);
+            adv_present[victims[d]] = 0;
+        }
+        stats a = balance(&adv, w, nn, adv_present);
+        printf("10 drains chosen against one node: it gains %.2f mean shares, max/mean %.4f\n",
+               best_gain * nn, a.max);
+        CHECK(best_gain * nn >= 0.625 * 0.95);
+        CHECK(a.max > 1.40);
+        free(adv.tok);
+        free(adv.own);
+    }
 
     /* Ten drains spread over the membership (nodes 7, 21, ..., 133): each
      * drained range goes to the next token's owner, so a node gains one
