@@ -13,6 +13,7 @@
 
 #include "alloc.h"
 #include "compat_index.h"
+#include "fastrange.h"
 #include "compat_snapshot.h"
 #include "strategy_ops.h"
 
@@ -147,10 +148,15 @@ static uint32_t compat_token_count(const placer_snapshot *s)
     return layout(s)->n;
 }
 
+/* Tokens in the 64-bit space of placer's other strategies, where the diff
+ * and the tools that measure shares by ranges read them: point p is
+ * p << 32 (where hash p sits); table slot i, which holds 1/n of the
+ * hashes (h % n), is the i-th of n equal ranges, as partitions' and
+ * Maglev's slots are. */
 static void compat_token_at(const placer_snapshot *s, uint32_t i, uint64_t *token, uint32_t *owner)
 {
     const plc_compat_layout *l = layout(s);
-    *token = l->kind == PLC_CL_RING ? l->points[i] : i;
+    *token = l->kind == PLC_CL_RING ? (uint64_t)l->points[i] << 32 : plc_range_end(i, l->n);
     *owner = l->owners[i];
 }
 

@@ -372,9 +372,12 @@ PLACER_API int placer_builder_set_partition_map(placer_builder *b, uint32_t part
  *   - its key hash id is 16 or above (docs/FORMAT.md; placer_key_hash_name
  *     names it, placer_snapshot_compat_key_hash gives the program's name);
  *   - "tokens" (placer_token_count, placer_token_at, placer_node_tokens) are
- *     the program's points, token i the i-th point in ascending order
- *     (haproxy's rings include the midpoints that turn its nearest-point
- *     rule into "first point >= hash"), or the table's slots (token i: i);
+ *     the program's points in ascending order, point p given as p << 32
+ *     (where hash p sits in the 64-bit space of the diff calls; haproxy's
+ *     rings include the midpoints that turn its nearest-point rule into
+ *     "first point >= hash"), or the table's slots, slot i given as the
+ *     largest position of the i-th of n equal ranges, as for partitions
+ *     (it holds the hashes h % n == i: 1/n of them);
  *   - replicas walk the program's ring clockwise to distinct physical nodes
  *     and zones, as placer's ring does (tables: their slots in order);
  *   - placer_diff works on rings, in the 64-bit space where a key of

@@ -231,11 +231,12 @@ uint32_t ref_owner(const placer_snapshot *s, uint64_t h)
         return o;
     case PLACER_RENDEZVOUS:
         return ref_rendezvous_owner(s, h);
-    case PLACER_EMULATED: /* a program's table: hash % n; its ring: as placer's */
+    case PLACER_EMULATED: /* a program's table: hash % n; its ring: as placer's, */
         if (strcmp(placer_snapshot_layout_name(s), "table") == 0) {
             placer_token_at(s, (uint32_t)(h % n), &tok, &o);
             return o;
         }
+        h = (uint64_t)(uint32_t)h << 32; /* its 32-bit hash h at h << 32, as its tokens */
         /* fall through */
     default:
         for (uint32_t i = 0; i < n; i++) {

@@ -226,8 +226,11 @@ static void check_mode(const mode *m, int nodes, const uint32_t *slots)
         uint64_t t;
         uint32_t o;
         tok &= placer_token_at(s, i, &t, &o) == 0 && o == l.owners[i];
-        if (!redis)
-            tok &= t == (l.kind == PLC_CL_RING ? l.points[i] : i);
+        if (l.kind == PLC_CL_RING) /* point p at p << 32, where hash p sits */
+            tok &= t == (uint64_t)l.points[i] << 32;
+        else /* slot i as the i-th of n equal ranges */
+            tok &= t == (i + 1 == l.n ? UINT64_MAX
+                                      : (uint64_t)((((unsigned __int128)(i + 1) << 64) + l.n - 1) / l.n) - 1);
     }
     for (int i = 0; i < nodes; i++)
         sum += placer_node_tokens(s, (uint32_t)i);
