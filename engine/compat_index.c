@@ -68,6 +68,9 @@ int plc_compat_index_build(plc_compat_index *x, const plc_compat_config *c)
         case PLC_CH_HAP_CRC32:
             x->crc32 = plc_crc32_batch_clmul;
             break;
+        case PLC_CH_CRC16:
+            x->crc16_unmasked = 1;
+            /* fall through */
         case PLC_CH_REDIS_CRC16:
             x->crc16 = plc_crc16_xmodem_batch_clmul;
             break;
@@ -193,9 +196,9 @@ static void program_rule(const plc_compat_layout *l, uint32_t *h, const size_t *
     }
 }
 
-/* The CRC key hashes a batch at a time, 64 keys a step. Redis: the keys
- * of at least PLC_CRC16_CLMUL_MIN_LEN bytes without a '{' (so without a
- * tag) are the kernel's; the others lose their tag and go one at a time. */
+/* The CRC key hashes a batch at a time, 64 keys a step. CRC16: the keys
+ * of at least PLC_CRC16_CLMUL_MIN_LEN bytes (Redis: without a '{', so
+ * without a tag) are the kernel's; the others go one at a time. */
 static void crc_batch(const plc_compat_index *x, const void *const *keys, const size_t *lens,
                       size_t n, uint32_t *hashes)
 {
@@ -211,20 +214,33 @@ static void crc_batch(const plc_compat_index *x, const void *const *keys, const 
             program_rule(l, h, lens + at, m);
             continue;
         }
+        /* twemproxy's unmasked register after n bytes is crc(n) | the high
+         * bytes of crc(n - 1) and crc(n - 2) above it (each step shifts
+         * the register up 8 bits): the kernel gives crc(n - 2), two table
+         * steps the rest. */
+        size_t drop = x->crc16_unmasked ? 2 : 0;
         const void *k[64];
         size_t len[64], pos[64], nl = 0;
         for (size_t i = 0; i < m; i++) {
             h[i] = PLC_CRC_SKIPPED;
-            if (lens[at + i] >= PLC_CRC16_CLMUL_MIN_LEN) {
+            if (lens[at + i] >= PLC_CRC16_CLMUL_MIN_LEN + drop) {
                 k[nl] = keys[at + i];
-                len[nl] = lens[at + i];
+                len[nl] = lens[at + i] - drop;
                 pos[nl++] = i;
             }
         }
         uint32_t lh[64];
-        x->crc16(k, len, nl, '{', lh);
-        for (size_t j = 0; j < nl; j++)
-            h[pos[j]] = lh[j];
+        x->crc16(k, len, nl, drop ? -1 : '{', lh);
+        for (size_t j = 0; j < nl; j++) {
+            uint32_t c = lh[j];
+            if (drop && c != PLC_CRC_SKIPPED) {
+                const unsigned char *tail = (const unsigned char *)k[j] + len[j];
+                uint32_t c1 = ((c << 8) ^ plc_crc16_xmodem[((c >> 8) ^ tail[0]) & 0xffu]) & 0xffffu;
+                uint32_t c2 = ((c1 << 8) ^ plc_crc16_xmodem[((c1 >> 8) ^ tail[1]) & 0xffu]) & 0xffffu;
+                c = c2 | (c1 >> 8) << 16 | (c >> 8) << 24;
+            }
+            h[pos[j]] = c;
+        }
         for (size_t i = 0; i < m; i++)
             if (h[i] == PLC_CRC_SKIPPED)
                 h[i] = plc_compat_key_hash(l, keys[at + i], lens[at + i]);

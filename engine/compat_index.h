@@ -30,6 +30,7 @@ typedef struct plc_compat_index {
     void (*crc32)(const void *const *keys, const size_t *lens, size_t n, uint32_t *out);
     void (*crc16)(const void *const *keys, const size_t *lens, size_t n, int stop, uint32_t *out);
     int crc15;
+    int crc16_unmasked; /* twemproxy's crc16: the register's bits above 16 too */
     /* The radix directory in front of the tree (simd/dir.h), as the native
      * ring has it: batches read one entry for most keys. dir_batch is NULL
      * when the ring is too small for one to pay. */

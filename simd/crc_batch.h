@@ -25,8 +25,8 @@ void plc_crc32_batch_clmul(const void *const *keys, const size_t *lens, size_t n
 
 /* out[i] = CRC16-XMODEM of keys[i] (16 bits), or PLC_CRC_SKIPPED when the
  * key holds the byte `stop` (Redis: a '{' may start a hash tag, which the
- * caller cuts first); every lens[i] must be at least
- * PLC_CRC16_CLMUL_MIN_LEN. */
+ * caller cuts first; stop < 0: no such byte); every lens[i] must be at
+ * least PLC_CRC16_CLMUL_MIN_LEN. */
 void plc_crc16_xmodem_batch_clmul(const void *const *keys, const size_t *lens, size_t n, int stop,
                                   uint32_t *out);
 #endif

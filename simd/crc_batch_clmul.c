@@ -99,9 +99,10 @@ void plc_crc32_batch_clmul(const void *const *keys, const size_t *lens, size_t n
 #define MU16 UINT64_C(0x11303471a041b343) /* without its x^64 term */
 #define POLY16 UINT64_C(0x1021)           /* without its x^16 term */
 
-/* CRC16-XMODEM of len >= 16 bytes, or PLC_CRC_SKIPPED when one of them is
- * `stop`: the scan is two compares a block, beside the multiplies. */
-static inline uint32_t crc16_long(const unsigned char *p, size_t len, __m128i stop)
+/* CRC16-XMODEM of len >= 16 bytes, or PLC_CRC_SKIPPED when scan is set and
+ * one of them is `stop`: the scan is two compares a block, beside the
+ * multiplies. */
+static inline uint32_t crc16_long(const unsigned char *p, size_t len, __m128i stop, int scan)
 {
     const __m128i rev = load(reverse_table);
     const __m128i kf = _mm_set_epi64x((int64_t)X192, (int64_t)X128);
@@ -117,7 +118,7 @@ static inline uint32_t crc16_long(const unsigned char *p, size_t len, __m128i st
         __m128i f = _mm_xor_si128(CLMUL(x, kf, 0x11), CLMUL(x, kf, 0x00));
         x = _mm_xor_si128(f, _mm_shuffle_epi8(b, rev));
     }
-    if (!_mm_testz_si128(seen, seen))
+    if (scan && !_mm_testz_si128(seen, seen))
         return PLC_CRC_SKIPPED;
     /* The CRC is x * x^16 mod P: v = hi * (x^80 mod P) + lo * x^16, under
      * 80 bits, congruent to it. */
@@ -134,7 +135,15 @@ static inline uint32_t crc16_long(const unsigned char *p, size_t len, __m128i st
 void plc_crc16_xmodem_batch_clmul(const void *const *keys, const size_t *lens, size_t n, int stop,
                                   uint32_t *out)
 {
+    /* No stop byte: the compares still run (the compiler may drop them),
+     * their answer is not read. */
+    if (stop < 0) {
+        const __m128i none = _mm_setzero_si128();
+        for (size_t i = 0; i < n; i++)
+            out[i] = crc16_long(keys[i], lens[i], none, 0);
+        return;
+    }
     const __m128i s = _mm_set1_epi8((char)stop);
     for (size_t i = 0; i < n; i++)
-        out[i] = crc16_long(keys[i], lens[i], s);
+        out[i] = crc16_long(keys[i], lens[i], s, 1);
 }
