@@ -25,6 +25,8 @@ static int bytehash_of(int key_hash)
     case PLC_CH_FNV1_32: return PLC_BH_FNV1_32;
     case PLC_CH_FNV1A_64: return PLC_BH_FNV1A_64_32;
     case PLC_CH_ONE_AT_A_TIME: return PLC_BH_OAAT;
+    case PLC_CH_MURMUR: return PLC_BH_MURMUR;
+    case PLC_CH_JENKINS: return PLC_BH_JENKINS;
     default: return 0;
     }
 }
@@ -274,7 +276,7 @@ void plc_compat_index_hash_batch(const plc_compat_index *x, const void *const *k
             size_t len = lens[i], run = 1;
             while (run < m && lens[i + run] == len)
                 run++;
-            if (len >= PLC_BYTEHASH_MIN_LEN && run >= 8) {
+            if (len >= PLC_BYTEHASH_MIN_LEN && len <= PLC_BYTEHASH_MAX_LEN && run >= 8) {
                 x->wide(keys + i, len, run, hashes + i);
                 program_rule(l, hashes + i, lens + i, run);
                 i += run;

@@ -1,12 +1,13 @@
 /*
  * bytehash.h -- the programs' byte-serial key hashes (sdbm, djb2, the
- * 32-bit FNVs, one-at-a-time) across keys: 16 keys of one length at a
- * time, eight per AVX2 register and two registers in flight. Each of these
- * hashes one byte per step through a multiply or a shift chain, so a single
- * key is bound by that chain's latency; 16 chains in SIMD lanes turn it
- * into throughput (measured on Zen 3: two registers beat one and three or
- * four, whose state and words no longer fit the 16 registers). Same bits as engine/compat_hash.c (tests/
- * test_compat_index.c checks every length 16..300).
+ * 32-bit FNVs, one-at-a-time) and two word hashes (murmur, lookup3) across
+ * keys: 16 keys of one length at a time, eight per AVX2 register and two
+ * registers in flight. The byte hashes step one byte at a time through a
+ * multiply or a shift chain, so a single key is bound by that chain's
+ * latency; 16 chains in SIMD lanes turn it into throughput (measured on
+ * Zen 3: two registers beat one, and three or four, whose state and words
+ * no longer fit the 16 registers). Same bits as engine/compat_hash.c
+ * (tests/test_compat_index.c checks every length 16..256).
  */
 #ifndef PLC_SIMD_BYTEHASH_H
 #define PLC_SIMD_BYTEHASH_H
@@ -16,6 +17,7 @@
 
 #define PLC_BYTEHASH_LANES 16u
 #define PLC_BYTEHASH_MIN_LEN 16u /* a key's first 16 bytes are read as one row */
+#define PLC_BYTEHASH_MAX_LEN 256u /* the word hashes keep a key's words on the stack */
 
 /* Which hash (the ids are simd/'s own; the engine maps its key hash ids). */
 enum {
@@ -25,9 +27,12 @@ enum {
     PLC_BH_FNV1_32,    /* fnv1_32: signed bytes */
     PLC_BH_FNV1A_64_32,/* twemproxy fnv1a_64: 32-bit arithmetic, signed bytes */
     PLC_BH_OAAT,       /* one_at_a_time: signed bytes */
+    PLC_BH_MURMUR,     /* libhashkit / twemproxy murmur (MurmurHash2, 4-byte words) */
+    PLC_BH_JENKINS,    /* lookup3 hashlittle, initval 13 (12-byte blocks) */
 };
 
-/* out[i] = hash of keys[i] (len bytes each, len >= PLC_BYTEHASH_MIN_LEN)
+/* out[i] = hash of keys[i] (len bytes each, PLC_BYTEHASH_MIN_LEN <= len <=
+ * PLC_BYTEHASH_MAX_LEN)
  * for i < n <= PLC_BYTEHASH_LANES. */
 typedef void (*plc_bytehash_fn)(const void *const *keys, size_t len, size_t n, uint32_t *out);
 

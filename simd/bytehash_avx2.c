@@ -123,6 +123,129 @@ static inline __m256i oaat_fin(__m256i v)
 }
 DEFINE_BYTEHASH(oaat, sbyte, _mm256_setzero_si256(), OAAT, oaat_fin)
 
+/* The word hashes read 4-byte little-endian words of the key, the last one
+ * zero-filled past the end (their tails add partial words so). words()
+ * gives words 0..nw+2 of eight lanes of one length (the three past the key
+ * are zero, for lookup3's last block): each row of 16 bytes in place, the
+ * last partial row as the key's last 16 bytes moved down into place. */
+#define MAX_WORDS (PLC_BYTEHASH_MAX_LEN / 4 + 3)
+
+static const unsigned char shift_down[32] = {0,    1,    2,    3,    4,    5,    6,    7,
+                                             8,    9,    10,   11,   12,   13,   14,   15,
+                                             0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                             0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+
+static inline void words(const unsigned char *const *src, size_t len, __m256i *w)
+{
+    size_t full = len / 16, tail = len % 16, nw = (len + 3) / 4;
+    for (size_t r = 0; r < full; r++)
+        row_words(src, 16 * r, w + 4 * r);
+    if (tail) {
+        /* The key's last 16 bytes moved down so that byte 16 * full is
+         * first (zeros past the key), then transposed. */
+        __m256i mask = _mm256_broadcastsi128_si256(
+            _mm_loadu_si128((const __m128i *)(const void *)(shift_down + 16 - tail)));
+        __m256i r4[4];
+        for (int i = 0; i < 4; i++)
+            r4[i] = _mm256_shuffle_epi8(
+                _mm256_inserti128_si256(
+                    _mm256_castsi128_si256(
+                        _mm_loadu_si128((const __m128i *)(const void *)(src[i] + len - 16))),
+                    _mm_loadu_si128((const __m128i *)(const void *)(src[i + 4] + len - 16)), 1),
+                mask);
+        __m256i t0 = _mm256_unpacklo_epi32(r4[0], r4[1]), t1 = _mm256_unpackhi_epi32(r4[0], r4[1]);
+        __m256i t2 = _mm256_unpacklo_epi32(r4[2], r4[3]), t3 = _mm256_unpackhi_epi32(r4[2], r4[3]);
+        w[4 * full + 0] = _mm256_unpacklo_epi64(t0, t2);
+        w[4 * full + 1] = _mm256_unpackhi_epi64(t0, t2);
+        w[4 * full + 2] = _mm256_unpacklo_epi64(t1, t3);
+        w[4 * full + 3] = _mm256_unpackhi_epi64(t1, t3);
+    }
+    for (size_t j = nw; j < nw + 3; j++)
+        w[j] = _mm256_setzero_si256();
+}
+
+/* MurmurHash2 as libhashkit seeds it: h = (0xdeadbeef * len) ^ len. */
+static void murmur(const void *const *keys, size_t len, size_t n, uint32_t *out)
+{
+    const unsigned char *src[PLC_BYTEHASH_LANES];
+    for (size_t i = 0; i < PLC_BYTEHASH_LANES; i++)
+        src[i] = i < n ? keys[i] : keys[0];
+    __m256i w[SETS][MAX_WORDS + 4], h[SETS];
+    const __m256i m = _mm256_set1_epi32(0x5bd1e995);
+    for (int g = 0; g < SETS; g++) {
+        words(src + 8 * g, len, w[g]);
+        h[g] = _mm256_set1_epi32((int)((0xdeadbeefu * (uint32_t)len) ^ (uint32_t)len));
+    }
+    for (size_t j = 0; j < len / 4; j++)
+        for (int g = 0; g < SETS; g++) {
+            __m256i k = _mm256_mullo_epi32(w[g][j], m);
+            k = _mm256_mullo_epi32(_mm256_xor_si256(k, _mm256_srli_epi32(k, 24)), m);
+            h[g] = _mm256_xor_si256(_mm256_mullo_epi32(h[g], m), k);
+        }
+    uint32_t all[PLC_BYTEHASH_LANES];
+    for (int g = 0; g < SETS; g++) {
+        __m256i v = h[g];
+        if (len % 4) /* the tail: its zero-filled word */
+            v = _mm256_mullo_epi32(_mm256_xor_si256(v, w[g][len / 4]), m);
+        v = _mm256_xor_si256(v, _mm256_srli_epi32(v, 13));
+        v = _mm256_mullo_epi32(v, m);
+        v = _mm256_xor_si256(v, _mm256_srli_epi32(v, 15));
+        _mm256_storeu_si256((__m256i *)(void *)(all + 8 * g), v);
+    }
+    for (size_t i = 0; i < n; i++)
+        out[i] = all[i];
+}
+
+#define ROT(x, k) _mm256_or_si256(_mm256_slli_epi32((x), (k)), _mm256_srli_epi32((x), 32 - (k)))
+#define VSUB _mm256_sub_epi32
+#define VADD _mm256_add_epi32
+#define VXOR _mm256_xor_si256
+
+/* lookup3 hashlittle(key, len, 13): blocks of 12 bytes while more than 12
+ * remain, then the last 1..12 (zero-filled words) and the final mix. */
+static void jenkins(const void *const *keys, size_t len, size_t n, uint32_t *out)
+{
+    const unsigned char *src[PLC_BYTEHASH_LANES];
+    for (size_t i = 0; i < PLC_BYTEHASH_LANES; i++)
+        src[i] = i < n ? keys[i] : keys[0];
+    __m256i w[SETS][MAX_WORDS + 4];
+    __m256i a[SETS], b[SETS], c[SETS];
+    for (int g = 0; g < SETS; g++) {
+        words(src + 8 * g, len, w[g]);
+        a[g] = b[g] = c[g] = _mm256_set1_epi32((int)(0xdeadbeefu + (uint32_t)len + 13u));
+    }
+    size_t blocks = (len - 1) / 12; /* mixed ones; the last is final's */
+    for (size_t q = 0; q <= blocks; q++)
+        for (int g = 0; g < SETS; g++) {
+            __m256i A = VADD(a[g], w[g][3 * q]), B = VADD(b[g], w[g][3 * q + 1]);
+            __m256i C = VADD(c[g], w[g][3 * q + 2]);
+            if (q < blocks) {
+                A = VSUB(A, C); A = VXOR(A, ROT(C, 4)); C = VADD(C, B);
+                B = VSUB(B, A); B = VXOR(B, ROT(A, 6)); A = VADD(A, C);
+                C = VSUB(C, B); C = VXOR(C, ROT(B, 8)); B = VADD(B, A);
+                A = VSUB(A, C); A = VXOR(A, ROT(C, 16)); C = VADD(C, B);
+                B = VSUB(B, A); B = VXOR(B, ROT(A, 19)); A = VADD(A, C);
+                C = VSUB(C, B); C = VXOR(C, ROT(B, 4)); B = VADD(B, A);
+            } else {
+                C = VXOR(C, B); C = VSUB(C, ROT(B, 14));
+                A = VXOR(A, C); A = VSUB(A, ROT(C, 11));
+                B = VXOR(B, A); B = VSUB(B, ROT(A, 25));
+                C = VXOR(C, B); C = VSUB(C, ROT(B, 16));
+                A = VXOR(A, C); A = VSUB(A, ROT(C, 4));
+                B = VXOR(B, A); B = VSUB(B, ROT(A, 14));
+                C = VXOR(C, B); C = VSUB(C, ROT(B, 24));
+            }
+            a[g] = A;
+            b[g] = B;
+            c[g] = C;
+        }
+    uint32_t all[PLC_BYTEHASH_LANES];
+    for (int g = 0; g < SETS; g++)
+        _mm256_storeu_si256((__m256i *)(void *)(all + 8 * g), c[g]);
+    for (size_t i = 0; i < n; i++)
+        out[i] = all[i];
+}
+
 plc_bytehash_fn plc_bytehash_avx2(int which)
 {
     switch (which) {
@@ -132,6 +255,8 @@ plc_bytehash_fn plc_bytehash_avx2(int which)
     case PLC_BH_FNV1_32: return fnv1_32;
     case PLC_BH_FNV1A_64_32: return fnv1a_64_32;
     case PLC_BH_OAAT: return oaat;
+    case PLC_BH_MURMUR: return murmur;
+    case PLC_BH_JENKINS: return jenkins;
     default: return NULL;
     }
 }

@@ -96,7 +96,7 @@ static void test_x4(void)
 }
 
 #if defined(PLC_HAVE_AVX2)
-/* The SIMD kernels against the one-key hashes: every length 16..300, runs
+/* The SIMD kernels against the one-key hashes: every length they take, runs
  * of PLC_BYTEHASH_LANES keys and of 5 (spare lanes), keys at odd offsets. */
 static void test_bytehash(void)
 {
@@ -104,6 +104,7 @@ static void test_bytehash(void)
         {PLC_BH_SDBM, PLC_CH_HAP_SDBM},      {PLC_BH_DJB2, PLC_CH_HAP_DJB2},
         {PLC_BH_FNV1A_32, PLC_CH_FNV1A_32},  {PLC_BH_FNV1_32, PLC_CH_FNV1_32},
         {PLC_BH_FNV1A_64_32, PLC_CH_FNV1A_64}, {PLC_BH_OAAT, PLC_CH_ONE_AT_A_TIME},
+        {PLC_BH_MURMUR, PLC_CH_MURMUR},      {PLC_BH_JENKINS, PLC_CH_JENKINS},
     };
     if (!(placer_cpu_features() & PLACER_CPU_AVX2))
         return;
@@ -114,7 +115,7 @@ static void test_bytehash(void)
         if (!wide)
             continue;
         int bad = 0;
-        for (size_t len = PLC_BYTEHASH_MIN_LEN; len <= 300; len++)
+        for (size_t len = PLC_BYTEHASH_MIN_LEN; len <= PLC_BYTEHASH_MAX_LEN; len++)
             for (size_t n = 5; n <= PLC_BYTEHASH_LANES; n += PLC_BYTEHASH_LANES - 5) {
                 const void *k[PLC_BYTEHASH_LANES];
                 uint32_t out[PLC_BYTEHASH_LANES];
@@ -276,6 +277,8 @@ static void test_modes(void)
         {PLC_COMPAT_HAPROXY, PLC_CD_MAP_BASED, PLC_CH_HAP_CRC32, 0, NULL},
         {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_FNV1A_64, 0, NULL},
         {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_FNV1_32, 0, NULL},
+        {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_MURMUR, 0, NULL},
+        {PLC_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA, PLC_CH_JENKINS, 0, NULL},
         {PLC_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA, PLC_CH_FNV1A_32, 0, NULL},
         {PLC_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA, PLC_CH_ONE_AT_A_TIME, 0, NULL},
     };
