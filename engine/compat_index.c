@@ -27,6 +27,9 @@ static int bytehash_of(int key_hash)
     case PLC_CH_ONE_AT_A_TIME: return PLC_BH_OAAT;
     case PLC_CH_MURMUR: return PLC_BH_MURMUR;
     case PLC_CH_JENKINS: return PLC_BH_JENKINS;
+    case PLC_CH_FNV1_64: return PLC_BH_FNV1_64;
+    case PLC_CH_HAP_WT6: return PLC_BH_WT6;
+    case PLC_CH_HSIEH: return PLC_BH_HSIEH;
     default: return 0;
     }
 }

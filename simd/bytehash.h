@@ -1,6 +1,6 @@
 /*
  * bytehash.h -- the programs' byte-serial key hashes (sdbm, djb2, the
- * 32-bit FNVs, one-at-a-time) and two word hashes (murmur, lookup3) across
+ * FNVs, one-at-a-time, wt6) and three word hashes (murmur, lookup3, hsieh) across
  * keys: 16 keys of one length at a time, eight per AVX2 register and two
  * registers in flight. The byte hashes step one byte at a time through a
  * multiply or a shift chain, so a single key is bound by that chain's
@@ -29,6 +29,9 @@ enum {
     PLC_BH_OAAT,       /* one_at_a_time: signed bytes */
     PLC_BH_MURMUR,     /* libhashkit / twemproxy murmur (MurmurHash2, 4-byte words) */
     PLC_BH_JENKINS,    /* lookup3 hashlittle, initval 13 (12-byte blocks) */
+    PLC_BH_FNV1_64,    /* libhashkit / twemproxy fnv1_64 (its low 32 bits): signed bytes */
+    PLC_BH_WT6,        /* haproxy wt6: unsigned bytes */
+    PLC_BH_HSIEH,      /* libhashkit / twemproxy hsieh (4-byte words) */
 };
 
 /* out[i] = hash of keys[i] (len bytes each, PLC_BYTEHASH_MIN_LEN <= len <=

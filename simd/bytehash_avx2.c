@@ -56,13 +56,15 @@ static inline void row_words(const unsigned char *const *src, size_t off, __m256
 
 /* NAME hashes with state INIT, STEP(s, c) per byte c (BYTE: zbyte or
  * sbyte, as the program reads its chars), FIN(s) at the end. */
-#define DEFINE_BYTEHASH(NAME, BYTE, INIT, STEP, FIN)                                              \
+#define DEFINE_BYTEHASH(NAME, BYTE, INIT, STEP, FIN) DEFINE_BYTEHASH_T(NAME, __m256i, BYTE, INIT, STEP, FIN)
+/* The same with a state of type T (FIN(s) gives the eight 32-bit hashes). */
+#define DEFINE_BYTEHASH_T(NAME, T, BYTE, INIT, STEP, FIN)                                         \
     static void NAME(const void *const *keys, size_t len, size_t n, uint32_t *out)                \
     {                                                                                             \
         const unsigned char *src[PLC_BYTEHASH_LANES];                                             \
         for (size_t i = 0; i < PLC_BYTEHASH_LANES; i++)                                           \
             src[i] = i < n ? keys[i] : keys[0]; /* spare lanes repeat key 0 */                    \
-        __m256i s[SETS];                                                                          \
+        T s[SETS];                                                                                \
         for (int g = 0; g < SETS; g++)                                                            \
             s[g] = INIT;                                                                          \
         size_t full = len / 16, tail = len % 16;                                                  \
@@ -246,6 +248,99 @@ static void jenkins(const void *const *keys, size_t len, size_t n, uint32_t *out
         out[i] = all[i];
 }
 
+/* fnv1_64 keeps the low 32 bits of a 64-bit FNV-1, and those depend only
+ * on the low 32 bits before each step (a product's and an xor's low bits
+ * come from the operands' low bits): 32-bit lanes with the constants
+ * truncated, as twemproxy's fnv1a_64 computes outright. */
+#define FNV1_64_32(s, c) ((s) = _mm256_xor_si256(MUL((s), 0x1b3u), (c)))
+DEFINE_BYTEHASH(fnv1_64, sbyte, _mm256_set1_epi32((int)0x84222325u), FNV1_64_32, ID)
+
+/* hsieh (Paul Hsieh's SuperFastHash as libhashkit has it): two 16-bit
+ * halves of each 4-byte word, then a tail of len % 4 bytes (its third
+ * byte sign-extended, as libhashkit reads a char) and the avalanche. */
+static void hsieh(const void *const *keys, size_t len, size_t n, uint32_t *out)
+{
+    const unsigned char *src[PLC_BYTEHASH_LANES];
+    for (size_t i = 0; i < PLC_BYTEHASH_LANES; i++)
+        src[i] = i < n ? keys[i] : keys[0];
+    __m256i w[SETS][MAX_WORDS + 4], h[SETS];
+    const __m256i lo16 = _mm256_set1_epi32(0xffff);
+    for (int g = 0; g < SETS; g++) {
+        words(src + 8 * g, len, w[g]);
+        h[g] = _mm256_setzero_si256();
+    }
+    for (size_t j = 0; j < len / 4; j++)
+        for (int g = 0; g < SETS; g++) {
+            __m256i v = _mm256_add_epi32(h[g], _mm256_and_si256(w[g][j], lo16));
+            __m256i tmp = _mm256_xor_si256(_mm256_slli_epi32(_mm256_srli_epi32(w[g][j], 16), 11), v);
+            v = _mm256_xor_si256(_mm256_slli_epi32(v, 16), tmp);
+            h[g] = _mm256_add_epi32(v, _mm256_srli_epi32(v, 11));
+        }
+    uint32_t all[PLC_BYTEHASH_LANES];
+    for (int g = 0; g < SETS; g++) {
+        __m256i v = h[g], t = w[g][len / 4]; /* the tail, zero-filled */
+        switch (len % 4) {
+        case 3:
+            v = _mm256_add_epi32(v, _mm256_and_si256(t, lo16));
+            v = _mm256_xor_si256(v, _mm256_slli_epi32(v, 16));
+            v = _mm256_xor_si256(v, _mm256_slli_epi32(_mm256_srai_epi32(_mm256_slli_epi32(t, 8), 24), 18));
+            v = _mm256_add_epi32(v, _mm256_srli_epi32(v, 11));
+            break;
+        case 2:
+            v = _mm256_add_epi32(v, _mm256_and_si256(t, lo16));
+            v = _mm256_xor_si256(v, _mm256_slli_epi32(v, 11));
+            v = _mm256_add_epi32(v, _mm256_srli_epi32(v, 17));
+            break;
+        case 1:
+            v = _mm256_add_epi32(v, t); /* one byte, zero-filled above */
+            v = _mm256_xor_si256(v, _mm256_slli_epi32(v, 10));
+            v = _mm256_add_epi32(v, _mm256_srli_epi32(v, 1));
+            break;
+        default:
+            break;
+        }
+        v = _mm256_xor_si256(v, _mm256_slli_epi32(v, 3));
+        v = _mm256_add_epi32(v, _mm256_srli_epi32(v, 5));
+        v = _mm256_xor_si256(v, _mm256_slli_epi32(v, 4));
+        v = _mm256_add_epi32(v, _mm256_srli_epi32(v, 17));
+        v = _mm256_xor_si256(v, _mm256_slli_epi32(v, 25));
+        v = _mm256_add_epi32(v, _mm256_srli_epi32(v, 6));
+        _mm256_storeu_si256((__m256i *)(void *)(all + 8 * g), v);
+    }
+    for (size_t i = 0; i < n; i++)
+        out[i] = all[i];
+}
+
+/* haproxy's wt6: two words and two rotation counts a lane; vpsllvd and
+ * vpsrlvd rotate each lane by its own count (a count of 0 rotates by 0:
+ * the right shift by 32 gives 0, as the scalar form's rotl32 wants). */
+typedef struct wt6v {
+    __m256i h0, h1, s0, s1;
+} wt6v;
+#define WT6_INIT                                                                                  \
+    ((wt6v){_mm256_set1_epi32((int)0xa53c965au), _mm256_set1_epi32(0x5ca6953a),                  \
+            _mm256_set1_epi32(6), _mm256_set1_epi32(18)})
+static inline __m256i rotv(__m256i x, __m256i k)
+{
+    return _mm256_or_si256(_mm256_sllv_epi32(x, k),
+                           _mm256_srlv_epi32(x, _mm256_sub_epi32(_mm256_set1_epi32(32), k)));
+}
+#define WT6(s, c)                                                                                 \
+    do {                                                                                          \
+        const __m256i ones_ = _mm256_set1_epi32(-1);                                              \
+        __m256i c_ = (c);                                                                         \
+        __m256i h0_ = _mm256_xor_si256(_mm256_xor_si256((s).h0, c_), ones_);                      \
+        __m256i h1_ = _mm256_xor_si256(_mm256_add_epi32((s).h1, c_), ones_);                      \
+        (s).h0 = rotv(h1_, (s).s0);                                                               \
+        (s).h1 = rotv(h0_, (s).s1);                                                               \
+        __m256i t_ = _mm256_and_si256(_mm256_xor_si256(_mm256_srli_epi32((s).h0, 16), (s).h1),    \
+                                      _mm256_set1_epi32(0xffff));                                 \
+        (s).s0 = _mm256_and_si256(t_, _mm256_set1_epi32(0x1f));                                   \
+        (s).s1 = _mm256_srli_epi32(t_, 11);                                                       \
+    } while (0)
+#define WT6_FIN(s) _mm256_xor_si256((s).h0, (s).h1)
+DEFINE_BYTEHASH_T(wt6, wt6v, zbyte, WT6_INIT, WT6, WT6_FIN)
+
 plc_bytehash_fn plc_bytehash_avx2(int which)
 {
     switch (which) {
@@ -257,6 +352,9 @@ plc_bytehash_fn plc_bytehash_avx2(int which)
     case PLC_BH_OAAT: return oaat;
     case PLC_BH_MURMUR: return murmur;
     case PLC_BH_JENKINS: return jenkins;
+    case PLC_BH_FNV1_64: return fnv1_64;
+    case PLC_BH_WT6: return wt6;
+    case PLC_BH_HSIEH: return hsieh;
     default: return NULL;
     }
 }
