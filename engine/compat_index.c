@@ -219,6 +219,21 @@ static void crc_batch(const plc_compat_index *x, const void *const *keys, const 
             program_rule(l, h, lens + at, m);
             continue;
         }
+        if (!x->crc16_unmasked) {
+            /* Redis, when every key is long enough (the usual case): the
+             * kernel reads the batch as it is; the keys it skips (a '{')
+             * lose their tag and go one at a time. */
+            int all_long = 1;
+            for (size_t i = 0; i < m; i++)
+                all_long &= lens[at + i] >= PLC_CRC16_CLMUL_MIN_LEN;
+            if (all_long) {
+                x->crc16(keys + at, lens + at, m, '{', h);
+                for (size_t i = 0; i < m; i++)
+                    h[i] = h[i] == PLC_CRC_SKIPPED ? plc_compat_key_hash(l, keys[at + i], lens[at + i])
+                                                   : h[i] & (PLC_REDIS_SLOTS - 1u);
+                continue;
+            }
+        }
         /* twemproxy's unmasked register after n bytes is crc(n) | the high
          * bytes of crc(n - 1) and crc(n - 2) above it (each step shifts
          * the register up 8 bits): the kernel gives crc(n - 2), two table
