@@ -1,7 +1,8 @@
 /*
  * membership.c -- a membership file (JSON, parsed with jansson) into a
  * builder: strategy and its parameters, seed, epoch, and the nodes with
- * id, zone, weight, state, address and explicit tokens. Unknown fields are
+ * id, zone, weight, state, address and explicit tokens; or a
+ * compatibility mode ("compat", membership_compat.c reads its fields). Unknown fields are
  * errors (a misspelt "wieght" must not silently mean 1.0), and so are
  * fields the chosen strategy does not use ("partitions" on a ring, "tokens"
  * on a Maglev node). What the builder would refuse later (partitions past
@@ -17,19 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_locate.h"
+#include "membership_ctx.h"
 #include "placer_control.h"
 
-typedef struct ctx {
-    const char *text, *name;
-    size_t len;
-    char *why;
-    size_t why_len;
-    plc_json_step path[4];
-    size_t depth;
-} ctx;
-
-static int fail(ctx *c, const char *fmt, ...)
+int plc_m_fail(plc_mctx *c, const char *fmt, ...)
 {
     if (!c->why || !c->why_len)
         return PLACER_EFORMAT;
@@ -54,14 +46,14 @@ static int fail(ctx *c, const char *fmt, ...)
     return PLACER_EFORMAT;
 }
 
-static void push(ctx *c, const char *name, size_t index)
+void plc_m_push(plc_mctx *c, const char *name, size_t index)
 {
     c->path[c->depth++] = (plc_json_step){name, index};
 }
 
 /* A 64-bit unsigned value: a JSON integer >= 0, or a string in decimal or
  * 0x-hex (for values past 2^63). */
-static int u64_value(ctx *c, const json_t *v, uint64_t *out)
+static int u64_value(plc_mctx *c, const json_t *v, uint64_t *out)
 {
     if (json_is_integer(v) && json_integer_value(v) >= 0) {
         *out = (uint64_t)json_integer_value(v);
@@ -73,20 +65,20 @@ static int u64_value(ctx *c, const json_t *v, uint64_t *out)
         int err = placer_parse_u64(text, len, 0, UINT64_MAX, out);
         if (!err)
             return 0;
-        return fail(c, "\"%s\": %s", text, placer_parse_u64_reason(text, len, err));
+        return plc_m_fail(c, "\"%s\": %s", text, placer_parse_u64_reason(text, len, err));
     }
-    return fail(c, "expected an integer from 0 to 2^64-1 (a string such as \"0xffffffffffffffff\" above 2^63)");
+    return plc_m_fail(c, "expected an integer from 0 to 2^64-1 (a string such as \"0xffffffffffffffff\" above 2^63)");
 }
 
-static int u32_value(ctx *c, const json_t *v, uint32_t lo, uint32_t hi, uint32_t *out)
+static int u32_value(plc_mctx *c, const json_t *v, uint32_t lo, uint32_t hi, uint32_t *out)
 {
     if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
-        return fail(c, "expected an integer from %u to %u", lo, hi);
+        return plc_m_fail(c, "expected an integer from %u to %u", lo, hi);
     *out = (uint32_t)json_integer_value(v);
     return 0;
 }
 
-static int pick(ctx *c, const json_t *v, const char *const *names, const int *values, int *out)
+static int pick(plc_mctx *c, const json_t *v, const char *const *names, const int *values, int *out)
 {
     for (size_t i = 0; json_is_string(v) && names[i]; i++)
         if (strcmp(json_string_value(v), names[i]) == 0) {
@@ -96,12 +88,12 @@ static int pick(ctx *c, const json_t *v, const char *const *names, const int *va
     char list[128] = "";
     for (size_t i = 0; names[i]; i++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "", names[i]);
-    return fail(c, "expected one of %s", list);
+    return plc_m_fail(c, "expected one of %s", list);
 }
 
-static int builder_error(ctx *c, int err)
+int plc_m_builder_error(plc_mctx *c, int err)
 {
-    return err == PLACER_ENOMEM ? err : fail(c, "%s", placer_strerror(err));
+    return err == PLACER_ENOMEM ? err : plc_m_fail(c, "%s", placer_strerror(err));
 }
 
 /* Which strategies use a field (bit PLACER_RING << ...): "partitions" on a
@@ -109,59 +101,75 @@ static int builder_error(ctx *c, int err)
 #define USES(s) (1u << (s))
 static const char *const strategy_names[] = {"ring", "partitions", "jump", "rendezvous", "maglev"};
 
-static int not_for(ctx *c, int strategy, const char *uses)
+static int not_for(plc_mctx *c, int strategy, const char *uses)
 {
-    return fail(c, "does not apply to strategy \"%s\" (only to %s)",
+    return plc_m_fail(c, "does not apply to strategy \"%s\" (only to %s)",
                 strategy_names[strategy - PLACER_RING], uses);
 }
 
-static int read_node(ctx *c, placer_builder *b, const json_t *node, int strategy)
+static int read_node(plc_mctx *c, placer_builder *b, const json_t *node, int strategy, int compat)
 {
     static const char *const states[] = {"active", "joining", "draining", "down", NULL};
     static const int state_values[] = {PLACER_NODE_ACTIVE, PLACER_NODE_JOINING,
                                        PLACER_NODE_DRAINING, PLACER_NODE_DOWN};
     if (!json_is_object(node))
-        return fail(c, "expected an object with at least \"id\"");
+        return plc_m_fail(c, "expected an object with at least \"id\"");
     const char *key;
     json_t *v;
     json_object_foreach((json_t *)node, key, v) {
         if (strcmp(key, "id") && strcmp(key, "zone") && strcmp(key, "weight") &&
-            strcmp(key, "state") && strcmp(key, "address") && strcmp(key, "tokens")) {
-            push(c, key, 0);
-            return fail(c, "unknown field (known: id, zone, weight, state, address, tokens)");
+            strcmp(key, "state") && strcmp(key, "address") && strcmp(key, "tokens") &&
+            strcmp(key, "hash_id")) {
+            plc_m_push(c, key, 0);
+            return plc_m_fail(c, "unknown field (known: id, zone, weight, state, address, tokens, "
+                                 "hash_id)");
+        }
+        if (!compat) {
+            plc_m_push(c, key, 0);
+            int err = plc_m_compat_only_node_field(c, key);
+            if (err)
+                return err;
+            c->depth--;
         }
     }
     const json_t *id = json_object_get(node, "id"), *zone = json_object_get(node, "zone");
     const json_t *weight = json_object_get(node, "weight"), *state = json_object_get(node, "state");
     const json_t *addr = json_object_get(node, "address"), *tokens = json_object_get(node, "tokens");
     size_t base = c->depth;
-    push(c, "id", 0);
+    plc_m_push(c, "id", 0);
     if (!json_is_string(id))
-        return fail(c, id ? "expected a string" : "missing");
+        return plc_m_fail(c, id ? "expected a string" : "missing");
     c->depth = base;
-    push(c, "zone", 0);
+    plc_m_push(c, "zone", 0);
     if (zone && !json_is_string(zone))
-        return fail(c, "expected a string");
+        return plc_m_fail(c, "expected a string");
     c->depth = base;
-    push(c, "weight", 0);
-    if (weight && !json_is_number(weight))
-        return fail(c, "expected a number > 0");
-    double w = weight ? json_number_value(weight) : 1.0;
+    plc_m_push(c, "weight", 0);
+    double w = 1.0;
+    if (compat) {
+        int err = plc_m_compat_weight(c, weight, compat, &w);
+        if (err)
+            return err;
+    } else if (weight && !json_is_number(weight)) {
+        return plc_m_fail(c, "expected a number > 0");
+    } else if (weight) {
+        w = json_number_value(weight);
+    }
     c->depth = base;
-    push(c, "id", 0);
+    plc_m_push(c, "id", 0);
     int idx = placer_builder_add_node(b, json_string_value(id), zone ? json_string_value(zone) : NULL, w);
     if (idx == PLACER_EWEIGHT || (idx == PLACER_EIDLONG && zone &&
                                   strlen(json_string_value(id)) <= PLACER_MAX_ID_LEN)) {
         c->depth = base;
-        push(c, idx == PLACER_EWEIGHT ? "weight" : "zone", 0);
+        plc_m_push(c, idx == PLACER_EWEIGHT ? "weight" : "zone", 0);
     }
     if (idx < 0)
-        return builder_error(c, idx);
+        return plc_m_builder_error(c, idx);
     if (strlen(json_string_value(id)) != json_string_length(id))
-        return fail(c, "contains a NUL character");
+        return plc_m_fail(c, "contains a NUL character");
     c->depth = base;
     if (state) {
-        push(c, "state", 0);
+        plc_m_push(c, "state", 0);
         int s;
         if (pick(c, state, states, state_values, &s))
             return PLACER_EFORMAT;
@@ -169,28 +177,30 @@ static int read_node(ctx *c, placer_builder *b, const json_t *node, int strategy
         c->depth = base;
     }
     if (addr) {
-        push(c, "address", 0);
+        plc_m_push(c, "address", 0);
         if (!json_is_string(addr))
-            return fail(c, "expected a string");
+            return plc_m_fail(c, "expected a string");
         int err = placer_builder_set_address(b, (uint32_t)idx, json_string_value(addr));
         if (err)
-            return builder_error(c, err);
+            return plc_m_builder_error(c, err);
         c->depth = base;
     }
+    if (compat)
+        return plc_m_compat_node(c, b, node, (uint32_t)idx, compat);
     if (tokens) {
-        push(c, "tokens", 0);
+        plc_m_push(c, "tokens", 0);
         if (!(USES(strategy) & (USES(PLACER_RING) | USES(PLACER_JUMP))))
             return not_for(c, strategy, "\"ring\" and \"jump\"");
         if (!json_is_array(tokens) || !json_array_size(tokens))
-            return fail(c, "expected a non-empty array of tokens");
+            return plc_m_fail(c, "expected a non-empty array of tokens");
         for (size_t i = 0; i < json_array_size(tokens); i++) {
-            push(c, NULL, i);
+            plc_m_push(c, NULL, i);
             uint64_t t;
             if (u64_value(c, json_array_get(tokens, i), &t))
                 return PLACER_EFORMAT;
             int err = placer_builder_add_token(b, (uint32_t)idx, t);
             if (err)
-                return builder_error(c, err);
+                return plc_m_builder_error(c, err);
             c->depth--;
         }
         c->depth = base;
@@ -201,7 +211,7 @@ static int read_node(ctx *c, placer_builder *b, const json_t *node, int strategy
 /* Nobody left to own keys: every node joining (nothing owns keys now), or
  * nodes in transition and every one draining (nothing would own them
  * after). The builder's PLACER_ENONODES, found here with its place. */
-static int check_owners(ctx *c, const json_t *nodes)
+static int check_owners(plc_mctx *c, const json_t *nodes)
 {
     static const char *const states[] = {"active", "joining", "draining", "down"};
     size_t now = 0, after = 0, moving = 0, n = json_array_size(nodes);
@@ -213,16 +223,16 @@ static int check_owners(ctx *c, const json_t *nodes)
         moving += !strcmp(name, "joining") || !strcmp(name, "draining");
     }
     c->depth = 0;
-    push(c, "nodes", 0);
+    plc_m_push(c, "nodes", 0);
     if (!now)
-        return fail(c, "every node is joining: no node would own keys now");
+        return plc_m_fail(c, "every node is joining: no node would own keys now");
     if (moving && !after)
-        return fail(c, "every node is draining: no node would own keys after the transition");
+        return plc_m_fail(c, "every node is draining: no node would own keys after the transition");
     return 0;
 }
 
 /* Jump: two nodes (in one placement) may not claim the same bucket. */
-static int check_buckets(ctx *c, const json_t *nodes)
+static int check_buckets(plc_mctx *c, const json_t *nodes)
 {
     size_t n = json_array_size(nodes);
     for (int target = 0; target < 2; target++)
@@ -234,10 +244,10 @@ static int check_buckets(ctx *c, const json_t *nodes)
             for (size_t k = 0; k < json_array_size(ti); k++) {
                 uint64_t a = 0, bkt = 0;
                 c->depth = 0;
-                push(c, "nodes", 0);
-                push(c, NULL, i);
-                push(c, "tokens", 0);
-                push(c, NULL, k);
+                plc_m_push(c, "nodes", 0);
+                plc_m_push(c, NULL, i);
+                plc_m_push(c, "tokens", 0);
+                plc_m_push(c, NULL, k);
                 u64_value(c, json_array_get(ti, k), &a); /* read before: cannot fail */
                 for (size_t j = 0; j <= i; j++) {
                     const json_t *nj = json_array_get(nodes, j), *tj = json_object_get(nj, "tokens");
@@ -250,7 +260,7 @@ static int check_buckets(ctx *c, const json_t *nodes)
                         u64_value(c, json_array_get(tj, m), &bkt);
                         c->depth = keep;
                         if (bkt == a)
-                            return fail(c, "bucket %llu is already node %zu's", (unsigned long long)a, j);
+                            return plc_m_fail(c, "bucket %llu is already node %zu's", (unsigned long long)a, j);
                     }
                 }
             }
@@ -258,7 +268,7 @@ static int check_buckets(ctx *c, const json_t *nodes)
     return 0;
 }
 
-static int read_top(ctx *c, const json_t *root, placer_builder *b, uint64_t *epoch, int *has_epoch)
+static int read_top(plc_mctx *c, const json_t *root, placer_builder *b, uint64_t *epoch, int *has_epoch)
 {
     static const int strategy_values[] = {PLACER_RING, PLACER_PARTITIONS, PLACER_JUMP,
                                           PLACER_RENDEZVOUS, PLACER_MAGLEV};
@@ -274,13 +284,28 @@ static int read_top(ctx *c, const json_t *root, placer_builder *b, uint64_t *epo
     static const char *const allocations[] = {"random", "balanced", NULL};
     static const int allocation_values[] = {PLACER_TOKENS_RANDOM, PLACER_TOKENS_BALANCED};
     if (!json_is_object(root))
-        return fail(c, "expected an object with \"nodes\"");
+        return plc_m_fail(c, "expected an object with \"nodes\"");
+    /* a compatibility mode first: the program's own ring or table replaces
+     * the strategy and its parameters (membership_compat.c reads them) */
+    int compat = PLACER_COMPAT_NONE;
+    const json_t *cv = json_object_get(root, "compat");
+    if (cv) {
+        c->depth = 0;
+        plc_m_push(c, "compat", 0);
+        compat = json_is_string(cv) ? placer_compat_from_name(json_string_value(cv)) : PLACER_EINVAL;
+        if (compat <= PLACER_COMPAT_NONE)
+            return plc_m_fail(c, "expected one of \"libmemcached\", \"twemproxy\", \"nginx\", "
+                                 "\"haproxy\", \"redis\"");
+        int err = plc_m_compat_top(c, root, b, compat);
+        if (err)
+            return err;
+    }
     /* the strategy first: it decides which other fields apply */
     int strategy = PLACER_RING;
-    const json_t *sv = json_object_get(root, "strategy");
+    const json_t *sv = compat ? NULL : json_object_get(root, "strategy");
     if (sv) {
         c->depth = 0;
-        push(c, "strategy", 0);
+        plc_m_push(c, "strategy", 0);
         if (pick(c, sv, strategies, strategy_values, &strategy))
             return PLACER_EFORMAT;
         placer_builder_set_strategy(b, strategy);
@@ -289,13 +314,15 @@ static int read_top(ctx *c, const json_t *root, placer_builder *b, uint64_t *epo
     json_t *v;
     json_object_foreach((json_t *)root, key, v) {
         c->depth = 0;
-        push(c, key, 0);
+        plc_m_push(c, key, 0);
         int err = 0, iv = 0;
         uint32_t u = 0;
         uint64_t x = 0;
         if (!strcmp(key, "epoch")) {
             err = u64_value(c, v, epoch);
             *has_epoch = 1;
+        } else if (compat) {
+            /* checked by plc_m_compat_top */
         } else if (!strcmp(key, "seed")) {
             err = u64_value(c, v, &x);
             if (!err)
@@ -331,32 +358,34 @@ static int read_top(ctx *c, const json_t *root, placer_builder *b, uint64_t *epo
                 err = u32_value(c, v, 2, PLACER_MAX_MAGLEV_SIZE, &u);
                 for (uint32_t d = 2; !err && (uint64_t)d * d <= u; d++)
                     if (u % d == 0)
-                        err = fail(c, "a Maglev table size must be prime (%u = %u x %u)", u, d, u / d);
+                        err = plc_m_fail(c, "a Maglev table size must be prime (%u = %u x %u)", u, d, u / d);
             } else
                 err = not_for(c, strategy, "\"partitions\" and \"maglev\"");
             if (!err)
                 placer_builder_set_partitions(b, u);
-        } else if (strcmp(key, "nodes") != 0) {
-            err = fail(c, "unknown field (known: epoch, seed, strategy, key_hash, tokens, vnodes, "
-                          "replicas, partitions, nodes)");
+        } else if (strcmp(key, "nodes") != 0 && !(err = plc_m_compat_only_top_field(c, key))) {
+            err = plc_m_fail(c, "unknown field (known: epoch, seed, strategy, key_hash, tokens, vnodes, "
+                                "replicas, partitions, nodes, compat)");
         }
         if (err)
             return err;
     }
     c->depth = 0;
     const json_t *nodes = json_object_get(root, "nodes");
-    push(c, "nodes", 0);
+    plc_m_push(c, "nodes", 0);
     if (!json_is_array(nodes) || !json_array_size(nodes))
-        return fail(c, nodes ? "expected a non-empty array of nodes" : "missing");
+        return plc_m_fail(c, nodes ? "expected a non-empty array of nodes" : "missing");
     for (size_t i = 0; i < json_array_size(nodes); i++) {
         c->depth = 1;
-        push(c, NULL, i);
-        int err = read_node(c, b, json_array_get(nodes, i), strategy);
+        plc_m_push(c, NULL, i);
+        int err = read_node(c, b, json_array_get(nodes, i), strategy, compat);
         if (err)
             return err;
     }
     int err = check_owners(c, nodes);
-    if (!err && strategy == PLACER_JUMP)
+    if (!err && compat)
+        err = plc_m_compat_nodes(c, b, root, compat);
+    else if (!err && strategy == PLACER_JUMP)
         err = check_buckets(c, nodes);
     return err;
 }
@@ -368,7 +397,7 @@ int placer_membership_parse(const char *json, size_t len, const char *name, plac
         why[0] = '\0';
     if (!json || !out || !epoch)
         return PLACER_ENULL;
-    ctx c = {json, name ? name : "<membership>", len, why, why_len, {{0}}, 0};
+    plc_mctx c = {json, name ? name : "<membership>", len, why, why_len, {{0}}, 0};
     json_error_t jerr;
     json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {

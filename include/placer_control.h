@@ -73,6 +73,57 @@ PLACER_API int placer_couchbase_import_ex(const char *json, size_t len, placer_s
                                           char *why, size_t why_len);
 
 /* ------------------------------------------------------------------------ */
+/* Imports: twemproxy and Redis Cluster (compatibility modes, docs/COMPAT.md) */
+/* ------------------------------------------------------------------------ */
+
+/* One pool of a nutcracker (twemproxy) configuration, the YAML nutcracker
+ * itself runs with (read with libyaml as nutcracker reads it), as a
+ * membership document (README.md, docs/COMPAT.md): "compat": "twemproxy",
+ * the pool's "distribution" (ketama or modula; "random" is refused: no
+ * placement can follow it), "key_hash" (its `hash:`), "hash_tag", and one
+ * node per server ("host:port:weight [name]" or "/path:weight [name]"):
+ * "id" is what twemproxy hashes (the name; unnamed, "host:port", or "host"
+ * alone for port 11211), "address" and "weight". pool: the pool's name, or
+ * NULL for a file of one pool. *json receives the document (indented,
+ * NUL-terminated; release with placer_mem_free), *json_len (when not NULL)
+ * its length. Returns 0, PLACER_ENULL, PLACER_ENOMEM or PLACER_EFORMAT
+ * with why (when not NULL, at most why_len bytes) saying where
+ * ("line L, column C: pool \"P\": ...") and what nutcracker or placer
+ * refuses: malformed YAML, aliases, unknown or repeated directives, bad
+ * servers (port, zero or non-numeric weight, two of one name), a hash or
+ * distribution nutcracker does not have, no such pool. */
+PLACER_API int placer_twemproxy_membership(const char *yaml, size_t len, const char *pool,
+                                           char **json, size_t *json_len, char *why,
+                                           size_t why_len);
+
+/* placer_twemproxy_membership's document built (placer_membership_parse,
+ * placer_builder_build) at `epoch` into *out: keys go where nutcracker
+ * sends them. Also returns the build's errors (why names them). */
+PLACER_API int placer_twemproxy_import(const char *yaml, size_t len, const char *pool,
+                                       uint64_t epoch, placer_snapshot **out, char *why,
+                                       size_t why_len);
+
+/* The text of Redis Cluster's CLUSTER NODES as a membership document:
+ * "compat": "redis", "epoch" (the largest config-epoch), one node per line
+ * ("id": the 40-digit node id, "address": "ip:port"), and "slots": each run
+ * of slots of one master as [first, last, master id, its replicas' ids in
+ * the text's order...]. A slot is its listing master's, as Redis routes:
+ * migrating and importing markers ("[N->-id]", "[N-<-id]") are skipped, and
+ * so are nodes in handshake. *json and *json_len as above. Returns 0,
+ * PLACER_ENULL, PLACER_ENOMEM or PLACER_EFORMAT with why ("line N: ...")
+ * for a line that is not CLUSTER NODES', a slot listed twice, a slot with
+ * no master, a replica of an unknown master, more than
+ * PLACER_MAX_REPLICAS - 1 replicas of one master. */
+PLACER_API int placer_redis_membership(const char *text, size_t len, char **json,
+                                       size_t *json_len, char *why, size_t why_len);
+
+/* placer_redis_membership's document built at its epoch into *out: a
+ * partitions snapshot of 16,384 slots whose keys map as Redis Cluster maps
+ * them, replicas from the slot map. */
+PLACER_API int placer_redis_import(const char *text, size_t len, placer_snapshot **out,
+                                   char *why, size_t why_len);
+
+/* ------------------------------------------------------------------------ */
 /* Membership files                                                          */
 /* ------------------------------------------------------------------------ */
 
@@ -84,7 +135,16 @@ PLACER_API int placer_couchbase_import_ex(const char *json, size_t len, placer_s
  * whose secret the caller sets with placer_builder_set_secret: no file
  * holds it; "couchbase"), and "nodes", each with
  * "id" and optionally "zone", "weight" (default 1), "state" ("active",
- * "joining", "draining", "down"), "address" and "tokens". 64-bit values may
+ * "joining", "draining", "down"), "address" and "tokens". Or a
+ * compatibility mode (docs/COMPAT.md): "compat" ("libmemcached",
+ * "twemproxy", "nginx", "haproxy", "redis"; placer_builder_set_compat)
+ * with the program's "distribution" and "key_hash" names, "avalanche"
+ * (haproxy), "hash_tag" (twemproxy), "slots" (Redis: [[first, last,
+ * "master id", "replica id"...], ...], every slot once, into a 16,384-row
+ * partition map), and per node "address" (hashed by libmemcached and
+ * nginx, required there), integer weights (none for Redis) and "hash_id"
+ * (haproxy); strategy, seed, vnodes, replicas, partitions and tokens are
+ * errors in a mode. 64-bit values may
  * be strings, strictly decimal or 0x hex ("0xffffffffffffffff"; no sign,
  * space or leading zero). Unknown fields are errors, and so are fields the
  * strategy does not use (README.md lists which); what the builder would

@@ -10,6 +10,8 @@ packages=(
   libsimde-dev liburcu-dev libjemalloc-dev
   # control plane: JSON, etcd's HTTP API; etcd itself for the tests against real members
   libjansson-dev libcurl4-openssl-dev etcd-server etcd-client
+  # control plane: nutcracker's YAML for import-twemproxy (the parser twemproxy links)
+  libyaml-dev
   # compatibility modes: MD5 for the ketama rings and keys (Nettle: a
   # well-kept library with an x86-64 assembly MD5 core)
   nettle-dev

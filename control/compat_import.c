@@ -1,0 +1,41 @@
+/* compat_import.c -- see compat_import.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "compat_import.h"
+#include "control_alloc.h"
+#include "placer_control.h"
+
+int plc_ctl_dump_membership(const json_t *doc, char **text, size_t *len)
+{
+    char *dumped = json_dumps(doc, JSON_INDENT(2));
+    if (!dumped)
+        return PLACER_ENOMEM;
+    size_t n = strlen(dumped);
+    char *copy = placer_mem_alloc(n + 2);
+    if (copy) {
+        memcpy(copy, dumped, n);
+        copy[n] = '\n';
+        copy[n + 1] = '\0';
+        *text = copy;
+        if (len)
+            *len = n + 1;
+    }
+    plc_ctl_json_free(dumped);
+    return copy ? 0 : PLACER_ENOMEM;
+}
+
+int plc_ctl_build_membership(const char *text, size_t len, const char *name, int has_epoch,
+                             uint64_t epoch, placer_snapshot **out, char *why, size_t why_len)
+{
+    placer_builder *b = NULL;
+    uint64_t doc_epoch = 0;
+    int err = placer_membership_parse(text, len, name, &b, &doc_epoch, why, why_len);
+    if (err < 0)
+        return err;
+    err = placer_builder_build(b, has_epoch ? epoch : doc_epoch, out);
+    placer_builder_free(b);
+    if (err && err != PLACER_ENOMEM && why && why_len)
+        snprintf(why, why_len, "%s: %s", name, placer_strerror(err));
+    return err;
+}

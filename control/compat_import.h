@@ -1,0 +1,28 @@
+/*
+ * compat_import.h -- what the imports of other programs' configurations
+ * (twemproxy_import.c, redis_import.c) share: each writes a membership
+ * document, and a snapshot is built from it through
+ * placer_membership_parse, so an import and `placer build` of the
+ * document it writes are the same placement.
+ */
+#ifndef PLC_CONTROL_COMPAT_IMPORT_H
+#define PLC_CONTROL_COMPAT_IMPORT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "placer.h"
+
+/* doc as indented JSON text ending in a newline, through placer_mem_alloc
+ * (*text; release with placer_mem_free) with its length. Returns 0 or
+ * PLACER_ENOMEM. */
+int plc_ctl_dump_membership(const json_t *doc, char **text, size_t *len);
+
+/* Parse a membership document an import wrote (name: what to call it in a
+ * message) and build it, at `epoch` when has_epoch, else at the
+ * document's. Returns 0 and *out, or the parse or build error with why. */
+int plc_ctl_build_membership(const char *text, size_t len, const char *name, int has_epoch,
+                             uint64_t epoch, placer_snapshot **out, char *why, size_t why_len);
+
+#endif

@@ -1,0 +1,401 @@
+/*
+ * twemproxy_import.c -- one pool of a nutcracker (twemproxy)
+ * configuration into a membership document ("compat": "twemproxy"), then
+ * a snapshot.
+ *
+ * The YAML is read with libyaml's event parser, the way nutcracker reads
+ * it (src/nc_conf.c): a mapping of pool names, each a mapping of
+ * directives whose values are scalars, and one sequence, "servers". Each
+ * server is "host:port:weight [name]" or "/unix/path:weight [name]", cut
+ * from the end as conf_add_server() cuts it; an unnamed server's name (what
+ * the ring hashes) is "host:port", "host" alone for port 11211, and for a
+ * socket its path followed by the ':' before the weight (nutcracker's
+ * arithmetic). Anything nutcracker refuses is refused, with the line and
+ * column: unknown or repeated directives, a zero or non-numeric weight, a
+ * bad port, two servers of one name, a hash_tag that is not two
+ * characters; so are aliases (nutcracker takes none) and a "random"
+ * distribution (no placement can follow it).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "compat_import.h"
+#include "control_alloc.h"
+#include "placer_control.h"
+
+#define MAX_KEY 32 /* directive names are shorter; a longer one is unknown */
+
+static const char *const directives[] = {
+    "listen", "hash", "hash_tag", "distribution", "timeout", "backlog", "client_connections",
+    "redis", "redis_auth", "redis_db", "preconnect", "auto_eject_hosts", "server_connections",
+    "server_retry_timeout", "server_failure_limit", "servers", NULL};
+/* nc_hashkit.h's HASH_CODEC and DIST_CODEC, nutcracker's own spellings. */
+static const char *const hashes[] = {"one_at_a_time", "md5", "crc16", "crc32", "crc32a",
+                                     "fnv1_64", "fnv1a_64", "fnv1_32", "fnv1a_32", "hsieh",
+                                     "murmur", "jenkins", NULL};
+
+typedef struct tw {
+    yaml_parser_t parser;
+    yaml_event_t ev;
+    int have;
+    char *why;
+    size_t why_len;
+    const char *want;   /* the pool asked for; NULL: the only one */
+    char pool[128];     /* the pool being read, for messages */
+    json_t *doc;        /* the chosen pool's membership */
+    json_t *names;      /* the chosen pool's server names, for duplicates */
+    json_t *pools;      /* every pool name: duplicates, and the list in messages */
+    size_t servers;
+} tw;
+
+static int fail_at(tw *t, yaml_mark_t m, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail_at(tw *t, yaml_mark_t m, const char *fmt, ...)
+{
+    if (t->why && t->why_len) {
+        int n = snprintf(t->why, t->why_len, "line %zu, column %zu: ", m.line + 1, m.column + 1);
+        if (*t->pool && n >= 0 && (size_t)n < t->why_len)
+            n += snprintf(t->why + n, t->why_len - (size_t)n, "pool \"%s\": ", t->pool);
+        va_list ap;
+        va_start(ap, fmt);
+        if (n >= 0 && (size_t)n < t->why_len)
+            vsnprintf(t->why + n, t->why_len - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return PLACER_EFORMAT;
+}
+
+static int next(tw *t)
+{
+    if (t->have)
+        yaml_event_delete(&t->ev);
+    t->have = 0;
+    if (!yaml_parser_parse(&t->parser, &t->ev)) {
+        if (t->parser.error == YAML_MEMORY_ERROR)
+            return PLACER_ENOMEM;
+        *t->pool = '\0';
+        return fail_at(t, t->parser.problem_mark, "YAML: %s%s%s",
+                       t->parser.problem ? t->parser.problem : "malformed",
+                       t->parser.context ? " " : "", t->parser.context ? t->parser.context : "");
+    }
+    t->have = 1;
+    if (t->ev.type == YAML_ALIAS_EVENT)
+        return fail_at(t, t->ev.start_mark, "YAML aliases are not supported (nutcracker takes none)");
+    return 0;
+}
+
+static const char *scalar(const tw *t)
+{
+    return (const char *)t->ev.data.scalar.value;
+}
+
+/* The current scalar as text without NUL bytes, else an error. */
+static int text_scalar(tw *t, const char *what)
+{
+    if (memchr(scalar(t), '\0', t->ev.data.scalar.length))
+        return fail_at(t, t->ev.start_mark, "%s holds a NUL byte", what);
+    return 0;
+}
+
+static int expect(tw *t, yaml_event_type_t type, const char *what)
+{
+    int err = next(t);
+    if (!err && t->ev.type != type)
+        err = fail_at(t, t->ev.start_mark, "expected %s", what);
+    return err;
+}
+
+static int one_of(const char *s, const char *const *names)
+{
+    for (size_t i = 0; names[i]; i++)
+        if (!strcmp(s, names[i]))
+            return 1;
+    return 0;
+}
+
+/* 0 .. max from digits only (nutcracker's nc_atoi), else -1. */
+static long long digits(const char *s, size_t n, long long max)
+{
+    long long v = 0;
+    if (n == 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        v = v * 10 + (s[i] - '0');
+        if (v > max)
+            return -1;
+    }
+    return v;
+}
+
+/* Last index of c in s[0..end], or -1. */
+static long rfind(const char *s, long end, char c)
+{
+    for (long i = end; i >= 0; i--)
+        if (s[i] == c)
+            return i;
+    return -1;
+}
+
+/* One "servers" entry, cut from the end as conf_add_server() does. */
+static int add_server(tw *t)
+{
+    const char *s = scalar(t);
+    long n = (long)t->ev.data.scalar.length, p = n - 1;
+    yaml_mark_t m = t->ev.start_mark;
+    size_t index = t->servers++;
+    int unix_path = n > 0 && s[0] == '/';
+    const char *shape = "expected \"host:port:weight [name]\" or \"/unix/path:weight [name]\"";
+    int err = text_scalar(t, "a server");
+    if (err)
+        return err;
+    long sp = rfind(s, p, ' '), name_at = -1, name_len = 0;
+    if (sp >= 0) {
+        name_at = sp + 1;
+        name_len = p - sp;
+        p = sp - 1;
+    }
+    long wc = rfind(s, p, ':');
+    if (wc < 0)
+        return fail_at(t, m, "servers[%zu]: %s", index, shape);
+    const char *weight = s + wc + 1;
+    size_t weight_len = (size_t)(p - wc);
+    p = wc - 1;
+    long port = 0, pc = rfind(s, p, ':');
+    if (unix_path && pc >= 0)
+        return fail_at(t, m, "servers[%zu]: a socket path holds no ':' (%s)", index, shape);
+    if (!unix_path) {
+        if (pc < 0)
+            return fail_at(t, m, "servers[%zu]: %s", index, shape);
+        port = (long)digits(s + pc + 1, (size_t)(p - pc), 65535);
+        if (port < 1)
+            return fail_at(t, m, "servers[%zu]: the port must be from 1 to 65535", index);
+        p = pc - 1;
+    }
+    long long w = digits(weight, weight_len, 2147483647);
+    if (w < 1)
+        return fail_at(t, m, "servers[%zu]: the weight must be an integer from 1 to 2147483647",
+                       index);
+    long addr_len = p + 1;
+    if (addr_len <= 0)
+        return fail_at(t, m, "servers[%zu]: no host", index);
+    if (sp >= 0 && name_len == 0)
+        return fail_at(t, m, "servers[%zu]: an empty name after the space", index);
+    /* unnamed: host:port, host alone for 11211, path plus its ':' */
+    long id_len = name_at >= 0 ? name_len : port == 11211 ? addr_len : wc + unix_path;
+    const char *id = name_at >= 0 ? s + name_at : s;
+    if (id_len > (long)PLACER_MAX_ID_LEN || wc > (long)PLACER_MAX_ID_LEN)
+        return fail_at(t, m, "servers[%zu]: longer than placer's %u-byte ids", index,
+                       PLACER_MAX_ID_LEN);
+    json_t *idv = json_stringn(id, (size_t)id_len);
+    json_t *node = json_object();
+    const json_t *dup = idv ? json_object_get(t->names, json_string_value(idv)) : NULL;
+    if (dup) {
+        err = fail_at(t, m, "servers[%zu]: the name \"%s\" is servers[%lld]'s too (nutcracker "
+                            "refuses two servers of one name)",
+                      index, json_string_value(idv), (long long)json_integer_value(dup));
+    } else if (!idv || !node || json_object_set_new(t->names, json_string_value(idv),
+                                                    json_integer((json_int_t)index))) {
+        err = PLACER_ENOMEM;
+    } else {
+        json_object_set(node, "id", idv);
+        json_object_set_new(node, "address", json_stringn(s, (size_t)(unix_path ? addr_len : wc)));
+        json_object_set_new(node, "weight", json_integer(w));
+        if (json_object_size(node) != 3 ||
+            json_array_append(json_object_get(t->doc, "nodes"), node))
+            err = PLACER_ENOMEM;
+    }
+    json_decref(idv);
+    json_decref(node);
+    return err;
+}
+
+/* A pool-level directive of the chosen pool. */
+static int directive(tw *t, const char *key)
+{
+    const char *v = scalar(t);
+    int err = text_scalar(t, key);
+    if (err)
+        return err;
+    if (!strcmp(key, "hash")) {
+        if (!one_of(v, hashes))
+            return fail_at(t, t->ev.start_mark, "hash: \"%s\" is not one of nutcracker's hashes "
+                                                "(one_at_a_time, md5, crc16, crc32, crc32a, fnv1_64, "
+                                                "fnv1a_64, fnv1_32, fnv1a_32, hsieh, murmur, jenkins)",
+                           v);
+        json_object_set_new(t->doc, "key_hash", json_string(v));
+    } else if (!strcmp(key, "distribution")) {
+        if (!strcmp(v, "random"))
+            return fail_at(t, t->ev.start_mark, "distribution: random sends each request to a "
+                                                "random server: no placement can follow it");
+        if (strcmp(v, "ketama") && strcmp(v, "modula"))
+            return fail_at(t, t->ev.start_mark, "distribution: \"%s\" is not one of ketama, "
+                                                "modula, random", v);
+        json_object_set_new(t->doc, "distribution", json_string(v));
+    } else if (!strcmp(key, "hash_tag")) {
+        if (t->ev.data.scalar.length != 2)
+            return fail_at(t, t->ev.start_mark, "hash_tag: expected two characters, such as "
+                                                "\"{}\"");
+        json_object_set_new(t->doc, "hash_tag", json_string(v));
+    }
+    return 0;
+}
+
+static int read_pool(tw *t, int chosen)
+{
+    yaml_mark_t at = t->ev.start_mark;
+    int err = expect(t, YAML_MAPPING_START_EVENT, "a mapping of directives (listen, hash, servers...)");
+    unsigned seen = 0;
+    while (!err) {
+        if ((err = next(t)) != 0 || t->ev.type == YAML_MAPPING_END_EVENT)
+            break;
+        if (t->ev.type != YAML_SCALAR_EVENT)
+            return fail_at(t, t->ev.start_mark, "expected a directive name");
+        char key[MAX_KEY + 1];
+        size_t kn = t->ev.data.scalar.length;
+        snprintf(key, sizeof key, "%.*s", (int)(kn > MAX_KEY ? MAX_KEY : kn), scalar(t));
+        size_t d = 0;
+        while (directives[d] && (kn > MAX_KEY || strcmp(key, directives[d])))
+            d++;
+        if (!directives[d])
+            return fail_at(t, t->ev.start_mark, "unknown directive \"%s%s\" (nutcracker refuses "
+                                                "it too)", key, kn > MAX_KEY ? "..." : "");
+        if (seen & (1u << d))
+            return fail_at(t, t->ev.start_mark, "%s: a duplicate (nutcracker refuses it)", key);
+        seen |= 1u << d;
+        if (!strcmp(key, "servers")) {
+            err = expect(t, YAML_SEQUENCE_START_EVENT,
+                         "servers: a list of \"host:port:weight [name]\"");
+            while (!err && !(err = next(t)) && t->ev.type != YAML_SEQUENCE_END_EVENT) {
+                if (t->ev.type != YAML_SCALAR_EVENT)
+                    err = fail_at(t, t->ev.start_mark, "servers: expected \"host:port:weight "
+                                                       "[name]\" strings");
+                else if (chosen)
+                    err = add_server(t);
+            }
+        } else if (!(err = expect(t, YAML_SCALAR_EVENT, "a value (a scalar)")) && chosen) {
+            err = directive(t, key);
+        }
+    }
+    if (!err && chosen && !t->servers)
+        err = fail_at(t, at, "no servers (nutcracker refuses such a pool)");
+    return err;
+}
+
+/* Pool names for a message: "a", "b", ... */
+static void pool_list(const tw *t, char *out, size_t n)
+{
+    const char *name;
+    json_t *v;
+    size_t at = 0;
+    *out = '\0';
+    json_object_foreach(t->pools, name, v) {
+        if (at + 8 >= n) {
+            snprintf(out + at, n - at, ", ...");
+            break;
+        }
+        at += (size_t)snprintf(out + at, n - at, "%s\"%s\"", at ? ", " : "", name);
+    }
+}
+
+static int read_config(tw *t)
+{
+    int err = expect(t, YAML_STREAM_START_EVENT, "a YAML stream");
+    if (!err)
+        err = next(t);
+    if (!err && t->ev.type != YAML_DOCUMENT_START_EVENT)
+        return fail_at(t, t->ev.start_mark, "no pools (an empty document)");
+    if (!err)
+        err = expect(t, YAML_MAPPING_START_EVENT, "a mapping of pool names to pools");
+    int found = 0;
+    while (!err) {
+        if ((err = next(t)) != 0 || t->ev.type == YAML_MAPPING_END_EVENT)
+            break;
+        if (t->ev.type != YAML_SCALAR_EVENT)
+            return fail_at(t, t->ev.start_mark, "expected a pool name");
+        if ((err = text_scalar(t, "a pool name")) != 0)
+            return err;
+        if (json_object_get(t->pools, scalar(t)))
+            return fail_at(t, t->ev.start_mark, "pool \"%s\" is named twice (nutcracker refuses "
+                                                "that)", scalar(t));
+        if (json_object_set_new(t->pools, scalar(t), json_true()))
+            return PLACER_ENOMEM;
+        int chosen = t->want ? !strcmp(scalar(t), t->want) : !found;
+        found |= chosen;
+        snprintf(t->pool, sizeof t->pool, "%s", scalar(t));
+        err = read_pool(t, chosen);
+        *t->pool = '\0';
+    }
+    if (!err)
+        err = expect(t, YAML_DOCUMENT_END_EVENT, "the end of the document");
+    if (!err && !(err = next(t)) && t->ev.type != YAML_STREAM_END_EVENT)
+        return fail_at(t, t->ev.start_mark, "one YAML document only (nutcracker reads one)");
+    char list[200];
+    pool_list(t, list, sizeof list);
+    yaml_mark_t top = {0, 0, 0};
+    if (!err && !json_object_size(t->pools))
+        err = fail_at(t, top, "no pools");
+    else if (!err && !found)
+        err = fail_at(t, top, "no pool \"%s\" (the file has %s)", t->want, list);
+    else if (!err && !t->want && json_object_size(t->pools) > 1)
+        err = fail_at(t, top, "several pools: say which (%s)", list);
+    return err;
+}
+
+int placer_twemproxy_membership(const char *yaml, size_t len, const char *pool, char **json,
+                                size_t *json_len, char *why, size_t why_len)
+{
+    if (why && why_len)
+        why[0] = '\0';
+    if (!yaml || !json)
+        return PLACER_ENULL;
+    tw t;
+    memset(&t, 0, sizeof t);
+    t.why = why;
+    t.why_len = why_len;
+    t.want = pool;
+    t.doc = json_object();
+    t.names = json_object();
+    t.pools = json_object();
+    int err = PLACER_ENOMEM;
+    if (t.doc && t.names && t.pools && yaml_parser_initialize(&t.parser)) {
+        yaml_parser_set_input_string(&t.parser, (const unsigned char *)yaml, len);
+        yaml_parser_set_encoding(&t.parser, YAML_UTF8_ENCODING);
+        /* nutcracker's defaults, written out (nc_conf.h): fnv1a_64, ketama */
+        json_object_set_new(t.doc, "compat", json_string("twemproxy"));
+        json_object_set_new(t.doc, "distribution", json_string("ketama"));
+        json_object_set_new(t.doc, "key_hash", json_string("fnv1a_64"));
+        json_object_set_new(t.doc, "nodes", json_array());
+        err = json_object_size(t.doc) == 4 ? read_config(&t) : PLACER_ENOMEM;
+        if (t.have)
+            yaml_event_delete(&t.ev);
+        yaml_parser_delete(&t.parser);
+    }
+    if (!err)
+        err = plc_ctl_dump_membership(t.doc, json, json_len);
+    json_decref(t.doc);
+    json_decref(t.names);
+    json_decref(t.pools);
+    return err;
+}
+
+int placer_twemproxy_import(const char *yaml, size_t len, const char *pool, uint64_t epoch,
+                            placer_snapshot **out, char *why, size_t why_len)
+{
+    if (why && why_len)
+        why[0] = '\0';
+    if (!out)
+        return PLACER_ENULL;
+    char *doc = NULL;
+    size_t doc_len = 0;
+    int err = placer_twemproxy_membership(yaml, len, pool, &doc, &doc_len, why, why_len);
+    if (!err)
+        err = plc_ctl_build_membership(doc, doc_len, "the pool's membership", 1, epoch, out, why,
+                                       why_len);
+    placer_mem_free(doc);
+    return err;
+}
