@@ -61,6 +61,10 @@ int cmd_simulate(int argc, char **argv);
 void cmd_simulate_usage(FILE *out);
 int cmd_import_couchbase(int argc, char **argv);
 void cmd_import_couchbase_usage(FILE *out);
+int cmd_import_twemproxy(int argc, char **argv);
+void cmd_import_twemproxy_usage(FILE *out);
+int cmd_import_redis(int argc, char **argv);
+void cmd_import_redis_usage(FILE *out);
 
 /* ---- options (options.c) ---- */
 
@@ -179,6 +183,49 @@ int cli_node_shares(const placer_snapshot *s, double *share);
  * CLI_OPT_HELP (usage printed) or CLI_USAGE after printing why. */
 int cli_file_and_json(const char *cmd, int argc, char **argv, void (*usage)(FILE *),
                       const char **path, int *json);
+
+/* ---- imports into compatibility modes (import_compat.c) ---- */
+
+/* What import-twemproxy and import-redis were asked. */
+typedef struct cli_import {
+    const char *input, *output, *membership_out, *pool;
+    const char *doc_name; /* what messages call the membership the import wrote */
+    uint64_t epoch;
+    int has_epoch, json;
+} cli_import;
+
+enum {
+    CLI_OPT_IMPORT_EPOCH = 768,
+    CLI_OPT_IMPORT_MEMBERSHIP,
+    CLI_OPT_IMPORT_JSON,
+    CLI_OPT_IMPORT_POOL,
+};
+
+/* Their options (-o, --epoch, --membership-out, --json) and the one input
+ * file into *im. Returns CLI_OK, CLI_OPT_HELP (usage printed) or
+ * CLI_USAGE after saying why. */
+int cli_import_options(const char *cmd, int argc, char **argv, const struct option *opts,
+                       void (*usage)(FILE *), cli_import *im);
+
+/* The membership document an import wrote (len bytes): saved to
+ * --membership-out when asked, then, with -o, built as `placer build`
+ * builds it (at --epoch, else the document's), saved and summarised.
+ * Returns an exit status. */
+int cli_import_membership(const char *cmd, const cli_import *im, const char *doc, size_t len);
+
+/* The summary line (or --json document) of an imported snapshot. */
+int cli_import_summary(const char *cmd, const cli_import *im, const placer_snapshot *s);
+
+/* ---- how a snapshot places keys, in words (compat_output.c) ---- */
+
+/* "ring", "partitions"...; for a compatibility mode the program and its
+ * distribution ("twemproxy ketama", "redis"), written into buf. */
+const char *cli_placement_name(const placer_snapshot *s, char *buf, size_t n);
+/* The key hash's name: the program's own in a compatibility mode. */
+const char *cli_key_hash_name(const placer_snapshot *s);
+/* For a compat snapshot, "compat" and "distribution" (null when the
+ * program has one) into a JSON document; nothing otherwise. */
+void cli_compat_json(json_t *doc, const placer_snapshot *s);
 
 /* ---- the etcd connection options of publish and watch (etcd_options.c) ---- */
 

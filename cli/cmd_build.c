@@ -45,12 +45,14 @@ static const struct option options[] = {
 
 static int summary(const char *outp, const placer_snapshot *s, int json)
 {
-    const char *strategy = placer_strategy_name(placer_snapshot_strategy(s));
+    char name[64];
+    const char *strategy = cli_placement_name(s, name, sizeof name);
     if (json) {
         json_t *doc = cli_json_doc();
         cli_json_put(doc, "output", cli_json_str(outp));
-        cli_json_put(doc, "strategy", json_string(strategy));
-        cli_json_put(doc, "key_hash", json_string(placer_key_hash_name(placer_snapshot_key_hash(s))));
+        cli_json_put(doc, "strategy", json_string(placer_strategy_name(placer_snapshot_strategy(s))));
+        cli_compat_json(doc, s);
+        cli_json_put(doc, "key_hash", cli_json_str(cli_key_hash_name(s)));
         cli_json_put(doc, "epoch", cli_json_u64(placer_snapshot_epoch(s)));
         cli_json_put(doc, "nodes", json_integer(placer_node_count(s)));
         cli_json_put(doc, "tokens", json_integer(placer_token_count(s)));
@@ -60,7 +62,7 @@ static int summary(const char *outp, const placer_snapshot *s, int json)
     printf("wrote ");
     cli_print_name(stdout, outp);
     printf(": %s, key hash %s, epoch %llu, %u nodes, %u tokens%s\n", strategy,
-           placer_key_hash_name(placer_snapshot_key_hash(s)),
+           cli_key_hash_name(s),
            (unsigned long long)placer_snapshot_epoch(s), placer_node_count(s),
            placer_token_count(s), placer_snapshot_in_transition(s) ? ", in transition" : "");
     return CLI_OK;

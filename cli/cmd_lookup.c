@@ -76,6 +76,11 @@ static int one_json(const placer_snapshot *s, const char *key, size_t len, int e
         cli_json_put(doc, "next_owner", cli_json_str(placer_node_id(s, next)));
     if (part >= 0)
         cli_json_put(doc, "partition", json_integer(part));
+    if (placer_snapshot_compat(s) != PLACER_COMPAT_NONE) {
+        /* the program's own 32-bit hash of the key, as its ring or table sees it */
+        cli_json_put(doc, "compat", json_string(placer_compat_name(placer_snapshot_compat(s))));
+        cli_json_put(doc, "hash", json_integer((json_int_t)(placer_snapshot_hash(s, key, len) & 0xffffffffu)));
+    }
     return cli_json_emit("lookup", doc);
 }
 

@@ -119,7 +119,8 @@ int cmd_stats(int argc, char **argv)
         placer_snapshot_free(s);
         return CLI_FAILURE;
     }
-    const char *strategy = placer_strategy_name(placer_snapshot_strategy(s));
+    char name[64];
+    const char *strategy = cli_placement_name(s, name, sizeof name);
     static const char *const states[] = {"active", "joining", "draining", "down"};
     uint32_t dir_bits = 0;
     double one_read = 0;
@@ -128,7 +129,10 @@ int cmd_stats(int argc, char **argv)
     double vs_plain = (double)layout / (12.0 * placer_token_count(s));
     if (json) {
         json_t *doc = cli_json_doc(), *nodes = json_array(), *zones = json_array();
-        cli_json_put(doc, "strategy", json_string(strategy));
+        cli_json_put(doc, "strategy", json_string(placer_strategy_name(placer_snapshot_strategy(s))));
+        cli_compat_json(doc, s);
+        if (placer_snapshot_compat(s) != PLACER_COMPAT_NONE)
+            cli_json_put(doc, "key_hash", cli_json_str(cli_key_hash_name(s)));
         cli_json_put(doc, "epoch", cli_json_u64(placer_snapshot_epoch(s)));
         cli_json_put(doc, "tokens", json_integer(placer_token_count(s)));
         cli_json_put(doc, "in_transition", json_boolean(placer_snapshot_in_transition(s)));
@@ -173,7 +177,9 @@ int cmd_stats(int argc, char **argv)
         rc = cli_json_emit("stats", doc);
     } else {
         cli_print_name(stdout, path);
-        printf(": %s, epoch %llu, %u nodes in %u zone%s, %u tokens%s\n", strategy,
+        printf(": %s%s%s, epoch %llu, %u nodes in %u zone%s, %u tokens%s\n", strategy,
+               placer_snapshot_compat(s) ? ", key hash " : "",
+               placer_snapshot_compat(s) ? cli_key_hash_name(s) : "",
                (unsigned long long)placer_snapshot_epoch(s), n, nz, nz == 1 ? "" : "s",
                placer_token_count(s), placer_snapshot_in_transition(s) ? ", in transition" : "");
         if (sampled)

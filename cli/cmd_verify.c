@@ -50,13 +50,15 @@ int cmd_verify(int argc, char **argv)
         }
         return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
     }
-    const char *strategy = placer_strategy_name(placer_snapshot_strategy(s));
+    char name[64];
+    const char *strategy = cli_placement_name(s, name, sizeof name);
     if (json) {
         json_t *doc = cli_json_doc();
         cli_json_put(doc, "valid", json_true());
         cli_json_put(doc, "bytes", cli_json_u64(len));
-        cli_json_put(doc, "strategy", json_string(strategy));
-        cli_json_put(doc, "key_hash", json_string(placer_key_hash_name(placer_snapshot_key_hash(s))));
+        cli_json_put(doc, "strategy", json_string(placer_strategy_name(placer_snapshot_strategy(s))));
+        cli_compat_json(doc, s);
+        cli_json_put(doc, "key_hash", cli_json_str(cli_key_hash_name(s)));
         cli_json_put(doc, "epoch", cli_json_u64(placer_snapshot_epoch(s)));
         cli_json_put(doc, "seed", cli_json_u64(placer_snapshot_seed(s)));
         cli_json_put(doc, "nodes", json_integer(placer_node_count(s)));
@@ -66,7 +68,7 @@ int cmd_verify(int argc, char **argv)
     } else {
         cli_print_name(stdout, path);
         printf(": valid, %zu bytes: %s, key hash %s, epoch %llu, seed %llu, %u nodes, %u tokens%s\n",
-               len, strategy, placer_key_hash_name(placer_snapshot_key_hash(s)),
+               len, strategy, cli_key_hash_name(s),
                (unsigned long long)placer_snapshot_epoch(s),
                (unsigned long long)placer_snapshot_seed(s), placer_node_count(s),
                placer_token_count(s), placer_snapshot_in_transition(s) ? ", in transition" : "");

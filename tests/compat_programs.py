@@ -15,13 +15,20 @@ each where every key went:
   * Redis Cluster: CLUSTER KEYSLOT of every key, and the slot ranges that
     `redis-cli --cluster create` gives 3 and 5 masters.
 and compares each key's owner with tests/compat_place.c (placer's layouts).
+Then the user's path, through the placer command: the nutcracker.yml
+nutcracker runs with -> `placer import-twemproxy` (and `placer build` of the
+membership it writes); nginx's and haproxy's servers written as membership
+files -> `placer build`; the CLUSTER NODES of the running clusters ->
+`placer import-redis`; then `placer lookup` of the same keys, compared with
+where the real program put each of them.
 
-Usage: compat_programs.py PATH/TO/compat_place. Exit 0 when every key
+Usage: compat_programs.py PATH/TO/compat_place PATH/TO/placer. Exit 0 when every key
 matches, 1 on any difference, 77 (skipped) when a program is not installed
 (scripts/setup.sh installs them). Every process is stopped by its pid; every
 wait is bounded.
 """
 import http.client
+import json
 import os
 import random
 import shutil
@@ -37,6 +44,7 @@ TIMEOUT = 10.0
 PASSED = 0
 FAILED = 0
 PROCS = []
+PLACER = None  # the placer command (the user's path)
 
 
 def check(ok, what):
@@ -142,6 +150,40 @@ def compare(what, got, want, unit="keys"):
            got[bad[0]] if bad else "-", want[bad[0]] if bad else "-"))
     if not bad:
         print("ok   %-46s %d %s" % (what, len(want), unit))
+
+
+# ------------------------------------------------------- the placer command
+
+def run_placer(placer, args, stdin=None):
+    r = subprocess.run([placer] + args, input=stdin, capture_output=True, timeout=120)
+    if r.returncode != 0:
+        raise RuntimeError("placer %s: exit %d: %s" % (" ".join(args), r.returncode,
+                                                       r.stderr.decode(errors="replace")))
+    return r.stdout
+
+
+def placer_lookup(placer, snap, keys):
+    """(owner id, address, partition or None) of each key, per `placer lookup --json`."""
+    keys = [k.encode() if isinstance(k, str) else k for k in keys]
+    text = run_placer(placer, ["lookup", snap, "--hex", "--json"],
+                      "".join(k.hex() + "\n" for k in keys).encode())
+    out = []
+    for line in text.decode().splitlines():
+        d = json.loads(line)
+        out.append((d["owner"], d.get("address"), d.get("partition")))
+    if len(out) != len(keys):
+        raise RuntimeError("placer lookup: %d answers for %d keys" % (len(out), len(keys)))
+    return out
+
+
+def user_build(placer, tmp, name, membership):
+    """A membership file as a user writes it, built by `placer build`."""
+    path = os.path.join(tmp, name + ".json")
+    with open(path, "w") as f:
+        json.dump(membership, f, indent=2)
+    snap = os.path.join(tmp, name + ".snap")
+    run_placer(placer, ["build", path, "-o", snap])
+    return snap
 
 
 # ---------------------------------------------------------------- memcached
@@ -267,6 +309,19 @@ def twemproxy(place, tmp, rng):
             ident = NAMES[i] if named else "127.0.0.1:%d" % mp
             spec += "node %s 127.0.0.1:%d %d 0\n" % (ident, mp, WEIGHTS[i])
         compare("twemproxy " + name, got, placer_owners(place, spec, keys))
+        # The user's path: the file nutcracker runs with, imported.
+        snap = os.path.join(tmp, name + ".snap")
+        doc = os.path.join(tmp, name + ".membership.json")
+        run_placer(PLACER, ["import-twemproxy", cfg, "--pool", name, "-o", snap,
+                            "--membership-out", doc])
+        rebuilt = os.path.join(tmp, name + ".rebuilt.snap")
+        run_placer(PLACER, ["build", doc, "-o", rebuilt])
+        with open(snap, "rb") as a, open(rebuilt, "rb") as b:
+            check(a.read() == b.read(), "twemproxy %s: import and build of its membership differ" % name)
+        ident = [NAMES[i] if named else ("127.0.0.1:%d" % mp) for i, mp in enumerate(mports)]
+        owners = [ident.index(o) if o in ident else -2
+                  for o, _, _ in placer_lookup(PLACER, snap, keys)]
+        compare("import-twemproxy --pool " + name, got, owners)
 
 
 # ------------------------------------------------------- nginx and haproxy
@@ -325,7 +380,14 @@ def web(place, tmp, rng):
         spec = "program nginx\ndistribution %s\n" % name
         for i, p in enumerate(bports):
             spec += "node n%d 127.0.0.1:%d %d 0\n" % (i, p, WEIGHTS[i])
-        compare("nginx " + name, ask_http(fp, keys), placer_owners(place, spec, keys))
+        asked = ask_http(fp, keys)
+        compare("nginx " + name, asked, placer_owners(place, spec, keys))
+        snap = user_build(PLACER, tmp, "nginx-" + name, {
+            "compat": "nginx", "distribution": name,
+            "nodes": [{"id": "n%d" % i, "address": "127.0.0.1:%d" % p, "weight": WEIGHTS[i]}
+                      for i, p in enumerate(bports)]})
+        compare("placer build, nginx " + name, asked,
+                [int(o[1:]) for o, _, _ in placer_lookup(PLACER, snap, keys)])
 
     cases = []
     for t in ("consistent", "map-based"):
@@ -354,7 +416,19 @@ def web(place, tmp, rng):
             spec += "node s%d 127.0.0.1:%d %d %d\n" % (i, p, WEIGHTS[i], ids[i])
         what = "haproxy %s %s%s ids %s" % (t, h, " avalanche" if av else "",
                                            ",".join(str(x) for x in ids))
-        compare(what, ask_http(hp, keys), placer_owners(place, spec, keys))
+        asked = ask_http(hp, keys)
+        compare(what, asked, placer_owners(place, spec, keys))
+        nodes = []
+        for i, p in enumerate(bports):
+            node = {"id": "s%d" % i, "address": "127.0.0.1:%d" % p, "weight": WEIGHTS[i]}
+            if ids[i]:
+                node["hash_id"] = ids[i]
+            nodes.append(node)
+        snap = user_build(PLACER, tmp, "haproxy-%s-%s-%d-%s" % (t, h, av, "-".join(map(str, ids))),
+                          {"compat": "haproxy", "distribution": t, "key_hash": h,
+                           "avalanche": bool(av), "nodes": nodes})
+        compare("placer build, " + what, asked,
+                [int(o[1:]) for o, _, _ in placer_lookup(PLACER, snap, keys)])
 
 
 # -------------------------------------------------------------------- Redis
@@ -427,8 +501,8 @@ def redis(place, tmp, rng):
                     else b"{}" + body if shape == 2 else b"a{b}c{d}" + body if shape == 3
                     else b"x{" + body)
     compare("redis CLUSTER KEYSLOT", redis_keyslots(ports[0], keys), placer_slots(place, keys))
-    cluster_split(place, ports[1:4])
-    cluster_split(place, ports[4:8] + [ports[0]])  # the KEYSLOT node stored nothing
+    cluster_split(place, tmp, ports[1:4], keys)
+    cluster_split(place, tmp, ports[4:8] + [ports[0]], keys)  # the KEYSLOT node stored nothing
 
 
 def placer_slots(place, keys):
@@ -452,9 +526,32 @@ def placer_slots(place, keys):
     return slots
 
 
-def cluster_split(place, group):
+def redis_routes(port, keys):
+    """(slot, "ip:port") of each key as the cluster routes it: GET through
+    one node, which answers (the key is its own) or redirects with MOVED."""
+    m = Mc(port)
+    out = []
+    slots = redis_keyslots(port, keys)
+    for i in range(0, len(keys), 200):
+        batch = keys[i:i + 200]
+        m.s.sendall(b"".join(resp("GET", k) for k in batch))
+        for _ in batch:
+            r = m.line()
+            if r.startswith(b"-MOVED "):
+                _, slot, where = r.decode().split(" ")
+                out.append((int(slot), where))
+            elif r == b"$-1":
+                out.append((None, "127.0.0.1:%d" % port))
+            else:
+                raise RuntimeError("GET: %r" % r)
+    return [(s if s is not None else slots[i], w) for i, (s, w) in enumerate(out)]
+
+
+def cluster_split(place, tmp, group, keys):
     """redis-cli --cluster create's even split of 16384 slots to len(group)
-    masters, against placer's default slot map for that many nodes."""
+    masters, against placer's default slot map for that many nodes; then
+    the user's path: CLUSTER NODES -> placer import-redis -> placer lookup,
+    against where the cluster routes each key."""
     argv = ["redis-cli", "--cluster", "create"] + ["127.0.0.1:%d" % p for p in group] + \
         ["--cluster-yes"]
     r = subprocess.run(argv, capture_output=True, timeout=60)
@@ -477,13 +574,30 @@ def cluster_split(place, group):
                                        for i, p in enumerate(group))
     compare("redis-cli --cluster create, %d masters" % len(group), owner,
             placer_table(place, spec), "slots")
+    nodes_txt = os.path.join(tmp, "cluster-nodes-%d.txt" % len(group))
+    with open(nodes_txt, "w") as f:
+        f.write(text)
+    snap = os.path.join(tmp, "cluster-%d.snap" % len(group))
+    run_placer(PLACER, ["import-redis", nodes_txt, "-o", snap])
+    deadline = time.time() + TIMEOUT
+    while b"cluster_state:ok" not in redis_cmd(group[0], "CLUSTER", "INFO"):
+        if time.time() > deadline:
+            raise RuntimeError("the cluster of %d masters is not ok after %.0f s" % (len(group), TIMEOUT))
+        time.sleep(0.1)
+    routes = redis_routes(group[0], keys)
+    placed = placer_lookup(PLACER, snap, keys)
+    compare("import-redis, %d masters: slots" % len(group), [r[0] for r in routes],
+            [p[2] for p in placed])
+    compare("import-redis, %d masters: owners" % len(group), [r[1] for r in routes],
+            [p[1] for p in placed])
 
 
 def main():
-    if len(sys.argv) != 2:
+    global PLACER
+    if len(sys.argv) != 3:
         print(__doc__, file=sys.stderr)
         return 2
-    place = sys.argv[1]
+    place, PLACER = sys.argv[1], sys.argv[2]
     missing = [p for p in ("memcached", "nutcracker", "nginx", "haproxy", "redis-server",
                            "redis-cli") if not shutil.which(p)]
     if missing:

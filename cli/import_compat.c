@@ -1,0 +1,111 @@
+/* import_compat.c -- what import-twemproxy and import-redis share: the
+ * membership document an import wrote, optionally saved
+ * (--membership-out), built as `placer build` builds it, saved and
+ * summarised. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_import_membership(const char *cmd, const cli_import *im, const char *doc, size_t len)
+{
+    int rc;
+    if (im->membership_out &&
+        (rc = cli_write_file(cmd, im->membership_out, doc, len)) != CLI_OK)
+        return rc;
+    if (!im->output)
+        return CLI_OK;
+    placer_builder *b = NULL;
+    uint64_t doc_epoch = 0;
+    char why[512];
+    int err = placer_membership_parse(doc, len, im->doc_name, &b, &doc_epoch, why, sizeof why);
+    if (err >= 0) {
+        placer_snapshot *s = NULL;
+        err = placer_builder_build(b, im->has_epoch ? im->epoch : doc_epoch, &s);
+        placer_builder_free(b);
+        if (!err) {
+            rc = cli_save_snapshot(cmd, im->output, s);
+            if (!rc)
+                rc = cli_import_summary(cmd, im, s);
+            placer_snapshot_free(s);
+            return rc;
+        }
+        snprintf(why, sizeof why, "%s: %s", im->doc_name, placer_strerror(err));
+    }
+    fprintf(stderr, "placer %s: %s: %s\n", cmd, im->input, err == PLACER_EFORMAT ? why
+                                                                : placer_strerror(err));
+    return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
+}
+
+int cli_import_summary(const char *cmd, const cli_import *im, const placer_snapshot *s)
+{
+    int redis = placer_snapshot_compat(s) == PLACER_COMPAT_REDIS;
+    if (im->json) {
+        json_t *doc = cli_json_doc();
+        cli_json_put(doc, "output", cli_json_str(im->output));
+        cli_json_put(doc, "membership", im->membership_out ? cli_json_str(im->membership_out)
+                                                           : json_null());
+        cli_compat_json(doc, s);
+        cli_json_put(doc, "key_hash", cli_json_str(cli_key_hash_name(s)));
+        cli_json_put(doc, "epoch", cli_json_u64(placer_snapshot_epoch(s)));
+        cli_json_put(doc, "nodes", json_integer(placer_node_count(s)));
+        if (redis) {
+            cli_json_put(doc, "slots", json_integer(placer_partition_count(s)));
+            cli_json_put(doc, "copies", json_integer(placer_partition_copies(s)));
+        }
+        return cli_json_emit(cmd, doc);
+    }
+    char name[64];
+    printf("wrote ");
+    cli_print_name(stdout, im->output);
+    printf(": %s, key hash %s, %u nodes", cli_placement_name(s, name, sizeof name),
+           cli_key_hash_name(s), placer_node_count(s));
+    if (redis)
+        printf(", %u slots, %u copies each", placer_partition_count(s), placer_partition_copies(s));
+    printf(", epoch %llu\n", (unsigned long long)placer_snapshot_epoch(s));
+    return CLI_OK;
+}
+
+int cli_import_options(const char *cmd, int argc, char **argv, const struct option *opts,
+                       void (*usage)(FILE *), cli_import *im)
+{
+    int c;
+    while ((c = cli_getopt(cmd, argc, argv, opts, usage)) != -1) {
+        switch (c) {
+        case 'o':
+            im->output = optarg;
+            break;
+        case CLI_OPT_IMPORT_EPOCH:
+            if (cli_parse_u64(cmd, "--epoch", optarg, 0, UINT64_MAX, &im->epoch))
+                return CLI_USAGE;
+            im->has_epoch = 1;
+            break;
+        case CLI_OPT_IMPORT_MEMBERSHIP:
+            im->membership_out = optarg;
+            break;
+        case CLI_OPT_IMPORT_JSON:
+            im->json = 1;
+            break;
+        case CLI_OPT_IMPORT_POOL:
+            im->pool = optarg;
+            break;
+        default:
+            return c == CLI_OPT_HELP ? CLI_OPT_HELP : CLI_USAGE;
+        }
+    }
+    if (argc - optind > 1) {
+        cli_usage_error(cmd, "one input file only ('%s' is extra)", argv[optind + 1]);
+        return CLI_USAGE;
+    }
+    im->input = optind < argc ? argv[optind] : NULL;
+    if (!im->input || (!im->output && !im->membership_out)) {
+        cli_usage_error(cmd, "%s", !im->input ? "no input file"
+                                              : "no -o FILE.snap (nor --membership-out FILE)");
+        return CLI_USAGE;
+    }
+    if (im->json && !im->output) {
+        cli_usage_error(cmd, "--json summarises the snapshot: give -o FILE.snap");
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
