@@ -226,6 +226,9 @@ const char *cli_key_hash_name(const placer_snapshot *s);
 /* For a compat snapshot, "compat" and "distribution" (null when the
  * program has one) into a JSON document; nothing otherwise. */
 void cli_compat_json(json_t *doc, const placer_snapshot *s);
+/* cli_node_shares of a PLACER_EMULATED snapshot: a ring's points over the
+ * program's 32-bit hashes, or a table's slots (1/n each). Exact: returns 0. */
+int cli_compat_shares(const placer_snapshot *s, double *share);
 
 /* ---- the etcd connection options of publish and watch (etcd_options.c) ---- */
 

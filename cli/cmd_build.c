@@ -148,14 +148,19 @@ int cmd_build(int argc, char **argv)
         }
     }
     err = placer_builder_build(b, epoch, &s);
+    /* the builder's own words for what it refused, when it has them */
+    char said[256];
+    snprintf(said, sizeof said, "%s", err == PLACER_EINVAL ? placer_builder_error(b) : "");
     placer_builder_free(b);
     placer_snapshot_free(prev);
     if (err) {
-        fprintf(stderr, "placer build: %s: %s%s\n", in, placer_strerror(err),
-                err == PLACER_EINVAL ? " (a setting does not fit the strategy, a jump bucket is "
-                                       "claimed twice, --previous is of another strategy, or "
-                                       "key_hash siphash13 has no --secret-file)"
-                                     : "");
+        fprintf(stderr, "placer build: %s: %s%s%s%s\n", in, placer_strerror(err), *said ? ": " : "",
+                said,
+                err == PLACER_EINVAL && !*said
+                    ? " (a setting does not fit the strategy, a jump bucket is claimed twice, "
+                      "--previous is of another strategy, or key_hash siphash13 has no "
+                      "--secret-file)"
+                    : "");
         return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
     }
     rc = cli_save_snapshot("build", outp, s);

@@ -135,6 +135,8 @@ int cli_node_shares(const placer_snapshot *s, double *share)
         }
         return (int)samples;
     }
+    if (strategy == PLACER_EMULATED)
+        return cli_compat_shares(s, share);
     if (strategy == PLACER_JUMP || placer_snapshot_key_hash(s) == PLACER_HASH_COUCHBASE) {
         for (uint32_t i = 0; i < n; i++)
             if (placer_token_at(s, i, &tok, &o) == 0 && o < nodes)

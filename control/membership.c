@@ -93,7 +93,10 @@ static int pick(plc_mctx *c, const json_t *v, const char *const *names, const in
 
 int plc_m_builder_error(plc_mctx *c, int err)
 {
-    return err == PLACER_ENOMEM ? err : plc_m_fail(c, "%s", placer_strerror(err));
+    if (err == PLACER_ENOMEM)
+        return err;
+    const char *said = err == PLACER_EINVAL && c->b ? placer_builder_error(c->b) : "";
+    return plc_m_fail(c, "%s%s%s", placer_strerror(err), *said ? ": " : "", said);
 }
 
 /* Which strategies use a field (bit PLACER_RING << ...): "partitions" on a
@@ -397,7 +400,7 @@ int placer_membership_parse(const char *json, size_t len, const char *name, plac
         why[0] = '\0';
     if (!json || !out || !epoch)
         return PLACER_ENULL;
-    plc_mctx c = {json, name ? name : "<membership>", len, why, why_len, {{0}}, 0};
+    plc_mctx c = {json, name ? name : "<membership>", len, why, why_len, {{0}}, 0, NULL};
     json_error_t jerr;
     json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
@@ -406,6 +409,7 @@ int placer_membership_parse(const char *json, size_t len, const char *name, plac
         return json_error_code(&jerr) == json_error_out_of_memory ? PLACER_ENOMEM : PLACER_EFORMAT;
     }
     placer_builder *b = placer_builder_new();
+    c.b = b;
     uint64_t e = 0;
     int has_epoch = 0;
     int err = b ? read_top(&c, root, b, &e, &has_epoch) : PLACER_ENOMEM;

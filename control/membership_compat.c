@@ -28,7 +28,8 @@ static const char *const distributions[] = {"ketama_weighted", "ketama", "modula
 static const char *const key_hashes[] = {
     "default", "one_at_a_time", "md5",    "crc",    "crc16", "crc32",  "crc32a",
     "fnv1_64", "fnv1a_64",      "fnv1_32", "fnv1a_32", "hsieh", "murmur", "jenkins",
-    "murmur3", "sdbm",          "djb2",   "wt6",    NULL};
+    "murmur3", NULL};
+static const char *const haproxy_hashes[] = {"sdbm", "djb2", "wt6", "crc32", NULL};
 
 static const char *program_name(int program)
 {
@@ -98,7 +99,8 @@ int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int pro
             if (!json_is_string(v))
                 err = plc_m_fail(c, "expected a string");
             else if (!placer_compat_has_key_hash(program, json_string_value(v)))
-                err = not_the_programs(c, json_string_value(v), "key hash", program, key_hashes,
+                err = not_the_programs(c, json_string_value(v), "key hash", program,
+                                       program == PLACER_COMPAT_HAPROXY ? haproxy_hashes : key_hashes,
                                        placer_compat_has_key_hash);
             o.key_hash = json_string_value(v);
         } else if (!strcmp(key, "avalanche")) {
@@ -169,7 +171,14 @@ int plc_m_compat_node(plc_mctx *c, placer_builder *b, const json_t *node, uint32
 {
     size_t base = c->depth;
     const json_t *tokens = json_object_get(node, "tokens"), *hid = json_object_get(node, "hash_id");
-    const json_t *addr = json_object_get(node, "address");
+    const json_t *addr = json_object_get(node, "address"), *state = json_object_get(node, "state");
+    if (state && (!strcmp(json_string_value(state), "joining") ||
+                  !strcmp(json_string_value(state), "draining"))) {
+        plc_m_push(c, "state", 0);
+        return plc_m_fail(c, "\"%s\" does not apply with \"compat\": %s has no such state (a move "
+                             "is two snapshots; placer diff compares them)",
+                          json_string_value(state), program_name(program));
+    }
     if (tokens) {
         plc_m_push(c, "tokens", 0);
         return plc_m_fail(c, "does not apply with \"compat\" (%s makes its own points)",
@@ -344,7 +353,7 @@ static int redis_slots(plc_mctx *c, placer_builder *b, const json_t *slots, cons
         map[i] = PLACER_NO_NODE;
     for (size_t i = 0; !err && i < json_array_size(slots); i++) {
         uint32_t first = 0, last = 0, ids[PLACER_MAX_REPLICAS];
-        size_t nids;
+        size_t nids = 0;
         c->depth = 1;
         plc_m_push(c, NULL, i);
         err = redis_slot_row(c, json_array_get(slots, i), index, &first, &last, ids, &nids);

@@ -20,6 +20,7 @@ typedef struct plc_mctx {
     size_t why_len;
     plc_json_step path[4];
     size_t depth;
+    placer_builder *b; /* for placer_builder_error's words */
 } plc_mctx;
 
 /* Write the message for the value at c->path; returns PLACER_EFORMAT. */

@@ -56,6 +56,14 @@ expect_exit 0 "stats libmemcached" -- "$placer" stats "$dir/lm.snap"
 expect_out 'lm\.snap: libmemcached ketama_weighted, key hash md5, epoch 4, 3 nodes' "stats names the mode"
 expect_exit 0 "stats libmemcached --json" -- "$placer" stats "$dir/lm.snap" --json
 expect_out '"compat":"libmemcached","distribution":"ketama_weighted","key_hash":"md5"' "stats JSON names the mode"
+# shares over the program's 32-bit ring: the weight-2 node near half, all summing to 1
+python3 - "$out" <<'PY' && ok || bad "stats shares of a compat ring"
+import json, sys
+d = json.load(open(sys.argv[1]))
+sh = {n["id"]: n["share"] for n in d["nodes"]}
+assert abs(sum(sh.values()) - 1) < 1e-9, sh
+assert 0.4 < sh["b"] < 0.6 and 0.15 < sh["a"] < 0.35, sh
+PY
 
 cat >"$dir/tw.json" <<'JSON'
 {"compat": "twemproxy", "distribution": "modula", "key_hash": "crc32a", "hash_tag": "{}",
@@ -110,18 +118,19 @@ expect_out '^foo	c	.*	12182$' "slot 12182 on the third master"
 refused '{"compat": "memcached", "nodes": [{"id": "a"}]}' '1:12: compat: expected one of "libmemcached"' "unknown program"
 refused '{"compat": "libmemcached",
  "distribution": "modula", "nodes": [{"id": "a", "address": "h:1"}]}' '2:18: distribution: "modula" is not a distribution of libmemcached \(its own: "ketama_weighted", "ketama"\)' "a distribution libmemcached does not have"
-refused '{"compat": "twemproxy", "key_hash": "murmur3", "nodes": [{"id": "a"}]}' '1:38: key_hash: "murmur3" is not a key hash of twemproxy \(its own: "one_at_a_time", "md5"' "a key hash twemproxy does not have"
+refused '{"compat": "twemproxy", "key_hash": "murmur3", "nodes": [{"id": "a"}]}' '1:37: key_hash: "murmur3" is not a key hash of twemproxy \(its own: "one_at_a_time", "md5"' "a key hash twemproxy does not have"
 refused '{"compat": "haproxy", "key_hash": "placer", "nodes": [{"id": "a"}]}' '1:35: key_hash: "placer" is not a key hash of haproxy \(its own: "sdbm", "djb2", "wt6", "crc32"\)' "placer's own hash in a mode"
 refused '{"compat": "redis", "distribution": "ketama", "nodes": [{"id": "a"}]}' '1:37: distribution: redis has no distribution to choose' "a distribution for Redis"
 refused '{"compat": "nginx", "nodes": [{"id": "a", "address": "h:1", "weight": 1.5}]}' '1:71: nodes\[0\]\.weight: expected an integer from 1 to 4294967295 \(nginx.s weights are integers\)' "a non-integer weight"
-refused '{"compat": "redis", "nodes": [{"id": "a", "weight": 1}]}' '1:52: nodes\[0\]\.weight: Redis Cluster has no weights' "a weight for Redis"
-refused '{"compat": "haproxy", "nodes": [{"id": "a", "weight": 257}]}' '1:54: nodes\[0\]\.weight: expected an integer from 1 to 256' "haproxy's weight range"
+refused '{"compat": "redis", "nodes": [{"id": "a", "weight": 1}]}' '1:53: nodes\[0\]\.weight: Redis Cluster has no weights' "a weight for Redis"
+refused '{"compat": "haproxy", "nodes": [{"id": "a", "weight": 257}]}' '1:55: nodes\[0\]\.weight: expected an integer from 1 to 256' "haproxy's weight range"
 refused '{"compat": "twemproxy", "nodes": [{"id": "a", "tokens": [1]}]}' '1:[0-9]+: nodes\[0\]\.tokens: does not apply with "compat"' "tokens in a mode"
-refused '{"compat": "twemproxy", "vnodes": 100, "nodes": [{"id": "a"}]}' '1:36: vnodes: does not apply with "compat"' "vnodes in a mode"
-refused '{"compat": "twemproxy", "seed": 1, "nodes": [{"id": "a"}]}' '1:34: seed: does not apply with "compat"' "seed in a mode"
+refused '{"compat": "nginx", "nodes": [{"id": "a", "address": "h:1", "state": "joining"}]}' '1:[0-9]+: nodes\[0\]\.state: "joining" does not apply with "compat": nginx has no such state' "a joining node in a mode"
+refused '{"compat": "twemproxy", "vnodes": 100, "nodes": [{"id": "a"}]}' '1:35: vnodes: does not apply with "compat"' "vnodes in a mode"
+refused '{"compat": "twemproxy", "seed": 1, "nodes": [{"id": "a"}]}' '1:33: seed: does not apply with "compat"' "seed in a mode"
 refused '{"compat": "redis", "replicas": 2, "nodes": [{"id": "a"}]}' '1:33: replicas: does not apply with "compat" \(redis builds its own slot map\)' "replicas in Redis"
-refused '{"compat": "twemproxy", "strategy": "ring", "nodes": [{"id": "a"}]}' '1:38: strategy: does not apply with "compat": twemproxy.s own ring or table places the keys \(omit it\)' "a strategy in a mode"
-refused '{"compat": "twemproxy", "colour": 1, "nodes": [{"id": "a"}]}' '1:36: colour: unknown field \(known with "compat"' "an unknown field in a mode"
+refused '{"compat": "twemproxy", "strategy": "ring", "nodes": [{"id": "a"}]}' '1:37: strategy: does not apply with "compat": twemproxy.s own ring or table places the keys \(omit it\)' "a strategy in a mode"
+refused '{"compat": "twemproxy", "colour": 1, "nodes": [{"id": "a"}]}' '1:35: colour: unknown field \(known with "compat"' "an unknown field in a mode"
 refused '{"compat": "nginx", "avalanche": true, "nodes": [{"id": "a", "address": "h:1"}]}' '1:34: avalanche: does not apply to "nginx" \(only to "haproxy"' "avalanche off haproxy"
 refused '{"compat": "haproxy", "avalanche": "yes", "nodes": [{"id": "a"}]}' '1:36: avalanche: expected true or false' "avalanche not a boolean"
 refused '{"compat": "twemproxy", "hash_tag": "{", "nodes": [{"id": "a"}]}' '1:37: hash_tag: expected two characters' "a one-character hash_tag"
@@ -130,14 +139,14 @@ refused '{"distribution": "ketama", "nodes": [{"id": "a"}]}' '1:18: distribution
 refused '{"slots": [], "nodes": [{"id": "a"}]}' '1:11: slots: applies only with "compat"' "slots without compat"
 refused '{"nodes": [{"id": "a", "hash_id": 3}]}' '1:35: nodes\[0\]\.hash_id: applies only with "compat": "haproxy"' "hash_id without compat"
 refused '{"compat": "nginx", "nodes": [{"id": "a", "hash_id": 3}]}' '1:[0-9]+: nodes\[0\]\.hash_id: does not apply to "nginx" \(only to "haproxy"' "hash_id off haproxy"
-refused '{"compat": "haproxy", "nodes": [{"id": "a", "hash_id": 0}]}' '1:55: nodes\[0\]\.hash_id: expected an integer from 1 to 1048575' "hash_id 0"
+refused '{"compat": "haproxy", "nodes": [{"id": "a", "hash_id": 0}]}' '1:56: nodes\[0\]\.hash_id: expected an integer from 1 to 1048575' "hash_id 0"
 refused '{"compat": "haproxy", "nodes": [{"id": "a", "hash_id": 5},
   {"id": "b", "hash_id": 5}]}' '2:26: nodes\[1\]\.hash_id: id 5 is another server.s' "two servers of one id"
 refused '{"compat": "libmemcached", "nodes": [{"id": "a", "address": "h:1"}, {"id": "b"}]}' '1:[0-9]+: nodes\[1\]\.address: missing: libmemcached hashes the server.s address' "libmemcached without an address"
 refused '{"compat": "libmemcached", "nodes": [{"id": "a", "address": "host"}]}' '1:[0-9]+: nodes\[0\]\.address: expected "host:port"' "libmemcached address without a port"
 refused '{"compat": "nginx", "nodes": [{"id": "a"}]}' '1:[0-9]+: nodes\[0\]\.address: missing: nginx hashes' "nginx without an address"
 long=$(printf 'x%.0s' $(seq 1 84))
-refused "{\"compat\": \"twemproxy\", \"nodes\": [{\"id\": \"$long\"}, {\"id\": \"b\"}]}" "1:[0-9]+: nodes\[0\]\.id: too long for twemproxy.s ketama: its point names \(\"ID-79\", 87 bytes\)" "a twemproxy name past 86 bytes"
+refused "{\"compat\": \"twemproxy\", \"nodes\": [{\"id\": \"$long\"}, {\"id\": \"b\"}]}" "1:[0-9]+: nodes\[0\]\.id: too long for twemproxy.s ketama: its point names \(\"ID-39\", 87 bytes\)" "a twemproxy name past 86 bytes"
 refused '{"compat": "redis", "nodes": [{"id": "a"}, {"id": "b"}],
  "slots": [[0, 9000, "a"], [9000, 16383, "b"]]}' '2:28: slots\[1\]: slot 9000 is already in range 0 \(\[0, 9000, ...\]\)' "overlapping slots"
 refused '{"compat": "redis", "nodes": [{"id": "a"}],
