@@ -95,7 +95,8 @@ static const char *scalar(const tw *t)
 /* The current scalar as text without NUL bytes, else an error. */
 static int text_scalar(tw *t, const char *what)
 {
-    if (memchr(scalar(t), '\0', t->ev.data.scalar.length))
+    /* libyaml ends every scalar with a NUL: an earlier one is the value's */
+    if (strlen(scalar(t)) != t->ev.data.scalar.length)
         return fail_at(t, t->ev.start_mark, "%s holds a NUL byte", what);
     return 0;
 }
@@ -294,7 +295,8 @@ static void pool_list(const tw *t, char *out, size_t n)
     size_t at = 0;
     *out = '\0';
     json_object_foreach(t->pools, name, v) {
-        if (at + 8 >= n) {
+        /* each name only when it fits whole, with room left for ", ..." */
+        if (at + strlen(name) + 4 + 6 >= n) {
             snprintf(out + at, n - at, ", ...");
             break;
         }

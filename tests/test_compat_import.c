@@ -197,6 +197,15 @@ static void test_twemproxy_refusals(void)
     REFUSED_YAML("p:\n  servers: ['1.2.3.4:1:1']\np:\n  servers: ['1.2.3.4:1:1']\n", "p",
                  "pool \"p\" is named twice");
     CHECK_EQ(placer_twemproxy_membership(NULL, 0, NULL, &(char *){NULL}, NULL, NULL, 0), PLACER_ENULL);
+    /* many pools of long names: the list in the message is cut, with "..." */
+    char many[8192];
+    size_t at = 0;
+    for (int i = 0; i < 40; i++)
+        at += (size_t)snprintf(many + at, sizeof many - at,
+                               "pool-with-a-long-name-number-%02d:\n  servers: ['1.2.3.4:1:1']\n", i);
+    refused_yaml(many, at, "nope", "no pool \"nope\" (the file has \"pool-with-a-long-name-number-00\", ");
+    refused_yaml(many, at, "nope", ", ...)");
+    refused_yaml(many, at, NULL, "several pools: say which (\"pool-with-a-long-name-number-00\"");
 }
 
 static json_t *redis_doc(const char *text, size_t len)
