@@ -121,7 +121,7 @@ int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int pro
             err = plc_m_fail(c, "does not apply with \"compat\": %s's own ring or table places the "
                                 "keys (omit it)", program_name(program));
         } else if (!strcmp(key, "seed") || !strcmp(key, "vnodes") || !strcmp(key, "partitions") ||
-                   !strcmp(key, "replicas")) {
+                   !strcmp(key, "replicas") || !strcmp(key, "tokens")) {
             err = plc_m_fail(c, "does not apply with \"compat\" (%s builds its own %s)",
                              program_name(program),
                              program == PLACER_COMPAT_REDIS ? "slot map" : "ring or table");

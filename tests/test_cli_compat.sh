@@ -127,6 +127,7 @@ refused '{"compat": "haproxy", "nodes": [{"id": "a", "weight": 257}]}' '1:55: no
 refused '{"compat": "twemproxy", "nodes": [{"id": "a", "tokens": [1]}]}' '1:[0-9]+: nodes\[0\]\.tokens: does not apply with "compat"' "tokens in a mode"
 refused '{"compat": "nginx", "nodes": [{"id": "a", "address": "h:1", "state": "joining"}]}' '1:[0-9]+: nodes\[0\]\.state: "joining" does not apply with "compat": nginx has no such state' "a joining node in a mode"
 refused '{"compat": "twemproxy", "vnodes": 100, "nodes": [{"id": "a"}]}' '1:35: vnodes: does not apply with "compat"' "vnodes in a mode"
+refused '{"compat": "haproxy", "tokens": "balanced", "nodes": [{"id": "a"}]}' '1:33: tokens: does not apply with "compat"' "token allocation in a mode"
 refused '{"compat": "twemproxy", "seed": 1, "nodes": [{"id": "a"}]}' '1:33: seed: does not apply with "compat"' "seed in a mode"
 refused '{"compat": "redis", "replicas": 2, "nodes": [{"id": "a"}]}' '1:33: replicas: does not apply with "compat" \(redis builds its own slot map\)' "replicas in Redis"
 refused '{"compat": "twemproxy", "strategy": "ring", "nodes": [{"id": "a"}]}' '1:37: strategy: does not apply with "compat": twemproxy.s own ring or table places the keys \(omit it\)' "a strategy in a mode"
