@@ -172,6 +172,7 @@ uint32_t cli_sample_size(const placer_snapshot *a, const placer_snapshot *b, uin
 double cli_confidence95(double p, uint32_t n);
 
 /* A node's share of each key in s: exact for the range strategies (ring,
+ * compat rings and tables, whose tokens sit in the same 64-bit space,
  * partitions with placer's hash, Maglev), counted over partitions for
  * Couchbase hashing, over buckets for jump, and measured at
  * cli_sample_size(s, NULL, 2^16) evenly spaced positions for rendezvous.
@@ -226,9 +227,6 @@ const char *cli_key_hash_name(const placer_snapshot *s);
 /* For a compat snapshot, "compat" and "distribution" (null when the
  * program has one) into a JSON document; nothing otherwise. */
 void cli_compat_json(json_t *doc, const placer_snapshot *s);
-/* cli_node_shares of a PLACER_EMULATED snapshot: a ring's points over the
- * program's 32-bit hashes, or a table's slots (1/n each). Exact: returns 0. */
-int cli_compat_shares(const placer_snapshot *s, double *share);
 
 /* ---- the etcd connection options of publish and watch (etcd_options.c) ---- */
 

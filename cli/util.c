@@ -135,8 +135,6 @@ int cli_node_shares(const placer_snapshot *s, double *share)
         }
         return (int)samples;
     }
-    if (strategy == PLACER_EMULATED)
-        return cli_compat_shares(s, share);
     if (strategy == PLACER_JUMP || placer_snapshot_key_hash(s) == PLACER_HASH_COUCHBASE) {
         for (uint32_t i = 0; i < n; i++)
             if (placer_token_at(s, i, &tok, &o) == 0 && o < nodes)
@@ -151,7 +149,9 @@ int cli_node_shares(const placer_snapshot *s, double *share)
             share[o] += width / 18446744073709551616.0;
         prev = tok;
     }
-    if (strategy == PLACER_RING) {
+    /* rings wrap: the first token also owns what lies past the last (a
+     * compat ring's too; a compat table's last range ends at 2^64 - 1) */
+    if (strategy == PLACER_RING || strategy == PLACER_EMULATED) {
         placer_token_at(s, 0, &tok, &o);
         share[o] += (double)(UINT64_MAX - prev) / 18446744073709551616.0;
     }
