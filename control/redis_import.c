@@ -76,9 +76,10 @@ static long long number(const char *s, size_t n, long long max)
     for (size_t i = 0; i < n; i++) {
         if (s[i] < '0' || s[i] > '9')
             return -1;
-        v = v * 10 + (s[i] - '0');
-        if (v > max)
+        int d = s[i] - '0';
+        if (v > (max - d) / 10) /* v * 10 + d > max, asked without overflowing */
             return -1;
+        v = v * 10 + d;
     }
     return v;
 }

@@ -351,6 +351,14 @@ static void test_redis_refusals(void)
     refused_nodes(ID1 " 127.0.0.1:7000@17000 master - x 0 1 connected 0-16383\n", "must be integers");
     refused_nodes(ID1 " 127.0.0.1:7000@17000 master " ID2 " 0 0 1 connected 0-16383\n",
                   "a master's master field must be \"-\"");
+    /* numbers past 2^63-1 are refused, not overflowed (fuzz_import found
+     * the signed overflow in CI) */
+    refused_nodes(ID1 " 127.0.0.1:7000@17000 master - 99999999999999999999 0 1 connected 0-16383\n",
+                  "must be integers");
+    refused_nodes(ID1 " 127.0.0.1:7000@17000 master - 0 0 9223372036854775808 connected 0-16383\n",
+                  "must be integers");
+    refused_nodes(ID1 " 127.0.0.1:7000@17000 master - 0 0 1 connected 0-99999999999999999999999\n",
+                  "expected a slot");
     char nul[] = M1 "0-16383\n";
     nul[3] = '\0';
     char *out = NULL, why[256];
