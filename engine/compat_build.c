@@ -35,12 +35,43 @@ typedef struct pt {
     uint32_t owner;
 } pt;
 
-static int pt_cmp(const void *a, const void *b)
+/* Sorts v[0..n) by value, stably: among equal values the array order,
+ * which every caller keeps equal to the insertion order (seq), so the
+ * result is the order of (value, seq), glibc's merge sort's. An LSD radix
+ * sort, 8 bits per pass (a pass in which every value has the same digit is
+ * skipped): O(n) with no comparison callback. PLACER_ENOMEM if the scratch
+ * buffer cannot be had. */
+static int sort_points(pt *v, uint32_t n)
 {
-    const pt *x = a, *y = b;
-    if (x->value != y->value)
-        return x->value < y->value ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
+    if (n < 2)
+        return 0;
+    pt *tmp = plc_malloc(sizeof *tmp * n);
+    if (!tmp)
+        return PLACER_ENOMEM;
+    uint32_t count[4][256] = {{0}};
+    for (uint32_t i = 0; i < n; i++)
+        for (unsigned d = 0; d < 4; d++)
+            count[d][(v[i].value >> (8 * d)) & 0xff]++;
+    pt *src = v, *dst = tmp;
+    for (unsigned d = 0; d < 4; d++) {
+        if (count[d][(src[0].value >> (8 * d)) & 0xff] == n)
+            continue;
+        uint32_t at = 0;
+        for (unsigned b = 0; b < 256; b++) {
+            uint32_t k = count[d][b];
+            count[d][b] = at;
+            at += k;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            dst[count[d][(src[i].value >> (8 * d)) & 0xff]++] = src[i];
+        pt *swap = src;
+        src = dst;
+        dst = swap;
+    }
+    if (src != v)
+        memcpy(v, src, sizeof *v * n);
+    plc_free(tmp);
+    return 0;
 }
 
 typedef struct acc {
@@ -308,12 +339,13 @@ static int add_midpoints(acc *a)
     uint32_t n = a->n;
     if (n < 2)
         return 0;
-    qsort(a->v, n, sizeof *a->v, pt_cmp);
+    int rc = sort_points(a->v, n);
+    if (rc)
+        return rc;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t lo = a->v[i].value, hi = a->v[(i + 1) % n].value;
         uint32_t mid = lo + (uint32_t)(hi - lo) / 2u;
-        int rc = acc_push(a, mid, a->v[i].owner);
-        if (rc)
+        if ((rc = acc_push(a, mid, a->v[i].owner)) != 0)
             return rc;
     }
     return 0;
@@ -526,7 +558,7 @@ static int build(const plc_compat_config *c, plc_compat_layout *l)
     if (l->distribution == PLC_CD_MODULA || l->distribution == PLC_CD_HASH ||
         l->distribution == PLC_CD_MAP_BASED) {
         l->kind = PLC_CL_TABLE;
-        rc = build_table(c, l, order, PLACER_MAX_TOKENS);
+        rc = build_table(c, l, order, PLACER_MAX_COMPAT_POINTS);
         plc_free(order);
         return rc;
     }
@@ -541,11 +573,11 @@ static int build(const plc_compat_config *c, plc_compat_layout *l)
     if (c->program == PLC_COMPAT_LIBMEMCACHED || c->program == PLC_COMPAT_TWEMPROXY)
         cap = (uint64_t)c->nnodes * 164u; /* the float rounding can add one group */
     acc a = {NULL, 0, (uint32_t)cap};
-    if (cap <= PLACER_MAX_TOKENS)
+    if (cap <= PLACER_MAX_COMPAT_POINTS)
         a.v = plc_malloc(sizeof(pt) * (cap ? cap : 1));
     if (!a.v) {
         plc_free(order);
-        return cap > PLACER_MAX_TOKENS ? PLACER_ETOOMANY : PLACER_ENOMEM;
+        return cap > PLACER_MAX_COMPAT_POINTS ? PLACER_ETOOMANY : PLACER_ENOMEM;
     }
     switch (c->program) {
     case PLC_COMPAT_LIBMEMCACHED: rc = build_libmemcached(c, l, &a); break;
@@ -564,7 +596,12 @@ static int build(const plc_compat_config *c, plc_compat_layout *l)
         plc_free(a.v);
         return rc;
     }
-    qsort(a.v, a.n, sizeof *a.v, pt_cmp);
+    /* the midpoints were appended after haproxy's sorted points: array
+     * order is still insertion order among equal values */
+    if ((rc = sort_points(a.v, a.n)) != 0) {
+        plc_free(a.v);
+        return rc;
+    }
     if (c->program == PLC_COMPAT_NGINX) { /* equal points after the first go */
         uint32_t k = 0;
         for (uint32_t j = 1; j < a.n; j++)

@@ -157,6 +157,34 @@ static int same_layout(plc_dec *d, const plc_compat_layout *l)
     return 0;
 }
 
+/* Rebuilding the layout costs what the nodes' weights ask for, but a file
+ * stores only nodes, weights and the points or slots; without this check a
+ * file of a few kilobytes could ask for PLACER_MAX_COMPAT_POINTS of them (a
+ * second and 200 MB) and be refused only after. The bound on what the
+ * program makes: nginx 160 points per unit of weight (duplicates dropped),
+ * haproxy 32 (16 and the midpoints), libmemcached and twemproxy's ketama at
+ * most 164 per server (100 unweighted), a table at most the total weight
+ * (haproxy's over the weights' divisor, weights <= 256). A real file lists
+ * at least half of it (the rest would be nginx duplicates or rounding), so
+ * the work stays proportional to the file's size. */
+static int rebuild_bounded(plc_dec *d, const placer_builder *b, int ring)
+{
+    double total = 0;
+    for (uint32_t i = 0; i < b->nnodes; i++)
+        total += b->nodes[i].weight;
+    double bound = !ring                             ? total
+                   : b->compat == PLACER_COMPAT_NGINX   ? 160.0 * total
+                   : b->compat == PLACER_COMPAT_HAPROXY ? 32.0 * total
+                                                        : 164.0 * b->nnodes;
+    uint64_t listed = d->s[PLC_SEC_COMPAT_OWNERS].count;
+    if (bound > 2.0 * (double)listed + 256.0 * b->nnodes + 4096.0)
+        return plc_dec_fail(d, PLACER_ECORRUPT,
+                            "compat: the nodes' weights make up to %.0f points or slots; the "
+                            "file lists %llu",
+                            bound, (unsigned long long)listed);
+    return 0;
+}
+
 int plc_compat_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, placer_snapshot **out)
 {
     const unsigned char *f = d->s[PLC_SEC_COMPAT].p;
@@ -169,6 +197,8 @@ int plc_compat_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, place
     for (uint32_t i = 0; d->have[PLC_SEC_COMPAT_HASH_IDS] && i < b->nnodes; i++)
         b->nodes[i].hash_id = plc_rd32(d->s[PLC_SEC_COMPAT_HASH_IDS].p + 4 * (size_t)i);
     int err = plc_compat_check_nodes(b);
+    if (!err)
+        err = rebuild_bounded(d, b, plc_rd32(f + 4 * F_KIND) == PLC_CL_RING);
     placer_snapshot *s = NULL;
     if (!err)
         err = plc_compat_snapshot_build(b, epoch, &s);

@@ -81,6 +81,13 @@ PLACER_API const char *placer_strerror(int err);
 
 #define PLACER_MAX_TOKENS (1u << 25) /* tokens in one snapshot, all nodes together */
 #define PLACER_MAX_NODES (1u << 20)  /* nodes in one snapshot */
+/* Points of a compatibility mode's ring (haproxy's midpoints included) or
+ * slots of its table: about 25,000 libmemcached or twemproxy servers, a
+ * total nginx weight of 26,214 (160 points each). Building or decoding
+ * that many takes about a second; the decoder rebuilds every point from
+ * the nodes and weights, and refuses a file that lists far fewer points
+ * than its weights make before it starts (PLACER_ECORRUPT). */
+#define PLACER_MAX_COMPAT_POINTS (1u << 22)
 #define PLACER_MAX_ID_LEN 255u       /* bytes in a node id or zone name */
 #define PLACER_DEFAULT_SEED UINT64_C(0)
 #define PLACER_DEFAULT_VNODES 256u   /* tokens per unit of weight */
@@ -437,7 +444,9 @@ typedef struct placer_compat_options {
  * Redis builds a PLACER_PARTITIONS snapshot of 16,384 partitions (slots)
  * whose partition map is placer_builder_set_partition_map's (16384 rows) or,
  * when none is set, redis-cli --cluster create's even split over the nodes
- * in order (one copy per slot). Returns 0, PLACER_ENULL or PLACER_EINVAL. */
+ * in order (one copy per slot). Returns 0, PLACER_ENULL or PLACER_EINVAL.
+ * A mode whose ring or table would pass PLACER_MAX_COMPAT_POINTS fails to
+ * build with PLACER_ETOOMANY. */
 PLACER_API int placer_builder_set_compat(placer_builder *b, int program,
                                          const placer_compat_options *opt);
 

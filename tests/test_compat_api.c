@@ -332,15 +332,21 @@ static void every_mode(void)
 }
 
 /* A builder of two nodes in a mode, for the refusals. */
-static placer_builder *pool(int program, const placer_compat_options *o)
+/* Two nodes, "a" (weight 1) and "b" (weight w). */
+static placer_builder *weighted_pool(int program, const placer_compat_options *o, double w)
 {
     placer_builder *b = placer_builder_new();
     placer_builder_add_node(b, "a", NULL, 1);
-    placer_builder_add_node(b, "b", NULL, 1);
+    placer_builder_add_node(b, "b", NULL, w);
     placer_builder_set_address(b, 0, "10.0.0.1:11211");
     placer_builder_set_address(b, 1, "10.0.0.2:11211");
     CHECK_EQ(placer_builder_set_compat(b, program, o), 0);
     return b;
+}
+
+static placer_builder *pool(int program, const placer_compat_options *o)
+{
+    return weighted_pool(program, o, 1);
 }
 
 #define REFUSED(b)                                                                   \
@@ -386,6 +392,24 @@ static void refusals(void)
     CHECK_EQ(placer_builder_build(b, 1, &s), 0);
     CHECK_EQ(placer_snapshot_strategy(s), PLACER_RING);
     placer_snapshot_free(s);
+    placer_builder_free(b);
+
+    /* PLACER_MAX_COMPAT_POINTS: nginx's 160 points per unit of weight, a
+     * twemproxy modula table of the total weight */
+    b = weighted_pool(PLACER_COMPAT_NGINX, NULL, PLACER_MAX_COMPAT_POINTS / 160);
+    s = NULL;
+    CHECK_EQ(placer_builder_build(b, 1, &s), PLACER_ETOOMANY);
+    CHECK(s == NULL);
+    placer_builder_free(b);
+    b = weighted_pool(PLACER_COMPAT_TWEMPROXY, &(placer_compat_options){"modula", NULL, 0, NULL},
+                      PLACER_MAX_COMPAT_POINTS - 1);
+    CHECK_EQ(placer_builder_build(b, 1, &s), 0); /* exactly the cap */
+    placer_snapshot_free(s);
+    s = NULL;
+    placer_builder_free(b);
+    b = weighted_pool(PLACER_COMPAT_TWEMPROXY, &(placer_compat_options){"modula", NULL, 0, NULL},
+                      PLACER_MAX_COMPAT_POINTS);
+    CHECK_EQ(placer_builder_build(b, 1, &s), PLACER_ETOOMANY);
     placer_builder_free(b);
 
     static const unsigned char secret[16] = {1};
