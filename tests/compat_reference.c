@@ -1,6 +1,6 @@
 /*
  * compat_reference.c -- see compat_reference.h. Slow on purpose: every
- * lookup regenerates the program's points and scans them.
+ * lookup scans all the program's points, unsorted.
  */
 #include "compat_reference.h"
 
@@ -288,15 +288,35 @@ static uint32_t key_hash(const plc_compat_config *c, const plc_compat_layout *l,
     }
 }
 
-uint32_t ref_compat_owner(const plc_compat_config *c, const plc_compat_layout *l, const void *key,
-                          size_t len)
+struct ref_compat {
+    const plc_compat_config *c;
+    const plc_compat_layout *l;
+    rlist points; /* empty for a table */
+};
+
+ref_compat *ref_compat_new(const plc_compat_config *c, const plc_compat_layout *l)
 {
-    uint32_t h = key_hash(c, l, key, len);
-    if (l->kind == PLC_CL_TABLE)
-        return table_owner(c, l, h);
-    rlist r = {0};
-    ring_points(c, l, &r);
-    uint32_t o = ring_owner(l, &r, h);
-    free(r.v);
-    return o;
+    ref_compat *r = calloc(1, sizeof *r);
+    if (!r)
+        abort();
+    r->c = c;
+    r->l = l;
+    if (l->kind != PLC_CL_TABLE)
+        ring_points(c, l, &r->points);
+    return r;
+}
+
+uint32_t ref_compat_owner(const ref_compat *r, const void *key, size_t len)
+{
+    uint32_t h = key_hash(r->c, r->l, key, len);
+    if (r->l->kind == PLC_CL_TABLE)
+        return table_owner(r->c, r->l, h);
+    return ring_owner(r->l, &r->points, h);
+}
+
+void ref_compat_free(ref_compat *r)
+{
+    if (r)
+        free(r->points.v);
+    free(r);
 }

@@ -9,10 +9,17 @@
 
 #include "compat.h"
 
-/* The owner (node index) of a key under config c, whose defaults were
- * resolved into l (distribution, key hash, haproxy ids) by a successful
- * plc_compat_layout_build. */
-uint32_t ref_compat_owner(const plc_compat_config *c, const plc_compat_layout *l, const void *key,
-                          size_t len);
+/* A reference for config c, whose defaults were resolved into l
+ * (distribution, key hash, haproxy ids) by a successful
+ * plc_compat_layout_build: the program's points in insertion order, made
+ * once (c and l must outlive it). Aborts when out of memory. */
+typedef struct ref_compat ref_compat;
+ref_compat *ref_compat_new(const plc_compat_config *c, const plc_compat_layout *l);
+
+/* The owner (node index) of a key: a linear scan of the unsorted points,
+ * or the program's table rule. */
+uint32_t ref_compat_owner(const ref_compat *r, const void *key, size_t len);
+
+void ref_compat_free(ref_compat *r);
 
 #endif
