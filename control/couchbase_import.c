@@ -16,6 +16,8 @@
 #include "placer_control.h"
 
 static int fail(char *why, size_t why_len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(char *why, size_t why_len, const char *fmt, ...)
 {
     if (why && why_len) {
         va_list ap;
