@@ -50,6 +50,14 @@ int plc_compat_index_build(plc_compat_index *x, const plc_compat_config *c)
     x->md5x8 = (plc_cpu_features() & PLC_CPU_AVX2) && l->key_hash == PLC_CH_MD5 &&
                !l->hash_tag[0] && l->nnodes > 1 &&
                (l->program == PLC_COMPAT_LIBMEMCACHED || l->program == PLC_COMPAT_TWEMPROXY);
+    x->md5_kernel = plc_md5x16_avx2;
+    x->md5_lanes = PLC_MD5X16_LANES;
+#if defined(PLC_HAVE_AVX512)
+    if (plc_cpu_features() & PLC_CPU_AVX512) {
+        x->md5_kernel = plc_md5x32_avx512;
+        x->md5_lanes = PLC_MD5X32_LANES;
+    }
+#endif
 #endif
     /* Lockstep hashing where the program's key rules allow it: no tag to
      * cut but Redis' (cut before hashing), more than one server. */
@@ -139,13 +147,14 @@ uint32_t plc_compat_index_lookup(const plc_compat_index *x, const void *key, siz
 }
 
 #if defined(PLC_HAVE_AVX2)
-/* MD5 (first word) of n keys, sixteen at a time through the AVX2 kernel;
- * keys too long for it go to Nettle one by one. */
-static void md5_batch(const void *const *keys, const size_t *lens, size_t n, uint32_t *out)
+/* MD5 (first word) of n keys, x->md5_lanes at a time through the SIMD
+ * kernel; keys too long for it go to Nettle one by one. */
+static void md5_batch(const plc_compat_index *x, const void *const *keys, const size_t *lens,
+                      size_t n, uint32_t *out)
 {
-    const void *k[PLC_MD5X16_LANES];
-    size_t len[PLC_MD5X16_LANES], at[PLC_MD5X16_LANES];
-    uint32_t h[PLC_MD5X16_LANES];
+    const void *k[PLC_MD5X32_LANES];
+    size_t len[PLC_MD5X32_LANES], at[PLC_MD5X32_LANES];
+    uint32_t h[PLC_MD5X32_LANES];
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         if (lens[i] > PLC_MD5X8_MAX_LEN) {
@@ -155,15 +164,15 @@ static void md5_batch(const void *const *keys, const size_t *lens, size_t n, uin
         k[m] = keys[i];
         len[m] = lens[i];
         at[m++] = i;
-        if (m == PLC_MD5X16_LANES || i + 1 == n) {
-            plc_md5x16_avx2(k, len, m, h);
+        if (m == x->md5_lanes || i + 1 == n) {
+            x->md5_kernel(k, len, m, h);
             for (size_t j = 0; j < m; j++)
                 out[at[j]] = h[j];
             m = 0;
         }
     }
     if (m) {
-        plc_md5x16_avx2(k, len, m, h);
+        x->md5_kernel(k, len, m, h);
         for (size_t j = 0; j < m; j++)
             out[at[j]] = h[j];
     }
@@ -273,7 +282,7 @@ void plc_compat_index_hash_batch(const plc_compat_index *x, const void *const *k
 {
 #if defined(PLC_HAVE_AVX2)
     if (x->md5x8) {
-        md5_batch(keys, lens, n, hashes);
+        md5_batch(x, keys, lens, n, hashes);
         if (x->layout.program == PLC_COMPAT_TWEMPROXY)
             for (size_t i = 0; i < n; i++)
                 if (!lens[i])

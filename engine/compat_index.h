@@ -2,8 +2,8 @@
  * compat_index.h -- a compatibility layout made fast: its 32-bit points
  * searched through placer's own S+ tree and kernels (point p is the 64-bit
  * token p << 32, a key's hash h the query h << 32: the first token >= the
- * query is the first point >= h), and MD5 key hashes computed eight keys at
- * a time with AVX2 where the CPU has it. Rings large enough get the native
+ * query is the first point >= h), and MD5 key hashes computed 16 keys at a
+ * time with AVX2, 32 with AVX-512, where the CPU has it. Rings large enough get the native
  * ring's radix directory too.
  */
 #ifndef PLC_ENGINE_COMPAT_INDEX_H
@@ -21,7 +21,9 @@ typedef struct plc_compat_index {
     void *nodes, *leaves;
     plc_stree_fn search;
     plc_stree_batch_fn search_batch;
-    int md5x8;                    /* batches hash MD5 keys with plc_md5x16_avx2 */
+    int md5x8;                    /* batches hash MD5 keys with md5_kernel: */
+    void (*md5_kernel)(const void *const *keys, const size_t *lens, size_t n, uint32_t *out);
+    unsigned md5_lanes;           /* plc_md5x32_avx512 (32) or plc_md5x16_avx2 (16) */
     plc_compat_hash_x4_fn x4;     /* batches hash four keys in lockstep */
     plc_bytehash_fn wide;         /* ... or 16 keys of one length across SIMD lanes */
     /* A CRC key hash over whole batches by carry-less multiplication:

@@ -29,6 +29,11 @@ static void test_md5_batches(void)
     int avx2 = (placer_cpu_features() & PLACER_CPU_AVX2) &&
                (strstr(sk, "avx2") != NULL || strstr(sk, "avx512") != NULL);
     CHECK_EQ(x.md5x8 != 0, avx2);
+    /* AVX-512's 32 lanes where the CPU (and mask) has it and the kernel
+     * was built (its search kernel is then avx512) */
+    int avx512 = avx2 && (placer_cpu_features() & PLACER_CPU_AVX512) && strstr(sk, "avx512") != NULL;
+    if (avx2)
+        CHECK_EQ(x.md5_lanes, avx512 ? 32u : 16u);
     uint64_t st = 3;
     for (size_t i = 0; i < sizeof bytes; i++)
         bytes[i] = (unsigned char)check_rand(&st);
@@ -49,8 +54,8 @@ static void test_md5_batches(void)
             fprintf(stderr, "md5 batch differs at length %zu\n", lens[i]);
     CHECK_ALL(bad == 0, "MD5 batch vs Nettle, lengths 0..300");
     /* Batches of one length (the kernel reads such keys in place, without
-     * a padded copy): 16 keys and a group of 3, every length 0..300. */
-    enum { U = 19 };
+     * a padded copy): 32 keys and a group of 3, every length 0..300. */
+    enum { U = 35 };
     int ubad = 0;
     for (size_t len = 0; len <= 300; len++) {
         const void *uk[U];
@@ -343,7 +348,9 @@ static void test_refusals(void)
 
 int main(void)
 {
-    /* The MD5 kernel where the CPU has it, then Nettle alone. */
+    /* The MD5 kernels the CPU has (AVX-512, then AVX2), then Nettle alone. */
+    test_md5_batches();
+    placer_set_cpu_mask(~PLACER_CPU_AVX512);
     test_md5_batches();
     placer_set_cpu_mask(0u);
     test_md5_batches();
