@@ -63,6 +63,8 @@ static compat_case cases[] = {
     {"compat/twemproxy_jenkins/100_servers/batch", PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_JENKINS, 1, .built = 0},
     {"compat/haproxy_djb2/100_servers/batch", PLC_COMPAT_HAPROXY, PLC_CD_CONSISTENT, PLC_CH_HAP_DJB2, 1, .built = 0},
     {"compat/haproxy_wt6/100_servers/batch", PLC_COMPAT_HAPROXY, PLC_CD_CONSISTENT, PLC_CH_HAP_WT6, 1, .built = 0},
+    {"compat/haproxy_wt6/100_servers/batch_no_avx512", PLC_COMPAT_HAPROXY, PLC_CD_CONSISTENT, PLC_CH_HAP_WT6, 1,
+     .mask = ~PLACER_CPU_AVX512, .built = 0},
     {"compat/haproxy_crc32/100_servers/batch", PLC_COMPAT_HAPROXY, PLC_CD_CONSISTENT, PLC_CH_HAP_CRC32, 1, .built = 0},
     /* The key hash alone (what each lookup above adds to the search). */
     {"compat/libmemcached_weighted/100_servers/hash_only", PLC_COMPAT_LIBMEMCACHED, 0, 0, 2, .built = 0},

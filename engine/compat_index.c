@@ -66,6 +66,11 @@ int plc_compat_index_build(plc_compat_index *x, const plc_compat_config *c)
 #if defined(PLC_HAVE_AVX2)
         if ((plc_cpu_features() & PLC_CPU_AVX2) && l->program != PLC_COMPAT_REDIS)
             x->wide = plc_bytehash_avx2(bytehash_of(l->key_hash));
+#if defined(PLC_HAVE_AVX512)
+        if (x->wide && (plc_cpu_features() & PLC_CPU_AVX512) &&
+            plc_bytehash_avx512(bytehash_of(l->key_hash)))
+            x->wide = plc_bytehash_avx512(bytehash_of(l->key_hash));
+#endif
 #endif
     }
 #if defined(PLC_HAVE_CLMUL)

@@ -44,4 +44,10 @@ typedef void (*plc_bytehash_fn)(const void *const *keys, size_t len, size_t n, u
 plc_bytehash_fn plc_bytehash_avx2(int which);
 #endif
 
+#if defined(PLC_HAVE_AVX512)
+/* The AVX-512 (VL) kernel of `which` where AVX-512 shortens it (wt6);
+ * NULL otherwise: the AVX2 kernel is then the one to use. */
+plc_bytehash_fn plc_bytehash_avx512(int which);
+#endif
+
 #endif

@@ -136,6 +136,27 @@ static void test_bytehash(void)
         CHECK_ALL(bad == 0, "SIMD byte hash vs one-key hash");
     }
     CHECK(plc_bytehash_avx2(0) == NULL);
+#if defined(PLC_HAVE_AVX512)
+    /* the AVX-512 kernels (wt6 only) */
+    if (placer_cpu_features() & PLACER_CPU_AVX512) {
+        plc_bytehash_fn wide = plc_bytehash_avx512(PLC_BH_WT6);
+        plc_compat_hash_fn one = plc_compat_hash_function(PLC_CH_HAP_WT6);
+        CHECK(wide != NULL && plc_bytehash_avx512(PLC_BH_SDBM) == NULL);
+        int bad = 0;
+        for (size_t len = PLC_BYTEHASH_MIN_LEN; wide && len <= PLC_BYTEHASH_MAX_LEN; len++)
+            for (size_t n = 5; n <= PLC_BYTEHASH_LANES; n += PLC_BYTEHASH_LANES - 5) {
+                const void *k[PLC_BYTEHASH_LANES];
+                uint32_t out[PLC_BYTEHASH_LANES];
+                for (size_t i = 0; i < n; i++)
+                    k[i] = bytes + (len * 7 + i * 89) % 3000;
+                wide(k, len, n, out);
+                for (size_t i = 0; i < n; i++)
+                    if (out[i] != one(k[i], len) && !bad++)
+                        fprintf(stderr, "avx512 wt6 differs at length %zu\n", len);
+            }
+        CHECK_ALL(bad == 0, "AVX-512 wt6 vs one-key hash");
+    }
+#endif
 }
 #endif
 
