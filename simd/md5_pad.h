@@ -132,6 +132,42 @@ static inline void plc_md5_plan_slots(uint32_t nb, plc_md5_row *plan)
     }
 }
 
+/* Sources, block counts and row plans of `lanes` lanes for keys[0..n)
+ * (n <= lanes, every lens[i] <= PLC_MD5X8_MAX_LEN); returns the most
+ * blocks of any lane. Keys of one length (16 or more) are read in place
+ * (lanes past n repeat key 0) with the same padding rows in every lane;
+ * others are padded into slots (lanes * PLC_MD5_SLOT bytes; lanes past n
+ * hash the empty message), and the blocks a lane does not use, still read
+ * but dropped by the kernel's blend, get defined bytes. */
+static inline uint32_t plc_md5_prepare(const void *const *keys, const size_t *lens, size_t n,
+                                       size_t lanes, unsigned char *slots,
+                                       const unsigned char **src, uint32_t *nb, plc_md5_row *plan)
+{
+    uint32_t most = 1;
+    int uniform = n > 0 && lens[0] >= 16;
+    for (size_t i = 1; i < n && uniform; i++)
+        uniform = lens[i] == lens[0];
+    if (uniform) {
+        most = (uint32_t)((lens[0] + 8) / 64 + 1);
+        for (size_t i = 0; i < lanes; i++) {
+            src[i] = i < n ? keys[i] : keys[0];
+            nb[i] = most;
+        }
+        plc_md5_plan_uniform(lens[0], most, plan);
+        return most;
+    }
+    for (size_t i = 0; i < lanes; i++) {
+        src[i] = slots + i * PLC_MD5_SLOT;
+        nb[i] = plc_md5_pad_key(slots + i * PLC_MD5_SLOT, i < n ? keys[i] : NULL, i < n ? lens[i] : 0);
+        most = nb[i] > most ? nb[i] : most;
+    }
+    for (size_t i = 0; i < lanes; i++)
+        for (uint32_t b = nb[i]; b < most; b++)
+            plc_md5_zero_block(slots + i * PLC_MD5_SLOT + 64u * b);
+    plc_md5_plan_slots(most, plan);
+    return most;
+}
+
 /* MD5's 64 steps (RFC 1321 3.4) as X-macros over STEP(f, a, b, c, d, word,
  * constant, rotation), in two parts: the first digest word (a's sum, all
  * that libmemcached's and twemproxy's key hash keep) is final after step

@@ -86,34 +86,7 @@ void plc_md5x32_avx512(const void *const *keys, const size_t *lens, size_t n, ui
     const unsigned char *src[PLC_MD5X32_LANES];
     _Alignas(64) uint32_t nb[PLC_MD5X32_LANES];
     plc_md5_row plan[4 * PLC_MD5X8_MAX_BLOCKS];
-    uint32_t most = 1;
-    int uniform = n > 0 && lens[0] >= 16;
-    for (size_t i = 1; i < n && uniform; i++)
-        uniform = lens[i] == lens[0];
-    if (uniform) {
-        /* One length: rows straight from the keys (lanes past n repeat
-         * key 0), the same padding in every lane. */
-        most = (uint32_t)((lens[0] + 8) / 64 + 1);
-        for (size_t i = 0; i < PLC_MD5X32_LANES; i++) {
-            src[i] = i < n ? keys[i] : keys[0];
-            nb[i] = most;
-        }
-        plc_md5_plan_uniform(lens[0], most, plan);
-    } else {
-        for (size_t i = 0; i < PLC_MD5X32_LANES; i++) {
-            /* Lanes past n hash the empty message (defined bytes, unused). */
-            src[i] = slots + i * PLC_MD5_SLOT;
-            nb[i] = plc_md5_pad_key(slots + i * PLC_MD5_SLOT, i < n ? keys[i] : NULL,
-                                    i < n ? lens[i] : 0);
-            most = nb[i] > most ? nb[i] : most;
-        }
-        /* Blocks a lane does not use are still read (their sums are
-         * dropped by the mask): give them defined bytes. */
-        for (size_t i = 0; i < PLC_MD5X32_LANES; i++)
-            for (uint32_t b = nb[i]; b < most; b++)
-                plc_md5_zero_block(slots + i * PLC_MD5_SLOT + 64u * b);
-        plc_md5_plan_slots(most, plan);
-    }
+    uint32_t most = plc_md5_prepare(keys, lens, n, PLC_MD5X32_LANES, slots, src, nb, plan);
 
     const __m512i nb0 = _mm512_load_si512((const void *)nb);
     const __m512i nb1 = _mm512_load_si512((const void *)(nb + SET));

@@ -90,33 +90,7 @@ void plc_md5x16_avx2(const void *const *keys, const size_t *lens, size_t n, uint
     const unsigned char *src[PLC_MD5X16_LANES];
     uint32_t nb[PLC_MD5X16_LANES];
     plc_md5_row plan[4 * PLC_MD5X8_MAX_BLOCKS];
-    uint32_t most = 1;
-    int uniform = n > 0 && lens[0] >= 16;
-    for (size_t i = 1; i < n && uniform; i++)
-        uniform = lens[i] == lens[0];
-    if (uniform) {
-        /* One length: the rows come straight from the keys (lanes past n
-         * repeat key 0), and the padding is the same in every lane. */
-        most = (uint32_t)((lens[0] + 8) / 64 + 1);
-        for (size_t i = 0; i < PLC_MD5X16_LANES; i++) {
-            src[i] = i < n ? keys[i] : keys[0];
-            nb[i] = most;
-        }
-        plc_md5_plan_uniform(lens[0], most, plan);
-    } else {
-        for (size_t i = 0; i < PLC_MD5X16_LANES; i++) {
-            /* Lanes past n hash the empty message (defined bytes, unused). */
-            src[i] = slots + i * SLOT;
-            nb[i] = plc_md5_pad_key(slots + i * SLOT, i < n ? keys[i] : NULL, i < n ? lens[i] : 0);
-            most = nb[i] > most ? nb[i] : most;
-        }
-        /* Blocks a lane does not use are still read (and their sums
-         * dropped by the blend): give them defined bytes. */
-        for (size_t i = 0; i < PLC_MD5X16_LANES; i++)
-            for (uint32_t b = nb[i]; b < most; b++)
-                plc_md5_zero_block(slots + i * SLOT + 64u * b);
-        plc_md5_plan_slots(most, plan);
-    }
+    uint32_t most = plc_md5_prepare(keys, lens, n, PLC_MD5X16_LANES, slots, src, nb, plan);
 
     const __m256i ones = _mm256_set1_epi32(-1);
     const __m256i rot16 = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3,

@@ -103,6 +103,25 @@ static void test_x4(void)
 #if defined(PLC_HAVE_AVX2)
 /* The SIMD kernels against the one-key hashes: every length they take, runs
  * of PLC_BYTEHASH_LANES keys and of 5 (spare lanes), keys at odd offsets. */
+/* A byte-hash kernel against the one-key hash on every length 16..256,
+ * in batches of 5 and of 16 keys; 1 when all agree. */
+static int wide_agrees(plc_bytehash_fn wide, plc_compat_hash_fn one, size_t stride)
+{
+    int bad = 0;
+    for (size_t len = PLC_BYTEHASH_MIN_LEN; len <= PLC_BYTEHASH_MAX_LEN; len++)
+        for (size_t n = 5; n <= PLC_BYTEHASH_LANES; n += PLC_BYTEHASH_LANES - 5) {
+            const void *k[PLC_BYTEHASH_LANES];
+            uint32_t out[PLC_BYTEHASH_LANES];
+            for (size_t i = 0; i < n; i++)
+                k[i] = bytes + (len * 3 + i * stride) % 3000;
+            wide(k, len, n, out);
+            for (size_t i = 0; i < n; i++)
+                if (out[i] != one(k[i], len) && !bad++)
+                    fprintf(stderr, "byte hash kernel differs at length %zu\n", len);
+        }
+    return bad == 0;
+}
+
 static void test_bytehash(void)
 {
     static const int pairs[][2] = {
@@ -117,44 +136,20 @@ static void test_bytehash(void)
         return;
     for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
         plc_bytehash_fn wide = plc_bytehash_avx2(pairs[p][0]);
-        plc_compat_hash_fn one = plc_compat_hash_function(pairs[p][1]);
         CHECK(wide != NULL);
-        if (!wide)
-            continue;
-        int bad = 0;
-        for (size_t len = PLC_BYTEHASH_MIN_LEN; len <= PLC_BYTEHASH_MAX_LEN; len++)
-            for (size_t n = 5; n <= PLC_BYTEHASH_LANES; n += PLC_BYTEHASH_LANES - 5) {
-                const void *k[PLC_BYTEHASH_LANES];
-                uint32_t out[PLC_BYTEHASH_LANES];
-                for (size_t i = 0; i < n; i++)
-                    k[i] = bytes + (len * 3 + i * 101) % 3000;
-                wide(k, len, n, out);
-                for (size_t i = 0; i < n; i++)
-                    if (out[i] != one(k[i], len) && !bad++)
-                        fprintf(stderr, "bytehash %d differs at length %zu\n", pairs[p][0], len);
-            }
-        CHECK_ALL(bad == 0, "SIMD byte hash vs one-key hash");
+        if (wide)
+            CHECK_ALL(wide_agrees(wide, plc_compat_hash_function(pairs[p][1]), 101),
+                      "SIMD byte hash vs one-key hash");
     }
     CHECK(plc_bytehash_avx2(0) == NULL);
 #if defined(PLC_HAVE_AVX512)
     /* the AVX-512 kernels (wt6 only) */
     if (placer_cpu_features() & PLACER_CPU_AVX512) {
         plc_bytehash_fn wide = plc_bytehash_avx512(PLC_BH_WT6);
-        plc_compat_hash_fn one = plc_compat_hash_function(PLC_CH_HAP_WT6);
         CHECK(wide != NULL && plc_bytehash_avx512(PLC_BH_SDBM) == NULL);
-        int bad = 0;
-        for (size_t len = PLC_BYTEHASH_MIN_LEN; wide && len <= PLC_BYTEHASH_MAX_LEN; len++)
-            for (size_t n = 5; n <= PLC_BYTEHASH_LANES; n += PLC_BYTEHASH_LANES - 5) {
-                const void *k[PLC_BYTEHASH_LANES];
-                uint32_t out[PLC_BYTEHASH_LANES];
-                for (size_t i = 0; i < n; i++)
-                    k[i] = bytes + (len * 7 + i * 89) % 3000;
-                wide(k, len, n, out);
-                for (size_t i = 0; i < n; i++)
-                    if (out[i] != one(k[i], len) && !bad++)
-                        fprintf(stderr, "avx512 wt6 differs at length %zu\n", len);
-            }
-        CHECK_ALL(bad == 0, "AVX-512 wt6 vs one-key hash");
+        if (wide)
+            CHECK_ALL(wide_agrees(wide, plc_compat_hash_function(PLC_CH_HAP_WT6), 89),
+                      "AVX-512 wt6 vs one-key hash");
     }
 #endif
 }
