@@ -101,10 +101,9 @@ static void test_x4(void)
 }
 
 #if defined(PLC_HAVE_AVX2)
-/* The SIMD kernels against the one-key hashes: every length they take, runs
- * of PLC_BYTEHASH_LANES keys and of 5 (spare lanes), keys at odd offsets. */
-/* A byte-hash kernel against the one-key hash on every length 16..256,
- * in batches of 5 and of 16 keys; 1 when all agree. */
+/* The SIMD kernels against the one-key hashes: every length they take
+ * (16..256), runs of PLC_BYTEHASH_LANES keys and of 5 (spare lanes), keys at
+ * odd offsets; 1 when all agree. */
 static int wide_agrees(plc_bytehash_fn wide, plc_compat_hash_fn one, size_t stride)
 {
     int bad = 0;
