@@ -159,21 +159,24 @@ static int same_layout(plc_dec *d, const plc_compat_layout *l)
 
 /* Rebuilding the layout costs what the nodes' weights ask for, but a file
  * stores only nodes, weights and the points or slots; without this check a
- * file of a few kilobytes could ask for PLACER_MAX_COMPAT_POINTS of them (a
- * second and 200 MB) and be refused only after. The bound on what the
- * program makes: nginx 160 points per unit of weight (duplicates dropped),
- * haproxy 32 (16 and the midpoints), libmemcached and twemproxy's ketama at
- * most 164 per server (100 unweighted), a table at most the total weight
- * (haproxy's over the weights' divisor, weights <= 256). A real file lists
- * at least half of it (the rest would be nginx duplicates or rounding), so
- * the work stays proportional to the file's size. */
+ * file of a few kilobytes could ask for PLACER_MAX_COMPAT_POINTS of them
+ * (about a second) and be refused only after. Where the program's count is
+ * known from the weights, the file must list at least about half of it:
+ * haproxy 32 points per unit of weight (16 and the midpoints), libmemcached
+ * and twemproxy's ketama at most 164 per server (at least 156; 100
+ * unweighted), a table at most the total weight (haproxy's over the
+ * weights' divisor, weights <= 256). nginx is left to the cap: its 160
+ * points per unit of weight are a CRC chain per server, and a chain that
+ * comes back to an earlier point repeats points nginx drops, so its weights
+ * do not fix its count (rare, but a real file would be refused). */
 static int rebuild_bounded(plc_dec *d, const placer_builder *b, int ring)
 {
+    if (ring && b->compat == PLACER_COMPAT_NGINX)
+        return 0;
     double total = 0;
     for (uint32_t i = 0; i < b->nnodes; i++)
         total += b->nodes[i].weight;
     double bound = !ring                             ? total
-                   : b->compat == PLACER_COMPAT_NGINX   ? 160.0 * total
                    : b->compat == PLACER_COMPAT_HAPROXY ? 32.0 * total
                                                         : 164.0 * b->nnodes;
     uint64_t listed = d->s[PLC_SEC_COMPAT_OWNERS].count;

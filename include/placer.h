@@ -85,8 +85,9 @@ PLACER_API const char *placer_strerror(int err);
  * slots of its table: about 25,000 libmemcached or twemproxy servers, a
  * total nginx weight of 26,214 (160 points each). Building or decoding
  * that many takes about a second; the decoder rebuilds every point from
- * the nodes and weights, and refuses a file that lists far fewer points
- * than its weights make before it starts (PLACER_ECORRUPT). */
+ * the nodes and weights, and (but for nginx, whose count the weights do not
+ * fix) refuses a file that lists far fewer points than its weights make
+ * before it starts (PLACER_ECORRUPT). */
 #define PLACER_MAX_COMPAT_POINTS (1u << 22)
 #define PLACER_MAX_ID_LEN 255u       /* bytes in a node id or zone name */
 #define PLACER_DEFAULT_SEED UINT64_C(0)
