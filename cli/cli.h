@@ -243,6 +243,7 @@ enum {
     CLI_OPT_CERT_KEY,
     CLI_OPT_USER,
     CLI_OPT_PASSWORD_FILE,
+    CLI_OPT_PASSWORD, /* refused: never from argv */
     CLI_OPT_ETCD_END
 };
 
@@ -254,7 +255,8 @@ enum {
     {"cert", required_argument, NULL, CLI_OPT_CERT},                       \
     {"cert-key", required_argument, NULL, CLI_OPT_CERT_KEY},               \
     {"user", required_argument, NULL, CLI_OPT_USER},                       \
-    {"password-file", required_argument, NULL, CLI_OPT_PASSWORD_FILE}
+    {"password-file", required_argument, NULL, CLI_OPT_PASSWORD_FILE},     \
+    {"password", optional_argument, NULL, CLI_OPT_PASSWORD}
 
 /* Their lines for a usage text. */
 void cli_etcd_usage(FILE *out);

@@ -31,13 +31,16 @@ void cmd_build_usage(FILE *out)
             "  -h, --help          this help\n");
 }
 
-enum { OPT_EPOCH = 256, OPT_PREVIOUS, OPT_SECRET_FILE, OPT_JSON };
+enum { OPT_EPOCH = 256, OPT_PREVIOUS, OPT_SECRET_FILE, OPT_SECRET, OPT_JSON };
 
 static const struct option options[] = {
     {"output", required_argument, NULL, 'o'},
     {"epoch", required_argument, NULL, OPT_EPOCH},
     {"previous", required_argument, NULL, OPT_PREVIOUS},
     {"secret-file", required_argument, NULL, OPT_SECRET_FILE},
+    /* refused: without it getopt_long would read --secret as an
+     * abbreviation of --secret-file, the secret as a file name */
+    {"secret", optional_argument, NULL, OPT_SECRET},
     {"json", no_argument, NULL, OPT_JSON},
     CLI_HELP_OPTION,
     {0},
@@ -89,6 +92,11 @@ int cmd_build(int argc, char **argv)
         case OPT_SECRET_FILE:
             secret_path = optarg;
             break;
+        case OPT_SECRET:
+            cli_usage_error("build", "no --secret: a secret on the command line is visible to "
+                                     "every user of the machine; write it to a file only you can "
+                                     "read and pass --secret-file F");
+            return CLI_USAGE;
         case OPT_JSON:
             json = 1;
             break;

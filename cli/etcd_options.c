@@ -32,6 +32,13 @@ int cli_etcd_option(const char *cmd, int c, const char *arg, cli_etcd *o)
     case CLI_OPT_CERT_KEY: o->cert_key = arg; break;
     case CLI_OPT_USER: o->user = arg; break;
     case CLI_OPT_PASSWORD_FILE: o->password_file = arg; break;
+    case CLI_OPT_PASSWORD:
+        /* (getopt_long would otherwise take --password as an abbreviation
+         * of --password-file, and the password as a file name) */
+        cli_usage_error(cmd, "no --password: a password on the command line is visible to "
+                             "every user of the machine; use --password-file F or "
+                             "PLACER_ETCD_PASSWORD");
+        return -1;
     default: return cli_parse_u64(cmd, "--timeout", arg, 1, 3600000, &o->timeout);
     }
     return 0;

@@ -82,10 +82,14 @@ expect_exit 2 "a malformed secret" -- "$placer" build "$dir/m.json" -o "$dir/x.s
 expect_out '16 raw bytes or 32 hex digits' "the malformed secret's message"
 expect_exit 2 "a missing secret file" -- "$placer" build "$dir/m.json" -o "$dir/x.snap" --secret-file "$dir/none"
 expect_exit 1 "--secret-file without a file" -- "$placer" build "$dir/m.json" -o "$dir/x.snap" --secret-file
-# No option takes the secret itself: getopt_long reads --secret as an
-# abbreviation of --secret-file, so the value is a file name.
-expect_exit 2 "no --secret option (never on the command line)" -- "$placer" build "$dir/m.json" -o "$dir/x.snap" --secret "$hex"
+# No option takes the secret itself: --secret is refused by name (getopt_long
+# would otherwise read it as an abbreviation of --secret-file).
+expect_exit 1 "no --secret option (never on the command line)" -- "$placer" build "$dir/m.json" -o "$dir/x.snap" --secret "$hex"
+expect_out 'no --secret: .*--secret-file F' "the refusal says what to use"
+expect_exit 1 "no --secret=VALUE either" -- "$placer" build "$dir/m.json" -o "$dir/x.snap" --secret="$hex"
 [ -e "$dir/x.snap" ] && bad "a snapshot was written from a secret on the command line" || ok
+expect_exit 1 "no --password for etcd (never on the command line)" -- "$placer" publish "$dir/m.json" --etcd http://127.0.0.1:1 --user u --password hunter2
+expect_out 'no --password: .*--password-file F' "the password refusal says what to use"
 cat >"$dir/cb.json" <<'JSON'
 {"strategy": "partitions", "partitions": 64, "key_hash": "couchbase", "nodes": [{"id": "a"}, {"id": "b"}]}
 JSON
