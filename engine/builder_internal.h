@@ -60,6 +60,7 @@ struct placer_builder {
      * default), haproxy's avalanche, twemproxy's hash tag (NULs: none). */
     int compat, compat_dist, compat_hash, compat_avalanche;
     char compat_tag[2];
+    uint64_t compat_max_points; /* plc_compat_config.max_points (the decoder's bound); 0: none */
     const char *why; /* placer_builder_error: static text, or why_buf */
     char why_buf[160];
     uint32_t *id_index; /* open addressing over ids: node index + 1, 0 = empty */

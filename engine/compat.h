@@ -67,6 +67,8 @@ typedef struct plc_compat_config {
     const plc_compat_node *nodes;
     const uint32_t *slot_owner; /* Redis: PLC_REDIS_SLOTS node indexes, or NULL
                                  * for redis-cli --cluster create's even split */
+    uint64_t max_points; /* the most points or slots the layout may ask room for
+                          * (PLACER_ETOOMANY past it); 0: PLACER_MAX_COMPAT_POINTS */
 } plc_compat_config;
 
 typedef struct plc_compat_layout {

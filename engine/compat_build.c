@@ -555,10 +555,13 @@ static int build(const plc_compat_config *c, plc_compat_layout *l)
             return rc;
         }
     }
+    uint64_t max_points = c->max_points && c->max_points < PLACER_MAX_COMPAT_POINTS
+                              ? c->max_points
+                              : PLACER_MAX_COMPAT_POINTS;
     if (l->distribution == PLC_CD_MODULA || l->distribution == PLC_CD_HASH ||
         l->distribution == PLC_CD_MAP_BASED) {
         l->kind = PLC_CL_TABLE;
-        rc = build_table(c, l, order, PLACER_MAX_COMPAT_POINTS);
+        rc = build_table(c, l, order, max_points);
         plc_free(order);
         return rc;
     }
@@ -573,11 +576,11 @@ static int build(const plc_compat_config *c, plc_compat_layout *l)
     if (c->program == PLC_COMPAT_LIBMEMCACHED || c->program == PLC_COMPAT_TWEMPROXY)
         cap = (uint64_t)c->nnodes * 164u; /* the float rounding can add one group */
     acc a = {NULL, 0, (uint32_t)cap};
-    if (cap <= PLACER_MAX_COMPAT_POINTS)
+    if (cap <= max_points)
         a.v = plc_malloc(sizeof(pt) * (cap ? cap : 1));
     if (!a.v) {
         plc_free(order);
-        return cap > PLACER_MAX_COMPAT_POINTS ? PLACER_ETOOMANY : PLACER_ENOMEM;
+        return cap > max_points ? PLACER_ETOOMANY : PLACER_ENOMEM;
     }
     switch (c->program) {
     case PLC_COMPAT_LIBMEMCACHED: rc = build_libmemcached(c, l, &a); break;

@@ -158,34 +158,22 @@ static int same_layout(plc_dec *d, const plc_compat_layout *l)
 }
 
 /* Rebuilding the layout costs what the nodes' weights ask for, but a file
- * stores only nodes, weights and the points or slots; without this check a
+ * stores only nodes, weights and the points or slots: without a bound a
  * file of a few kilobytes could ask for PLACER_MAX_COMPAT_POINTS of them
- * (about a second) and be refused only after. Where the program's count is
- * known from the weights, the file must list at least about half of it:
- * haproxy 32 points per unit of weight (16 and the midpoints), libmemcached
- * and twemproxy's ketama at most 164 per server (at least 156; 100
- * unweighted), a table at most the total weight (haproxy's over the
- * weights' divisor, weights <= 256). nginx is left to the cap: its 160
- * points per unit of weight are a CRC chain per server, and a chain that
- * comes back to an earlier point repeats points nginx drops, so its weights
- * do not fix its count (rare, but a real file would be refused). */
-static int rebuild_bounded(plc_dec *d, const placer_builder *b, int ring)
+ * (about a second) and be refused only after. The layout builder knows
+ * from the weights how much room each program asks for (compat_build.c)
+ * and refuses more than the bound before making a point: a real file lists
+ * at least about half of that room (ketama 156..164 points per server,
+ * haproxy exactly its 32 per unit of weight, a table at most the total
+ * weight, haproxy's <= 256 per node). nginx gets no bound but the cap: its
+ * 160 points per unit of weight are a CRC chain per server, and a chain
+ * that comes back to an earlier point repeats points nginx drops, so its
+ * weights do not fix its count (rare, but a real file would be refused). */
+static uint64_t rebuild_bound(const plc_dec *d, const placer_builder *b, int ring)
 {
     if (ring && b->compat == PLACER_COMPAT_NGINX)
         return 0;
-    double total = 0;
-    for (uint32_t i = 0; i < b->nnodes; i++)
-        total += b->nodes[i].weight;
-    double bound = !ring                             ? total
-                   : b->compat == PLACER_COMPAT_HAPROXY ? 32.0 * total
-                                                        : 164.0 * b->nnodes;
-    uint64_t listed = d->s[PLC_SEC_COMPAT_OWNERS].count;
-    if (bound > 2.0 * (double)listed + 256.0 * b->nnodes + 4096.0)
-        return plc_dec_fail(d, PLACER_ECORRUPT,
-                            "compat: the nodes' weights make up to %.0f points or slots; the "
-                            "file lists %llu",
-                            bound, (unsigned long long)listed);
-    return 0;
+    return 2 * d->s[PLC_SEC_COMPAT_OWNERS].count + 256u * (uint64_t)b->nnodes + 4096u;
 }
 
 int plc_compat_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, placer_snapshot **out)
@@ -199,12 +187,17 @@ int plc_compat_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, place
     b->compat_tag[1] = (char)plc_rd32(f + 4 * F_TAG_CLOSE);
     for (uint32_t i = 0; d->have[PLC_SEC_COMPAT_HASH_IDS] && i < b->nnodes; i++)
         b->nodes[i].hash_id = plc_rd32(d->s[PLC_SEC_COMPAT_HASH_IDS].p + 4 * (size_t)i);
+    b->compat_max_points = rebuild_bound(d, b, plc_rd32(f + 4 * F_KIND) == PLC_CL_RING);
     int err = plc_compat_check_nodes(b);
-    if (!err)
-        err = rebuild_bounded(d, b, plc_rd32(f + 4 * F_KIND) == PLC_CL_RING);
     placer_snapshot *s = NULL;
     if (!err)
         err = plc_compat_snapshot_build(b, epoch, &s);
+    if (err == PLACER_ETOOMANY && b->compat_max_points)
+        return plc_dec_fail(d, PLACER_ECORRUPT,
+                            "compat: the nodes' weights make up to more than %llu points or "
+                            "slots, the most a file listing %llu may ask for",
+                            (unsigned long long)b->compat_max_points,
+                            (unsigned long long)d->s[PLC_SEC_COMPAT_OWNERS].count);
     if (err == PLACER_EINVAL)
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: %s", placer_builder_error(b));
     if (err)

@@ -71,7 +71,7 @@ int plc_redis_attach(placer_snapshot *s)
     if (!rc) {
         for (uint32_t i = 0; i < s->nnodes; i++)
             nodes[i].weight = 1;
-        plc_compat_config c = {PLC_COMPAT_REDIS, 0, 0, 0, {0, 0}, s->nnodes, nodes, NULL};
+        plc_compat_config c = {PLC_COMPAT_REDIS, 0, 0, 0, {0, 0}, s->nnodes, nodes, NULL, 0};
         rc = plc_compat_index_build(x, &c);
     }
     plc_free(nodes);

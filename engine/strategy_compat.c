@@ -38,7 +38,8 @@ int plc_compat_snapshot_build(placer_builder *b, uint64_t epoch, placer_snapshot
                                      (uint32_t)n->weight, n->hash_id};
     }
     plc_compat_config c = {b->compat, b->compat_dist, b->compat_hash, b->compat_avalanche,
-                           {b->compat_tag[0], b->compat_tag[1]}, b->nnodes, nodes, NULL};
+                           {b->compat_tag[0], b->compat_tag[1]}, b->nnodes, nodes, NULL,
+                           b->compat_max_points};
     int rc = plc_compat_index_build(x, &c);
     plc_free(nodes);
     if (rc) {

@@ -118,7 +118,8 @@ static int reference(const mode *m, int nodes, const uint32_t *slots, plc_compat
                            {m->tag ? m->tag[0] : 0, m->tag ? m->tag[1] : 0},
                            (uint32_t)nodes,
                            n,
-                           slots};
+                           slots,
+                           0};
     return plc_compat_layout_build(&c, l);
 }
 

@@ -240,7 +240,7 @@ static void compare_all(const cfg *cf, uint32_t nnodes, uint64_t seed, int unifo
                                      1u + (uint32_t)(check_rand(&st) % 3), i % 3 ? 0 : 10 + i};
     }
     plc_compat_config c = {cf->program, cf->distribution, cf->key_hash, cf->avalanche, {0, 0},
-                           nnodes, nodes, NULL};
+                           nnodes, nodes, NULL, 0};
     if (cf->tag)
         memcpy(c.hash_tag, cf->tag, 2);
     plc_compat_index x;
@@ -333,7 +333,7 @@ static void test_refusals(void)
     plc_compat_layout l;
 #define REFUSE(prog, dist, hash, nodes, n, want)                                               \
     do {                                                                                       \
-        plc_compat_config c_ = {prog, dist, hash, 0, {0, 0}, n, nodes, NULL};                  \
+        plc_compat_config c_ = {prog, dist, hash, 0, {0, 0}, n, nodes, NULL, 0};               \
         CHECK_EQ(plc_compat_layout_build(&c_, &l), want);                                      \
     } while (0)
     REFUSE(PLC_COMPAT_TWEMPROXY, 0, 0, dup, 2, PLACER_EINVAL);       /* same name */
