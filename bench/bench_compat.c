@@ -125,7 +125,7 @@ static void bench_case(plc_bench *b, const void *arg)
     char label[64];
     snprintf(label, sizeof label, "%u %s%s", c->x.layout.n,
              c->x.layout.kind == PLC_CL_RING ? "points" : "slots",
-             !c->x.md5x8 ? "" : c->x.md5_lanes == 32 ? ", MD5 x32 avx512" : ", MD5 x16 avx2");
+             !c->x.md5_kernel ? "" : c->x.md5_lanes == 32 ? ", MD5 x32 avx512" : ", MD5 x16 avx2");
     plc_bench_label(b, label);
 }
 

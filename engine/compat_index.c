@@ -47,35 +47,38 @@ int plc_compat_index_build(plc_compat_index *x, const plc_compat_config *c)
 #if defined(PLC_HAVE_AVX2)
     /* Only where the key hash is MD5 of the whole key: no tag to cut, more
      * than one server (one server hashes to 0). */
-    x->md5x8 = (plc_cpu_features() & PLC_CPU_AVX2) && l->key_hash == PLC_CH_MD5 &&
-               !l->hash_tag[0] && l->nnodes > 1 &&
-               (l->program == PLC_COMPAT_LIBMEMCACHED || l->program == PLC_COMPAT_TWEMPROXY);
-    x->md5_kernel = plc_md5x16_avx2;
-    x->md5_lanes = PLC_MD5X16_LANES;
+    if ((plc_cpu_features() & PLC_CPU_AVX2) && l->key_hash == PLC_CH_MD5 && !l->hash_tag[0] &&
+        l->nnodes > 1 &&
+        (l->program == PLC_COMPAT_LIBMEMCACHED || l->program == PLC_COMPAT_TWEMPROXY)) {
+        x->md5_kernel = plc_md5x16_avx2;
+        x->md5_lanes = PLC_MD5X16_LANES;
 #if defined(PLC_HAVE_AVX512)
-    if (plc_cpu_features() & PLC_CPU_AVX512) {
-        x->md5_kernel = plc_md5x32_avx512;
-        x->md5_lanes = PLC_MD5X32_LANES;
-    }
+        if (plc_cpu_features() & PLC_CPU_AVX512) {
+            x->md5_kernel = plc_md5x32_avx512;
+            x->md5_lanes = PLC_MD5X32_LANES;
+        }
 #endif
+    }
 #endif
     /* Lockstep hashing where the program's key rules allow it: no tag to
      * cut but Redis' (cut before hashing), more than one server. */
-    if (!x->md5x8 && l->nnodes > 1 && !(l->program == PLC_COMPAT_TWEMPROXY && l->hash_tag[0])) {
+    if (!x->md5_kernel && l->nnodes > 1 && !(l->program == PLC_COMPAT_TWEMPROXY && l->hash_tag[0])) {
         x->x4 = plc_compat_hash_x4(l->key_hash);
 #if defined(PLC_HAVE_AVX2)
         if ((plc_cpu_features() & PLC_CPU_AVX2) && l->program != PLC_COMPAT_REDIS)
             x->wide = plc_bytehash_avx2(bytehash_of(l->key_hash));
 #if defined(PLC_HAVE_AVX512)
-        if (x->wide && (plc_cpu_features() & PLC_CPU_AVX512) &&
-            plc_bytehash_avx512(bytehash_of(l->key_hash)))
-            x->wide = plc_bytehash_avx512(bytehash_of(l->key_hash));
+        plc_bytehash_fn wider = (plc_cpu_features() & PLC_CPU_AVX512)
+                                    ? plc_bytehash_avx512(bytehash_of(l->key_hash))
+                                    : NULL;
+        if (x->wide && wider)
+            x->wide = wider;
 #endif
 #endif
     }
 #if defined(PLC_HAVE_CLMUL)
     unsigned clmul = PLC_CPU_PCLMUL | PLC_CPU_SSE42;
-    if (!x->md5x8 && l->nnodes > 1 && (plc_cpu_features() & clmul) == clmul &&
+    if (!x->md5_kernel && l->nnodes > 1 && (plc_cpu_features() & clmul) == clmul &&
         !(l->program == PLC_COMPAT_TWEMPROXY && l->hash_tag[0])) {
         switch (l->key_hash) {
         case PLC_CH_CRC32:
@@ -286,7 +289,7 @@ void plc_compat_index_hash_batch(const plc_compat_index *x, const void *const *k
                                  const size_t *lens, size_t n, uint32_t *hashes)
 {
 #if defined(PLC_HAVE_AVX2)
-    if (x->md5x8) {
+    if (x->md5_kernel) {
         md5_batch(x, keys, lens, n, hashes);
         if (x->layout.program == PLC_COMPAT_TWEMPROXY)
             for (size_t i = 0; i < n; i++)

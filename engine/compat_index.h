@@ -21,9 +21,10 @@ typedef struct plc_compat_index {
     void *nodes, *leaves;
     plc_stree_fn search;
     plc_stree_batch_fn search_batch;
-    int md5x8;                    /* batches hash MD5 keys with md5_kernel: */
+    /* batches hash MD5 keys md5_lanes at a time with plc_md5x32_avx512 (32)
+     * or plc_md5x16_avx2 (16); NULL: no MD5 kernel for this layout */
     void (*md5_kernel)(const void *const *keys, const size_t *lens, size_t n, uint32_t *out);
-    unsigned md5_lanes;           /* plc_md5x32_avx512 (32) or plc_md5x16_avx2 (16) */
+    unsigned md5_lanes;
     plc_compat_hash_x4_fn x4;     /* batches hash four keys in lockstep */
     plc_bytehash_fn wide;         /* ... or 16 keys of one length across SIMD lanes */
     /* A CRC key hash over whole batches by carry-less multiplication:

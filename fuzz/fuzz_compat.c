@@ -14,7 +14,6 @@
  * come, then for keys of one length (the SIMD kernels' runs).
  */
 #define PLACER_STATIC_LINKING_ONLY
-#include "compat_index.h"
 #include "compat_reference.h"
 #include "fuzz.h"
 #include "placer.h"
