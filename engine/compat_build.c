@@ -27,51 +27,28 @@
 
 #include "alloc.h"
 #include "compat.h"
+#include "radix_sort.h"
 #include "placer.h"
 
-typedef struct pt {
-    uint32_t value;
-    uint32_t seq;   /* insertion order: the tie-break */
-    uint32_t owner;
-} pt;
+/* A point: token its 32-bit value, owner its node, seq its insertion order
+ * (the tie-break, kept by the stable sort). */
+typedef plc_sort_entry pt;
 
 /* Sorts v[0..n) by value, stably: among equal values the array order,
  * which every caller keeps equal to the insertion order (seq), so the
- * result is the order of (value, seq), glibc's merge sort's. An LSD radix
- * sort, 8 bits per pass (a pass in which every value has the same digit is
- * skipped): O(n) with no comparison callback. PLACER_ENOMEM if the scratch
- * buffer cannot be had. */
+ * result is the order of (value, seq), glibc's merge sort's (radix_sort.h:
+ * O(n), no comparison callback). PLACER_ENOMEM if scratch memory cannot be
+ * had. */
 static int sort_points(pt *v, uint32_t n)
 {
     if (n < 2)
         return 0;
     pt *tmp = plc_malloc(sizeof *tmp * n);
-    if (!tmp)
-        return PLACER_ENOMEM;
-    uint32_t count[4][256] = {{0}};
-    for (uint32_t i = 0; i < n; i++)
-        for (unsigned d = 0; d < 4; d++)
-            count[d][(v[i].value >> (8 * d)) & 0xff]++;
-    pt *src = v, *dst = tmp;
-    for (unsigned d = 0; d < 4; d++) {
-        if (count[d][(src[0].value >> (8 * d)) & 0xff] == n)
-            continue;
-        uint32_t at = 0;
-        for (unsigned b = 0; b < 256; b++) {
-            uint32_t k = count[d][b];
-            count[d][b] = at;
-            at += k;
-        }
-        for (uint32_t i = 0; i < n; i++)
-            dst[count[d][(src[i].value >> (8 * d)) & 0xff]++] = src[i];
-        pt *swap = src;
-        src = dst;
-        dst = swap;
-    }
-    if (src != v)
-        memcpy(v, src, sizeof *v * n);
+    pt *sorted = tmp ? plc_radix_sort(v, tmp, n) : NULL;
+    if (sorted && sorted != v)
+        memcpy(v, sorted, sizeof *v * n);
     plc_free(tmp);
-    return 0;
+    return sorted ? 0 : PLACER_ENOMEM;
 }
 
 typedef struct acc {
@@ -83,7 +60,7 @@ static int acc_push(acc *a, uint32_t value, uint32_t owner)
 {
     if (a->n == a->cap)
         return PLACER_ETOOMANY; /* sized up front; never grows */
-    a->v[a->n] = (pt){value, a->n, owner};
+    a->v[a->n] = (pt){value, owner, a->n};
     a->n++;
     return 0;
 }
@@ -343,7 +320,7 @@ static int add_midpoints(acc *a)
     if (rc)
         return rc;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t lo = a->v[i].value, hi = a->v[(i + 1) % n].value;
+        uint32_t lo = (uint32_t)a->v[i].token, hi = (uint32_t)a->v[(i + 1) % n].token;
         uint32_t mid = lo + (uint32_t)(hi - lo) / 2u;
         if ((rc = acc_push(a, mid, a->v[i].owner)) != 0)
             return rc;
@@ -608,7 +585,7 @@ static int build(const plc_compat_config *c, plc_compat_layout *l)
     if (c->program == PLC_COMPAT_NGINX) { /* equal points after the first go */
         uint32_t k = 0;
         for (uint32_t j = 1; j < a.n; j++)
-            if (a.v[k].value != a.v[j].value)
+            if (a.v[k].token != a.v[j].token)
                 a.v[++k] = a.v[j];
         a.n = k + 1;
     }
@@ -620,7 +597,7 @@ static int build(const plc_compat_config *c, plc_compat_layout *l)
         return PLACER_ENOMEM;
     }
     for (uint32_t j = 0; j < a.n; j++) {
-        l->points[j] = a.v[j].value;
+        l->points[j] = (uint32_t)a.v[j].token;
         l->owners[j] = a.v[j].owner;
     }
     plc_free(a.v);

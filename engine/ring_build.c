@@ -14,16 +14,12 @@
 
 #include "alloc.h"
 #include "named.h"
+#include "radix_sort.h"
 #include "builder_internal.h"
 #include "ring_balance.h"
 #include "snapshot_internal.h"
 
-typedef struct entry {
-    uint64_t token;
-    uint32_t owner;
-    uint32_t pad_;
-} entry;
-
+typedef plc_sort_entry entry; /* seq unused here */
 
 /* Tokens node n gets, or 0 when its weight asks for more than the cap. */
 static uint64_t node_token_count(const placer_builder *b, const plc_bnode *n)
@@ -65,41 +61,6 @@ static void namer_next(vnode_namer *v)
         v->buf[v->prefix] = '1';
         v->buf[v->len++] = '0';
     }
-}
-
-/* Stable LSD radix sort by token, 8 bits per pass. All eight histograms
- * come from one read pass; passes in which every token has the same digit
- * are skipped; the passes ping-pong between e and tmp, so the result is in
- * whichever buffer the last pass wrote: the return value. */
-static entry *radix_sort(entry *e, entry *tmp, size_t n)
-{
-    static const unsigned digits = 8;
-    size_t(*count)[256] = plc_calloc(digits, sizeof *count);
-    if (!count)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t t = e[i].token;
-        for (unsigned d = 0; d < digits; d++)
-            count[d][(t >> (8 * d)) & 0xff]++;
-    }
-    entry *src = e, *dst = tmp;
-    for (unsigned d = 0; d < digits; d++) {
-        if (count[d][(src[0].token >> (8 * d)) & 0xff] == n)
-            continue; /* every token has this digit: the pass would not move anything */
-        size_t at = 0;
-        for (int v = 0; v < 256; v++) {
-            size_t c = count[d][v];
-            count[d][v] = at;
-            at += c;
-        }
-        for (size_t i = 0; i < n; i++)
-            dst[count[d][(src[i].token >> (8 * d)) & 0xff]++] = src[i];
-        entry *swap = src;
-        src = dst;
-        dst = swap;
-    }
-    plc_free(count);
-    return src;
 }
 
 /* Fill entries in (id, vnode) order for every node whose state is not
@@ -218,7 +179,7 @@ static int sort_placement(const placer_builder *b, const uint32_t *order, const 
     int err = generate(b, order, counts, excluded, bal, e);
     if (err)
         return err;
-    *sorted = radix_sort(e, tmp, total);
+    *sorted = plc_radix_sort(e, tmp, total);
     return *sorted ? 0 : PLACER_ENOMEM;
 }
 
