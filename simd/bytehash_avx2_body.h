@@ -12,6 +12,7 @@
 #include <immintrin.h>
 
 #include "bytehash.h"
+#include "transpose_avx2.h"
 
 #define SETS 2
 
@@ -47,12 +48,7 @@ static inline void row_words(const unsigned char *const *src, size_t off, __m256
         r[i] = _mm256_inserti128_si256(
             _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(src[i] + off))),
             _mm_loadu_si128((const __m128i *)(const void *)(src[i + 4] + off)), 1);
-    __m256i t0 = _mm256_unpacklo_epi32(r[0], r[1]), t1 = _mm256_unpackhi_epi32(r[0], r[1]);
-    __m256i t2 = _mm256_unpacklo_epi32(r[2], r[3]), t3 = _mm256_unpackhi_epi32(r[2], r[3]);
-    w[0] = _mm256_unpacklo_epi64(t0, t2);
-    w[1] = _mm256_unpackhi_epi64(t0, t2);
-    w[2] = _mm256_unpacklo_epi64(t1, t3);
-    w[3] = _mm256_unpackhi_epi64(t1, t3);
+    plc_transpose4_avx2(r, w);
 }
 
 /* NAME hashes with state INIT, STEP(s, c) per byte c (BYTE: zbyte or

@@ -15,20 +15,9 @@
 #include <string.h>
 
 #include "md5_pad.h"
+#include "transpose_avx2.h"
 
 #define SLOT PLC_MD5_SLOT
-
-/* Words 4q..4q+3 of eight lanes from their rows r[0..3] (a 4x4 word
- * transpose in each 128-bit half). */
-static inline void transpose4(const __m256i r[4], __m256i *w)
-{
-    __m256i t0 = _mm256_unpacklo_epi32(r[0], r[1]), t1 = _mm256_unpackhi_epi32(r[0], r[1]);
-    __m256i t2 = _mm256_unpacklo_epi32(r[2], r[3]), t3 = _mm256_unpackhi_epi32(r[2], r[3]);
-    w[0] = _mm256_unpacklo_epi64(t0, t2);
-    w[1] = _mm256_unpackhi_epi64(t0, t2);
-    w[2] = _mm256_unpacklo_epi64(t1, t3);
-    w[3] = _mm256_unpackhi_epi64(t1, t3);
-}
 
 static inline __m256i broadcast_row(const unsigned char *b)
 {
@@ -56,7 +45,7 @@ static inline void load_words(const unsigned char *const *src, const plc_md5_row
                 r[i] = _mm256_or_si256(_mm256_shuffle_epi8(r[i], broadcast_row(p->mask)),
                                        broadcast_row(p->cst));
         }
-        transpose4(r, w + 4 * q);
+        plc_transpose4_avx2(r, w + 4 * q);
     }
 }
 
