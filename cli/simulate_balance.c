@@ -6,7 +6,10 @@
  * of its tokens' ranges, read through placer_token_at, so no key sampling
  * blurs the 1.05 the balanced allocator is held to. The drains are spread
  * over the nodes (every (N + joins) / drains-th, starting half a step in),
- * not the newest ones, which would only give back an earlier ring.
+ * not only the newest ones; each build follows the last (--previous), so
+ * a balanced ring hands each leaver's tokens over to the nodes most under
+ * their share (engine/ring_balance.c) while random tokens leave the ranges
+ * to the successors.
  */
 #include <math.h>
 #include <stdio.h>

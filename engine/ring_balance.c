@@ -16,6 +16,7 @@
 
 #include "alloc.h"
 #include "builder_internal.h"
+#include "radix_sort.h"
 #include "ring_balance.h"
 #include "snapshot_internal.h"
 #include "token_balance.h"
@@ -108,6 +109,171 @@ static int zone_ids(const placer_builder *b, uint32_t *zone)
     return 0;
 }
 
+/* A gone node's zone as an index of this build's zones (zone[] of a node
+ * with the same zone name), or `fresh` when no node here has it. */
+static uint32_t zone_of_gone(const placer_builder *b, const uint32_t *zone, const char *name,
+                             uint32_t fresh)
+{
+    size_t len = strlen(name);
+    for (uint32_t n = 0; n < b->nnodes; n++)
+        if (b->nodes[n].zone_len == len && memcmp(b->nodes[n].zone, name, len) == 0)
+            return zone[n];
+    return fresh;
+}
+
+/* Node n's list in (first, tokens) grown by its `more` tokens from extra
+ * (extra_first[n] ..): new arrays, each node's list ascending. */
+static int append_lists(uint32_t N, uint32_t **first, uint64_t **tokens, const uint32_t *more,
+                        const uint64_t *extra)
+{
+    uint32_t *f = plc_calloc((size_t)N + 1, sizeof *f);
+    uint64_t total = 0;
+    for (uint32_t n = 0; f && n < N; n++) {
+        total += (*first ? (*first)[n + 1] - (*first)[n] : 0) + more[n];
+        f[n + 1] = (uint32_t)total;
+    }
+    uint64_t *t = f && total <= PLACER_MAX_TOKENS ? plc_malloc((size_t)(total ? total : 1) * sizeof *t)
+                                                  : NULL;
+    if (!t) {
+        plc_free(f);
+        return f && total > PLACER_MAX_TOKENS ? PLACER_ETOOMANY : PLACER_ENOMEM;
+    }
+    uint64_t from_extra = 0;
+    for (uint32_t n = 0; n < N; n++) {
+        uint32_t had = *first ? (*first)[n + 1] - (*first)[n] : 0;
+        if (had)
+            memcpy(t + f[n], *tokens + (*first)[n], (size_t)had * sizeof *t);
+        memcpy(t + f[n] + had, extra + from_extra, (size_t)more[n] * sizeof *t);
+        from_extra += more[n];
+        qsort(t + f[n], f[n + 1] - f[n], sizeof *t, by_token);
+    }
+    plc_free(*first);
+    plc_free(*tokens);
+    *first = f;
+    *tokens = t;
+    return 0;
+}
+
+/*
+ * The leavers' tokens handed over (plc_tokens_hand_over) on the ring g of
+ * the staying nodes' tokens: a draining node's go to out->hfirst/handed
+ * (its heirs own them in the target only), those of a node of previous
+ * gone from the membership (absent[i]) to out->first/tokens (its heirs own
+ * them from now on). Heirs are the active nodes (any staying node when none
+ * is active: joining and down nodes take no new ranges while an active
+ * node can). Without a staying node nothing is handed over.
+ */
+static int hand_over(const placer_builder *b, const uint8_t *absent, const uint32_t *zone,
+                     const double *weight, const growing *g, plc_balanced *out)
+{
+    uint32_t N = b->nnodes, gone = 0, staying = 0, active = 0;
+    const placer_snapshot *p = b->previous;
+    for (uint32_t i = 0; p && i < p->nnodes; i++)
+        gone += absent[i];
+    uint64_t leaving = 0;
+    for (uint32_t n = 0; n < N; n++) {
+        int state = b->nodes[n].state;
+        staying += state != PLACER_NODE_DRAINING;
+        active += state == PLACER_NODE_ACTIVE;
+        leaving += state == PLACER_NODE_DRAINING ? out->first[n + 1] - out->first[n] : 0;
+    }
+    for (uint32_t i = 0; gone && i < p->tree.n; i++) {
+        uint32_t po = plc_stree_owner_at(&p->tree, i);
+        leaving += po < p->nnodes && absent[po];
+    }
+    if (!leaving || !staying)
+        return 0;
+    uint64_t total = g->n + leaving;
+    if (total > PLACER_MAX_TOKENS)
+        return PLACER_ETOOMANY;
+    /* The nodes: this build's, then one per gone node (index N + k). */
+    uint32_t M = N + gone, *pseudo = plc_malloc((size_t)(p ? p->nnodes : 1) * sizeof *pseudo);
+    uint32_t *zones = plc_malloc((size_t)M * sizeof *zones);
+    double *weights = plc_malloc((size_t)M * sizeof *weights);
+    uint8_t *leaves = plc_calloc(M, 1), *eligible = plc_calloc(M, 1);
+    plc_sort_entry *e = plc_malloc((size_t)total * sizeof *e), *tmp = plc_malloc((size_t)total * sizeof *tmp);
+    uint64_t *tok = plc_malloc((size_t)total * sizeof *tok);
+    uint32_t *own = plc_malloc((size_t)total * sizeof *own), *heirs = plc_malloc((size_t)total * sizeof *heirs);
+    uint32_t *more = plc_calloc(N, sizeof *more), *hmore = plc_calloc(N, sizeof *hmore);
+    uint64_t *at = plc_calloc((size_t)N * 2 + 2, sizeof *at), *extra = plc_malloc((size_t)leaving * 2 * sizeof *extra);
+    int err = PLACER_ENOMEM;
+    if (!pseudo || !zones || !weights || !leaves || !eligible || !e || !tmp || !tok || !own ||
+        !heirs || !more || !hmore || !at || !extra)
+        goto done;
+    for (uint32_t n = 0; n < N; n++) {
+        int state = b->nodes[n].state;
+        zones[n] = zone[n];
+        weights[n] = weight[n];
+        leaves[n] = state == PLACER_NODE_DRAINING;
+        eligible[n] = active ? state == PLACER_NODE_ACTIVE : !leaves[n];
+    }
+    for (uint32_t i = 0, k = 0; p && i < p->nnodes; i++) {
+        if (!absent[i])
+            continue;
+        pseudo[i] = N + k;
+        zones[N + k] = zone_of_gone(b, zone, p->nodes[i].zone, N + k);
+        weights[N + k] = 1; /* a leaver: its weight plays no part */
+        leaves[N + k++] = 1;
+    }
+    /* The whole ring, sorted stably: the staying nodes' tokens (g, sorted),
+     * the draining nodes', the gone nodes' (previous's tree order). */
+    size_t m = 0;
+    for (uint32_t i = 0; i < g->n; i++)
+        e[m++] = (plc_sort_entry){g->tok[i], g->own[i], 0};
+    for (uint32_t n = 0; n < N; n++)
+        for (uint32_t j = out->first[n]; leaves[n] && j < out->first[n + 1]; j++)
+            e[m++] = (plc_sort_entry){out->tokens[j], n, 0};
+    for (uint32_t i = 0; gone && i < p->tree.n; i++) {
+        uint32_t po = plc_stree_owner_at(&p->tree, i);
+        if (po < p->nnodes && absent[po])
+            e[m++] = (plc_sort_entry){plc_stree_token(&p->tree, i), pseudo[po], 0};
+    }
+    plc_sort_entry *sorted = plc_radix_sort(e, tmp, m);
+    if (!sorted)
+        goto done;
+    for (size_t i = 0; i < m; i++) {
+        tok[i] = sorted[i].token;
+        own[i] = sorted[i].owner;
+    }
+    plc_token_nodes nodes = {weights, zones, M};
+    if ((err = plc_tokens_hand_over((plc_token_ring){tok, own, (uint32_t)m}, nodes, leaves, eligible,
+                                    heirs)))
+        goto done;
+    /* Each heir's new tokens, grouped by heir (gone nodes' in extra's first
+     * half, draining nodes' in its second): counted, then placed. */
+    for (size_t i = 0; i < m; i++)
+        if (leaves[own[i]])
+            (own[i] >= N ? more : hmore)[heirs[i]]++;
+    uint64_t *at_h = at + N + 1;
+    at_h[0] = leaving;
+    for (uint32_t n = 0; n < N; n++) {
+        at[n + 1] = at[n] + more[n];
+        at_h[n + 1] = at_h[n] + hmore[n];
+    }
+    for (size_t i = 0; i < m; i++)
+        if (leaves[own[i]])
+            extra[(own[i] >= N ? at : at_h)[heirs[i]]++] = tok[i];
+    err = append_lists(N, &out->first, &out->tokens, more, extra);
+    if (!err)
+        err = append_lists(N, &out->hfirst, &out->handed, hmore, extra + leaving);
+done:
+    plc_free(pseudo);
+    plc_free(zones);
+    plc_free(weights);
+    plc_free(leaves);
+    plc_free(eligible);
+    plc_free(e);
+    plc_free(tmp);
+    plc_free(tok);
+    plc_free(own);
+    plc_free(heirs);
+    plc_free(more);
+    plc_free(hmore);
+    plc_free(at);
+    plc_free(extra);
+    return err;
+}
+
 int plc_ring_balance(const placer_builder *b, plc_balanced *out)
 {
     uint32_t N = b->nnodes;
@@ -115,6 +281,7 @@ int plc_ring_balance(const placer_builder *b, plc_balanced *out)
     if (b->previous && b->previous->strategy != PLACER_RING)
         return PLACER_EINVAL;
     int32_t *of_prev = NULL;
+    uint8_t *absent = NULL; /* previous's nodes gone from the membership */
     uint32_t *count = plc_calloc(N, sizeof *count), *fill = plc_calloc(N, sizeof *fill);
     uint32_t *zone = plc_malloc((size_t)N * sizeof *zone);
     uint8_t *kept = plc_calloc(N, 1); /* 1: tokens given (explicit, previous) */
@@ -136,10 +303,13 @@ int plc_ring_balance(const placer_builder *b, plc_balanced *out)
     const placer_snapshot *p = b->previous;
     if (p) {
         err = PLACER_ENOMEM;
-        if (!(of_prev = plc_malloc((size_t)p->nnodes * sizeof *of_prev)))
+        of_prev = plc_malloc((size_t)p->nnodes * sizeof *of_prev);
+        absent = plc_malloc(p->nnodes);
+        if (!of_prev || !absent)
             goto fail;
         for (uint32_t i = 0; i < p->nnodes; i++) {
             int n = plc_builder_find(b, p->nodes[i].id);
+            absent[i] = n < 0;
             /* explicit tokens win over previous ones */
             of_prev[i] = n >= 0 && !kept[n] ? n : -1;
         }
@@ -211,15 +381,14 @@ int plc_ring_balance(const placer_builder *b, plc_balanced *out)
             goto fail;
         merge_in(&g, n, t, count[n]);
     }
-    err = 0;
+    if ((err = hand_over(b, absent, zone, weight, &g, out)))
+        goto fail;
     goto done;
 fail:
-    plc_free(out->first);
-    plc_free(out->tokens);
-    out->first = NULL;
-    out->tokens = NULL;
+    plc_balanced_free(out);
 done:
     plc_free(of_prev);
+    plc_free(absent);
     plc_free(count);
     plc_free(fill);
     plc_free(zone);
@@ -234,6 +403,7 @@ void plc_balanced_free(plc_balanced *bt)
 {
     plc_free(bt->first);
     plc_free(bt->tokens);
-    bt->first = NULL;
-    bt->tokens = NULL;
+    plc_free(bt->hfirst);
+    plc_free(bt->handed);
+    memset(bt, 0, sizeof *bt);
 }

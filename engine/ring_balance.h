@@ -2,7 +2,9 @@
  * ring_balance.h -- every node's tokens for a ring built with
  * PLACER_TOKENS_BALANCED (ring_balance.c): explicit tokens and those of the
  * previous snapshot are kept, the other nodes' are allocated
- * (token_balance.h) one node at a time in index order.
+ * (token_balance.h) one node at a time in index order; the tokens of the
+ * nodes leaving (draining, or gone since the previous snapshot) are handed
+ * over to the nodes most under their share.
  */
 #ifndef PLC_ENGINE_RING_BALANCE_H
 #define PLC_ENGINE_RING_BALANCE_H
@@ -11,10 +13,14 @@
 
 #include "placer.h"
 
-/* Node n's tokens are tokens[first[n] .. first[n + 1]), ascending. */
+/* Node n's tokens are tokens[first[n] .. first[n + 1]), ascending; in the
+ * target placement it also owns the draining nodes' tokens handed to it,
+ * handed[hfirst[n] .. hfirst[n + 1]) (hfirst NULL: none were). */
 typedef struct plc_balanced {
     uint32_t *first; /* nnodes + 1 entries */
     uint64_t *tokens;
+    uint32_t *hfirst;
+    uint64_t *handed;
 } plc_balanced;
 
 /* Fill *out for b (a ring builder). Returns 0, PLACER_EINVAL (b->previous

@@ -66,7 +66,8 @@ static void namer_next(vnode_namer *v)
 /* Fill entries in (id, vnode) order for every node whose state is not
  * `excluded` (joining nodes own nothing now, draining ones nothing in the
  * target); explicit tokens keep their call order; with bal (balanced
- * tokens), every node's come from it, ascending. */
+ * tokens), every node's come from it, ascending, and in the target also
+ * the draining nodes' tokens handed to it. */
 static int generate(const placer_builder *b, const uint32_t *order, const uint64_t *counts,
                     int excluded, const plc_balanced *bal, entry *out)
 {
@@ -100,6 +101,10 @@ static int generate(const placer_builder *b, const uint32_t *order, const uint64
         if (bal) {
             for (uint32_t j = bal->first[n]; j < bal->first[n + 1]; j++)
                 out[at++] = (entry){bal->tokens[j], n, 0};
+            /* the target: with the draining nodes' tokens handed to n */
+            for (uint32_t j = bal->hfirst ? bal->hfirst[n] : 0;
+                 excluded == PLACER_NODE_DRAINING && bal->hfirst && j < bal->hfirst[n + 1]; j++)
+                out[at++] = (entry){bal->handed[j], n, 0};
         } else if (node->explicit_tokens) {
             const uint64_t *g = grouped + first[n] - node->explicit_tokens;
             for (uint32_t j = 0; j < node->explicit_tokens; j++)
@@ -208,7 +213,8 @@ int plc_ring_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
         int state = b->nodes[n].state;
         transition |= state == PLACER_NODE_JOINING || state == PLACER_NODE_DRAINING;
         now += state != PLACER_NODE_JOINING ? counts[n] : 0;
-        after += state != PLACER_NODE_DRAINING ? counts[n] : 0;
+        uint32_t handed = balp && bal.hfirst ? bal.hfirst[n + 1] - bal.hfirst[n] : 0;
+        after += state != PLACER_NODE_DRAINING ? counts[n] + handed : 0;
         if (counts[n] == 0 || now > PLACER_MAX_TOKENS || after > PLACER_MAX_TOKENS) {
             plc_free(counts);
             plc_balanced_free(&bal);

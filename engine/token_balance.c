@@ -29,6 +29,7 @@
  * themselves are exact 64-bit integers.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -430,4 +431,102 @@ int plc_tokens_balance(plc_token_ring ring, plc_token_nodes nodes, uint32_t node
     plc_free(zown);
     plc_free(mine);
     return err;
+}
+
+/* A leaving node's token waiting for its heir: its index in the ring and
+ * the length of the range it owns. */
+typedef struct orphan {
+    uint64_t len; /* UINT64_MAX: the whole ring */
+    uint32_t at;
+} orphan;
+
+/* Widest first, then the lowest slot: a total order, so qsort is
+ * deterministic. */
+static int widest_first(const void *a, const void *b)
+{
+    const orphan *x = a, *y = b;
+    if (x->len != y->len)
+        return x->len < y->len ? 1 : -1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* The heir of one token of a leaver of zone z, whose range is len (a share):
+ * the eligible node lowest under its weight share once it holds the range;
+ * among those within ZONE_SLACK of that, one of the leaver's zone, so the
+ * zone's own ring keeps the range whole; then the lowest index. */
+static uint32_t heir_of(const double *share, const double *target, plc_token_nodes nodes,
+                        const uint8_t *eligible, uint32_t z, double len)
+{
+    uint32_t best = NONE, best_zone = NONE;
+    double best_after = INFINITY, zone_after = INFINITY;
+    for (uint32_t o = 0; o < nodes.n; o++) {
+        if (!eligible[o])
+            continue;
+        double after = (share[o] + len) / target[o];
+        if (after < best_after) {
+            best_after = after;
+            best = o;
+        }
+        if (nodes.zones[o] == z && after < zone_after) {
+            zone_after = after;
+            best_zone = o;
+        }
+    }
+    return best_zone != NONE && zone_after <= best_after * (1 + ZONE_SLACK) ? best_zone : best;
+}
+
+int plc_tokens_hand_over(plc_token_ring ring, plc_token_nodes nodes, const uint8_t *leaving,
+                         const uint8_t *eligible, uint32_t *owners_out)
+{
+    if (!leaving || !eligible || !owners_out || !nodes.weights || !nodes.zones ||
+        (ring.n && (!ring.tokens || !ring.owners)))
+        return PLACER_EINVAL;
+    uint32_t N = nodes.n, nleave = 0, neligible = 0;
+    double W = 0;
+    for (uint32_t o = 0; o < N; o++) {
+        if (leaving[o] && eligible[o])
+            return PLACER_EINVAL;
+        if (!leaving[o] && !(nodes.weights[o] > 0 && isfinite(nodes.weights[o])))
+            return PLACER_EINVAL;
+        W += leaving[o] ? 0 : nodes.weights[o];
+        neligible += eligible[o] != 0;
+    }
+    for (uint32_t i = 0; i < ring.n; i++) {
+        if (ring.owners[i] >= N || (i && ring.tokens[i] < ring.tokens[i - 1]))
+            return PLACER_EINVAL;
+        nleave += leaving[ring.owners[i]] != 0;
+        owners_out[i] = ring.owners[i];
+    }
+    if (!nleave)
+        return 0;
+    if (!neligible)
+        return PLACER_EINVAL;
+    double *share = plc_malloc((size_t)N * 2 * sizeof *share);
+    orphan *orph = plc_malloc((size_t)nleave * sizeof *orph);
+    if (!share || !orph) {
+        plc_free(share);
+        plc_free(orph);
+        return PLACER_ENOMEM;
+    }
+    double *target = share + N;
+    plc_token_shares(ring, N, share);
+    for (uint32_t k = 0; k < N; k++)
+        target[k] = leaving[k] ? 1 : nodes.weights[k] / W;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < ring.n; i++)
+        if (leaving[ring.owners[i]]) {
+            uint64_t hi, len = range_len(ring.tokens, ring.n, i, &hi);
+            orph[k++] = (orphan){hi ? UINT64_MAX : len, i};
+        }
+    qsort(orph, nleave, sizeof *orph, widest_first);
+    for (k = 0; k < nleave; k++) {
+        double len = orph[k].len == UINT64_MAX ? 1.0 : (double)orph[k].len / TWO64;
+        uint32_t at = orph[k].at, heir =
+            heir_of(share, target, nodes, eligible, nodes.zones[ring.owners[at]], len);
+        owners_out[at] = heir;
+        share[heir] += len;
+    }
+    plc_free(share);
+    plc_free(orph);
+    return 0;
 }

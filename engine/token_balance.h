@@ -53,6 +53,27 @@ typedef struct plc_token_nodes {
 int plc_tokens_balance(plc_token_ring ring, plc_token_nodes nodes, uint32_t node,
                        uint32_t count, uint64_t base, uint64_t *out);
 
+/*
+ * The heirs of leaving nodes' tokens, for a removal that keeps everyone
+ * else's tokens: ring holds every token, those of the nodes staying and
+ * those of the nodes with leaving[o] set; owners_out[i] gets ring.owners[i]
+ * for a staying node's token, and for a leaving node's the eligible node
+ * (eligible[o] set; leaving ones never are) that will own it, at the same
+ * position, with the same range. The leavers' tokens go widest first, each
+ * to the eligible node lowest under its weight share (among the nodes that
+ * stay) once it holds the range, preferring within a small slack a node of
+ * the leaver's zone, so that the zone's own ring keeps the range whole
+ * too; ties to the lowest index. Only the leavers' share moves, and it
+ * evens out the ring instead of piling onto the successors. Deterministic.
+ * Cost: O(ring.n + L log L + L * nodes.n) for L leaving tokens.
+ * Returns 0, PLACER_EINVAL (an argument NULL, an owner out of range, tokens
+ * not ascending, a node both leaving and eligible, a staying node's weight
+ * not positive and finite, leaving tokens but no eligible node) or
+ * PLACER_ENOMEM.
+ */
+int plc_tokens_hand_over(plc_token_ring ring, plc_token_nodes nodes, const uint8_t *leaving,
+                         const uint8_t *eligible, uint32_t *owners_out);
+
 /* Exact share of the hash space (0 .. 1) of every node of ring, in
  * share[0 .. nnodes): owned hashes counted with 128-bit sums, divided once.
  * Owners must be below nnodes. A ring of n = 0 gives all zeros. */

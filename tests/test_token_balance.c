@@ -5,13 +5,14 @@
  *   - 120 nodes in 3 zones, 16 tokens each, added one at a time:
  *     max/mean <= 1.05; then 20 joins one at a time, still <= 1.05 after
  *     each, each moving at most 1.1x the ideal 1/N (measured by an exact
- *     diff of the two rings, not assumed); then 10 drains (the others keep
- *     their tokens): the newest 10 give back the ring of 130 (<= 1.05);
- *     10 spread ones measure about 1.26, and 10 chosen against one node
- *     more than 1.40 -- which shows why issue 19's 1.10 cannot hold for
- *     every drain while drained ranges go to the successors; a model of
- *     handing the leavers' tokens to the nodes most under their share
- *     instead stays within 1.10;
+ *     diff of the two rings, not assumed); then 10 drains spread over the
+ *     ring, one at a time, the others keeping their tokens and each
+ *     leaver's handed over (plc_tokens_hand_over, as the builder does):
+ *     <= 1.10 after each, each moving exactly the leaver's share; the 10
+ *     drains chosen against one node stay within 1.10 too, where handing
+ *     the ranges to the successors (the old rule) gives more than 1.40,
+ *     and the spread ones more than 1.10;
+ *   - plc_tokens_hand_over's rules (zone, slack, widest first) and errors;
  *   - weights 1:2:4: every node within 3.5% of its weight share at 16
  *     tokens per unit of weight, 2% at 24, each class within 1%;
  *   - determinism, the first node, argument errors.
@@ -179,6 +180,45 @@ static stats zone_balance(const ring *r, const double *w, const uint32_t *zones,
     return s;
 }
 
+static ring copy_ring(const ring *r)
+{
+    ring c = {malloc(r->n * sizeof *r->tok), malloc(r->n * sizeof *r->own), r->n, r->n};
+    memcpy(c.tok, r->tok, r->n * sizeof *r->tok);
+    memcpy(c.own, r->own, r->n * sizeof *r->own);
+    return c;
+}
+
+/* Node x leaves r, its tokens handed over (plc_tokens_hand_over) to the
+ * present nodes: only x's tokens change owner, each to a present node,
+ * and exactly x's share moves. */
+static void drain(ring *r, const double *w, const uint32_t *zones, uint32_t nnodes,
+                  uint8_t *present, uint32_t x)
+{
+    uint8_t *leaving = calloc(nnodes, 1), *eligible = calloc(nnodes, 1);
+    uint32_t *heirs = malloc(r->n * sizeof *heirs);
+    double *share = calloc(nnodes, sizeof *share);
+    present[x] = 0;
+    leaving[x] = 1;
+    for (uint32_t i = 0; i < nnodes; i++)
+        eligible[i] = present[i];
+    plc_token_shares(view(r), nnodes, share);
+    CHECK_EQ(plc_tokens_hand_over(view(r), (plc_token_nodes){w, zones, nnodes}, leaving, eligible,
+                                  heirs), 0);
+    ring before = copy_ring(r);
+    for (uint32_t i = 0; i < r->n; i++) {
+        CHECK_ALL(r->own[i] == x ? present[heirs[i]] : heirs[i] == r->own[i],
+                  "only the leaver's tokens change owner, each to a present node");
+        r->own[i] = heirs[i];
+    }
+    CHECK_ALL(fabs(moved_fraction(&before, r) - share[x]) < 1e-12, "a drain moves the leaver's share");
+    free(before.tok);
+    free(before.own);
+    free(leaving);
+    free(eligible);
+    free(heirs);
+    free(share);
+}
+
 static int add_node(ring *r, const double *w, const uint32_t *zones, uint32_t nnodes, uint32_t x,
                     uint32_t count)
 {
@@ -272,6 +312,61 @@ static void test_errors(void)
     CHECK(out[0] > 6 || out[0] < 5);
 }
 
+/* plc_tokens_hand_over's rules on small rings: the leaver's zone wins
+ * among near-equal heirs, not beyond the slack; the widest range goes
+ * first, to the node most under its share; errors. */
+static void test_hand_over_rules(void)
+{
+    const uint64_t Q = UINT64_C(1) << 62; /* a quarter of the ring */
+    double w[5] = {1, 1, 1, 1, 1};
+    uint32_t z[5] = {0, 1, 2, 2, 0}, heirs[6];
+    uint8_t leaving[5] = {0, 0, 0, 1, 0}, eligible[5] = {1, 1, 1, 0, 0};
+    plc_token_nodes nodes = {w, z, 4};
+    /* four even quarters: the three heirs tie; node 2 shares the leaver's zone */
+    uint64_t even[4] = {Q - 1, 2 * Q - 1, 3 * Q - 1, UINT64_MAX};
+    uint32_t own[4] = {0, 1, 2, 3};
+    CHECK_EQ(plc_tokens_hand_over((plc_token_ring){even, own, 4}, nodes, leaving, eligible, heirs), 0);
+    CHECK(heirs[0] == 0 && heirs[1] == 1 && heirs[2] == 2 && heirs[3] == 2);
+    /* node 2 already holds twice the others: past the slack, node 0 (lowest index) */
+    uint64_t six[5] = {Q - 1, 2 * Q - 1, 3 * Q - 1, 3 * Q + Q / 2, UINT64_MAX};
+    uint32_t own6[5] = {0, 1, 2, 2, 3};
+    CHECK_EQ(plc_tokens_hand_over((plc_token_ring){six, own6, 5}, nodes, leaving, eligible, heirs), 0);
+    CHECK_EQ(heirs[4], 0);
+    /* two leaving ranges, 3/8 and 1/8: the wider to the node most under
+     * its share (node 1, holding 1/8), the narrower then to node 0 */
+    uint64_t two[4] = {3 * Q / 2, 2 * Q, 3 * Q + Q / 2, UINT64_MAX};
+    uint32_t own2[4] = {0, 1, 3, 3};
+    uint8_t elig2[5] = {1, 1, 0, 0, 0};
+    CHECK_EQ(plc_tokens_hand_over((plc_token_ring){two, own2, 4}, nodes, leaving, elig2, heirs), 0);
+    /* node 0 holds 3/8 (wrapping from the last token), node 1 1/8 */
+    CHECK(heirs[0] == 0 && heirs[1] == 1);
+    CHECK_EQ(heirs[2], 1); /* (2Q, 3.5Q]: 3/8, to node 1 (1/8) */
+    CHECK_EQ(heirs[3], 0); /* then (3.5Q, 4Q]: 1/8, to node 0 (3/8 < 1/8 + 3/8) */
+    /* nothing leaving: the owners as they are */
+    uint8_t none[5] = {0};
+    CHECK_EQ(plc_tokens_hand_over((plc_token_ring){even, own, 4}, nodes, none, eligible, heirs), 0);
+    CHECK(heirs[0] == 0 && heirs[3] == 3);
+    /* errors */
+    uint8_t both[5] = {0, 0, 0, 1, 0}, elig_both[5] = {1, 1, 1, 1, 0}, no_heir[5] = {0};
+    CHECK_EQ(plc_tokens_hand_over((plc_token_ring){even, own, 4}, nodes, both, elig_both, heirs),
+             PLACER_EINVAL);
+    CHECK_EQ(plc_tokens_hand_over((plc_token_ring){even, own, 4}, nodes, leaving, no_heir, heirs),
+             PLACER_EINVAL);
+    CHECK_EQ(plc_tokens_hand_over((plc_token_ring){even, own, 4}, nodes, NULL, eligible, heirs),
+             PLACER_EINVAL);
+    CHECK_EQ(plc_tokens_hand_over((plc_token_ring){even, own, 4}, nodes, leaving, eligible, NULL),
+             PLACER_EINVAL);
+    uint64_t down[4] = {5, 4, 6, 7};
+    CHECK_EQ(plc_tokens_hand_over((plc_token_ring){down, own, 4}, nodes, leaving, eligible, heirs),
+             PLACER_EINVAL);
+    uint32_t far[4] = {0, 1, 2, 9};
+    CHECK_EQ(plc_tokens_hand_over((plc_token_ring){even, far, 4}, nodes, leaving, eligible, heirs),
+             PLACER_EINVAL);
+    double bad[5] = {1, 0, 1, 1, 1};
+    CHECK_EQ(plc_tokens_hand_over((plc_token_ring){even, own, 4}, (plc_token_nodes){bad, z, 4},
+                                  leaving, eligible, heirs), PLACER_EINVAL);
+}
+
 #define N0 120u
 #define JOINS 20u
 #define DRAINS 10u
@@ -297,16 +392,8 @@ static void test_goals(void)
            V, s.max, s.min, zs.max);
     CHECK(s.max <= 1.05);
     double worst_join = 0, worst_move = 0;
-    ring r10 = {0};
     for (uint32_t x = N0; x < nn; x++) {
-        if (x == N0 + JOINS - DRAINS) { /* the ring of 130 nodes, for the drains */
-            r10 = (ring){malloc(r.n * sizeof *r.tok), malloc(r.n * sizeof *r.own), r.n, r.n};
-            memcpy(r10.tok, r.tok, r.n * sizeof *r.tok);
-            memcpy(r10.own, r.own, r.n * sizeof *r.own);
-        }
-        ring before = {malloc(r.n * sizeof *r.tok), malloc(r.n * sizeof *r.own), r.n, r.n};
-        memcpy(before.tok, r.tok, r.n * sizeof *r.tok);
-        memcpy(before.own, r.own, r.n * sizeof *r.own);
+        ring before = copy_ring(&r);
         CHECK_EQ(add_node(&r, w, zones, nn, x, V), 0);
         present[x] = 1;
         s = balance(&r, w, nn, present);
@@ -323,39 +410,35 @@ static void test_goals(void)
            worst_join, worst_move, zs.max);
     CHECK(zs.max <= 1.35); /* random tokens: about 1.6 */
 
-    /* Ten drains of the newest nodes (scaling back down) give back exactly
-     * the ring of 130 nodes: the others kept their tokens, and each split
-     * returns to the range it was cut from. */
-    ring lifo = {malloc(r.n * sizeof *r.tok), malloc(r.n * sizeof *r.own), r.n, r.n};
-    memcpy(lifo.tok, r.tok, r.n * sizeof *r.tok);
-    memcpy(lifo.own, r.own, r.n * sizeof *r.own);
-    uint8_t lifo_present[N0 + JOINS];
-    memcpy(lifo_present, present, sizeof lifo_present);
+    /* Ten drains spread over the membership (nodes 7, 21, ..., 133), one
+     * at a time, each handing the leaver's tokens over as the builder does
+     * (plc_tokens_hand_over): issue 19's 1.10 after the drains, each
+     * moving exactly the leaver's share. */
+    ring h = copy_ring(&r);
+    uint8_t h_present[N0 + JOINS];
+    memcpy(h_present, present, sizeof h_present);
+    double worst_drain = 0;
     for (uint32_t d = 0; d < DRAINS; d++) {
-        ring_remove(&lifo, nn - 1 - d);
-        lifo_present[nn - 1 - d] = 0;
+        drain(&h, w, zones, nn, h_present, 7 + 14 * d);
+        worst_drain = fmax(worst_drain, balance(&h, w, nn, h_present).max);
     }
-    CHECK_EQ(lifo.n, r10.n);
-    CHECK(memcmp(lifo.tok, r10.tok, r10.n * sizeof *r10.tok) == 0);
-    CHECK(memcmp(lifo.own, r10.own, r10.n * sizeof *r10.own) == 0);
-    s = balance(&lifo, w, nn, lifo_present);
-    printf("10 drains of the newest: max/mean %.4f (the ring of 130 again)\n", s.max);
-    CHECK(s.max <= 1.05);
+    s = balance(&h, w, nn, h_present);
+    zs = zone_balance(&h, w, zones, nn, 3, h_present);
+    printf("10 drains spread out, tokens handed over: max/mean %.4f (worst along the way %.4f); "
+           "per-zone rings max/mean %.4f\n", s.max, worst_drain, zs.max);
+    CHECK(s.max <= 1.10 && worst_drain <= 1.10);
+    CHECK(zs.max <= 1.45); /* the zone rings as they were (1.39 at the start, 1.40 to successors) */
+    free(h.tok);
+    free(h.own);
 
-    /* Why 1.10 after 10 drains is out of reach while the others keep their
-     * tokens and a drained range goes to the next token's owner: every
-     * token has a predecessor range, so the predecessor ranges of some
-     * node Y sum to at least the mean share; they belong to at most 16
-     * nodes, and draining the 10 of them that give Y the most hands Y at
-     * least 10/16 of that. Whatever the allocator did, on a ring within
-     * 1.05 that is a node at >= (0.95 + 0.625) / (140 / 130) = 1.46 of
-     * the new mean. Measured on this ring: */
+    /* The drains that would hurt most under the old rule, where each
+     * drained range went to the next token's owner: the 10 nodes whose
+     * ranges precede one node Y's the most. Every token has a predecessor
+     * range, so some Y's sum to at least the mean share, and draining the
+     * 10 nodes that own most of it handed Y at least 10/16 of that
+     * (>= 1.46 of the new mean, whatever the allocator did). Handed over,
+     * the same drains stay within 1.10. */
     {
-        ring adv = {malloc(r.n * sizeof *r.tok), malloc(r.n * sizeof *r.own), r.n, r.n};
-        memcpy(adv.tok, r.tok, r.n * sizeof *r.tok);
-        memcpy(adv.own, r.own, r.n * sizeof *r.own);
-        uint8_t adv_present[N0 + JOINS];
-        memcpy(adv_present, present, sizeof adv_present);
         double from[N0 + JOINS], best_gain = -1;
         uint32_t victims[DRAINS] = {0};
         for (uint32_t y = 0; y < nn; y++) {
@@ -380,85 +463,40 @@ static void test_goals(void)
                 memcpy(victims, pick, sizeof victims);
             }
         }
+        ring succ = copy_ring(&r), over = copy_ring(&r);
+        uint8_t succ_present[N0 + JOINS], over_present[N0 + JOINS];
+        memcpy(succ_present, present, sizeof succ_present);
+        memcpy(over_present, present, sizeof over_present);
         for (uint32_t d = 0; d < DRAINS; d++) {
-            ring_remove(&adv, victims[d]);
-            adv_present[victims[d]] = 0;
+            ring_remove(&succ, victims[d]);
+            succ_present[victims[d]] = 0;
+            drain(&over, w, zones, nn, over_present, victims[d]);
         }
-        stats a = balance(&adv, w, nn, adv_present);
-        printf("10 drains chosen against one node: it gains %.2f mean shares, max/mean %.4f\n",
-               best_gain * nn, a.max);
+        stats a = balance(&succ, w, nn, succ_present), o = balance(&over, w, nn, over_present);
+        printf("10 drains chosen against one node: to the successors it gains %.2f mean shares, "
+               "max/mean %.4f; handed over %.4f\n", best_gain * nn, a.max, o.max);
         CHECK(best_gain * nn >= 0.625 * 0.95);
         CHECK(a.max > 1.40);
-        free(adv.tok);
-        free(adv.own);
+        CHECK(o.max <= 1.10);
+        free(succ.tok);
+        free(succ.own);
+        free(over.tok);
+        free(over.own);
     }
 
-    /* A model of the drain rule that would meet 1.10 (not built): the same
-     * spread drains, each leaver's tokens, widest range first, handed to
-     * the node then most under its weight share instead of to the next
-     * token's owner. Everyone else keeps their tokens; only the leaver's
-     * share moves. */
-    {
-        ring h = {malloc(r.n * sizeof *r.tok), malloc(r.n * sizeof *r.own), r.n, r.n};
-        memcpy(h.tok, r.tok, r.n * sizeof *r.tok);
-        memcpy(h.own, r.own, r.n * sizeof *r.own);
-        uint8_t h_present[N0 + JOINS];
-        memcpy(h_present, present, sizeof h_present);
-        for (uint32_t d = 0; d < DRAINS; d++)
-            h_present[7 + 14 * d] = 0;
-        double share[N0 + JOINS];
-        for (uint32_t d = 0; d < DRAINS; d++) {
-            uint32_t x = 7 + 14 * d;
-            plc_token_shares(view(&h), nn, share);
-            share[x] = 0;
-            for (;;) { /* x's widest remaining range first */
-                uint32_t wi = UINT32_MAX;
-                uint64_t wl = 0;
-                for (uint32_t i = 0; i < h.n; i++) {
-                    uint64_t len = h.tok[i] - h.tok[i ? i - 1 : h.n - 1];
-                    if (h.own[i] == x && (wi == UINT32_MAX || len > wl)) {
-                        wi = i;
-                        wl = len;
-                    }
-                }
-                if (wi == UINT32_MAX)
-                    break;
-                uint32_t heir = UINT32_MAX;
-                for (uint32_t k = 0; k < nn; k++)
-                    if (h_present[k] && (heir == UINT32_MAX || share[k] / w[k] < share[heir] / w[heir]))
-                        heir = k;
-                h.own[wi] = heir;
-                share[heir] += (double)wl / 18446744073709551616.0;
-            }
-        }
-        stats hs = balance(&h, w, nn, h_present);
-        printf("10 drains spread out, leavers' tokens handed to the nodes most under their "
-               "share (a model, not built): max/mean %.4f\n", hs.max);
-        CHECK(hs.max <= 1.10);
-        free(h.tok);
-        free(h.own);
-    }
-
-    /* Ten drains spread over the membership (nodes 7, 21, ..., 133): each
-     * drained range goes to the next token's owner, so a node gains one
-     * piece per drained predecessor. Even perfectly even ranges, randomly
-     * interleaved, give about 1.22 here (median of 200 trials): issue 19's
-     * 1.10 is out of reach for drains like these while the others keep
-     * their tokens. */
+    /* The old rule on the spread drains, for comparison: a node gains one
+     * piece per drained predecessor, and with 10 of 140 drained some node
+     * almost surely gains three (about 1.22 even from perfectly even
+     * ranges). */
     for (uint32_t d = 0; d < DRAINS; d++) {
         ring_remove(&r, 7 + 14 * d);
         present[7 + 14 * d] = 0;
     }
     s = balance(&r, w, nn, present);
-    zs = zone_balance(&r, w, zones, nn, 3, present);
-    printf("10 drains spread out: max/mean %.4f; per-zone rings max/mean %.4f\n", s.max, zs.max);
-    CHECK(s.max <= 1.30);
+    printf("10 drains spread out, ranges to the successors: max/mean %.4f\n", s.max);
+    CHECK(s.max > 1.10);
     free(r.tok);
     free(r.own);
-    free(r10.tok);
-    free(r10.own);
-    free(lifo.tok);
-    free(lifo.own);
 }
 
 /* Weights 1, 2, 4 with v tokens per unit of weight, 60 nodes in 3 zones. */
@@ -579,6 +617,7 @@ int main(void)
     test_first_node();
     test_errors();
     test_goals();
+    test_hand_over_rules();
     test_weights(16, 0.035);
     test_weights(24, 0.02);
     test_deterministic();
