@@ -21,7 +21,6 @@
  * glibc's stable merge sort), so ties resolve as the program resolves them.
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +62,28 @@ static int acc_push(acc *a, uint32_t value, uint32_t owner)
     a->v[a->n] = (pt){value, owner, a->n};
     a->n++;
     return 0;
+}
+
+/* The decimal digits of v at p (no NUL); their count. What "%u" writes:
+ * the point names are formatted by hand, a few hundred per layout. */
+static size_t put_decimal(char *p, uint32_t v)
+{
+    char t[10];
+    size_t n = 0;
+    do {
+        t[n++] = (char)('0' + v % 10u);
+        v /= 10u;
+    } while (v);
+    for (size_t i = 0; i < n; i++)
+        p[i] = t[n - 1 - i];
+    return n;
+}
+
+/* The bytes "%.*s" writes of s[0..n): up to the first NUL. */
+static size_t printed_len(const char *s, size_t n)
+{
+    const char *z = memchr(s, 0, n);
+    return z ? (size_t)(z - s) : n;
 }
 
 /* Split "host:port" at the last ':' (libmemcached's and nginx's input). */
@@ -129,23 +150,28 @@ static int build_libmemcached(const plc_compat_config *c, plc_compat_layout *l, 
             pps = (uint32_t)((floor((float)(pct * 160 / 4 * (float)live + 0.0000000001F))) * 4);
             per_hash = 4;
         }
+        /* "host-j", or "host:port-j" when the port is not 11211: the
+         * prefix once, then each j's digits. */
         char buf[1100];
+        size_t pre = printed_len(nd->address, hl);
+        memcpy(buf, nd->address, pre);
+        if (port != 11211) {
+            buf[pre++] = ':';
+            pre += put_decimal(buf + pre, port);
+        }
+        buf[pre++] = '-';
         for (uint32_t j = 1; j <= pps / per_hash; j++) {
-            int len = port == 11211
-                          ? snprintf(buf, sizeof buf, "%.*s-%u", (int)hl, nd->address, j - 1)
-                          : snprintf(buf, sizeof buf, "%.*s:%u-%u", (int)hl, nd->address, port, j - 1);
-            if (len < 0 || (size_t)len >= sizeof buf)
-                return PLACER_EINVAL;
+            size_t len = pre + put_decimal(buf + pre, j - 1);
             if (weighted) {
                 unsigned char d[16];
-                plc_compat_md5(buf, (size_t)len, d);
+                plc_compat_md5(buf, len, d);
                 for (uint32_t x = 0; x < 4; x++) {
                     uint32_t v = (uint32_t)d[4 * x] | (uint32_t)d[4 * x + 1] << 8 |
                                  (uint32_t)d[4 * x + 2] << 16 | (uint32_t)d[4 * x + 3] << 24;
                     if ((rc = acc_push(a, v, i)) != 0)
                         return rc;
                 }
-            } else if ((rc = acc_push(a, kh(buf, (size_t)len), i)) != 0) {
+            } else if ((rc = acc_push(a, kh(buf, len), i)) != 0) {
                 return rc;
             }
         }
@@ -200,15 +226,22 @@ static int build_twemproxy_ketama(const plc_compat_config *c, const uint32_t *or
         const plc_compat_node *nd = &c->nodes[i];
         float pct = (float)nd->weight / (float)total;
         uint32_t pps = (uint32_t)((floorf((float)(pct * 160 / 4 * (float)live + 0.0000000001))) * 4);
+        if (pps / 4 == 0)
+            continue; /* no point: the name is not formatted (nor refused) */
+        /* "name-j": the name once, then each j's digits. twemproxy formats
+         * into 86 bytes: a longer name is cut there. */
         char buf[PLC_TWEMPROXY_MAX_HOSTLEN + 32];
+        size_t pre = printed_len(nd->id, nd->id_len);
+        if (pre >= PLC_TWEMPROXY_MAX_HOSTLEN)
+            return PLACER_EINVAL; /* (the room for the digits is kept) */
+        memcpy(buf, nd->id, pre);
+        buf[pre++] = '-';
         for (uint32_t j = 1; j <= pps / 4; j++) {
-            int len = snprintf(buf, sizeof buf, "%.*s-%u", (int)(nd->id_len > 200 ? 200 : nd->id_len),
-                               nd->id, j - 1);
-            /* twemproxy formats into 86 bytes: a longer name is cut there. */
-            if (len < 0 || (size_t)len >= PLC_TWEMPROXY_MAX_HOSTLEN)
+            size_t len = pre + put_decimal(buf + pre, j - 1);
+            if (len >= PLC_TWEMPROXY_MAX_HOSTLEN)
                 return PLACER_EINVAL;
             unsigned char d[16];
-            plc_compat_md5(buf, (size_t)len, d);
+            plc_compat_md5(buf, len, d);
             for (uint32_t x = 0; x < 4; x++) {
                 uint32_t v = (uint32_t)d[4 * x] | (uint32_t)d[4 * x + 1] << 8 |
                              (uint32_t)d[4 * x + 2] << 16 | (uint32_t)d[4 * x + 3] << 24;

@@ -5,7 +5,6 @@
 #include "compat_reference.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +61,25 @@ static void name_order(const plc_compat_config *c, uint32_t *order)
         }
 }
 
+/* The point names, as "%.*s" and "%u" would print them: text up to a NUL,
+ * then decimal digits. */
+static size_t put_text(char *buf, size_t at, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n && s[i]; i++)
+        buf[at++] = s[i];
+    return at;
+}
+
+static size_t put_number(char *buf, size_t at, unsigned v)
+{
+    unsigned long p = 1;
+    while (p * 10 <= v)
+        p *= 10;
+    for (; p; p /= 10)
+        buf[at++] = (char)('0' + v / p % 10);
+    return at;
+}
+
 static size_t host_len_of(const plc_compat_node *nd, unsigned *port)
 {
     size_t c = nd->address_len;
@@ -88,13 +106,18 @@ static void ring_points(const plc_compat_config *c, const plc_compat_layout *l, 
             unsigned groups = weighted ? (unsigned)floor((float)(pct * 40.0f * (float)c->nnodes + 1e-10f))
                                        : 100u;
             for (unsigned j = 0; j < groups; j++) {
-                int n = port == 11211 ? snprintf(buf, sizeof buf, "%.*s-%u", (int)hl, c->nodes[i].address, j)
-                                      : snprintf(buf, sizeof buf, "%.*s:%u-%u", (int)hl,
-                                                 c->nodes[i].address, port, j);
+                /* "host-j", "host:port-j" when the port is not 11211 */
+                size_t n = put_text(buf, 0, c->nodes[i].address, hl);
+                if (port != 11211) {
+                    buf[n++] = ':';
+                    n = put_number(buf, n, port);
+                }
+                buf[n++] = '-';
+                n = put_number(buf, n, j);
                 if (weighted)
-                    md5_four(r, buf, (size_t)n, i);
+                    md5_four(r, buf, n, i);
                 else
-                    push(r, plc_compat_hash_function(l->key_hash)(buf, (size_t)n), i);
+                    push(r, plc_compat_hash_function(l->key_hash)(buf, n), i);
             }
         }
     } else if (l->program == PLC_COMPAT_TWEMPROXY) {
@@ -105,8 +128,10 @@ static void ring_points(const plc_compat_config *c, const plc_compat_layout *l, 
             float pct = (float)c->nodes[i].weight / (float)total;
             unsigned groups = (unsigned)floorf((float)(pct * 40.0f * (float)c->nnodes + 1e-10));
             for (unsigned j = 0; j < groups; j++) {
-                int n = snprintf(buf, sizeof buf, "%.*s-%u", (int)c->nodes[i].id_len, c->nodes[i].id, j);
-                md5_four(r, buf, (size_t)n, i);
+                size_t n = put_text(buf, 0, c->nodes[i].id, c->nodes[i].id_len);
+                buf[n++] = '-';
+                n = put_number(buf, n, j);
+                md5_four(r, buf, n, i);
             }
         }
     } else if (l->program == PLC_COMPAT_NGINX) {
