@@ -33,33 +33,37 @@
  * (the tie-break, kept by the stable sort). */
 typedef plc_sort_entry pt;
 
-/* Sorts v[0..n) by value, stably: among equal values the array order,
- * which every caller keeps equal to the insertion order (seq), so the
- * result is the order of (value, seq), glibc's merge sort's (radix_sort.h:
- * O(n), no comparison callback). PLACER_ENOMEM if scratch memory cannot be
- * had. */
-static int sort_points(pt *v, uint32_t n)
-{
-    if (n < 2)
-        return 0;
-    pt *tmp = plc_malloc(sizeof *tmp * n);
-    pt *sorted = tmp ? plc_radix_sort(v, tmp, n) : NULL;
-    if (sorted && sorted != v)
-        memcpy(v, sorted, sizeof *v * n);
-    plc_free(tmp);
-    return sorted ? 0 : PLACER_ENOMEM;
-}
-
+/* The points made so far, v[0..n), in room for cap; v[cap..2 cap) is the
+ * sort's scratch (one allocation for both). */
 typedef struct acc {
     pt *v;
     uint32_t n, cap;
 } acc;
 
+/* Sorts a's points by value, stably: among equal values the array order,
+ * which every caller keeps equal to the insertion order (seq), so the
+ * result is the order of (value, seq), glibc's merge sort's (radix_sort.h:
+ * O(n), no comparison callback). */
+static int sort_points(acc *a)
+{
+    if (a->n < 2)
+        return 0;
+    pt *sorted = plc_radix_sort(a->v, a->v + a->cap, a->n);
+    if (!sorted)
+        return PLACER_ENOMEM;
+    if (sorted != a->v)
+        memcpy(a->v, sorted, sizeof *a->v * a->n);
+    return 0;
+}
+
 static int acc_push(acc *a, uint32_t value, uint32_t owner)
 {
     if (a->n == a->cap)
         return PLACER_ETOOMANY; /* sized up front; never grows */
-    a->v[a->n] = (pt){value, owner, a->n};
+    pt *p = &a->v[a->n]; /* field by field: a struct copy is a memcpy call under ASan */
+    p->token = value;
+    p->owner = owner;
+    p->seq = a->n;
     a->n++;
     return 0;
 }
@@ -349,7 +353,7 @@ static int add_midpoints(acc *a)
     uint32_t n = a->n;
     if (n < 2)
         return 0;
-    int rc = sort_points(a->v, n);
+    int rc = sort_points(a);
     if (rc)
         return rc;
     for (uint32_t i = 0; i < n; i++) {
@@ -587,7 +591,7 @@ static int build(const plc_compat_config *c, plc_compat_layout *l)
         cap = (uint64_t)c->nnodes * 164u; /* the float rounding can add one group */
     acc a = {NULL, 0, (uint32_t)cap};
     if (cap <= max_points)
-        a.v = plc_malloc(sizeof(pt) * (cap ? cap : 1));
+        a.v = plc_malloc(sizeof(pt) * 2 * (cap ? cap : 1));
     if (!a.v) {
         plc_free(order);
         return cap > max_points ? PLACER_ETOOMANY : PLACER_ENOMEM;
@@ -611,15 +615,18 @@ static int build(const plc_compat_config *c, plc_compat_layout *l)
     }
     /* the midpoints were appended after haproxy's sorted points: array
      * order is still insertion order among equal values */
-    if ((rc = sort_points(a.v, a.n)) != 0) {
+    if ((rc = sort_points(&a)) != 0) {
         plc_free(a.v);
         return rc;
     }
     if (c->program == PLC_COMPAT_NGINX) { /* equal points after the first go */
         uint32_t k = 0;
         for (uint32_t j = 1; j < a.n; j++)
-            if (a.v[k].token != a.v[j].token)
-                a.v[++k] = a.v[j];
+            if (a.v[k].token != a.v[j].token) {
+                k++;
+                a.v[k].token = a.v[j].token;
+                a.v[k].owner = a.v[j].owner;
+            }
         a.n = k + 1;
     }
     l->n = a.n;

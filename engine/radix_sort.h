@@ -17,12 +17,13 @@ typedef struct plc_sort_entry {
     uint32_t seq; /* the caller's (compat: insertion order); not read by the sort */
 } plc_sort_entry;
 
-/* Stable LSD radix sort of e[0..n) by token, 8 bits per pass: all eight
- * histograms come from one read pass, and a pass in which every token has
- * the same digit is skipped (32-bit tokens take four passes at most). The
- * passes ping-pong between e and tmp (n entries), so the result is in
- * whichever buffer the last pass wrote: the return value; NULL when out of
- * memory (for the histograms). */
+/* Stable LSD radix sort of e[0..n) by token, 8 bits per pass: the
+ * histograms (on the stack) come from one read pass, four of them when the
+ * tokens fit in 32 bits, and a pass in which every token has the same digit
+ * is skipped (32-bit tokens take four passes at most). The passes
+ * ping-pong between e and tmp (n entries), so the result is in whichever
+ * buffer the last pass wrote: the return value (never NULL: the sort
+ * allocates nothing; callers may still test it). */
 plc_sort_entry *plc_radix_sort(plc_sort_entry *e, plc_sort_entry *tmp, size_t n);
 
 #endif

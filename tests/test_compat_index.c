@@ -14,6 +14,7 @@
 #include "check.h"
 #include "compat_index.h"
 #include "placer.h"
+#include "radix_sort.h"
 
 static unsigned char bytes[4096];
 
@@ -351,6 +352,12 @@ static void test_refusals(void)
     /* A twemproxy name of 80 bytes still fits "name-39" in 86 bytes. */
     longid[0].id_len = 80;
     REFUSE(PLC_COMPAT_TWEMPROXY, 0, 0, longid, 1, 0);
+    /* 84: "name-0" is 86 bytes; but a server whose weight rounds to no
+     * point never has its name formatted, so a longer one is not refused. */
+    longid[0].id_len = 84;
+    REFUSE(PLC_COMPAT_TWEMPROXY, 0, 0, longid, 1, PLACER_EINVAL);
+    plc_compat_node light[2] = {{longname, 119, "h:1", 3, 1, 0}, {"b", 1, "h:2", 3, 1000, 0}};
+    REFUSE(PLC_COMPAT_TWEMPROXY, 0, 0, light, 2, 0);
     plc_compat_layout_free(&l);
     /* Names: each program's own spelling only. */
     CHECK_EQ(plc_compat_hash_id(PLC_COMPAT_LIBMEMCACHED, "crc"), PLC_CH_CRC32);
@@ -359,6 +366,42 @@ static void test_refusals(void)
     CHECK_EQ(plc_compat_hash_id(PLC_COMPAT_TWEMPROXY, "murmur3"), 0);
     CHECK_EQ(plc_compat_hash_id(PLC_COMPAT_HAPROXY, "crc32"), PLC_CH_HAP_CRC32);
     CHECK(plc_compat_hash_name(PLC_COMPAT_LIBMEMCACHED, PLC_CH_ONE_AT_A_TIME) != NULL);
+}
+
+/* The points' sort (shared with the native ring): stable by token, the
+ * owner and seq carried along, for 32-bit tokens (four digits), 64-bit
+ * ones, a first token of 32 bits before wider ones, and many ties. */
+static void test_radix_sort(void)
+{
+    enum { N = 3000 };
+    static plc_sort_entry e[N], tmp[N], want[N];
+    uint64_t st = 11;
+    for (int shape = 0; shape < 4; shape++) {
+        for (uint32_t i = 0; i < N; i++) {
+            uint64_t r = check_rand(&st);
+            uint64_t t = shape == 0   ? r & 0xffffffffu
+                         : shape == 1 ? r
+                         : shape == 2 ? (i == 0 ? 5u : r)
+                                      : r % 7u << (i % 2 ? 0 : 40);
+            e[i] = (plc_sort_entry){t, (uint32_t)(r >> 7), i};
+        }
+        /* the want: a stable insertion sort */
+        for (uint32_t i = 0; i < N; i++) {
+            uint32_t j = i;
+            while (j > 0 && want[j - 1].token > e[i].token) {
+                want[j] = want[j - 1];
+                j--;
+            }
+            want[j] = e[i];
+        }
+        plc_sort_entry *got = plc_radix_sort(e, tmp, N);
+        CHECK(got == e || got == tmp);
+        int same = 1;
+        for (uint32_t i = 0; i < N; i++)
+            same &= got[i].token == want[i].token && got[i].owner == want[i].owner &&
+                    got[i].seq == want[i].seq;
+        CHECK(same);
+    }
 }
 
 int main(void)
@@ -377,5 +420,6 @@ int main(void)
     test_crc_batches();
     test_modes();
     test_refusals();
+    test_radix_sort();
     return check_done("compat_index");
 }
