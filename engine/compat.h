@@ -90,6 +90,13 @@ int plc_compat_layout_build(const plc_compat_config *cfg, plc_compat_layout *out
 
 void plc_compat_layout_free(plc_compat_layout *l);
 
+/* Only the program, distribution, key hash and tag of cfg's layout, its
+ * defaults resolved and checked as plc_compat_layout_build does, into *out
+ * (no points, table or ids: kind and n are 0; nothing to free). The nodes
+ * are not read (cfg->nodes may be NULL), only their number. Returns 0,
+ * PLACER_ENONODES or PLACER_EINVAL. */
+int plc_compat_layout_resolve(const plc_compat_config *cfg, plc_compat_layout *out);
+
 /* The program's 32-bit hash of a key (after hash tags, avalanche, its
  * special cases): what its ring or table is searched with. */
 uint32_t plc_compat_key_hash(const plc_compat_layout *l, const void *key, size_t len);

@@ -659,6 +659,19 @@ int plc_compat_layout_build(const plc_compat_config *cfg, plc_compat_layout *out
     return rc;
 }
 
+int plc_compat_layout_resolve(const plc_compat_config *cfg, plc_compat_layout *out)
+{
+    if (!cfg || !out)
+        return PLACER_ENULL;
+    memset(out, 0, sizeof *out);
+    if (cfg->nnodes == 0)
+        return PLACER_ENONODES;
+    int rc = resolve(cfg, out);
+    if (rc)
+        memset(out, 0, sizeof *out);
+    return rc;
+}
+
 void plc_compat_layout_free(plc_compat_layout *l)
 {
     if (!l)

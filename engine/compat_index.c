@@ -35,14 +35,9 @@ static int bytehash_of(int key_hash)
 }
 #endif
 
-int plc_compat_index_build(plc_compat_index *x, const plc_compat_config *c)
+/* The key hash kernels for x->layout, as the CPU features allow now. */
+static void choose_hashers(plc_compat_index *x)
 {
-    if (!x)
-        return PLACER_ENULL;
-    memset(x, 0, sizeof *x);
-    int rc = plc_compat_layout_build(c, &x->layout);
-    if (rc)
-        return rc;
     const plc_compat_layout *l = &x->layout;
 #if defined(PLC_HAVE_AVX2)
     /* Only where the key hash is MD5 of the whole key: no tag to cut, more
@@ -100,6 +95,29 @@ int plc_compat_index_build(plc_compat_index *x, const plc_compat_config *c)
         }
     }
 #endif
+}
+
+int plc_compat_index_hash_only(plc_compat_index *x, const plc_compat_config *c)
+{
+    if (!x)
+        return PLACER_ENULL;
+    memset(x, 0, sizeof *x);
+    int rc = plc_compat_layout_resolve(c, &x->layout);
+    if (!rc)
+        choose_hashers(x);
+    return rc;
+}
+
+int plc_compat_index_build(plc_compat_index *x, const plc_compat_config *c)
+{
+    if (!x)
+        return PLACER_ENULL;
+    memset(x, 0, sizeof *x);
+    int rc = plc_compat_layout_build(c, &x->layout);
+    if (rc)
+        return rc;
+    choose_hashers(x);
+    const plc_compat_layout *l = &x->layout;
     if (l->kind != PLC_CL_RING)
         return 0;
     const plc_kernels *k = plc_kernels_get();

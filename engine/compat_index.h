@@ -49,6 +49,13 @@ typedef struct plc_compat_index {
 int plc_compat_index_build(plc_compat_index *x, const plc_compat_config *c);
 void plc_compat_index_free(plc_compat_index *x);
 
+/* Only the key hashing of c's layout (plc_compat_layout_resolve's errors):
+ * x->layout has no points or table, so only plc_compat_index_hash_batch
+ * and plc_compat_key_hash(&x->layout, ...) may be used (what a Redis
+ * partitions snapshot hashes its slots with). Release with
+ * plc_compat_index_free. */
+int plc_compat_index_hash_only(plc_compat_index *x, const plc_compat_config *c);
+
 /* Owner of one key; the same answer as plc_compat_lookup on the layout. */
 uint32_t plc_compat_index_lookup(const plc_compat_index *x, const void *key, size_t len);
 

@@ -63,18 +63,13 @@ const char *plc_compat_key_hash_label(int key_hash)
 
 int plc_redis_attach(placer_snapshot *s)
 {
-    /* The slot hash's kernels come with a Redis layout: one of the even
-     * split (never read: the partitions table places). */
-    plc_compat_node *nodes = plc_calloc(s->nnodes, sizeof *nodes);
+    /* The slot hash and its kernels only: no slot table (the partitions
+     * table places), so none is built. */
     plc_compat_index *x = plc_malloc(sizeof *x);
-    int rc = nodes && x ? 0 : PLACER_ENOMEM;
-    if (!rc) {
-        for (uint32_t i = 0; i < s->nnodes; i++)
-            nodes[i].weight = 1;
-        plc_compat_config c = {PLC_COMPAT_REDIS, 0, 0, 0, {0, 0}, s->nnodes, nodes, NULL, 0};
-        rc = plc_compat_index_build(x, &c);
-    }
-    plc_free(nodes);
+    if (!x)
+        return PLACER_ENOMEM;
+    plc_compat_config c = {PLC_COMPAT_REDIS, 0, 0, 0, {0, 0}, s->nnodes, NULL, NULL, 0};
+    int rc = plc_compat_index_hash_only(x, &c);
     if (rc) {
         plc_free(x);
         return rc;

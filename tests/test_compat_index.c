@@ -404,6 +404,30 @@ static void test_radix_sort(void)
     }
 }
 
+/* A Redis partitions snapshot's slot hash: only the key hash, no table,
+ * the same slot as a full layout's. */
+static void test_hash_only(void)
+{
+    plc_compat_config c = {PLC_COMPAT_REDIS, 0, 0, 0, {0, 0}, 3, NULL, NULL, 0};
+    plc_compat_index x;
+    CHECK_EQ(plc_compat_index_hash_only(&x, &c), 0);
+    CHECK(x.layout.owners == NULL && x.layout.points == NULL && x.layout.n == 0);
+    CHECK_EQ(x.layout.key_hash, PLC_CH_REDIS_CRC16);
+    const void *keys[3] = {"{user}:1", "a-key-long-enough-for-the-kernel", ""};
+    size_t lens[3] = {8, 32, 0};
+    uint32_t h[3];
+    plc_compat_index_hash_batch(&x, keys, lens, 3, h);
+    CHECK_EQ(h[0], plc_hash_redis_crc16("user", 4) % 16384u); /* the {tag} */
+    for (int i = 1; i < 3; i++)
+        CHECK_EQ(h[i], plc_hash_redis_crc16(keys[i], lens[i]) % 16384u);
+    CHECK_EQ(plc_compat_key_hash(&x.layout, "{user}:2", 8), plc_hash_redis_crc16("user", 4) % 16384u);
+    plc_compat_index_free(&x);
+    c.key_hash = PLC_CH_MD5; /* not Redis' */
+    CHECK_EQ(plc_compat_index_hash_only(&x, &c), PLACER_EINVAL);
+    c.nnodes = 0;
+    CHECK_EQ(plc_compat_index_hash_only(&x, &c), PLACER_ENONODES);
+}
+
 int main(void)
 {
     /* The MD5 kernels the CPU has (AVX-512, then AVX2), then Nettle alone. */
@@ -421,5 +445,6 @@ int main(void)
     test_modes();
     test_refusals();
     test_radix_sort();
+    test_hash_only();
     return check_done("compat_index");
 }
