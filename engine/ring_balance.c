@@ -154,36 +154,110 @@ static int append_lists(uint32_t N, uint32_t **first, uint64_t **tokens, const u
     return 0;
 }
 
+/* The heirs (plc_tokens_hand_over) of the tokens leave[0..nl) on the ring
+ * of stay[0..ns) and those: heir[i] for leave[i]. e and tmp have room for
+ * ns + nl entries, tok, own and all for as many. */
+typedef struct hand_ctx {
+    plc_token_nodes nodes;
+    const uint8_t *leaves, *eligible;
+    plc_sort_entry *e, *tmp;
+    uint64_t *tok;
+    uint32_t *own, *all;
+    const char **ids; /* of the M nodes */
+} hand_ctx;
+
+/* Does x come after y among equal tokens? The snapshot's order: by node
+ * id, then input order; so the ranges handed over are the ones the
+ * snapshot will have, whichever build (a drain, or the removal after it)
+ * hands them over. */
+static int after_by_id(const plc_sort_entry *x, const plc_sort_entry *y, const char **ids)
+{
+    int c = strcmp(ids[x->owner], ids[y->owner]);
+    return c ? c > 0 : x->seq > y->seq;
+}
+
+static int heirs_of(const hand_ctx *c, const plc_sort_entry *stay, size_t ns,
+                    const plc_sort_entry *leave, size_t nl, uint32_t *heir)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < ns; i++)
+        c->e[m++] = (plc_sort_entry){stay[i].token, stay[i].owner, (uint32_t)(nl + i)};
+    for (size_t i = 0; i < nl; i++)
+        c->e[m++] = (plc_sort_entry){leave[i].token, leave[i].owner, (uint32_t)i};
+    plc_sort_entry *sorted = plc_radix_sort(c->e, c->tmp, m);
+    if (!sorted)
+        return PLACER_ENOMEM;
+    for (size_t i = 1; i < m; i++) { /* equal tokens (short runs): by id */
+        plc_sort_entry v = sorted[i];
+        size_t j = i;
+        for (; j > 0 && sorted[j - 1].token == v.token && after_by_id(&sorted[j - 1], &v, c->ids); j--)
+            sorted[j] = sorted[j - 1];
+        sorted[j] = v;
+    }
+    for (size_t i = 0; i < m; i++) {
+        c->tok[i] = sorted[i].token;
+        c->own[i] = sorted[i].owner;
+    }
+    int err = plc_tokens_hand_over((plc_token_ring){c->tok, c->own, (uint32_t)m}, c->nodes, c->leaves,
+                                   c->eligible, c->all);
+    for (size_t i = 0; !err && i < m; i++)
+        if (sorted[i].seq < nl)
+            heir[sorted[i].seq] = c->all[i];
+    return err;
+}
+
+/* Node n's new tokens leave[i].token for heir[i] == n, appended to the
+ * lists (first, tokens). */
+static int give(uint32_t N, const plc_sort_entry *leave, const uint32_t *heir, size_t nl,
+                uint32_t **first, uint64_t **tokens, uint32_t *more, uint64_t *extra, uint64_t *at)
+{
+    memset(more, 0, (size_t)N * sizeof *more);
+    for (size_t i = 0; i < nl; i++)
+        more[heir[i]]++;
+    at[0] = 0;
+    for (uint32_t n = 0; n < N; n++)
+        at[n + 1] = at[n] + more[n];
+    for (size_t i = 0; i < nl; i++)
+        extra[at[heir[i]]++] = leave[i].token;
+    return append_lists(N, first, tokens, more, extra);
+}
+
 /*
  * The leavers' tokens handed over (plc_tokens_hand_over) on the ring g of
- * the staying nodes' tokens: a draining node's go to out->hfirst/handed
- * (its heirs own them in the target only), those of a node of previous
- * gone from the membership (absent[i]) to out->first/tokens (its heirs own
- * them from now on). Heirs are the active nodes (any staying node when none
- * is active: joining and down nodes take no new ranges while an active
- * node can). Without a staying node nothing is handed over.
+ * the staying nodes' tokens, in two steps: first those of the nodes of
+ * previous gone from the membership (absent[i]), which become their heirs'
+ * own (out->first/tokens); then, on the ring with those, the draining
+ * nodes', which their heirs own in the target only (out->hfirst/handed).
+ * The next build, once the draining nodes are gone, hands their tokens over
+ * on that same ring: it finds the same heirs. Heirs are the active nodes, or
+ * the down ones when none is active; never a joining node, whose tokens the
+ * next build reads from the target, where handed tokens would then be
+ * counted twice, nor one with explicit tokens, which the next build takes
+ * instead of its previous ones (it would drop what it inherited). Without
+ * an heir nothing is handed over: the ranges go to the next token's owner,
+ * as with random tokens.
  */
 static int hand_over(const placer_builder *b, const uint8_t *absent, const uint32_t *zone,
                      const double *weight, const growing *g, plc_balanced *out)
 {
-    uint32_t N = b->nnodes, gone = 0, staying = 0, active = 0;
+    uint32_t N = b->nnodes, gone = 0, active = 0, down = 0;
     const placer_snapshot *p = b->previous;
     for (uint32_t i = 0; p && i < p->nnodes; i++)
         gone += absent[i];
-    uint64_t leaving = 0;
+    uint64_t ndrain = 0, ngone = 0;
     for (uint32_t n = 0; n < N; n++) {
-        int state = b->nodes[n].state;
-        staying += state != PLACER_NODE_DRAINING;
-        active += state == PLACER_NODE_ACTIVE;
-        leaving += state == PLACER_NODE_DRAINING ? out->first[n + 1] - out->first[n] : 0;
+        int state = b->nodes[n].state, heir = !b->nodes[n].explicit_tokens;
+        active += heir && state == PLACER_NODE_ACTIVE;
+        down += heir && state == PLACER_NODE_DOWN;
+        ndrain += state == PLACER_NODE_DRAINING ? out->first[n + 1] - out->first[n] : 0;
     }
     for (uint32_t i = 0; gone && i < p->tree.n; i++) {
         uint32_t po = plc_stree_owner_at(&p->tree, i);
-        leaving += po < p->nnodes && absent[po];
+        ngone += po < p->nnodes && absent[po];
     }
-    if (!leaving || !staying)
+    if ((!ndrain && !ngone) || (!active && !down))
         return 0;
-    uint64_t total = g->n + leaving;
+    uint64_t total = g->n + ngone + ndrain;
     if (total > PLACER_MAX_TOKENS)
         return PLACER_ETOOMANY;
     /* The nodes: this build's, then one per gone node (index N + k). */
@@ -191,84 +265,79 @@ static int hand_over(const placer_builder *b, const uint8_t *absent, const uint3
     uint32_t *zones = plc_malloc((size_t)M * sizeof *zones);
     double *weights = plc_malloc((size_t)M * sizeof *weights);
     uint8_t *leaves = plc_calloc(M, 1), *eligible = plc_calloc(M, 1);
-    plc_sort_entry *e = plc_malloc((size_t)total * sizeof *e), *tmp = plc_malloc((size_t)total * sizeof *tmp);
-    uint64_t *tok = plc_malloc((size_t)total * sizeof *tok);
-    uint32_t *own = plc_malloc((size_t)total * sizeof *own), *heirs = plc_malloc((size_t)total * sizeof *heirs);
-    uint32_t *more = plc_calloc(N, sizeof *more), *hmore = plc_calloc(N, sizeof *hmore);
-    uint64_t *at = plc_calloc((size_t)N * 2 + 2, sizeof *at), *extra = plc_malloc((size_t)leaving * 2 * sizeof *extra);
+    plc_sort_entry *stay = plc_malloc((size_t)total * sizeof *stay);
+    plc_sort_entry *leave = plc_malloc((size_t)(ngone + ndrain + 1) * sizeof *leave);
+    uint32_t *heir = plc_malloc((size_t)(ngone + ndrain + 1) * sizeof *heir);
+    hand_ctx c = {{weights, zones, M}, leaves, eligible,
+                  plc_malloc((size_t)total * sizeof *c.e), plc_malloc((size_t)total * sizeof *c.tmp),
+                  plc_malloc((size_t)total * sizeof *c.tok), plc_malloc((size_t)total * sizeof *c.own),
+                  plc_malloc((size_t)total * sizeof *c.all), plc_malloc((size_t)M * sizeof *c.ids)};
+    uint32_t *more = plc_malloc((size_t)N * sizeof *more);
+    uint64_t *at = plc_malloc(((size_t)N + 1) * sizeof *at);
+    uint64_t *extra = plc_malloc((size_t)(ngone + ndrain + 1) * sizeof *extra);
     int err = PLACER_ENOMEM;
-    if (!pseudo || !zones || !weights || !leaves || !eligible || !e || !tmp || !tok || !own ||
-        !heirs || !more || !hmore || !at || !extra)
+    if (!pseudo || !zones || !weights || !leaves || !eligible || !stay || !leave || !heir || !c.e ||
+        !c.tmp || !c.tok || !c.own || !c.all || !c.ids || !more || !at || !extra)
         goto done;
     for (uint32_t n = 0; n < N; n++) {
         int state = b->nodes[n].state;
         zones[n] = zone[n];
         weights[n] = weight[n];
+        c.ids[n] = b->nodes[n].id;
         leaves[n] = state == PLACER_NODE_DRAINING;
-        eligible[n] = active ? state == PLACER_NODE_ACTIVE : !leaves[n];
+        eligible[n] = !b->nodes[n].explicit_tokens &&
+                      state == (active ? PLACER_NODE_ACTIVE : PLACER_NODE_DOWN);
     }
     for (uint32_t i = 0, k = 0; p && i < p->nnodes; i++) {
         if (!absent[i])
             continue;
         pseudo[i] = N + k;
+        c.ids[N + k] = p->nodes[i].id;
         zones[N + k] = zone_of_gone(b, zone, p->nodes[i].zone, N + k);
         weights[N + k] = 1; /* a leaver: its weight plays no part */
         leaves[N + k++] = 1;
     }
-    /* The whole ring, sorted stably: the staying nodes' tokens (g, sorted),
-     * the draining nodes', the gone nodes' (previous's tree order). */
-    size_t m = 0;
+    size_t ns = 0, nl = 0;
     for (uint32_t i = 0; i < g->n; i++)
-        e[m++] = (plc_sort_entry){g->tok[i], g->own[i], 0};
-    for (uint32_t n = 0; n < N; n++)
-        for (uint32_t j = out->first[n]; leaves[n] && j < out->first[n + 1]; j++)
-            e[m++] = (plc_sort_entry){out->tokens[j], n, 0};
-    for (uint32_t i = 0; gone && i < p->tree.n; i++) {
-        uint32_t po = plc_stree_owner_at(&p->tree, i);
-        if (po < p->nnodes && absent[po])
-            e[m++] = (plc_sort_entry){plc_stree_token(&p->tree, i), pseudo[po], 0};
+        stay[ns++] = (plc_sort_entry){g->tok[i], g->own[i], 0};
+    err = 0;
+    if (ngone) { /* step 1: the gone nodes' tokens, in previous's tree order */
+        for (uint32_t i = 0; i < p->tree.n; i++) {
+            uint32_t po = plc_stree_owner_at(&p->tree, i);
+            if (po < p->nnodes && absent[po])
+                leave[nl++] = (plc_sort_entry){plc_stree_token(&p->tree, i), pseudo[po], 0};
+        }
+        err = heirs_of(&c, stay, ns, leave, nl, heir);
+        if (!err)
+            err = give(N, leave, heir, nl, &out->first, &out->tokens, more, extra, at);
+        for (size_t i = 0; !err && i < nl; i++) /* the heirs' from now on */
+            stay[ns++] = (plc_sort_entry){leave[i].token, heir[i], 0};
     }
-    plc_sort_entry *sorted = plc_radix_sort(e, tmp, m);
-    if (!sorted)
-        goto done;
-    for (size_t i = 0; i < m; i++) {
-        tok[i] = sorted[i].token;
-        own[i] = sorted[i].owner;
+    if (!err && ndrain) { /* step 2: the draining nodes' (the gone ones' already placed) */
+        nl = 0;
+        for (uint32_t n = 0; n < N; n++)
+            for (uint32_t j = out->first[n]; leaves[n] && j < out->first[n + 1]; j++)
+                leave[nl++] = (plc_sort_entry){out->tokens[j], n, 0};
+        err = heirs_of(&c, stay, ns, leave, nl, heir);
+        if (!err)
+            err = give(N, leave, heir, nl, &out->hfirst, &out->handed, more, extra, at);
     }
-    plc_token_nodes nodes = {weights, zones, M};
-    if ((err = plc_tokens_hand_over((plc_token_ring){tok, own, (uint32_t)m}, nodes, leaves, eligible,
-                                    heirs)))
-        goto done;
-    /* Each heir's new tokens, grouped by heir (gone nodes' in extra's first
-     * half, draining nodes' in its second): counted, then placed. */
-    for (size_t i = 0; i < m; i++)
-        if (leaves[own[i]])
-            (own[i] >= N ? more : hmore)[heirs[i]]++;
-    uint64_t *at_h = at + N + 1;
-    at_h[0] = leaving;
-    for (uint32_t n = 0; n < N; n++) {
-        at[n + 1] = at[n] + more[n];
-        at_h[n + 1] = at_h[n] + hmore[n];
-    }
-    for (size_t i = 0; i < m; i++)
-        if (leaves[own[i]])
-            extra[(own[i] >= N ? at : at_h)[heirs[i]]++] = tok[i];
-    err = append_lists(N, &out->first, &out->tokens, more, extra);
-    if (!err)
-        err = append_lists(N, &out->hfirst, &out->handed, hmore, extra + leaving);
 done:
     plc_free(pseudo);
     plc_free(zones);
     plc_free(weights);
     plc_free(leaves);
     plc_free(eligible);
-    plc_free(e);
-    plc_free(tmp);
-    plc_free(tok);
-    plc_free(own);
-    plc_free(heirs);
+    plc_free(stay);
+    plc_free(leave);
+    plc_free(heir);
+    plc_free(c.e);
+    plc_free(c.tmp);
+    plc_free(c.tok);
+    plc_free(c.own);
+    plc_free(c.all);
+    plc_free(c.ids);
     plc_free(more);
-    plc_free(hmore);
     plc_free(at);
     plc_free(extra);
     return err;
