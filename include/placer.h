@@ -294,11 +294,21 @@ PLACER_API int placer_builder_set_previous(placer_builder *b, const placer_snaps
  *                           left out of that ring. Without a previous
  *                           snapshot the nodes are added one at a time in
  *                           membership order, so the same membership history
- *                           gives the same ring; removing a node leaves
- *                           everyone else's tokens alone (its ranges go to
- *                           the next tokens' owners). A join moves only the
- *                           new node's share. Cost: O(tokens so far * new
- *                           tokens) per node allocated.
+ *                           gives the same ring. A node leaving (gone
+ *                           from the membership since previous, or
+ *                           draining: then in the target placement) leaves
+ *                           everyone else's tokens alone and hands each of
+ *                           its tokens, at its position, widest first, to
+ *                           the active node lowest under its weight share
+ *                           once it holds the range (its zone preferred
+ *                           among near-equal ones; never a joining node or
+ *                           one with explicit tokens; down nodes when none
+ *                           is active; with no such node the next tokens'
+ *                           owners take the ranges). A join moves only the
+ *                           new node's share, a removal only the leaver's,
+ *                           and the removal after a drain nothing more.
+ *                           Cost: O(tokens so far * new tokens) per node
+ *                           allocated, O(nodes) per token handed over.
  * Returns 0, PLACER_ENULL or PLACER_EINVAL (not a PLACER_TOKENS_*). Building
  * any other strategy with PLACER_TOKENS_BALANCED fails with PLACER_EINVAL. */
 #define PLACER_TOKENS_RANDOM 1
