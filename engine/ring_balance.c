@@ -121,23 +121,26 @@ static uint32_t zone_of_gone(const placer_builder *b, const uint32_t *zone, cons
     return fresh;
 }
 
-/* Node n's list in (first, tokens) grown by its `more` tokens from extra
- * (extra_first[n] ..): new arrays, each node's list ascending. */
+/* The lists (first, tokens; both NULL for none yet) with node n's list
+ * grown by its more[n] tokens, taken from extra in node order: new
+ * arrays, each node's list ascending. */
 static int append_lists(uint32_t N, uint32_t **first, uint64_t **tokens, const uint32_t *more,
                         const uint64_t *extra)
 {
-    uint32_t *f = plc_calloc((size_t)N + 1, sizeof *f);
     uint64_t total = 0;
-    for (uint32_t n = 0; f && n < N; n++) {
+    for (uint32_t n = 0; n < N; n++)
         total += (*first ? (*first)[n + 1] - (*first)[n] : 0) + more[n];
-        f[n + 1] = (uint32_t)total;
-    }
-    uint64_t *t = f && total <= PLACER_MAX_TOKENS ? plc_malloc((size_t)(total ? total : 1) * sizeof *t)
-                                                  : NULL;
-    if (!t) {
+    if (total > PLACER_MAX_TOKENS)
+        return PLACER_ETOOMANY;
+    uint32_t *f = plc_calloc((size_t)N + 1, sizeof *f);
+    uint64_t *t = plc_malloc((size_t)(total ? total : 1) * sizeof *t);
+    if (!f || !t) {
         plc_free(f);
-        return f && total > PLACER_MAX_TOKENS ? PLACER_ETOOMANY : PLACER_ENOMEM;
+        plc_free(t);
+        return PLACER_ENOMEM;
     }
+    for (uint32_t n = 0; n < N; n++)
+        f[n + 1] = f[n] + (*first ? (*first)[n + 1] - (*first)[n] : 0) + more[n];
     uint64_t from_extra = 0;
     for (uint32_t n = 0; n < N; n++) {
         uint32_t had = *first ? (*first)[n + 1] - (*first)[n] : 0;
@@ -154,9 +157,9 @@ static int append_lists(uint32_t N, uint32_t **first, uint64_t **tokens, const u
     return 0;
 }
 
-/* The heirs (plc_tokens_hand_over) of the tokens leave[0..nl) on the ring
- * of stay[0..ns) and those: heir[i] for leave[i]. e and tmp have room for
- * ns + nl entries, tok, own and all for as many. */
+/* What a hand-over works with: the nodes (this build's, then the gone
+ * ones), which leave and which may inherit, their ids, and room for the
+ * whole ring in e, tmp, tok, own and all. */
 typedef struct hand_ctx {
     plc_token_nodes nodes;
     const uint8_t *leaves, *eligible;
@@ -176,6 +179,8 @@ static int after_by_id(const plc_sort_entry *x, const plc_sort_entry *y, const c
     return c ? c > 0 : x->seq > y->seq;
 }
 
+/* The heirs (plc_tokens_hand_over) of the tokens leave[0..nl) on the ring
+ * of stay[0..ns) and those: heir[i] for leave[i]. */
 static int heirs_of(const hand_ctx *c, const plc_sort_entry *stay, size_t ns,
                     const plc_sort_entry *leave, size_t nl, uint32_t *heir)
 {
