@@ -4,13 +4,13 @@
  * (placer_builder_set_previous) with nodes removed, added and changing
  * state, and a third following the second with its draining nodes gone.
  *
- * Input: seed, vnodes, replicas, then up to 8 nodes (an id from a small
- * pool, so ids repeat and are refused; zone of 3; weight; state; rarely an
- * explicit token), a byte per node for the second build (keep, remove, new
- * state), and up to 3 new nodes. Checked:
+ * Input: seed, vnodes (1-4: shapes, not bulk), replicas (0-1), then up to
+ * 8 nodes (an id from a small pool, so ids repeat and are refused; zone of
+ * 3; weight; state; rarely an explicit token), a byte per node for the
+ * second build (keep, remove, new state), and up to 3 new nodes. Checked:
  *   - builds succeed or say PLACER_ENONODES (nobody placed now or after);
  *   - the same history gives the same bytes (the second build, built
- *     twice for odd seeds);
+ *     twice for a quarter of the seeds);
  *   - a node that had tokens keeps every one it owned in the previous
  *     current placement (unless joining now: then it owns none now), and
  *     gains only tokens of nodes gone from the membership; a node without
@@ -157,8 +157,8 @@ static int explicit_token(const member *m, int n, uint64_t t)
 
 /* s (membership m) follows prev: a node's tokens are its own from prev,
  * its explicit ones, or gone nodes' handed to it as an heir (active, or
- * down when no node is; never with explicit tokens); in the target, a
- * draining node's tokens go to an heir. */
+ * down when no node is; never with explicit tokens); a node keeps its
+ * tokens; in the target, a draining node's tokens go to an heir. */
 static void check_follows(const placer_snapshot *prev, const placer_snapshot *s, const member *m, int n)
 {
     int heir = heir_state(s, m);
@@ -176,6 +176,13 @@ static void check_follows(const placer_snapshot *prev, const placer_snapshot *s,
         for (uint32_t j = lower(&P, t); j < P.n && P.v[j].t == t && !from_gone; j++)
             from_gone = P.in_other[P.v[j].o] < 0;
         FUZZ_ASSERT(from_gone && placer_node_state(s, o) == heir && !m[o].ntok);
+    }
+    /* a node of prev in s, not joining there and without explicit tokens,
+     * keeps every token it owned in prev's current placement */
+    for (uint32_t i = 0; i < P.n; i++) {
+        int b = P.in_other[P.v[i].o];
+        if (b >= 0 && !m[b].ntok && placer_node_state(s, (uint32_t)b) != PLACER_NODE_JOINING)
+            FUZZ_ASSERT(owns(&S, b, P.v[i].t));
     }
     free(P.v);
     free(S.v);
@@ -202,21 +209,6 @@ static void check_follows(const placer_snapshot *prev, const placer_snapshot *s,
         FUZZ_ASSERT(placer_lookup_hash_handoff(s, t, &now, &next) == 0);
         FUZZ_ASSERT(placer_node_state(s, next) == heir && !m[next].ntok);
     }
-}
-
-/* A node of prev that is in s, not joining there and without explicit
- * tokens, keeps every token it owned in prev's current placement. */
-static void check_kept(const placer_snapshot *prev, const placer_snapshot *s, const member *m)
-{
-    toks P = tokens_of(prev, s), S = tokens_of(s, prev);
-    for (uint32_t i = 0; i < P.n; i++) {
-        int b = P.in_other[P.v[i].o];
-        if (b < 0 || m[b].ntok || placer_node_state(s, (uint32_t)b) == PLACER_NODE_JOINING)
-            continue;
-        FUZZ_ASSERT(owns(&S, b, P.v[i].t));
-    }
-    free(P.v);
-    free(S.v);
 }
 
 /* Position for position, a's target and b's target (by node id): ownership
@@ -258,7 +250,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_producer p = {data, size};
     uint8_t seed = fuzz_u8(&p);
-    uint32_t vnodes = 1 + fuzz_u8(&p) % 4, replicas = fuzz_u8(&p) % 3;
+    uint32_t vnodes = 1 + fuzz_u8(&p) % 4, replicas = fuzz_u8(&p) % 3 == 2;
     member m0[MAX_NODES], m1[MAX_NODES], m2[MAX_NODES];
     int n0 = 0, want = 1 + fuzz_u8(&p) % 8;
     for (int i = 0; i < want; i++)
@@ -279,10 +271,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     for (int k = 0, more = fuzz_u8(&p) % 4; k < more; k++)
         n1 = add_member(m1, n1, &p);
-    placer_snapshot *s1 = build(m1, n1, seed, vnodes, replicas, s0, 2, seed & 1);
+    placer_snapshot *s1 = build(m1, n1, seed, vnodes, replicas, s0, 2, (seed & 3) == 0);
     if (s1) {
         check_follows(s0, s1, m1, n1);
-        check_kept(s0, s1, m1);
         /* the third: the draining nodes gone, nothing else changed */
         int n2 = 0;
         for (int i = 0; i < n1; i++)
@@ -291,7 +282,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         placer_snapshot *s2 = n2 < n1 ? build(m2, n2, seed, vnodes, replicas, s1, 3, 0) : NULL;
         if (s2) {
             check_follows(s1, s2, m2, n2);
-            check_kept(s1, s2, m2);
             check_same_target(s1, s2);
         }
         placer_snapshot_free(s2);
