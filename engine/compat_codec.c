@@ -112,11 +112,10 @@ int plc_compat_decode_check(plc_dec *d, const placer_builder *b)
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: %llu points, %llu owners",
                             (unsigned long long)(ring ? pts->count : own->count),
                             (unsigned long long)own->count);
-    for (uint64_t i = 1; ring && i < pts->count; i++)
-        if (plc_rd32(pts->p + 4 * i) < plc_rd32(pts->p + 4 * (i - 1)))
-            return plc_dec_fail(d, PLACER_ECORRUPT,
-                                "compat: point %llu is smaller than the one before",
-                                (unsigned long long)i);
+    uint64_t down = ring ? plc_compat_points_unsorted(pts->p, pts->count) : 0;
+    if (ring && down < pts->count)
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: point %llu is smaller than the one before",
+                            (unsigned long long)down);
     for (uint32_t i = 0; i < b->nnodes; i++)
         if (b->nodes[i].state == PLACER_NODE_JOINING || b->nodes[i].state == PLACER_NODE_DRAINING)
             return plc_dec_fail(d, PLACER_ECORRUPT, "compat: node %u joins or drains: %s has "
@@ -146,15 +145,14 @@ static int same_layout(plc_dec *d, const plc_compat_layout *l)
         return plc_dec_fail(d, PLACER_ECORRUPT,
                             "compat: %llu points or slots; the program's layout has %u",
                             (unsigned long long)own->count, l->n);
-    for (uint32_t i = 0; i < l->n; i++) {
-        uint32_t p = l->points ? plc_rd32(pts->p + 4 * (size_t)i) : 0;
-        uint32_t o = plc_rd32(own->p + 4 * (size_t)i);
-        if ((l->points && p != l->points[i]) || o != l->owners[i])
-            return plc_dec_fail(d, PLACER_ECORRUPT,
-                                "compat: point %u is %u of node %u; the program's is %u of node %u",
-                                i, p, o, l->points ? l->points[i] : 0, l->owners[i]);
-    }
-    return 0;
+    uint32_t i = plc_compat_layout_mismatch(l, l->points ? pts->p : NULL, own->p);
+    if (i == l->n)
+        return 0;
+    uint32_t p = l->points ? plc_rd32(pts->p + 4 * (size_t)i) : 0;
+    uint32_t o = plc_rd32(own->p + 4 * (size_t)i);
+    return plc_dec_fail(d, PLACER_ECORRUPT,
+                        "compat: point %u is %u of node %u; the program's is %u of node %u", i, p,
+                        o, l->points ? l->points[i] : 0, l->owners[i]);
 }
 
 /* Rebuilding the layout costs what the nodes' weights ask for, but a file

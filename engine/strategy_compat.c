@@ -73,8 +73,7 @@ int plc_compat_snapshot_build(placer_builder *b, uint64_t epoch, placer_snapshot
         s->layout_bytes = (size_t)l->n * sizeof *l->owners;
     }
     plc_node *sn = (plc_node *)s->nodes;
-    for (uint32_t i = 0; i < l->n; i++)
-        sn[l->owners[i]].ntokens++;
+    plc_compat_count_owners(l, &sn->ntokens, sizeof *sn);
     *out = s;
     return 0;
 }
