@@ -89,7 +89,27 @@ static size_t host_len_of(const plc_compat_node *nd, unsigned *port)
     return c - 1;
 }
 
-static void ring_points(const plc_compat_config *c, const plc_compat_layout *l, rlist *r)
+/* haproxy's server ids (cfgparse.c): an explicit id is kept; a server
+ * without one takes the first id >= next_id that no server has (explicit,
+ * or given before it), and next_id counts every server. */
+static void haproxy_ids(const plc_compat_config *c, uint32_t *ids)
+{
+    uint32_t next = 1;
+    for (uint32_t i = 0; i < c->nnodes; i++, next++) {
+        ids[i] = c->nodes[i].hash_id;
+        if (ids[i])
+            continue;
+        for (int taken = 1; taken; next += taken) {
+            taken = 0;
+            for (uint32_t k = 0; k < c->nnodes; k++)
+                taken |= c->nodes[k].hash_id == next || (k < i && ids[k] == next);
+        }
+        ids[i] = next;
+    }
+}
+
+static void ring_points(const plc_compat_config *c, const plc_compat_layout *l, const uint32_t *ids,
+                        rlist *r)
 {
     uint64_t total = 0;
     for (uint32_t i = 0; i < c->nnodes; i++)
@@ -171,36 +191,54 @@ static void ring_points(const plc_compat_config *c, const plc_compat_layout *l, 
     } else { /* haproxy */
         for (uint32_t i = 0; i < c->nnodes; i++)
             for (uint32_t j = 0; j < 16u * c->nodes[i].weight; j++)
-                push(r, plc_hash_haproxy_full(l->hash_ids[i] * 4096u + j), i);
+                push(r, plc_hash_haproxy_full(ids[i] * 4096u + j), i);
     }
 }
 
 static uint32_t ring_owner(const plc_compat_layout *l, const rlist *r, uint32_t h)
 {
     /* next: the smallest point >= h (else the smallest); the first inserted
-     * among equals. prev: the point before next in sorted order. */
+     * among equals. prev: the point before next in sorted order. (Each
+     * scan keeps the best value so far beside its index.) */
+    const rpt *v = r->v;
     size_t next = SIZE_MAX, lo = 0;
+    uint32_t next_v = 0, lo_v = v[0].value;
     for (size_t i = 0; i < r->n; i++) {
-        if (r->v[i].value >= h && (next == SIZE_MAX || r->v[i].value < r->v[next].value))
+        uint32_t x = v[i].value;
+        if (x >= h && (next == SIZE_MAX || x < next_v)) {
             next = i;
-        if (r->v[i].value < r->v[lo].value)
+            next_v = x;
+        }
+        if (x < lo_v) {
             lo = i;
+            lo_v = x;
+        }
     }
-    if (next == SIZE_MAX)
+    if (next == SIZE_MAX) {
         next = lo;
-    if (l->program != PLC_COMPAT_HAPROXY)
-        return r->v[next].owner;
-    size_t prev = SIZE_MAX, hi = 0;
-    for (size_t i = 0; i < r->n; i++) {
-        if (r->v[i].value < r->v[next].value && (prev == SIZE_MAX || r->v[i].value > r->v[prev].value))
-            prev = i;
-        if (r->v[i].value > r->v[hi].value)
-            hi = i;
+        next_v = lo_v;
     }
-    if (prev == SIZE_MAX)
+    if (l->program != PLC_COMPAT_HAPROXY)
+        return v[next].owner;
+    size_t prev = SIZE_MAX, hi = 0;
+    uint32_t prev_v = 0, hi_v = v[0].value;
+    for (size_t i = 0; i < r->n; i++) {
+        uint32_t x = v[i].value;
+        if (x < next_v && (prev == SIZE_MAX || x > prev_v)) {
+            prev = i;
+            prev_v = x;
+        }
+        if (x > hi_v) {
+            hi = i;
+            hi_v = x;
+        }
+    }
+    if (prev == SIZE_MAX) {
         prev = hi;
-    uint32_t dp = h - r->v[prev].value, dn = r->v[next].value - h;
-    return dp <= dn ? r->v[prev].owner : r->v[next].owner;
+        prev_v = hi_v;
+    }
+    uint32_t dp = h - prev_v, dn = next_v - h;
+    return dp <= dn ? v[prev].owner : v[next].owner;
 }
 
 static uint32_t table_owner(const plc_compat_config *c, const plc_compat_layout *l, uint32_t h)
@@ -316,6 +354,7 @@ static uint32_t key_hash(const plc_compat_config *c, const plc_compat_layout *l,
 struct ref_compat {
     const plc_compat_config *c;
     const plc_compat_layout *l;
+    int ring;     /* the distribution is a ring's */
     rlist points; /* empty for a table */
 };
 
@@ -326,15 +365,31 @@ ref_compat *ref_compat_new(const plc_compat_config *c, const plc_compat_layout *
         abort();
     r->c = c;
     r->l = l;
-    if (l->kind != PLC_CL_TABLE)
-        ring_points(c, l, &r->points);
+    r->ring = l->distribution == PLC_CD_KETAMA_WEIGHTED || l->distribution == PLC_CD_KETAMA ||
+              l->distribution == PLC_CD_CONSISTENT;
+    if (r->ring) {
+        /* room for every point up front: at most 160 per unit of weight
+         * (nginx), or 164 per server (ketama's rounding) */
+        uint64_t total = 0;
+        for (uint32_t i = 0; i < c->nnodes; i++)
+            total += c->nodes[i].weight;
+        r->points.cap = (size_t)(160 * total + 164 * (uint64_t)c->nnodes);
+        r->points.v = malloc(r->points.cap * sizeof *r->points.v);
+        uint32_t *ids = calloc(c->nnodes, sizeof *ids);
+        if (!r->points.v || !ids)
+            abort();
+        if (l->program == PLC_COMPAT_HAPROXY)
+            haproxy_ids(c, ids);
+        ring_points(c, l, ids, &r->points);
+        free(ids);
+    }
     return r;
 }
 
 uint32_t ref_compat_owner(const ref_compat *r, const void *key, size_t len)
 {
     uint32_t h = key_hash(r->c, r->l, key, len);
-    if (r->l->kind == PLC_CL_TABLE)
+    if (!r->ring)
         return table_owner(r->c, r->l, h);
     return ring_owner(r->l, &r->points, h);
 }

@@ -9,10 +9,11 @@
 
 #include "compat.h"
 
-/* A reference for config c, whose defaults were resolved into l
- * (distribution, key hash, haproxy ids) by a successful
- * plc_compat_layout_build: the program's points in insertion order, made
- * once (c and l must outlive it). Aborts when out of memory. */
+/* A reference for config c, accepted by plc_compat_layout_build, whose
+ * defaults (distribution, key hash) were resolved into l
+ * (plc_compat_layout_resolve; no more of l is read): the program's points
+ * in insertion order, haproxy's server ids of its own, made once (c and l
+ * must outlive it). Aborts when out of memory. */
 typedef struct ref_compat ref_compat;
 ref_compat *ref_compat_new(const plc_compat_config *c, const plc_compat_layout *l);
 
