@@ -9,8 +9,23 @@ _Static_assert(sizeof(plc_sort_entry) == 16 && offsetof(plc_sort_entry, token) =
                    offsetof(plc_sort_entry, owner) == 8,
                "plc_sort_entry is the token, then owner and seq");
 
+/* Below this many entries an insertion sort (stable, in place) costs less
+ * than clearing and summing the histograms (small rings, the balanced
+ * allocator's hand-overs). */
+#define SMALL_SORT 48
+
 plc_sort_entry *plc_radix_sort(plc_sort_entry *e, plc_sort_entry *tmp, size_t n)
 {
+    if (n < SMALL_SORT) {
+        for (size_t i = 1; i < n; i++) {
+            plc_sort_entry v = e[i];
+            size_t j = i;
+            for (; j > 0 && e[j - 1].token > v.token; j--)
+                e[j] = e[j - 1];
+            e[j] = v;
+        }
+        return e;
+    }
     /* The histograms on the stack (16 KB): no allocation, none to clear
      * beyond the digits counted. Tokens of 32 bits (the compat points) take
      * four: eight when the first token is wider, and the high four in a

@@ -23,7 +23,8 @@ typedef struct plc_sort_entry {
  * is skipped (32-bit tokens take four passes at most). The passes
  * ping-pong between e and tmp (n entries), so the result is in whichever
  * buffer the last pass wrote: the return value (never NULL: the sort
- * allocates nothing; callers may still test it). */
+ * allocates nothing; callers may still test it). Short arrays are sorted
+ * in place by insertion, as stably. */
 plc_sort_entry *plc_radix_sort(plc_sort_entry *e, plc_sort_entry *tmp, size_t n);
 
 #endif

@@ -370,38 +370,42 @@ static void test_refusals(void)
 
 /* The points' sort (shared with the native ring): stable by token, the
  * owner and seq carried along, for 32-bit tokens (four digits), 64-bit
- * ones, a first token of 32 bits before wider ones, and many ties. */
+ * ones, a first token of 32 bits before wider ones, and many ties; on
+ * either side of the insertion sort's threshold. */
 static void test_radix_sort(void)
 {
     enum { N = 3000 };
     static plc_sort_entry e[N], tmp[N], want[N];
+    static const uint32_t sizes[] = {0, 1, 2, 3, 47, 48, 49, 64, N};
     uint64_t st = 11;
-    for (int shape = 0; shape < 4; shape++) {
-        for (uint32_t i = 0; i < N; i++) {
-            uint64_t r = check_rand(&st);
-            uint64_t t = shape == 0   ? r & 0xffffffffu
-                         : shape == 1 ? r
-                         : shape == 2 ? (i == 0 ? 5u : r)
-                                      : r % 7u << (i % 2 ? 0 : 40);
-            e[i] = (plc_sort_entry){t, (uint32_t)(r >> 7), i};
-        }
-        /* the want: a stable insertion sort */
-        for (uint32_t i = 0; i < N; i++) {
-            uint32_t j = i;
-            while (j > 0 && want[j - 1].token > e[i].token) {
-                want[j] = want[j - 1];
-                j--;
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+        for (int shape = 0; shape < 4; shape++) {
+            uint32_t n = sizes[z];
+            for (uint32_t i = 0; i < n; i++) {
+                uint64_t r = check_rand(&st);
+                uint64_t t = shape == 0   ? r & 0xffffffffu
+                             : shape == 1 ? r
+                             : shape == 2 ? (i == 0 ? 5u : r)
+                                          : r % 7u << (i % 2 ? 0 : 40);
+                e[i] = (plc_sort_entry){t, (uint32_t)(r >> 7), i};
             }
-            want[j] = e[i];
+            /* the want: a stable insertion sort */
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t j = i;
+                while (j > 0 && want[j - 1].token > e[i].token) {
+                    want[j] = want[j - 1];
+                    j--;
+                }
+                want[j] = e[i];
+            }
+            plc_sort_entry *got = plc_radix_sort(e, tmp, n);
+            CHECK(got == e || got == tmp);
+            int same = 1;
+            for (uint32_t i = 0; i < n; i++)
+                same &= got[i].token == want[i].token && got[i].owner == want[i].owner &&
+                        got[i].seq == want[i].seq;
+            CHECK_ALL(same, "the radix sort is a stable sort");
         }
-        plc_sort_entry *got = plc_radix_sort(e, tmp, N);
-        CHECK(got == e || got == tmp);
-        int same = 1;
-        for (uint32_t i = 0; i < N; i++)
-            same &= got[i].token == want[i].token && got[i].owner == want[i].owner &&
-                    got[i].seq == want[i].seq;
-        CHECK(same);
-    }
 }
 
 /* A Redis partitions snapshot's slot hash: only the key hash, no table,
