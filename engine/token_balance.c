@@ -127,6 +127,7 @@ static double dq(double a, double delta, double tau)
 typedef struct range {
     uint64_t len, s, p;
 } range;
+_Static_assert(sizeof(range) % 8 == 0, "ranges pack in 8-byte words");
 
 /* Wider first; among equal widths the one ending first (the lower slot). */
 static int wider(const range *a, const range *b)
@@ -381,16 +382,27 @@ int plc_tokens_balance(plc_token_ring ring, plc_token_nodes nodes, uint32_t node
     uint32_t N = nodes.n;
     state S = {0};
     S.nodes = &nodes;
-    S.share = plc_calloc((size_t)N * 4, sizeof *S.share);
-    S.first = plc_calloc((size_t)N + 1, sizeof *S.first);
-    S.heap = plc_malloc((size_t)ring.n * sizeof *S.heap);
-    S.pscore = plc_malloc((size_t)N * sizeof *S.pscore);
-    S.dval = plc_malloc((size_t)N * sizeof *S.dval);
-    uint64_t *ztok = plc_malloc((size_t)ring.n * sizeof *ztok);
-    uint32_t *zown = plc_malloc((size_t)ring.n * sizeof *zown);
-    uint64_t *mine = plc_malloc((size_t)count * sizeof *mine);
+    /* One block for all the working arrays, 8-byte ones first: the shares
+     * and targets (4N), scores (N), split sizes (N), the range heaps and the
+     * zone's tokens (ring.n each), the new tokens (count), then the heap
+     * offsets (N + 1) and the zone's owners (ring.n). */
+    size_t n8 = (size_t)N * 6 + (size_t)ring.n * (sizeof(range) / 8 + 1) + count;
+    size_t bytes = n8 * 8 + ((size_t)N + 1 + ring.n) * 4;
+    unsigned char *block = plc_malloc(bytes);
+    uint64_t *ztok = NULL, *mine = NULL;
+    uint32_t *zown = NULL;
     err = PLACER_ENOMEM;
-    if (S.share && S.first && S.heap && S.pscore && S.dval && ztok && zown && mine) {
+    if (block) {
+        S.share = (double *)block;
+        S.pscore = S.share + (size_t)N * 4;
+        S.dval = (uint64_t *)(S.pscore + N);
+        S.heap = (range *)(S.dval + N);
+        ztok = (uint64_t *)(S.heap + ring.n);
+        mine = ztok + ring.n;
+        S.first = (uint32_t *)(mine + count);
+        zown = S.first + N + 1;
+        memset(S.share, 0, (size_t)N * 4 * sizeof *S.share);
+        memset(S.first, 0, ((size_t)N + 1) * sizeof *S.first);
         err = 0;
         S.target = S.share + N;
         S.zshare = S.target + N;
@@ -422,14 +434,7 @@ int plc_tokens_balance(plc_token_ring ring, plc_token_nodes nodes, uint32_t node
         if (!err)
             memcpy(out, mine, (size_t)count * sizeof *out);
     }
-    plc_free(S.share);
-    plc_free(S.first);
-    plc_free(S.heap);
-    plc_free(S.pscore);
-    plc_free(S.dval);
-    plc_free(ztok);
-    plc_free(zown);
-    plc_free(mine);
+    plc_free(block);
     return err;
 }
 

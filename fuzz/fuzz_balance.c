@@ -5,9 +5,9 @@
  * state, and a third following the second with its draining nodes gone.
  *
  * Input: seed, vnodes (1-4: shapes, not bulk), replicas (0-1), then up to
- * 8 nodes (an id from a small pool, so ids repeat and are refused; zone of
+ * 6 nodes (an id from a small pool, so ids repeat and are refused; zone of
  * 3; weight; state; rarely an explicit token), a byte per node for the
- * second build (keep, remove, new state), and up to 3 new nodes. Checked:
+ * second build (keep, remove, new state), and up to 2 new nodes. Checked:
  *   - builds succeed or say PLACER_ENONODES (nobody placed now or after);
  *   - the same history gives the same bytes (the second build, built
  *     twice for a quarter of the seeds);
@@ -29,7 +29,7 @@
 #include "fuzz.h"
 #include "placer.h"
 
-#define MAX_NODES 11
+#define MAX_NODES 8
 
 typedef struct member {
     char id[8], zone[4];
@@ -252,7 +252,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t seed = fuzz_u8(&p);
     uint32_t vnodes = 1 + fuzz_u8(&p) % 4, replicas = fuzz_u8(&p) % 3 == 2;
     member m0[MAX_NODES], m1[MAX_NODES], m2[MAX_NODES];
-    int n0 = 0, want = 1 + fuzz_u8(&p) % 8;
+    int n0 = 0, want = 1 + fuzz_u8(&p) % 6;
     for (int i = 0; i < want; i++)
         n0 = add_member(m0, n0, &p);
     placer_snapshot *s0 = build(m0, n0, seed, vnodes, replicas, NULL, 1, 0);
@@ -269,7 +269,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             m1[n1].state = (c >> 2) % 4;
         n1++;
     }
-    for (int k = 0, more = fuzz_u8(&p) % 4; k < more; k++)
+    for (int k = 0, more = fuzz_u8(&p) % 3; k < more; k++)
         n1 = add_member(m1, n1, &p);
     placer_snapshot *s1 = build(m1, n1, seed, vnodes, replicas, s0, 2, (seed & 3) == 0);
     if (s1) {
