@@ -16,13 +16,19 @@ _Static_assert(sizeof(plc_sort_entry) == 16 && offsetof(plc_sort_entry, token) =
 
 plc_sort_entry *plc_radix_sort(plc_sort_entry *e, plc_sort_entry *tmp, size_t n)
 {
-    if (n < SMALL_SORT) {
+    if (n < SMALL_SORT) { /* field by field, as the scatter below */
         for (size_t i = 1; i < n; i++) {
-            plc_sort_entry v = e[i];
+            uint64_t t = e[i].token;
+            uint32_t owner = e[i].owner, seq = e[i].seq;
             size_t j = i;
-            for (; j > 0 && e[j - 1].token > v.token; j--)
-                e[j] = e[j - 1];
-            e[j] = v;
+            for (; j > 0 && e[j - 1].token > t; j--) {
+                e[j].token = e[j - 1].token;
+                e[j].owner = e[j - 1].owner;
+                e[j].seq = e[j - 1].seq;
+            }
+            e[j].token = t;
+            e[j].owner = owner;
+            e[j].seq = seq;
         }
         return e;
     }
