@@ -336,6 +336,7 @@ static void test_refusals(void)
     do {                                                                                       \
         plc_compat_config c_ = {prog, dist, hash, 0, {0, 0}, n, nodes, NULL, 0};               \
         CHECK_EQ(plc_compat_layout_build(&c_, &l), want);                                      \
+        plc_compat_layout_free(&l);                                                            \
     } while (0)
     REFUSE(PLC_COMPAT_TWEMPROXY, 0, 0, dup, 2, PLACER_EINVAL);       /* same name */
     REFUSE(PLC_COMPAT_HAPROXY, 0, 0, dup, 2, PLACER_EINVAL);         /* same id */
