@@ -97,16 +97,12 @@ void plc_compat_layout_free(plc_compat_layout *l);
  * PLACER_ENONODES or PLACER_EINVAL. */
 int plc_compat_layout_resolve(const plc_compat_config *cfg, plc_compat_layout *out);
 
-/* For a snapshot's build and decode (compat_build.c keeps these loops
- * over every point out of comparison tracing under libFuzzer):
- * plc_compat_count_owners adds 1 to the uint32_t at base + owner * stride
- * for each point or slot of l (a count per node in a table of records);
+/* The decoder's checks of a file's points (compat_layout_check.c):
  * plc_compat_points_unsorted gives the first i in 1 .. n - 1 where the
  * little-endian 32-bit points[i] is below points[i - 1], n when none;
  * plc_compat_layout_mismatch the first i < l->n where the little-endian
  * points[i] (not read for a table) or owners[i] differ from l's, l->n when
  * none does. */
-void plc_compat_count_owners(const plc_compat_layout *l, void *base, size_t stride);
 uint64_t plc_compat_points_unsorted(const unsigned char *points, uint64_t n);
 uint32_t plc_compat_layout_mismatch(const plc_compat_layout *l, const unsigned char *points,
                                     const unsigned char *owners);

@@ -672,43 +672,6 @@ int plc_compat_layout_resolve(const plc_compat_config *cfg, plc_compat_layout *o
     return rc;
 }
 
-/* The loops over every point or slot that a snapshot's build and decode
- * make besides the layout's own: here, in the library built without
- * comparison tracing under libFuzzer, as the layouts are (in strategy_compat.c
- * and compat_codec.c each step of them was a traced compare, and UBSan's
- * pointer checks a second). */
-void plc_compat_count_owners(const plc_compat_layout *l, void *base, size_t stride)
-{
-    unsigned char *b = base;
-    for (uint32_t i = 0; i < l->n; i++) {
-        uint32_t *count = (uint32_t *)(b + (size_t)l->owners[i] * stride);
-        (*count)++;
-    }
-}
-
-static uint32_t le32_at(const unsigned char *p, size_t i)
-{
-    p += 4 * i;
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-uint64_t plc_compat_points_unsorted(const unsigned char *points, uint64_t n)
-{
-    for (uint64_t i = 1; i < n; i++)
-        if (le32_at(points, i) < le32_at(points, i - 1))
-            return i;
-    return n;
-}
-
-uint32_t plc_compat_layout_mismatch(const plc_compat_layout *l, const unsigned char *points,
-                                    const unsigned char *owners)
-{
-    for (uint32_t i = 0; i < l->n; i++)
-        if ((l->points && le32_at(points, i) != l->points[i]) || le32_at(owners, i) != l->owners[i])
-            return i;
-    return l->n;
-}
-
 void plc_compat_layout_free(plc_compat_layout *l)
 {
     if (!l)

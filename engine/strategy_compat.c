@@ -73,7 +73,8 @@ int plc_compat_snapshot_build(placer_builder *b, uint64_t epoch, placer_snapshot
         s->layout_bytes = (size_t)l->n * sizeof *l->owners;
     }
     plc_node *sn = (plc_node *)s->nodes;
-    plc_compat_count_owners(l, &sn->ntokens, sizeof *sn);
+    for (uint32_t i = 0; i < l->n; i++)
+        sn[l->owners[i]].ntokens++;
     *out = s;
     return 0;
 }
