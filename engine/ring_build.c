@@ -101,10 +101,9 @@ static int generate(const placer_builder *b, const uint32_t *order, const uint64
         if (bal) {
             for (uint32_t j = bal->first[n]; j < bal->first[n + 1]; j++)
                 out[at++] = (entry){bal->tokens[j], n, 0};
-            /* the target: with the draining nodes' tokens handed to n */
-            for (uint32_t j = bal->hfirst ? bal->hfirst[n] : 0;
-                 excluded == PLACER_NODE_DRAINING && bal->hfirst && j < bal->hfirst[n + 1]; j++)
-                out[at++] = (entry){bal->handed[j], n, 0};
+            if (excluded == PLACER_NODE_DRAINING && bal->hfirst) /* the target: */
+                for (uint32_t j = bal->hfirst[n]; j < bal->hfirst[n + 1]; j++) /* + handed */
+                    out[at++] = (entry){bal->handed[j], n, 0};
         } else if (node->explicit_tokens) {
             const uint64_t *g = grouped + first[n] - node->explicit_tokens;
             for (uint32_t j = 0; j < node->explicit_tokens; j++)
