@@ -6,8 +6,8 @@
 set -uo pipefail
 root=$1
 fail=0
-# Every header in engine/ and simd/ is internal to libplacer.
-internal=$(cd "$root" && ls engine/*.h simd/*.h | xargs -n1 basename | sort -u)
+# Every header under engine/ (its folders too) and simd/ is internal to libplacer.
+internal=$(cd "$root" && find engine simd -name "*.h" | xargs -n1 basename | sort -u)
 for dir in control cli; do
     for f in "$root/$dir"/*.c "$root/$dir"/*.h; do
         [ -e "$f" ] || continue
