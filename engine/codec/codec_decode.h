@@ -39,4 +39,12 @@ int plc_dec_fail(plc_dec *d, int err, const char *fmt, ...)
 int plc_dec_check_owners(plc_dec *d, const placer_builder *b, const unsigned char *p,
                          uint64_t cells, int target, int holes, const char *what);
 
+/* The first `cells` u32 values of a section in host order, for code that
+ * copies a table whole: on a little-endian host the section's bytes in
+ * place (*copy = NULL, no cost), on a big-endian one a converted copy the
+ * caller frees with plc_free(*copy). NULL when that copy cannot be made. */
+const uint32_t *plc_dec_u32_cells(const plc_sec *s, uint64_t cells, uint32_t **copy);
+/* The same for a section of u64 values (ring tokens). */
+const uint64_t *plc_dec_u64_cells(const plc_sec *s, uint64_t cells, uint64_t **copy);
+
 #endif

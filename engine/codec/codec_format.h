@@ -9,8 +9,14 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "the snapshot codec reads and writes little-endian integers in place"
+/* Snapshot files are little-endian on every host (docs/FORMAT.md): every
+ * integer goes through plc_rd* / plc_wr* below, which swap bytes on a
+ * big-endian host and compile to plain loads and stores on a little-endian
+ * one; arrays through plc_rd32_array / plc_wr32_array / plc_wr64_array. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define PLC_HOST_BIG_ENDIAN 1
+#else
+#define PLC_HOST_BIG_ENDIAN 0
 #endif
 
 #define PLC_FMT_MAGIC "\x89PLC\r\n\x1a\n"
@@ -67,27 +73,80 @@ static inline uint64_t plc_fmt_align(uint64_t n)
     return (n + PLC_FMT_ALIGN - 1) & ~(uint64_t)(PLC_FMT_ALIGN - 1);
 }
 
+/* A host integer from or to its little-endian bytes' order. */
+static inline uint16_t plc_le16(uint16_t v) { return PLC_HOST_BIG_ENDIAN ? __builtin_bswap16(v) : v; }
+static inline uint32_t plc_le32(uint32_t v) { return PLC_HOST_BIG_ENDIAN ? __builtin_bswap32(v) : v; }
+static inline uint64_t plc_le64(uint64_t v) { return PLC_HOST_BIG_ENDIAN ? __builtin_bswap64(v) : v; }
+
 static inline uint16_t plc_rd16(const unsigned char *p)
 {
     uint16_t v;
     memcpy(&v, p, sizeof v);
-    return v;
+    return plc_le16(v);
 }
 static inline uint32_t plc_rd32(const unsigned char *p)
 {
     uint32_t v;
     memcpy(&v, p, sizeof v);
-    return v;
+    return plc_le32(v);
 }
 static inline uint64_t plc_rd64(const unsigned char *p)
 {
     uint64_t v;
     memcpy(&v, p, sizeof v);
-    return v;
+    return plc_le64(v);
 }
-static inline void plc_wr16(unsigned char *p, uint16_t v) { memcpy(p, &v, sizeof v); }
-static inline void plc_wr32(unsigned char *p, uint32_t v) { memcpy(p, &v, sizeof v); }
-static inline void plc_wr64(unsigned char *p, uint64_t v) { memcpy(p, &v, sizeof v); }
+static inline void plc_wr16(unsigned char *p, uint16_t v)
+{
+    v = plc_le16(v);
+    memcpy(p, &v, sizeof v);
+}
+static inline void plc_wr32(unsigned char *p, uint32_t v)
+{
+    v = plc_le32(v);
+    memcpy(p, &v, sizeof v);
+}
+static inline void plc_wr64(unsigned char *p, uint64_t v)
+{
+    v = plc_le64(v);
+    memcpy(p, &v, sizeof v);
+}
+
+/* n host u32 values as little-endian bytes, and back: one memcpy on a
+ * little-endian host. */
+static inline void plc_wr32_array(unsigned char *p, const uint32_t *a, size_t n)
+{
+    if (!PLC_HOST_BIG_ENDIAN) {
+        memcpy(p, a, n * sizeof *a);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        plc_wr32(p + 4 * i, a[i]);
+}
+static inline void plc_rd32_array(uint32_t *a, const unsigned char *p, size_t n)
+{
+    if (!PLC_HOST_BIG_ENDIAN) {
+        memcpy(a, p, n * sizeof *a);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        a[i] = plc_rd32(p + 4 * i);
+}
+
+/* A double as the 8 little-endian bytes of its IEEE-754 bits. */
+static inline void plc_wr_double(unsigned char *p, double x)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    plc_wr64(p, bits);
+}
+static inline double plc_rd_double(const unsigned char *p)
+{
+    uint64_t bits = plc_rd64(p);
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
 
 /* Bytes per element of a section type. */
 static inline uint32_t plc_sec_elem(uint32_t type)

@@ -163,8 +163,7 @@ static int read_nodes(plc_dec *d, placer_builder *b)
     char text[3][PLACER_MAX_ID_LEN + 1];
     for (uint32_t n = 0; n < d->nnodes; n++) {
         const unsigned char *r = nodes->p + (size_t)n * PLC_FMT_NODE;
-        double w;
-        memcpy(&w, r, 8);
+        double w = plc_rd_double(r);
         uint32_t state = plc_rd32(r + 8), lens[3] = {plc_rd32(r + 12), plc_rd32(r + 16), plc_rd32(r + 20)};
         if (state > PLACER_NODE_DOWN || plc_rd64(r + 24))
             return plc_dec_fail(d, PLACER_ECORRUPT, "node %u: state %u or a reserved field set", n, state);
@@ -192,6 +191,33 @@ static int read_nodes(plc_dec *d, placer_builder *b)
         return plc_dec_fail(d, PLACER_ECORRUPT, "%llu unused bytes of strings",
                     (unsigned long long)(strings->count - at));
     return 0;
+}
+
+const uint32_t *plc_dec_u32_cells(const plc_sec *s, uint64_t cells, uint32_t **copy)
+{
+    *copy = NULL;
+    if (!PLC_HOST_BIG_ENDIAN)
+        return (const uint32_t *)(const void *)s->p;
+    if (cells > SIZE_MAX / sizeof(uint32_t))
+        return NULL;
+    uint32_t *c = plc_malloc(cells ? (size_t)cells * sizeof *c : 1);
+    if (c)
+        plc_rd32_array(c, s->p, (size_t)cells);
+    return *copy = c;
+}
+
+const uint64_t *plc_dec_u64_cells(const plc_sec *s, uint64_t cells, uint64_t **copy)
+{
+    *copy = NULL;
+    if (!PLC_HOST_BIG_ENDIAN)
+        return (const uint64_t *)(const void *)s->p;
+    if (cells > SIZE_MAX / sizeof(uint64_t))
+        return NULL;
+    uint64_t *c = plc_malloc(cells ? (size_t)cells * sizeof *c : 1);
+    if (c)
+        for (uint64_t i = 0; i < cells; i++)
+            c[i] = plc_rd64(s->p + 8 * i);
+    return *copy = c;
 }
 
 /* Owners in range and allowed in the placement (target: not draining;

@@ -52,7 +52,7 @@ static void write_section(const placer_snapshot *s, const section *sec, unsigned
     case PLC_SEC_NODES:
         for (uint32_t n = 0; n < s->nnodes; n++, p += PLC_FMT_NODE) {
             const plc_node *x = &s->nodes[n];
-            memcpy(p, &x->weight, 8);
+            plc_wr_double(p, x->weight);
             plc_wr32(p + 8, (uint32_t)x->state);
             plc_wr32(p + 12, (uint32_t)strlen(x->id));
             plc_wr32(p + 16, (uint32_t)strlen(x->zone));

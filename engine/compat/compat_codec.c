@@ -40,9 +40,9 @@ void plc_compat_encode_section(const placer_snapshot *s, const plc_fmt_section *
             plc_wr32(p + 4 * i, f[i]);
         break;
     }
-    case PLC_SEC_COMPAT_POINTS: memcpy(p, l->points, (size_t)l->n * 4); break;
-    case PLC_SEC_COMPAT_OWNERS: memcpy(p, l->owners, (size_t)l->n * 4); break;
-    default: /* PLC_SEC_COMPAT_HASH_IDS */ memcpy(p, l->hash_ids, (size_t)l->nnodes * 4);
+    case PLC_SEC_COMPAT_POINTS: plc_wr32_array(p, l->points, l->n); break;
+    case PLC_SEC_COMPAT_OWNERS: plc_wr32_array(p, l->owners, l->n); break;
+    default: /* PLC_SEC_COMPAT_HASH_IDS */ plc_wr32_array(p, l->hash_ids, l->nnodes);
     }
 }
 

@@ -5,6 +5,7 @@
  * ring_build.c's. Codec sections: tokens and owners (and the target's
  * while in transition), and the precomputed replica sets when there are.
  */
+#include "alloc.h"
 #include "codec_decode.h"
 #include "strategy_ops.h"
 
@@ -69,7 +70,7 @@ static void ring_encode_section(const placer_snapshot *s, const plc_fmt_section 
         break;
     }
     default: /* PLC_SEC_REPLICAS */
-        memcpy(p, s->rep, sec->count * sizeof(uint32_t));
+        plc_wr32_array(p, s->rep, sec->count);
     }
 }
 
@@ -142,16 +143,29 @@ static int ring_decode_check(plc_dec *d, const placer_builder *b)
 
 static int ring_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, placer_snapshot **out)
 {
+    /* Tokens, owners and replica sets in host order (in place on a
+     * little-endian host; converted copies, freed below, on a big-endian one). */
     const plc_sec *t = &d->s[PLC_SEC_TOKENS], *o = &d->s[PLC_SEC_OWNERS];
-    plc_ring_input cur = {t->p, 8, o->p, 4, (uint32_t)t->count}, tgt = {NULL, 8, NULL, 4, 0};
-    if (d->have[PLC_SEC_TARGET_TOKENS]) {
-        const plc_sec *tt = &d->s[PLC_SEC_TARGET_TOKENS], *to = &d->s[PLC_SEC_TARGET_OWNERS];
-        tgt = (plc_ring_input){tt->p, 8, to->p, 4, (uint32_t)tt->count};
-    }
+    const plc_sec *tt = &d->s[PLC_SEC_TARGET_TOKENS], *to = &d->s[PLC_SEC_TARGET_OWNERS];
     const plc_sec *r = &d->s[PLC_SEC_REPLICAS];
-    int rep = d->have[PLC_SEC_REPLICAS];
-    *out = plc_ring_assemble(b, epoch, cur, tgt, rep ? (const uint32_t *)r->p : NULL,
-                             rep ? r->aux : 0);
+    int transition = d->have[PLC_SEC_TARGET_TOKENS], rep = d->have[PLC_SEC_REPLICAS];
+    uint64_t *copy_t = NULL, *copy_tt = NULL;
+    uint32_t *copy_o = NULL, *copy_to = NULL, *copy_r = NULL;
+    plc_ring_input cur = {plc_dec_u64_cells(t, t->count, &copy_t), 8,
+                          plc_dec_u32_cells(o, o->count, &copy_o), 4, (uint32_t)t->count};
+    plc_ring_input tgt = {NULL, 8, NULL, 4, 0};
+    if (transition)
+        tgt = (plc_ring_input){plc_dec_u64_cells(tt, tt->count, &copy_tt), 8,
+                               plc_dec_u32_cells(to, to->count, &copy_to), 4, (uint32_t)tt->count};
+    const uint32_t *sets = rep ? plc_dec_u32_cells(r, r->count, &copy_r) : NULL;
+    int have_all = cur.tokens && cur.owners && (!transition || (tgt.tokens && tgt.owners)) &&
+                   (!rep || sets);
+    *out = have_all ? plc_ring_assemble(b, epoch, cur, tgt, sets, rep ? r->aux : 0) : NULL;
+    plc_free(copy_t);
+    plc_free(copy_o);
+    plc_free(copy_tt);
+    plc_free(copy_to);
+    plc_free(copy_r);
     return *out ? 0 : PLACER_ENOMEM;
 }
 

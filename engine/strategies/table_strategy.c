@@ -5,6 +5,7 @@
  * their size, and, for the two whose slot i is the i-th of n equal ranges
  * of the hash space (partitions, Maglev), the diff view and batched owners.
  */
+#include "alloc.h"
 #include "codec_decode.h"
 #include "fastrange.h"
 #include "strategy_ops.h"
@@ -22,7 +23,7 @@ void plc_table_encode_section(const placer_snapshot *s, const plc_fmt_section *s
                               unsigned char *p)
 {
     const plc_table *t = sec->type == PLC_SEC_TABLE ? &s->table : &s->ttable;
-    memcpy(p, t->own, (size_t)t->n * t->width * sizeof(uint32_t));
+    plc_wr32_array(p, t->own, (size_t)t->n * t->width);
 }
 
 void plc_table_decode_sections(int transition, unsigned *must, unsigned *may)
@@ -36,9 +37,17 @@ void plc_table_decode_sections(int transition, unsigned *must, unsigned *may)
 int plc_table_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, placer_snapshot **out)
 {
     const plc_sec *t = &d->s[PLC_SEC_TABLE], *tt = &d->s[PLC_SEC_TARGET_TABLE];
-    return plc_table_snapshot(b, epoch, t->aux, (const uint32_t *)t->p, (uint32_t)t->count,
-                              d->have[PLC_SEC_TARGET_TABLE] ? (const uint32_t *)tt->p : NULL,
-                              (uint32_t)tt->count, out);
+    uint32_t *copy = NULL, *tcopy = NULL;
+    const uint32_t *cur = plc_dec_u32_cells(t, t->count * t->aux, &copy), *tgt = NULL;
+    int transition = d->have[PLC_SEC_TARGET_TABLE], err = PLACER_ENOMEM;
+    if (transition)
+        tgt = plc_dec_u32_cells(tt, tt->count * tt->aux, &tcopy);
+    if (cur && (tgt || !transition))
+        err = plc_table_snapshot(b, epoch, t->aux, cur, (uint32_t)t->count, tgt,
+                                 (uint32_t)tt->count, out);
+    plc_free(copy);
+    plc_free(tcopy);
+    return err;
 }
 
 uint32_t plc_table_token_count(const placer_snapshot *s)
