@@ -8,11 +8,10 @@
 # format, byte order, hash or placement fails here loudly.
 # --record rewrites the files from this build (only when a change of the
 # answers is intended: say why in the commit).
-# $PLACER_RUN, when set, is a command prefix (a cross build's qemu wrapper).
 set -uo pipefail
 placer=$1 root=$2 record=${3:-}
 dir=$root/tests/known-answer
-run() { ${PLACER_RUN:-} "$placer" "$@"; }
+run() { "$placer" "$@"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0 n=0

@@ -3,7 +3,7 @@
 # README.md (the first ```c block of "Using the library") is a complete
 # program: it compiles warning-free as C11 against placer.h, links against
 # libplacer and prints an owner. SANITIZE: the build's b_sanitize, so the
-# example is built the way the library was.
+# example is built the way the library was. $CC: the build's compiler.
 set -euo pipefail
 readme=$1 inc=$2 lib=$3 san=${4:-none}
 sanitize=()
@@ -18,7 +18,8 @@ awk '/^## Using the library/ {in_section = 1}
 grep -q 'int main' "$dir/example.c" || { echo "FAIL: the README example has no main()"; exit 1; }
 ${CC:-cc} -std=c11 -Wall -Wextra -Werror "${sanitize[@]}" -I"$inc" "$dir/example.c" -o "$dir/example" \
     -L"$(dirname "$lib")" -l:"$(basename "$lib")" -Wl,-rpath,"$(dirname "$lib")"
-out=$("$dir/example")
+# $RUN: a cross build's wrapper (qemu), when the example is for another machine.
+out=$(${RUN:-} "$dir/example")
 echo "README example printed: $out"
 grep -qE '^user:42 -> node-[ab]$' <<<"$out" || { echo "FAIL: unexpected output"; exit 1; }
 echo "test_readme: ok"
