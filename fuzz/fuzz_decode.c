@@ -22,9 +22,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(fixed);
         memcpy(fixed, data, size);
         uint64_t total = size;
-        memcpy(fixed + 16, &total, 8);
+        for (int i = 0; i < 8; i++) /* little-endian, as the file, on any host */
+            fixed[16 + i] = (uint8_t)(total >> (8 * i));
         uint32_t crc = placer_crc32c(placer_crc32c(0, fixed, 60), fixed + 64, size - 64);
-        memcpy(fixed + 60, &crc, 4);
+        for (int i = 0; i < 4; i++)
+            fixed[60 + i] = (uint8_t)(crc >> (8 * i));
         check(fixed, size);
         free(fixed);
     }

@@ -39,12 +39,25 @@ static inline sipv v_words(const unsigned char *const *p, size_t off)
 }
 
 /* Two 4x4 transposes of 64-bit elements (keys 0-3 and 4-7), joined. */
+/* 32 key bytes as four little-endian 64-bit lanes: one load where the host
+ * is little-endian; on a big-endian one (SIMDe's emulated build) each word
+ * is read little-endian first, as the scalar kernel reads it. */
+static inline simde__m256i load_words4(const unsigned char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    uint64_t w[4] = {plc_load64le(p), plc_load64le(p + 8), plc_load64le(p + 16), plc_load64le(p + 24)};
+    return simde_mm256_loadu_si256((const void *)w);
+#else
+    return simde_mm256_loadu_si256((const void *)p);
+#endif
+}
+
 static inline void transpose4(const unsigned char *const *p, size_t off, simde__m256i m[4])
 {
-    simde__m256i r0 = simde_mm256_loadu_si256((const void *)(p[0] + off));
-    simde__m256i r1 = simde_mm256_loadu_si256((const void *)(p[1] + off));
-    simde__m256i r2 = simde_mm256_loadu_si256((const void *)(p[2] + off));
-    simde__m256i r3 = simde_mm256_loadu_si256((const void *)(p[3] + off));
+    simde__m256i r0 = load_words4(p[0] + off);
+    simde__m256i r1 = load_words4(p[1] + off);
+    simde__m256i r2 = load_words4(p[2] + off);
+    simde__m256i r3 = load_words4(p[3] + off);
     simde__m256i t0 = simde_mm256_unpacklo_epi64(r0, r1), t1 = simde_mm256_unpackhi_epi64(r0, r1);
     simde__m256i t2 = simde_mm256_unpacklo_epi64(r2, r3), t3 = simde_mm256_unpackhi_epi64(r2, r3);
     m[0] = simde_mm256_permute2x128_si256(t0, t2, 0x20);

@@ -464,13 +464,13 @@ static void compat_forgeries(void)
     FORGE(plc_wr32(m + PLC_H_FLAGS, 1), "target placement");
     /* a weight that is no integer, in the node record */
     double w = 1.5;
-    FORGE(memcpy(m + off[PLC_SEC_NODES], &w, 8), "integers");
+    FORGE(plc_wr_double(m + off[PLC_SEC_NODES], w), "integers");
     FORGE(plc_wr32(m + off[PLC_SEC_NODES] + 8, PLACER_NODE_JOINING), "no such state");
     /* weights that would make far more points than the file lists are
      * refused before the rebuild (fuzz_decode found a file of 4 KB that
      * asked for 2^25 points) */
     w = 256;
-    FORGE(memcpy(m + off[PLC_SEC_NODES], &w, 8), "the nodes' weights make up to");
+    FORGE(plc_wr_double(m + off[PLC_SEC_NODES], w), "the nodes' weights make up to");
     free(m);
     placer_buffer_free(buf);
     placer_snapshot_free(s);

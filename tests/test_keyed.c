@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "codec_format.h"
 #include "kernels.h"
 #include "placer.h"
 #include "reference.h"
@@ -268,7 +269,7 @@ static void hash_ids_and_v1(void)
     CHECK_EQ(p[8], 2);
     p[8] = 1;
     uint32_t crc = placer_crc32c(placer_crc32c(0, p, 60), p + 64, len - 64);
-    memcpy(p + 60, &crc, 4);
+    plc_wr32(p + 60, crc); /* little-endian, as the file */
     placer_snapshot *d = NULL;
     CHECK_EQ(placer_snapshot_decode(buf, len, &d), 0);
     if (d) {
@@ -294,7 +295,7 @@ static void hash_ids_and_v1(void)
     p = buf;
     p[8] = 1;
     crc = placer_crc32c(placer_crc32c(0, p, 60), p + 64, len - 64);
-    memcpy(p + 60, &crc, 4);
+    plc_wr32(p + 60, crc); /* little-endian, as the file */
     placer_snapshot *bad1 = NULL;
     CHECK_EQ(placer_snapshot_decode(buf, len, &bad1), PLACER_ECORRUPT);
     CHECK(bad1 == NULL);
