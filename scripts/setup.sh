@@ -31,6 +31,10 @@ packages=(
   zlib1g-dev
   # tests/test_man.sh renders the man pages (groff -man)
   groff-base
+  # scripts/test-cross.sh: aarch64 and big-endian s390x builds, cross-compiled
+  # and tested under qemu user mode (the target's libraries come from
+  # Debian's packages, unpacked into a sysroot by the script itself)
+  crossbuild-essential-arm64 crossbuild-essential-s390x qemu-user-static
   # python/: the placer module's tests (pytest; NumPy arrays from lookup_batch)
   python3-pytest python3-numpy
 )

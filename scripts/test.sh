@@ -4,7 +4,10 @@
 #      smoke; then meson install and a program built against it;
 #   2. ASan + UBSan build (gcc): the same tests;
 #   3. TSan build (gcc): the same;
-#   4. libFuzzer (clang, ASan + UBSan): each target for $FUZZ_SECONDS (default 20).
+#   4. libFuzzer (clang, ASan + UBSan): each target for $FUZZ_SECONDS (default 20);
+#   5. cross builds (scripts/test-cross.sh): aarch64 and big-endian s390x,
+#      release, their unit, fuzz-replay, cli and known-answer suites under
+#      qemu user mode ($CROSS_ARCHES, default "aarch64 s390x"; "" skips).
 # Which suites run under which build (CI stays under 30 minutes on 2 cores):
 #   release      every suite: unit, etcd (real members, TLS, auth), cli,
 #                fuzz-replay (every checked-in corpus), bench smoke;
@@ -98,6 +101,19 @@ else
     echo "fuzz: clang not installed (scripts/setup.sh installs it)"
     failed=$((failed + 1))
 fi
+
+for arch in ${CROSS_ARCHES-aarch64 s390x}; do
+    echo "=== cross $arch (build-cross-$arch, qemu)"
+    cross_out=$("$root/scripts/test-cross.sh" "$arch" 2>&1)
+    echo "$cross_out"
+    last=$(tail -1 <<<"$cross_out")
+    if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+        passed=$((passed + BASH_REMATCH[1]))
+        failed=$((failed + BASH_REMATCH[2]))
+    else
+        failed=$((failed + 1))
+    fi
+done
 
 rm -rf "$log"
 echo "$passed passed, $failed failed"
