@@ -45,12 +45,18 @@ int cmd_version(int argc, char **argv)
         return CLI_USAGE;
     }
     unsigned f = placer_cpu_features();
-    const char *crc = placer_kernel_name(PLACER_KERNEL_CRC32C);
-    const char *hash = placer_kernel_name(PLACER_KERNEL_HASH64);
-    const char *search = placer_kernel_name(PLACER_KERNEL_SEARCH);
-    const char *crc32 = placer_kernel_name(PLACER_KERNEL_CRC32);
-    const char *hrw = placer_kernel_name(PLACER_KERNEL_RENDEZVOUS);
-    const char *sip = placer_kernel_name(PLACER_KERNEL_SIPHASH13);
+    /* Every kernel family of the dispatch table, by its PLACER_KERNEL_* job. */
+    static const struct {
+        int job;
+        const char *name;
+    } jobs[] = {
+        {PLACER_KERNEL_CRC32C, "crc32c"},       {PLACER_KERNEL_HASH64, "hash64"},
+        {PLACER_KERNEL_SEARCH, "search"},       {PLACER_KERNEL_CRC32, "crc32"},
+        {PLACER_KERNEL_RENDEZVOUS, "rendezvous"}, {PLACER_KERNEL_SIPHASH13, "siphash13"},
+        {PLACER_KERNEL_MD5, "md5"},             {PLACER_KERNEL_BYTEHASH, "bytehash"},
+        {PLACER_KERNEL_CRC_BATCH, "crc_batch"},
+    };
+    const size_t njobs = sizeof jobs / sizeof jobs[0];
     if (json) {
         json_t *doc = cli_json_doc(), *cpu = json_array(), *kernels = json_object();
         cli_json_put(doc, "version", json_string(placer_version_string()));
@@ -58,12 +64,8 @@ int cmd_version(int argc, char **argv)
             if (f & features[i].bit)
                 cli_json_append(cpu, json_string(features[i].name));
         cli_json_put(doc, "cpu_features", cpu);
-        cli_json_put(kernels, "crc32c", json_string(crc));
-        cli_json_put(kernels, "hash64", json_string(hash));
-        cli_json_put(kernels, "search", json_string(search));
-        cli_json_put(kernels, "crc32", json_string(crc32));
-        cli_json_put(kernels, "rendezvous", json_string(hrw));
-        cli_json_put(kernels, "siphash13", json_string(sip));
+        for (size_t i = 0; i < njobs; i++)
+            cli_json_put(kernels, jobs[i].name, json_string(placer_kernel_name(jobs[i].job)));
         cli_json_put(doc, "kernels", kernels);
         return cli_json_emit("version", doc);
     }
@@ -76,7 +78,9 @@ int cmd_version(int argc, char **argv)
             any = 1;
         }
     printf("%s\n", any ? "" : " (none used by placer)");
-    printf("kernels: crc32c=%s hash64=%s search=%s crc32=%s rendezvous=%s siphash13=%s\n", crc,
-           hash, search, crc32, hrw, sip);
+    printf("kernels:");
+    for (size_t i = 0; i < njobs; i++)
+        printf(" %s=%s", jobs[i].name, placer_kernel_name(jobs[i].job));
+    printf("\n");
     return CLI_OK;
 }

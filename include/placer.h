@@ -983,6 +983,9 @@ PLACER_API unsigned placer_cpu_features(void);
 #define PLACER_KERNEL_CRC32 3
 #define PLACER_KERNEL_RENDEZVOUS 4 /* rendezvous scoring across candidates */
 #define PLACER_KERNEL_SIPHASH13 5 /* keyed snapshots' batch hashing: keys across SIMD lanes */
+#define PLACER_KERNEL_MD5 6 /* compat modes' MD5 key hash in batches ("nettle": one key at a time) */
+#define PLACER_KERNEL_BYTEHASH 7 /* compat modes' byte hashes in SIMD lanes ("bytehash-x4": four in lockstep) */
+#define PLACER_KERNEL_CRC_BATCH 8 /* compat modes' CRC-32 / CRC16 key hashes in batches ("none") */
 
 /* Name of the kernel chosen for a job ("sse4.2-3way", "slicing-by-8", ...);
  * NULL for an unknown job. Static string. */

@@ -18,6 +18,7 @@
 #define PLC_CPU_AVX512 (1u << 3)
 #define PLC_CPU_ARM_CRC (1u << 4)
 #define PLC_CPU_ARM_NEON (1u << 5)
+#define PLC_CPU_ALL ((1u << 6) - 1) /* every bit above */
 
 /* What the CPU and OS support, ignoring any mask. */
 unsigned plc_cpu_detected(void);

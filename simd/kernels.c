@@ -1,10 +1,11 @@
 /*
  * kernels.c -- choose each job's kernel from the CPU features.
  *
- * Every combination of CRC path and search kernel is laid out once at
- * start-up; choosing is storing a pointer to one of them (release), reading
- * is one acquire load, a plain load on x86. Re-selecting after a mask change
- * never writes a table a reader may be using.
+ * One table of every job's kernel per CPU feature set, filled at its first
+ * use (table_for); choosing is storing a pointer to one of them (release),
+ * reading is one acquire load, a plain load on x86. Every kernel family of
+ * libplacer is here, the compatibility modes' batch hashes included: no
+ * other file asks the CPU or tests PLC_HAVE_*.
  */
 #include "kernels.h"
 
@@ -14,6 +15,9 @@
 #include "cpu.h"
 #include "crc32.h"
 #include "crc32c.h"
+#include "bytehash.h"
+#include "crc_batch.h"
+#include "md5x8.h"
 #include "rendezvous.h"
 #include "siphash.h"
 
@@ -127,13 +131,56 @@ static const plc_siphash_kernel sip_choices[] = {
 };
 #define NSIP (sizeof sip_choices / sizeof sip_choices[0])
 
-static plc_kernels tables[NCRC32][NCRC][NSEARCH][NHRW][NSIP];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static _Atomic(const plc_kernels *) current;
-
-static void select_kernels(void)
+#if defined(PLC_HAVE_AVX512) && defined(PLC_HAVE_AVX2)
+/* AVX-512 has its own kernel for some byte hashes (wt6): the others keep
+ * their AVX2 one. */
+static plc_bytehash_fn bytehash_avx512_or_avx2(int which)
 {
-    unsigned f = plc_cpu_features();
+    plc_bytehash_fn f = plc_bytehash_avx512(which);
+    return f ? f : plc_bytehash_avx2(which);
+}
+#endif
+
+/* The compatibility modes' batch hashes (engine/compat/compat_index.c):
+ * MD5 of many keys at once, the byte hashes in lockstep, CRC batches by
+ * carry-less multiplication. Each is NULL where no kernel applies: the
+ * caller then hashes key by key (Nettle, the x4 loops). */
+static void fill_compat(plc_kernels *k, unsigned f)
+{
+    (void)f;
+#if defined(PLC_HAVE_CLMUL)
+    if ((f & (PLC_CPU_PCLMUL | PLC_CPU_SSE42)) == (PLC_CPU_PCLMUL | PLC_CPU_SSE42)) {
+        k->crc32_batch = plc_crc32_batch_clmul;
+        k->crc16_batch = plc_crc16_xmodem_batch_clmul;
+        k->crc_batch_name = "crc-batch-pclmul";
+    }
+#endif
+#if defined(PLC_HAVE_AVX2)
+    if (f & PLC_CPU_AVX2) {
+        k->md5_batch = plc_md5x16_avx2;
+        k->md5_lanes = PLC_MD5X16_LANES;
+        k->md5_name = "md5x16-avx2";
+        k->bytehash = plc_bytehash_avx2;
+        k->bytehash_name = "bytehash-avx2";
+    }
+#endif
+#if defined(PLC_HAVE_AVX512) && defined(PLC_HAVE_AVX2)
+    if ((f & (PLC_CPU_AVX512 | PLC_CPU_AVX2)) == (PLC_CPU_AVX512 | PLC_CPU_AVX2)) {
+        k->md5_batch = plc_md5x32_avx512;
+        k->md5_lanes = PLC_MD5X32_LANES;
+        k->md5_name = "md5x32-avx512";
+        k->bytehash = bytehash_avx512_or_avx2;
+        k->bytehash_name = "bytehash-avx512";
+    }
+#endif
+}
+
+/* One table for the feature set f, filled the dav1d way: the portable
+ * kernels first, then each family's first kernel whose features f has
+ * (the lists above run fastest first and end with one that needs
+ * nothing). */
+static void fill(plc_kernels *k, unsigned f)
+{
     size_t i = 0, c = 0, s = 0, r = 0, h = 0;
     while ((sip_choices[h].needs & f) != sip_choices[h].needs)
         h++;
@@ -145,49 +192,76 @@ static void select_kernels(void)
         c++;
     while ((search_kernels[s].needs & f) != search_kernels[s].needs)
         s++;
-    atomic_store_explicit(&current, &tables[i][c][s][r][h], memory_order_release);
+    *k = (plc_kernels){
+        .crc32c = crc_choices[c].crc32c,
+        .crc32 = crc32_choices[i].fn,
+        .hash64_v1 = crc_choices[c].hash64_v1,
+        .hash64_v1_batch = crc_choices[c].hash64_v1_batch,
+        .search = search_kernels[s].one,
+        .search_batch = search_kernels[s].batch,
+        .lookup = search_kernels[s].key_one,
+        .lookup_batch = search_kernels[s].key_batch,
+        .index = search_kernels[s].index,
+        .dir_search = search_kernels[s].dir_one,
+        .dir_search_batch = search_kernels[s].dir_batch,
+        .crc32c_name = crc_choices[c].crc32c_name,
+        .crc32_name = crc32_choices[i].name,
+        .hash64_name = crc_choices[c].hash64_name,
+        .search_name = search_kernels[s].name,
+        .hrw_best = hrw_choices[r].best,
+        .hrw_scores = hrw_choices[r].scores,
+        .hrw_best_uniform = hrw_choices[r].best_uniform,
+        .hrw_scores_uniform = hrw_choices[r].scores_uniform,
+        .hrw_best_classes = hrw_choices[r].best_classes,
+        .hrw_name = hrw_choices[r].name,
+        .hash_v1 = crc_choices[c].hash_v1,
+        .hash_v2 = crc_choices[c].hash_v2,
+        .siphash13 = plc_siphash13,
+        .hash_v1_batch = crc_choices[c].hash_v1_batch,
+        .hash_v2_batch = crc_choices[c].hash_v2_batch,
+        .siphash13_batch = sip_choices[h].sip13,
+        .hash64_v2 = crc_choices[c].hash64_v2,
+        .hash64_v2_batch = crc_choices[c].hash64_v2_batch,
+        .siphash_name = sip_choices[h].name,
+        .md5_name = "nettle",
+        .bytehash_name = "bytehash-x4",
+        .crc_batch_name = "none",
+    };
+    fill_compat(k, f);
+}
+
+/* One table per feature set (PLC_CPU_ALL + 1 of them), each filled once,
+ * under the lock, before it is published, and never written again: a mask
+ * change stores a pointer to another table and never touches one a reader
+ * may be using. */
+static plc_kernels tables[PLC_CPU_ALL + 1];
+static _Atomic(unsigned char) filled[PLC_CPU_ALL + 1];
+static pthread_mutex_t fill_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static _Atomic(const plc_kernels *) current;
+
+static const plc_kernels *table_for(unsigned f)
+{
+    f &= PLC_CPU_ALL;
+    if (!atomic_load_explicit(&filled[f], memory_order_acquire)) {
+        pthread_mutex_lock(&fill_lock);
+        if (!atomic_load_explicit(&filled[f], memory_order_relaxed)) {
+            fill(&tables[f], f);
+            atomic_store_explicit(&filled[f], 1, memory_order_release);
+        }
+        pthread_mutex_unlock(&fill_lock);
+    }
+    return &tables[f];
+}
+
+static void select_kernels(void)
+{
+    atomic_store_explicit(&current, table_for(plc_cpu_features()), memory_order_release);
 }
 
 static void init(void)
 {
     plc_crc32c_tables_init();
-    for (size_t i = 0; i < NCRC32; i++)
-        for (size_t c = 0; c < NCRC; c++)
-            for (size_t s = 0; s < NSEARCH; s++)
-                for (size_t r = 0; r < NHRW; r++)
-                    for (size_t h = 0; h < NSIP; h++)
-                        tables[i][c][s][r][h] = (plc_kernels){
-                            .crc32c = crc_choices[c].crc32c,
-                            .crc32 = crc32_choices[i].fn,
-                            .hash64_v1 = crc_choices[c].hash64_v1,
-                            .hash64_v1_batch = crc_choices[c].hash64_v1_batch,
-                            .search = search_kernels[s].one,
-                            .search_batch = search_kernels[s].batch,
-                            .lookup = search_kernels[s].key_one,
-                            .lookup_batch = search_kernels[s].key_batch,
-                            .index = search_kernels[s].index,
-                            .dir_search = search_kernels[s].dir_one,
-                            .dir_search_batch = search_kernels[s].dir_batch,
-                            .crc32c_name = crc_choices[c].crc32c_name,
-                            .crc32_name = crc32_choices[i].name,
-                            .hash64_name = crc_choices[c].hash64_name,
-                            .search_name = search_kernels[s].name,
-                            .hrw_best = hrw_choices[r].best,
-                            .hrw_scores = hrw_choices[r].scores,
-                            .hrw_best_uniform = hrw_choices[r].best_uniform,
-                            .hrw_scores_uniform = hrw_choices[r].scores_uniform,
-                            .hrw_best_classes = hrw_choices[r].best_classes,
-                            .hrw_name = hrw_choices[r].name,
-                            .hash_v1 = crc_choices[c].hash_v1,
-                            .hash_v2 = crc_choices[c].hash_v2,
-                            .siphash13 = plc_siphash13,
-                            .hash_v1_batch = crc_choices[c].hash_v1_batch,
-                            .hash_v2_batch = crc_choices[c].hash_v2_batch,
-                            .siphash13_batch = sip_choices[h].sip13,
-                            .hash64_v2 = crc_choices[c].hash64_v2,
-                            .hash64_v2_batch = crc_choices[c].hash64_v2_batch,
-                            .siphash_name = sip_choices[h].name,
-                        };
     select_kernels();
 }
 
@@ -209,7 +283,7 @@ const plc_kernels *plc_kernels_get(void)
 const plc_kernels *plc_kernels_sw(void)
 {
     pthread_once(&once, init);
-    return &tables[NCRC32 - 1][NCRC - 1][NSEARCH - 1][NHRW - 1][NSIP - 1];
+    return table_for(0);
 }
 
 const plc_search_kernel *plc_search_kernels(size_t *count)

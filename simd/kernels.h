@@ -13,11 +13,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bytehash.h"
 #include "dir.h"
 #include "hashfn.h"
 #include "rendezvous.h"
 #include "stree.h"
 
+typedef void (*plc_md5_batch_fn)(const void *const *keys, const size_t *lens, size_t n,
+                                 uint32_t *out);
+typedef plc_bytehash_fn (*plc_bytehash_kernel_fn)(int which);
+typedef void (*plc_crc_batch_fn)(const void *const *keys, const size_t *lens, size_t n,
+                                 uint32_t *out);
+typedef void (*plc_crc16_batch_fn)(const void *const *keys, const size_t *lens, size_t n, int stop,
+                                   uint32_t *out);
 typedef uint32_t (*plc_crc32c_fn)(uint32_t crc, const void *data, size_t len);
 typedef uint64_t (*plc_hash64_fn)(uint64_t seed, const void *key, size_t len);
 typedef void (*plc_hash64_batch_fn)(uint64_t seed, const void *const *keys, const size_t *lens,
@@ -74,6 +82,14 @@ typedef struct plc_kernels {
     plc_hash64_fn hash64_v2; /* placer-v2 with a plain seed */
     plc_hash64_batch_fn hash64_v2_batch;
     const char *siphash_name; /* the batch kernel: "siphash13-avx2" ... */
+    /* The compatibility modes' batch hashes; NULL where no kernel applies
+     * (the caller hashes key by key). */
+    plc_md5_batch_fn md5_batch;        /* MD5's first word, md5_lanes keys at a time */
+    size_t md5_lanes;
+    plc_bytehash_kernel_fn bytehash;   /* the lockstep kernel of a byte hash (bytehash.h) */
+    plc_crc_batch_fn crc32_batch;      /* IEEE CRC-32 of each key */
+    plc_crc16_batch_fn crc16_batch;    /* CRC16-XMODEM of each key */
+    const char *md5_name, *bytehash_name, *crc_batch_name;
 } plc_kernels;
 
 /* The current table; never NULL. Thread-safe. */

@@ -29,9 +29,9 @@ for cmd in demo version; do
 done
 expect_exit 0 "placer version" -- "$placer" version
 expect_out '^placer [0-9]+\.[0-9]+\.[0-9]+$' "version line"
-expect_out '^kernels: crc32c=[a-z0-9.+-]+ hash64=[a-z0-9.+-]+ search=[a-z0-9.+-]+ crc32=[a-z0-9.+-]+ rendezvous=[a-z0-9.+-]+ siphash13=[a-z0-9.+-]+$' "kernels line"
+expect_out '^kernels: crc32c=[a-z0-9.+-]+ hash64=[a-z0-9.+-]+ search=[a-z0-9.+-]+ crc32=[a-z0-9.+-]+ rendezvous=[a-z0-9.+-]+ siphash13=[a-z0-9.+-]+ md5=[a-z0-9.+-]+ bytehash=[a-z0-9.+-]+ crc_batch=[a-z0-9._+-]+$' "kernels line"
 expect_exit 0 "placer version --json" -- "$placer" version --json
-expect_out '^\{"format":1,"version":"[0-9.]+","cpu_features":\[.*\],"kernels":\{"crc32c":"[^"]+","hash64":"[^"]+","search":"[^"]+","crc32":"[^"]+","rendezvous":"[^"]+","siphash13":"[^"]+"\}\}$' "version json"
+expect_out '^\{"format":1,"version":"[0-9.]+","cpu_features":\[.*\],"kernels":\{"crc32c":"[^"]+","hash64":"[^"]+","search":"[^"]+","crc32":"[^"]+","rendezvous":"[^"]+","siphash13":"[^"]+","md5":"[^"]+","bytehash":"[^"]+","crc_batch":"[^"]+"\}\}$' "version json"
 expect_exit 0 "placer --version" -- "$placer" --version
 expect_exit 0 "short demo" -- "$placer" demo --keys 200000 --router-ms 200
 expect_out '^[0-9]+ lookups/s \(target 2000000 lookups/s' "demo prints the rate"

@@ -9,12 +9,10 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "cpu.h"
 #include "kernels.h"
 #include "md5x8.h"
 #include "placer.h"
 
-#if defined(PLC_HAVE_AVX2)
 /* The SIMD byte-hash kernel's id for a key hash, 0 where it has none. */
 static int bytehash_of(int key_hash)
 {
@@ -33,48 +31,29 @@ static int bytehash_of(int key_hash)
     default: return 0;
     }
 }
-#endif
 
-/* The key hash kernels for x->layout, as the CPU features allow now. */
+/* The key hash kernels for x->layout, from the dispatch table (simd/
+ * kernels.c: what the CPU features allow now); NULL where none applies. */
 static void choose_hashers(plc_compat_index *x)
 {
     const plc_compat_layout *l = &x->layout;
-#if defined(PLC_HAVE_AVX2)
+    const plc_kernels *k = plc_kernels_get();
+    int cut_tag = l->program == PLC_COMPAT_TWEMPROXY && l->hash_tag[0];
     /* Only where the key hash is MD5 of the whole key: no tag to cut, more
      * than one server (one server hashes to 0). */
-    if ((plc_cpu_features() & PLC_CPU_AVX2) && l->key_hash == PLC_CH_MD5 && !l->hash_tag[0] &&
-        l->nnodes > 1 &&
+    if (k->md5_batch && l->key_hash == PLC_CH_MD5 && !l->hash_tag[0] && l->nnodes > 1 &&
         (l->program == PLC_COMPAT_LIBMEMCACHED || l->program == PLC_COMPAT_TWEMPROXY)) {
-        x->md5_kernel = plc_md5x16_avx2;
-        x->md5_lanes = PLC_MD5X16_LANES;
-#if defined(PLC_HAVE_AVX512)
-        if (plc_cpu_features() & PLC_CPU_AVX512) {
-            x->md5_kernel = plc_md5x32_avx512;
-            x->md5_lanes = PLC_MD5X32_LANES;
-        }
-#endif
+        x->md5_kernel = k->md5_batch;
+        x->md5_lanes = (unsigned)k->md5_lanes;
     }
-#endif
     /* Lockstep hashing where the program's key rules allow it: no tag to
      * cut but Redis' (cut before hashing), more than one server. */
-    if (!x->md5_kernel && l->nnodes > 1 && !(l->program == PLC_COMPAT_TWEMPROXY && l->hash_tag[0])) {
+    if (!x->md5_kernel && l->nnodes > 1 && !cut_tag) {
         x->x4 = plc_compat_hash_x4(l->key_hash);
-#if defined(PLC_HAVE_AVX2)
-        if ((plc_cpu_features() & PLC_CPU_AVX2) && l->program != PLC_COMPAT_REDIS)
-            x->wide = plc_bytehash_avx2(bytehash_of(l->key_hash));
-#if defined(PLC_HAVE_AVX512)
-        plc_bytehash_fn wider = (plc_cpu_features() & PLC_CPU_AVX512)
-                                    ? plc_bytehash_avx512(bytehash_of(l->key_hash))
-                                    : NULL;
-        if (x->wide && wider)
-            x->wide = wider;
-#endif
-#endif
+        if (k->bytehash && l->program != PLC_COMPAT_REDIS && bytehash_of(l->key_hash))
+            x->wide = k->bytehash(bytehash_of(l->key_hash));
     }
-#if defined(PLC_HAVE_CLMUL)
-    unsigned clmul = PLC_CPU_PCLMUL | PLC_CPU_SSE42;
-    if (!x->md5_kernel && l->nnodes > 1 && (plc_cpu_features() & clmul) == clmul &&
-        !(l->program == PLC_COMPAT_TWEMPROXY && l->hash_tag[0])) {
+    if (!x->md5_kernel && l->nnodes > 1 && !cut_tag && k->crc32_batch) {
         switch (l->key_hash) {
         case PLC_CH_CRC32:
             x->crc15 = 1;
@@ -82,19 +61,18 @@ static void choose_hashers(plc_compat_index *x)
         case PLC_CH_CRC32A:
         case PLC_CH_NGX_CRC32:
         case PLC_CH_HAP_CRC32:
-            x->crc32 = plc_crc32_batch_clmul;
+            x->crc32 = k->crc32_batch;
             break;
         case PLC_CH_CRC16:
             x->crc16_unmasked = 1;
             /* fall through */
         case PLC_CH_REDIS_CRC16:
-            x->crc16 = plc_crc16_xmodem_batch_clmul;
+            x->crc16 = k->crc16_batch;
             break;
         default:
             break;
         }
     }
-#endif
 }
 
 int plc_compat_index_hash_only(plc_compat_index *x, const plc_compat_config *c)
@@ -172,7 +150,6 @@ uint32_t plc_compat_index_lookup(const plc_compat_index *x, const void *key, siz
     return x->search(&x->tree, (uint64_t)h << 32);
 }
 
-#if defined(PLC_HAVE_AVX2)
 /* MD5 (first word) of n keys, x->md5_lanes at a time through the SIMD
  * kernel; keys too long for it go to Nettle one by one. */
 static void md5_batch(const plc_compat_index *x, const void *const *keys, const size_t *lens,
@@ -203,7 +180,6 @@ static void md5_batch(const plc_compat_index *x, const void *const *keys, const 
             out[at[j]] = h[j];
     }
 }
-#endif
 
 /* What plc_compat_key_hash does to the key hashes h[0..m) of keys of
  * lens[0..m) bytes (after any tag is cut), for the batch paths that compute
@@ -306,7 +282,6 @@ static void crc_batch(const plc_compat_index *x, const void *const *keys, const 
 void plc_compat_index_hash_batch(const plc_compat_index *x, const void *const *keys,
                                  const size_t *lens, size_t n, uint32_t *hashes)
 {
-#if defined(PLC_HAVE_AVX2)
     if (x->md5_kernel) {
         md5_batch(x, keys, lens, n, hashes);
         if (x->layout.program == PLC_COMPAT_TWEMPROXY)
@@ -315,7 +290,6 @@ void plc_compat_index_hash_batch(const plc_compat_index *x, const void *const *k
                     hashes[i] = 0; /* twemproxy: an empty key hashes to 0 */
         return;
     }
-#endif
     const plc_compat_layout *l = &x->layout;
     if (x->crc32 || x->crc16) {
         crc_batch(x, keys, lens, n, hashes);

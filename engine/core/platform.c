@@ -71,6 +71,9 @@ const char *placer_kernel_name(int job)
     case PLACER_KERNEL_CRC32: return k->crc32_name;
     case PLACER_KERNEL_RENDEZVOUS: return k->hrw_name;
     case PLACER_KERNEL_SIPHASH13: return k->siphash_name;
+    case PLACER_KERNEL_MD5: return k->md5_name;
+    case PLACER_KERNEL_BYTEHASH: return k->bytehash_name;
+    case PLACER_KERNEL_CRC_BATCH: return k->crc_batch_name;
     default: return NULL;
     }
 }
