@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "isa.h"
 #include "compat_index.h"
+#include "kernels.h"
 #include "placer.h"
 #include "radix_sort.h"
 
@@ -101,7 +103,6 @@ static void test_x4(void)
     CHECK_EQ(covered, 10);
 }
 
-#if defined(PLC_HAVE_AVX2)
 /* The SIMD kernels against the one-key hashes: every length they take
  * (16..256), runs of PLC_BYTEHASH_LANES keys and of 5 (spare lanes), keys at
  * odd offsets; 1 when all agree. */
@@ -122,6 +123,9 @@ static int wide_agrees(plc_bytehash_fn wide, plc_compat_hash_fn one, size_t stri
     return bad == 0;
 }
 
+/* The lockstep byte-hash kernel this level dispatches (none below AVX2),
+ * every byte hash against its one-key form; at AVX-512, wt6 has its own
+ * kernel and the others keep AVX2's. */
 static void test_bytehash(void)
 {
     static const int pairs[][2] = {
@@ -132,28 +136,19 @@ static void test_bytehash(void)
         {PLC_BH_FNV1_64, PLC_CH_FNV1_64},    {PLC_BH_WT6, PLC_CH_HAP_WT6},
         {PLC_BH_HSIEH, PLC_CH_HSIEH},
     };
-    if (!(placer_cpu_features() & PLACER_CPU_AVX2))
+    const plc_kernels *k = plc_kernels_get();
+    CHECK_EQ(k->bytehash != NULL, (placer_cpu_features() & PLACER_CPU_AVX2) != 0);
+    if (!k->bytehash)
         return;
     for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
-        plc_bytehash_fn wide = plc_bytehash_avx2(pairs[p][0]);
+        plc_bytehash_fn wide = k->bytehash(pairs[p][0]);
         CHECK(wide != NULL);
         if (wide)
             CHECK_ALL(wide_agrees(wide, plc_compat_hash_function(pairs[p][1]), 101),
-                      "SIMD byte hash vs one-key hash");
+                      k->bytehash_name);
     }
-    CHECK(plc_bytehash_avx2(0) == NULL);
-#if defined(PLC_HAVE_AVX512)
-    /* the AVX-512 kernels (wt6 only) */
-    if (placer_cpu_features() & PLACER_CPU_AVX512) {
-        plc_bytehash_fn wide = plc_bytehash_avx512(PLC_BH_WT6);
-        CHECK(wide != NULL && plc_bytehash_avx512(PLC_BH_SDBM) == NULL);
-        if (wide)
-            CHECK_ALL(wide_agrees(wide, plc_compat_hash_function(PLC_CH_HAP_WT6), 89),
-                      "AVX-512 wt6 vs one-key hash");
-    }
-#endif
+    CHECK(k->bytehash(0) == NULL);
 }
-#endif
 
 /* Plain bit-at-a-time CRCs, the references for the folding kernels. */
 static uint32_t bitwise_crc32(const unsigned char *p, size_t len)
@@ -184,9 +179,10 @@ static void test_crc_batches(void)
 {
     CHECK_EQ(bitwise_crc32((const unsigned char *)"123456789", 9), 0xcbf43926u);
     CHECK_EQ(bitwise_crc16_xmodem((const unsigned char *)"123456789", 9), 0x31c3u);
-#if defined(PLC_HAVE_CLMUL)
+    const plc_kernels *kt = plc_kernels_get();
     unsigned need = PLACER_CPU_PCLMUL | PLACER_CPU_SSE42;
-    if ((placer_cpu_features() & need) != need)
+    CHECK_EQ(kt->crc32_batch != NULL, (placer_cpu_features() & need) == need);
+    if (!kt->crc32_batch)
         return;
     int bad32 = 0, bad16 = 0;
     for (size_t len = 0; len <= 300; len++) {
@@ -198,7 +194,7 @@ static void test_crc_batches(void)
             k[i] = bytes + (len * 5 + i * 211) % 3000;
             l[i] = len;
         }
-        plc_crc32_batch_clmul(k, l, K, out);
+        kt->crc32_batch(k, l, K, out);
         for (size_t i = 0; i < K; i++)
             if ((out[i] != bitwise_crc32(k[i], len) || out[i] != plc_hash_crc32_ieee(k[i], len)) &&
                 !bad32++)
@@ -207,7 +203,7 @@ static void test_crc_batches(void)
             continue;
         /* stop: a byte of the first key, at a different place each length */
         int stop = ((const unsigned char *)k[0])[(len * 7 + 3) % len];
-        plc_crc16_xmodem_batch_clmul(k, l, K, stop, out);
+        kt->crc16_batch(k, l, K, stop, out);
         for (size_t i = 0; i < K; i++) {
             int ok = memchr(k[i], stop, len) ? out[i] == PLC_CRC_SKIPPED
                                              : out[i] == bitwise_crc16_xmodem(k[i], len) &&
@@ -218,7 +214,6 @@ static void test_crc_batches(void)
     }
     CHECK_ALL(bad32 == 0, "CRC-32 folding batch vs bitwise CRC-32, lengths 0..300");
     CHECK_ALL(bad16 == 0, "CRC16 folding batch vs bitwise CRC16-XMODEM, lengths 16..300");
-#endif
 }
 
 typedef struct cfg {
@@ -306,19 +301,10 @@ static void test_modes(void)
         {PLC_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA, PLC_CH_FNV1A_32, 0, NULL},
         {PLC_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA, PLC_CH_ONE_AT_A_TIME, 0, NULL},
     };
-    /* Every instruction set this machine has, one at a time from the top,
-     * then none (the scalar and Nettle paths). */
-    static const unsigned masks[] = {~0u,
-                                     PLACER_CPU_AVX2 | PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL,
-                                     PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL, 0u};
-    for (size_t mask = 0; mask < sizeof masks / sizeof masks[0]; mask++) {
-        placer_set_cpu_mask(masks[mask]);
-        for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++)
-            for (uint32_t n = 1; n <= 9; n += 4)
-                for (int uniform = 0; uniform < 2; uniform++)
-                    compare_all(&cfgs[i], n, 100 * i + n, uniform);
-    }
-    placer_set_cpu_mask(~0u);
+    for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++)
+        for (uint32_t n = 1; n <= 9; n += 4)
+            for (int uniform = 0; uniform < 2; uniform++)
+                compare_all(&cfgs[i], n, 100 * i + n, uniform);
 }
 
 static void test_refusals(void)
@@ -433,21 +419,23 @@ static void test_hash_only(void)
     CHECK_EQ(plc_compat_index_hash_only(&x, &c), PLACER_ENONODES);
 }
 
-int main(void)
+static void at_level(void *ctx, const cpu_level *level)
 {
-    /* The MD5 kernels the CPU has (AVX-512, then AVX2), then Nettle alone. */
+    (void)ctx;
+    (void)level;
     test_md5_batches();
-    placer_set_cpu_mask(~PLACER_CPU_AVX512);
-    test_md5_batches();
-    placer_set_cpu_mask(0u);
-    test_md5_batches();
-    placer_set_cpu_mask(~0u);
-    test_x4();
-#if defined(PLC_HAVE_AVX2)
     test_bytehash();
-#endif
     test_crc_batches();
     test_modes();
+}
+
+int main(void)
+{
+    /* Every kernel family of the compatibility modes at every CPU level the
+     * machine has (MD5 32 or 16 lanes or Nettle, byte hashes in lanes or
+     * lockstep, CRC batches or one key at a time), then what has none. */
+    CHECK(for_each_cpu_level(at_level, NULL) >= 1);
+    test_x4();
     test_refusals();
     test_radix_sort();
     test_hash_only();

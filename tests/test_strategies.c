@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "isa.h"
 #include "kernels.h"
 #include "placer.h"
 #include "reference.h"
@@ -220,6 +221,80 @@ static void hrw_shares(const double *w, uint32_t n, double *worst, double *worst
     placer_builder_free(b);
 }
 
+/* At one CPU level: the rendezvous kernel it dispatches gives the same bits
+ * as the scalar reference for every candidate count 1 .. 40 (tails) and
+ * random seeds/weights; weight classes (120 nodes, weights 1..4: 4 classes
+ * of 30) and every ranking mode give owners by the formula, and the same
+ * owners as the portable kernels (CPU features hidden). */
+static void hrw_level(void *ctx, const cpu_level *level)
+{
+    uint64_t *r = ctx;
+    const plc_kernels *k = plc_kernels_get();
+    uint64_t seeds[40];
+    double inv[40], a[40], c[40];
+    int ok = 1;
+    for (uint32_t n = 1; n <= 40; n++)
+        for (int trial = 0; trial < 200; trial++) {
+            for (uint32_t i = 0; i < n; i++) {
+                seeds[i] = check_rand(r);
+                inv[i] = 1.0 / (0.1 + (double)(check_rand(r) % 1000) / 10);
+            }
+            uint64_t h = check_rand(r);
+            k->hrw_scores(seeds, inv, n, h, a);
+            plc_hrw_scores_scalar(seeds, inv, n, h, c);
+            ok &= memcmp(a, c, n * sizeof *a) == 0;
+            ok &= k->hrw_best(seeds, inv, n, h) == plc_hrw_best_scalar(seeds, inv, n, h);
+            k->hrw_scores_uniform(seeds, inv, n, h, a);
+            plc_hrw_scores_uniform_scalar(seeds, inv, n, h, c);
+            ok &= memcmp(a, c, n * sizeof *a) == 0;
+            ok &= k->hrw_best_uniform(seeds, inv, n, h) ==
+                  plc_hrw_best_uniform_scalar(seeds, inv, n, h);
+        }
+    CHECK_ALL(ok, k->hrw_name);
+    /* Ties go to the lowest index in both. */
+    for (uint32_t i = 0; i < 40; i++) {
+        seeds[i] = 77;
+        inv[i] = 1.0;
+    }
+    CHECK_EQ(k->hrw_best(seeds, inv, 40, 5), 0);
+    CHECK_EQ(k->hrw_best_uniform(seeds, inv, 40, 5), 0);
+
+    static const uint32_t sizes[] = {120, 120, 13, 1000};
+    static const int weighted[] = {1, 0, 1, 2};
+    for (size_t m = 0; m < sizeof sizes / sizeof sizes[0]; m++) {
+        placer_builder *wb = placer_builder_new();
+        placer_builder_set_strategy(wb, PLACER_RENDEZVOUS);
+        for (uint32_t i = 0; i < sizes[m]; i++) {
+            char id[16];
+            snprintf(id, sizeof id, "n%u", i);
+            /* mode 2: 13 nodes, too few for classes; mode 3: 1000 distinct weights */
+            double w = weighted[m] == 2 ? 1.0 + i * 0.001 : weighted[m] ? 1.0 + i % 4 : 1.0;
+            placer_builder_add_node(wb, id, NULL, w);
+        }
+        placer_snapshot *chosen = build(wb, 1);
+        placer_set_cpu_mask(0);
+        placer_snapshot *scalar = build(wb, 1);
+        placer_set_cpu_mask(level->mask);
+        int same = 1, formula = 1;
+        for (int i = 0; i < 20000; i++) {
+            uint64_t h = check_rand(r);
+            int o = placer_lookup_hash(chosen, h);
+            same &= o == placer_lookup_hash(scalar, h);
+            if (i < 5000 || sizes[m] < 1000)
+                formula &= (uint32_t)o == ref_rendezvous_owner(chosen, h);
+            uint32_t set[3];
+            same &= placer_replicas(chosen, "k", 1, set, 3) == 3 &&
+                    set[0] == (uint32_t)placer_lookup(chosen, "k", 1);
+        }
+        CHECK_ALL(same, "rendezvous: scalar kernels == chosen kernels, replicas[0] == owner");
+        CHECK_ALL(formula, "rendezvous: owners by -w/ln(u) in every ranking mode");
+        placer_snapshot_free(chosen);
+        placer_snapshot_free(scalar);
+        placer_builder_free(wb);
+    }
+
+}
+
 static void test_rendezvous(void)
 {
     placer_builder *b = make(PLACER_RENDEZVOUS, 10, 0, 1);
@@ -247,74 +322,7 @@ static void test_rendezvous(void)
     printf("rendezvous weights 1..4 on 10 nodes: within %.3f%% (%.2f sigma)\n", worst * 100, z);
     CHECK(z < 4.5);
 
-    /* The AVX-512 kernel gives the same bits as the scalar reference, for
-     * every candidate count 1 .. 40 (tails) and random seeds/weights. */
-    const plc_kernels *k = plc_kernels_get();
-    uint64_t seeds[40];
-    double inv[40], a[40], c[40];
-    ok = 1;
-    for (uint32_t n = 1; n <= 40; n++)
-        for (int trial = 0; trial < 200; trial++) {
-            for (uint32_t i = 0; i < n; i++) {
-                seeds[i] = check_rand(&r);
-                inv[i] = 1.0 / (0.1 + (double)(check_rand(&r) % 1000) / 10);
-            }
-            uint64_t h = check_rand(&r);
-            k->hrw_scores(seeds, inv, n, h, a);
-            plc_hrw_scores_scalar(seeds, inv, n, h, c);
-            ok &= memcmp(a, c, n * sizeof *a) == 0;
-            ok &= k->hrw_best(seeds, inv, n, h) == plc_hrw_best_scalar(seeds, inv, n, h);
-            k->hrw_scores_uniform(seeds, inv, n, h, a);
-            plc_hrw_scores_uniform_scalar(seeds, inv, n, h, c);
-            ok &= memcmp(a, c, n * sizeof *a) == 0;
-            ok &= k->hrw_best_uniform(seeds, inv, n, h) ==
-                  plc_hrw_best_uniform_scalar(seeds, inv, n, h);
-        }
-    CHECK_ALL(ok, "rendezvous kernel == scalar reference, bit for bit");
-    /* Ties go to the lowest index in both. */
-    for (uint32_t i = 0; i < 40; i++) {
-        seeds[i] = 77;
-        inv[i] = 1.0;
-    }
-    CHECK_EQ(k->hrw_best(seeds, inv, 40, 5), 0);
-    CHECK_EQ(k->hrw_best_uniform(seeds, inv, 40, 5), 0);
-
-    /* Weight classes (120 nodes, weights 1..4: 4 classes of 30) and every
-     * mode: owners by the formula, and the same owners from the scalar
-     * kernels (CPU features hidden) as from the chosen ones. */
-    static const uint32_t sizes[] = {120, 120, 13, 1000};
-    static const int weighted[] = {1, 0, 1, 2};
-    for (size_t m = 0; m < sizeof sizes / sizeof sizes[0]; m++) {
-        placer_builder *wb = placer_builder_new();
-        placer_builder_set_strategy(wb, PLACER_RENDEZVOUS);
-        for (uint32_t i = 0; i < sizes[m]; i++) {
-            char id[16];
-            snprintf(id, sizeof id, "n%u", i);
-            /* mode 2: 13 nodes, too few for classes; mode 3: 1000 distinct weights */
-            double w = weighted[m] == 2 ? 1.0 + i * 0.001 : weighted[m] ? 1.0 + i % 4 : 1.0;
-            placer_builder_add_node(wb, id, NULL, w);
-        }
-        placer_snapshot *chosen = build(wb, 1);
-        placer_set_cpu_mask(0);
-        placer_snapshot *scalar = build(wb, 1);
-        placer_set_cpu_mask(~0u);
-        int same = 1, formula = 1;
-        for (int i = 0; i < 20000; i++) {
-            uint64_t h = check_rand(&r);
-            int o = placer_lookup_hash(chosen, h);
-            same &= o == placer_lookup_hash(scalar, h);
-            if (i < 5000 || sizes[m] < 1000)
-                formula &= (uint32_t)o == ref_rendezvous_owner(chosen, h);
-            uint32_t set[3];
-            same &= placer_replicas(chosen, "k", 1, set, 3) == 3 &&
-                    set[0] == (uint32_t)placer_lookup(chosen, "k", 1);
-        }
-        CHECK_ALL(same, "rendezvous: scalar kernels == chosen kernels, replicas[0] == owner");
-        CHECK_ALL(formula, "rendezvous: owners by -w/ln(u) in every ranking mode");
-        placer_snapshot_free(chosen);
-        placer_snapshot_free(scalar);
-        placer_builder_free(wb);
-    }
+    for_each_cpu_level(hrw_level, &r);
 
     /* Equal weights take the logarithm-free kernels: still the formula. */
     placer_builder *u = make(PLACER_RENDEZVOUS, 120, 0, 0);
