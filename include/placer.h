@@ -939,6 +939,39 @@ PLACER_API const placer_snapshot *placer_router_acquire(placer_router *r);
 PLACER_API void placer_router_release(placer_router *r, const placer_snapshot *s);
 
 /* ------------------------------------------------------------------------ */
+/* Packed batches: n keys in one buffer, n + 1 offsets                      */
+/* ------------------------------------------------------------------------ */
+
+/* The batch calls for keys packed back to back in one buffer, the layout of
+ * Arrow string columns and of a multi-get buffer: key i is the bytes
+ * data[offsets[i]] .. data[offsets[i + 1] - 1] (offsets[0] need not be 0).
+ * The answers are exactly those of the unpacked call on the same keys.
+ * Every offset is checked before anything is written: they must be
+ * non-decreasing (PLACER_EINVAL otherwise, also for an offset past
+ * SIZE_MAX); data may be NULL only when every key is empty. The caller
+ * guarantees that data holds offsets[n] bytes. n may be 0 (offsets is then
+ * not read). */
+
+/* placer_lookup_batch on packed keys. Returns 0, PLACER_ENULL (s NULL,
+ * offsets or owners NULL with n > 0, data NULL with a non-empty key) or
+ * PLACER_EINVAL (offsets decreasing); owners is untouched on error. */
+PLACER_API int placer_lookup_batch_packed(const placer_snapshot *s, const void *data,
+                                          const uint64_t *offsets, size_t n, uint32_t *owners);
+
+/* placer_router_lookup_batch on packed keys: all n answers from one epoch,
+ * reported in *epoch when not NULL. Returns as placer_lookup_batch_packed. */
+PLACER_API int placer_router_lookup_batch_packed(placer_router *r, const void *data,
+                                                 const uint64_t *offsets, size_t n,
+                                                 uint32_t *owners, uint64_t *epoch);
+
+/* placer_replicas_batch on packed keys: key i's set in out[i * want ...],
+ * its size in counts[i]. Returns 0, PLACER_ENULL or PLACER_EINVAL, with
+ * nothing written on error. */
+PLACER_API int placer_replicas_batch_packed(const placer_snapshot *s, const void *data,
+                                            const uint64_t *offsets, size_t n, uint32_t want,
+                                            uint32_t *out, uint32_t *counts);
+
+/* ------------------------------------------------------------------------ */
 /* Memory: the library's one allocation seam                                */
 /* ------------------------------------------------------------------------ */
 
