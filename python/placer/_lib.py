@@ -93,12 +93,67 @@ moves_fraction = _fn(lib, "placer_moves_fraction", ctypes.c_double, ctypes.POINT
                      ctypes.c_size_t)
 moved_fraction = _fn(lib, "placer_moved_fraction", ctypes.c_int, c_vp, c_vp, ctypes.c_uint32,
                      ctypes.POINTER(ctypes.c_double))
+lookup_hash_batch = _fn(lib, "placer_lookup_hash_batch", ctypes.c_int, c_vp, c_vp, ctypes.c_size_t,
+                        c_vp)
+# Packed batches: keys back to back in one buffer, n + 1 uint64 offsets.
+lookup_batch_packed = _fn(lib, "placer_lookup_batch_packed", ctypes.c_int, c_vp, c_vp, c_vp,
+                          ctypes.c_size_t, c_vp)
+replicas_batch_packed = _fn(lib, "placer_replicas_batch_packed", ctypes.c_int, c_vp, c_vp, c_vp,
+                            ctypes.c_size_t, ctypes.c_uint32, c_vp, c_vp)
+snapshot_key_hash = _fn(lib, "placer_snapshot_key_hash", ctypes.c_int, c_vp)
+key_hash_name = _fn(lib, "placer_key_hash_name", ctypes.c_char_p, ctypes.c_int)
+builder_set_secret = _fn(lib, "placer_builder_set_secret", ctypes.c_int, c_vp, ctypes.c_char_p)
+moves_shares = _fn(lib, "placer_moves_shares", ctypes.c_int, c_vp, c_vp, ctypes.POINTER(Move),
+                   ctypes.c_size_t, c_vp, c_vp)
+router_new = _fn(lib, "placer_router_new", c_vp, c_vp)
+router_free = _fn(lib, "placer_router_free", None, c_vp)
+router_publish = _fn(lib, "placer_router_publish", ctypes.c_int, c_vp, c_vp)
+router_epoch = _fn(lib, "placer_router_epoch", ctypes.c_uint64, c_vp)
+router_acquire = _fn(lib, "placer_router_acquire", c_vp, c_vp)
+router_release = _fn(lib, "placer_router_release", None, c_vp, c_vp)
+router_lookup_batch_packed = _fn(lib, "placer_router_lookup_batch_packed", ctypes.c_int, c_vp,
+                                 c_vp, c_vp, ctypes.c_size_t, c_vp, ctypes.POINTER(ctypes.c_uint64))
+couchbase_import_ex = _fn(control, "placer_couchbase_import_ex", ctypes.c_int, ctypes.c_char_p,
+                          ctypes.c_size_t, ctypes.POINTER(c_vp), ctypes.c_char_p, ctypes.c_size_t)
+twemproxy_import = _fn(control, "placer_twemproxy_import", ctypes.c_int, ctypes.c_char_p,
+                       ctypes.c_size_t, ctypes.c_char_p, ctypes.c_uint64, ctypes.POINTER(c_vp),
+                       ctypes.c_char_p, ctypes.c_size_t)
+redis_import = _fn(control, "placer_redis_import", ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t,
+                   ctypes.POINTER(c_vp), ctypes.c_char_p, ctypes.c_size_t)
+etcd_config_new = _fn(control, "placer_etcd_config_new", ctypes.c_int, ctypes.c_char_p,
+                      ctypes.c_long, ctypes.POINTER(c_vp))
+etcd_config_free = _fn(control, "placer_etcd_config_free", None, c_vp)
+etcd_config_set_tls = _fn(control, "placer_etcd_config_set_tls", ctypes.c_int, c_vp,
+                          ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                          ctypes.c_size_t)
+etcd_config_set_user = _fn(control, "placer_etcd_config_set_user", ctypes.c_int, c_vp,
+                           ctypes.c_char_p, ctypes.c_char_p)
+follower_start_ex = _fn(control, "placer_follower_start_ex", ctypes.c_int, c_vp, ctypes.c_char_p,
+                        c_vp, c_vp, c_vp, ctypes.POINTER(c_vp))
+follower_stop = _fn(control, "placer_follower_stop", None, c_vp)
+follower_router = _fn(control, "placer_follower_router", c_vp, c_vp)
+
+
+class FollowerStatus(ctypes.Structure):
+    _fields_ = [("epoch", ctypes.c_uint64), ("age_seconds", ctypes.c_double),
+                ("accepted", ctypes.c_uint64), ("rejected", ctypes.c_uint64),
+                ("resyncs", ctypes.c_uint64), ("watching", ctypes.c_int),
+                ("last_error", ctypes.c_char * 256)]
+
+
+follower_status_get = _fn(control, "placer_follower_status_get", ctypes.c_int, c_vp,
+                          ctypes.POINTER(FollowerStatus))
 membership_parse = _fn(control, "placer_membership_parse", ctypes.c_int, ctypes.c_char_p,
                        ctypes.c_size_t, ctypes.c_char_p, ctypes.POINTER(c_vp),
                        ctypes.POINTER(ctypes.c_uint64), ctypes.c_char_p, ctypes.c_size_t)
 
 NO_NODE = 0xFFFFFFFF
+ENULL = -1
 ENOMEM = -2
+ERANGE = -9
+EINVAL = -10
 ENOTSUP = -11
 ENOLIVE = -14
 EFORMAT = -15
+HASH_SIPHASH13 = 4
+NODE_JOINING = 1

@@ -1,0 +1,219 @@
+"""Keys of a batch as one packed buffer and n + 1 uint64 offsets (key i is
+buf[offsets[i]:offsets[i + 1]]), the layout placer_lookup_batch_packed
+takes, built without per-key Python work where the container allows:
+
+  NumPy S arrays     the array's own bytes when no value has trailing NULs;
+                     otherwise the lengths (NumPy strips trailing NULs) from
+                     the last nonzero byte of each row, found on a uint8
+                     matrix, and the kept bytes gathered by one mask
+  NumPy U arrays     code points as a uint32 matrix, the same lengths, then
+                     the kept code points encoded to UTF-8 in one call and
+                     the UTF-8 lengths from the code points' ranges
+  buffer + offsets   bytes, bytearray, memoryview or a NumPy uint8 array with
+                     the caller's offsets, not copied
+  pyarrow arrays     string, binary and their large forms: the column's own
+                     offsets and data buffers (when pyarrow is installed)
+  lists of str       one join and one encode; byte offsets from code-point
+                     counts (and, when not ASCII, from the code points' UTF-8
+                     widths)
+  lists of bytes     one join
+Anything else (mixed lists, object arrays of bytes and str) goes key by key.
+"""
+import numpy as np
+
+from ._errors import PlacerError, ERANGE, EINVAL
+
+
+class Packed:
+    """A packed batch: buf (an object exposing the buffer, kept alive), its
+    address, the uint64 offsets, n, and the shape to give the answers."""
+
+    __slots__ = ("buf", "address", "offsets", "n", "shape")
+
+    def __init__(self, buf, offsets, shape):
+        self.buf = np.frombuffer(buf, dtype=np.uint8) if not isinstance(buf, np.ndarray) else buf
+        self.address = self.buf.ctypes.data if self.buf.size else 0
+        self.offsets = offsets
+        self.n = len(offsets) - 1
+        self.shape = shape
+
+
+def _from_lengths(lens):
+    offsets = np.zeros(len(lens) + 1, dtype=np.uint64)
+    np.cumsum(lens, out=offsets[1:])
+    return offsets
+
+
+def _kept_lengths(matrix):
+    """Per row, 1 + the index of its last nonzero element (0 for a row of
+    zeros): NumPy's rule for fixed-width values. Rows whose last element is
+    nonzero are full; only the others are searched."""
+    rows, width = matrix.shape
+    lens = np.full(rows, width, dtype=np.uint64)
+    if width == 0:
+        return lens
+    short = np.flatnonzero(matrix[:, -1] == 0)
+    if short.size:
+        nz = matrix[short] != 0
+        last = width - np.argmax(nz[:, ::-1], axis=1)
+        last[~nz.any(axis=1)] = 0
+        lens[short] = last
+    return lens
+
+
+def _kept(matrix, lens):
+    """The kept elements of each row, row after row, as one 1-D array."""
+    width = matrix.shape[1]
+    if lens.size == 0 or int(lens.min()) == width:
+        return matrix.reshape(-1)
+    mask = np.arange(width, dtype=np.uint64)[None, :] < lens[:, None]
+    return matrix[mask]
+
+
+def _pack_s(keys):
+    flat = np.ascontiguousarray(keys.reshape(-1))
+    width = flat.dtype.itemsize
+    matrix = flat.view(np.uint8).reshape(len(flat), width)
+    lens = _kept_lengths(matrix)
+    return Packed(_kept(matrix, lens), _from_lengths(lens), keys.shape)
+
+
+def _utf8_widths(cps):
+    """The UTF-8 length of each code point (1 to 4 bytes)."""
+    return (1 + (cps >= 0x80).astype(np.uint8) + (cps >= 0x800) + (cps >= 0x10000)).astype(np.uint8)
+
+
+def _pack_u(keys):
+    flat = np.ascontiguousarray(keys.reshape(-1))
+    width = flat.dtype.itemsize // 4
+    matrix = flat.view(np.uint32).reshape(len(flat), width)
+    lens = _kept_lengths(matrix)
+    cps = _kept(matrix, lens)
+    if cps.size == 0 or int(cps.max()) < 0x80:  # ASCII: one byte per code point
+        return Packed(cps.astype(np.uint8), _from_lengths(lens), keys.shape)
+    # one encode of everything (surrogates refused as str.encode refuses them)
+    data = cps.astype("<u4").tobytes().decode("utf-32-le").encode("utf-8")
+    widths = np.zeros(len(cps) + 1, dtype=np.uint64)  # UTF-8 bytes before each code point
+    np.cumsum(_utf8_widths(cps), out=widths[1:])
+    return Packed(data, widths[_from_lengths(lens).astype(np.intp)], keys.shape)
+
+
+def _pack_str_list(keys):
+    joined = "".join(keys)  # TypeError when an item is not a str
+    data = joined.encode("utf-8")
+    counts = np.fromiter(map(len, keys), dtype=np.uint64, count=len(keys))
+    if len(data) == len(joined):  # ASCII: code points are bytes
+        return Packed(data, _from_lengths(counts), (len(keys),))
+    cps = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    widths = np.zeros(len(cps) + 1, dtype=np.uint64)
+    np.cumsum(_utf8_widths(cps), out=widths[1:])
+    return Packed(data, widths[_from_lengths(counts).astype(np.intp)], (len(keys),))
+
+
+def _pack_bytes_list(keys):
+    data = b"".join(keys)  # TypeError when an item is not bytes-like
+    lens = np.fromiter(map(len, keys), dtype=np.uint64, count=len(keys))
+    if len(data) != int(lens.sum()):  # a memoryview of items wider than bytes
+        raise TypeError("a key buffer must be of bytes")
+    return Packed(data, _from_lengths(lens), (len(keys),))
+
+
+def key_bytes(key):
+    if isinstance(key, (bytes, bytearray)):
+        return bytes(key)
+    if isinstance(key, memoryview):
+        return key.tobytes()
+    if isinstance(key, str):
+        return key.encode("utf-8")
+    if isinstance(key, np.generic):
+        return key_bytes(key.item())
+    raise TypeError("a key is str or bytes, not %s" % type(key).__name__)
+
+
+def _pack_any_list(keys):
+    parts = [key_bytes(k) for k in keys]
+    return _pack_bytes_list(parts)
+
+
+def _pack_buffer(buf, offsets):
+    view = memoryview(buf)
+    if not view.c_contiguous:
+        raise ValueError("the key buffer must be contiguous")
+    size = view.nbytes
+    off = np.asarray(offsets)
+    if off.ndim != 1 or off.size < 1:
+        raise ValueError("offsets: n + 1 integers (key i is buf[offsets[i]:offsets[i + 1]])")
+    if off.dtype.kind not in "iu":
+        raise TypeError("offsets must be integers, not %s" % off.dtype)
+    if off.dtype.kind == "i" and off.size and int(off.min()) < 0:
+        raise PlacerError(ERANGE, "offsets: negative")
+    off = np.ascontiguousarray(off, dtype=np.uint64)
+    if off.size and int(off.max()) > size:
+        raise PlacerError(ERANGE, "offsets: past the end of the %d-byte buffer" % size)
+    # (decreasing offsets are the C call's to refuse: PLACER_EINVAL)
+    data = np.frombuffer(view.cast("B") if view.format != "B" else view, dtype=np.uint8)
+    return Packed(data, off, (off.size - 1,))
+
+
+def _pack_arrow(arr):
+    import pyarrow as pa
+
+    if isinstance(arr, pa.ChunkedArray):
+        arr = pa.concat_arrays(arr.chunks) if arr.num_chunks != 1 else arr.chunk(0)
+    t = arr.type
+    if pa.types.is_string(t) or pa.types.is_binary(t):
+        width = np.int32
+    elif pa.types.is_large_string(t) or pa.types.is_large_binary(t):
+        width = np.int64
+    else:
+        raise TypeError("a pyarrow array of strings or binaries, not %s" % t)
+    if arr.null_count:
+        raise ValueError("the pyarrow array has %d nulls: a key cannot be null" % arr.null_count)
+    n = len(arr)
+    _, off_buf, data_buf = arr.buffers()
+    if off_buf is None:
+        return Packed(b"", np.zeros(n + 1, dtype=np.uint64), (n,))
+    offsets = np.frombuffer(off_buf, dtype=width)[arr.offset:arr.offset + n + 1].astype(np.uint64)
+    data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else np.zeros(0, np.uint8)
+    return Packed(data, offsets, (n,))
+
+
+def _is_arrow(keys):
+    mod = type(keys).__module__ or ""
+    return mod.startswith("pyarrow")
+
+
+def pack(keys, offsets=None):
+    """keys (and, for a buffer, offsets) as a Packed batch."""
+    if offsets is not None:
+        return _pack_buffer(keys, offsets)
+    if isinstance(keys, np.ndarray):
+        if keys.dtype.kind == "S":
+            return _pack_s(keys)
+        if keys.dtype.kind == "U":
+            return _pack_u(keys)
+        if keys.dtype.kind == "O":
+            p = pack(keys.reshape(-1).tolist())
+            p.shape = keys.shape
+            return p
+        raise TypeError("keys: an array of str, bytes or objects, not %s" % keys.dtype)
+    if isinstance(keys, (bytes, bytearray, memoryview, str)):
+        raise TypeError("keys: a list of keys, or a buffer with offsets= (for one key, lookup)")
+    if _is_arrow(keys):
+        return _pack_arrow(keys)
+    if not isinstance(keys, list):
+        keys = list(keys)
+    if not keys:
+        return Packed(b"", np.zeros(1, dtype=np.uint64), (0,))
+    first = type(keys[0])
+    try:
+        if first is str:
+            return _pack_str_list(keys)
+        if first is bytes:
+            return _pack_bytes_list(keys)
+    except TypeError:
+        pass  # mixed: key by key below
+    return _pack_any_list(keys)
+
+
+__all__ = ["Packed", "pack", "key_bytes", "EINVAL"]

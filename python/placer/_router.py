@@ -1,0 +1,108 @@
+"""Router: the current snapshot of a cluster, swapped for newer ones while
+any number of threads look up (placer.h's router: RCU, readers never
+block). A snapshot handed to it (Router(snap), publish(snap)) is the
+router's from then on: the Snapshot object refuses every use."""
+
+import numpy as np
+
+from . import _lib
+from ._errors import PlacerError, check, ENOMEM
+from ._handle import Handle
+from ._keys import key_bytes, pack
+from ._snapshot import node_ids_of, owners_array
+
+
+class Router:
+    """Router(snapshot): serves snapshot (now the router's); publish()
+    swaps in newer epochs. lookup and lookup_batch answer from one epoch
+    each. close() (or a with block) waits for calls in flight, then frees
+    the router and its snapshot."""
+
+    def __init__(self, initial):
+        ptr = initial._give_to("a router")
+        r = _lib.router_new(ptr)  # owns ptr, also on failure
+        if not r:
+            raise PlacerError(ENOMEM, "placer_router_new")
+        self._h = Handle(r, _lib.router_free, "router")
+        self._ids = {}  # epoch -> node ids (epochs only move forward)
+
+    def close(self):
+        self._h.close()
+
+    def __del__(self):
+        h = getattr(self, "_h", None)
+        if h is not None:
+            h.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def publish(self, snapshot):
+        """Make snapshot current (it is the router's from now on, even when
+        refused). PlacerError PLACER_ESTALE when its epoch is not newer."""
+        r = self._h.acquire()
+        try:
+            check(_lib.router_publish(r, snapshot._give_to("a router")),
+                  "the router is at epoch %d" % _lib.router_epoch(r))
+        finally:
+            self._h.release()
+
+    @property
+    def epoch(self):
+        r = self._h.acquire()
+        try:
+            return _lib.router_epoch(r)
+        finally:
+            self._h.release()
+
+    def _on_current(self, fn):
+        """fn(snapshot pointer, its node ids) on one epoch, held."""
+        r = self._h.acquire()
+        try:
+            s = _lib.router_acquire(r)
+            try:
+                epoch = _lib.snapshot_epoch(s)
+                ids = self._ids.get(epoch)
+                if ids is None:
+                    ids = node_ids_of(s)
+                    self._ids = {epoch: ids}
+                return fn(s, ids, epoch)
+            finally:
+                _lib.router_release(r, s)
+        finally:
+            self._h.release()
+
+    def lookup(self, key):
+        """The id of the node that owns key now (None: no owner)."""
+        k = key_bytes(key)
+
+        def one(s, ids, epoch):
+            owner = _lib.lookup(s, k, len(k))
+            if owner == _lib.ENOLIVE:
+                return None
+            return ids[check(owner)]
+        return self._on_current(one)
+
+    def lookup_batch(self, keys, offsets=None):
+        """Owners of many keys (as Snapshot.lookup_batch takes them), all
+        from one epoch: (owners, node_ids, epoch), owners int64 indices into
+        that epoch's node_ids (-1: no owner)."""
+        p = pack(keys, offsets)
+        owners = np.empty(p.n, dtype=np.uint32)
+
+        def batch(s, ids, epoch):
+            if p.n:
+                check(_lib.lookup_batch_packed(s, p.address, p.offsets.ctypes.data, p.n,
+                                               owners.ctypes.data))
+            return owners_array(owners, p.shape), ids, epoch
+        return self._on_current(batch)
+
+    def __repr__(self):
+        if self._h.closed:
+            return "<placer.Router (closed)>"
+        return "<placer.Router epoch %d>" % self.epoch
+
+

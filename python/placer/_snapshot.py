@@ -1,0 +1,227 @@
+"""Snapshot: one immutable placement, its lookups (single, batched from any
+container _keys.pack takes), replica sets, encoding, files and stats."""
+import ctypes
+import json
+import os
+import subprocess
+import tempfile
+
+import numpy as np
+
+from . import _lib
+from ._diff import diff_snapshots
+from ._errors import PlacerError, check, unsigned
+from ._files import write_file
+from ._handle import Handle
+from ._keys import key_bytes, pack
+
+STATES = ("active", "joining", "draining", "down")
+
+
+def _name(p):
+    return p.decode("utf-8", "replace") if p is not None else None
+
+
+def owners_array(owners, shape):
+    """uint32 owners as int64 node indices, -1 for PLACER_NO_NODE."""
+    out = owners.astype(np.int64)
+    out[owners == _lib.NO_NODE] = -1
+    return out.reshape(shape)
+
+
+def node_ids_of(ptr):
+    n = _lib.node_count(ptr)
+    return np.array([_name(_lib.node_id(ptr, i)) for i in range(n)], dtype=object)
+
+
+class Snapshot:
+    """An immutable placement: the owner of every key, node ids and states.
+
+    Make one with build(), load(), decode() or an import; free it with
+    close() (or a with block; it is also freed when garbage-collected).
+    Any number of threads may use one at once; close() waits for the calls
+    in flight. Router(snap) or router.publish(snap) hands it to the router:
+    from then on using it raises PlacerError."""
+
+    def __init__(self, handle):
+        self._h = Handle(handle, _lib.snapshot_free, "snapshot")
+        self.node_ids = node_ids_of(handle)
+
+    def close(self):
+        self._h.close()
+
+    @property
+    def closed(self):
+        return self._h.closed
+
+    def __del__(self):
+        h = getattr(self, "_h", None)
+        if h is not None:
+            h.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _call(self, fn, *args):
+        ptr = self._h.acquire()
+        try:
+            return fn(ptr, *args)
+        finally:
+            self._h.release()
+
+    def __len__(self):
+        return len(self.node_ids)
+
+    def __repr__(self):
+        if self.closed:
+            return "<placer.Snapshot (closed)>"
+        return "<placer.Snapshot %s epoch %d, %d nodes>" % (self.strategy, self.epoch, len(self))
+
+    @property
+    def epoch(self):
+        return self._call(_lib.snapshot_epoch)
+
+    @property
+    def seed(self):
+        return self._call(_lib.snapshot_seed)
+
+    @property
+    def strategy(self):
+        """"ring", "partitions", "jump", "rendezvous", "maglev" or "compat"."""
+        return _name(_lib.strategy_name(self._call(_lib.snapshot_strategy)))
+
+    @property
+    def key_hash(self):
+        return _name(_lib.key_hash_name(self._call(_lib.snapshot_key_hash)))
+
+    @property
+    def keyed(self):
+        """True when keys are placed by SipHash-1-3 under a secret."""
+        return self._call(_lib.snapshot_key_hash) == _lib.HASH_SIPHASH13
+
+    @property
+    def tokens(self):
+        return self._call(_lib.token_count)
+
+    @property
+    def in_transition(self):
+        return bool(self._call(_lib.snapshot_in_transition))
+
+    @property
+    def nodes(self):
+        """Each node as a dict: id, zone, address, weight, state, tokens."""
+        def read(h):
+            return [{"id": self.node_ids[i], "zone": _name(_lib.node_zone(h, i)),
+                     "address": _name(_lib.node_address(h, i)), "weight": _lib.node_weight(h, i),
+                     "state": STATES[_lib.node_state(h, i)], "tokens": _lib.node_tokens(h, i)}
+                    for i in range(len(self))]
+        return self._call(read)
+
+    def lookup(self, key):
+        """The id of the node that owns key (str or bytes), or None when the
+        placement has no node for it (an imported map's -1)."""
+        k = key_bytes(key)
+        owner = self._call(_lib.lookup, k, len(k))
+        if owner == _lib.ENOLIVE:
+            return None
+        return self.node_ids[check(owner)]
+
+    def lookup_batch(self, keys, offsets=None):
+        """Owners of many keys in one C call: a NumPy int64 array of node
+        indices (the shape of keys), -1 where there is no owner;
+        self.node_ids[result] gives the ids. keys: a NumPy S or U array
+        (trailing NULs dropped, as NumPy does), a list of str or bytes, a
+        pyarrow string or binary array, an object array; or a buffer
+        (bytes, bytearray, memoryview, uint8 array) with offsets, n + 1
+        non-decreasing integers: key i is keys[offsets[i]:offsets[i + 1]]."""
+        p = pack(keys, offsets)
+        owners = np.empty(p.n, dtype=np.uint32)
+        if p.n:
+            self._call(lambda h: check(_lib.lookup_batch_packed(
+                h, p.address, p.offsets.ctypes.data, p.n, owners.ctypes.data)))
+        return owners_array(owners, p.shape)
+
+    def replicas(self, key, n=3):
+        """The replica set of key: its owner first, then n - 1 more distinct
+        nodes, in distinct zones while zones remain (ids, at most n)."""
+        if n < 1 or n > 8:
+            raise ValueError("n is from 1 to 8")
+        k = key_bytes(key)
+        out = (ctypes.c_uint32 * n)()
+        got = check(self._call(_lib.replicas, k, len(k), out, n))
+        return [self.node_ids[out[i]] for i in range(got)]
+
+    def replicas_batch(self, keys, n=3, offsets=None):
+        """Replica sets of many keys in one C call (keys as lookup_batch
+        takes them): an int64 array of shape keys.shape + (n,), each row the
+        key's set of node indices, owner first, padded with -1 where the
+        placement has fewer nodes to give."""
+        if n < 1 or n > 8:
+            raise ValueError("n is from 1 to 8")
+        p = pack(keys, offsets)
+        out = np.full(p.n * n, _lib.NO_NODE, dtype=np.uint32)
+        counts = np.empty(p.n, dtype=np.uint32)
+        if p.n:
+            self._call(lambda h: check(_lib.replicas_batch_packed(
+                h, p.address, p.offsets.ctypes.data, p.n, n, out.ctypes.data, counts.ctypes.data)))
+        return owners_array(out, p.shape + (n,))
+
+    def encode(self):
+        """The snapshot in format v2 (docs/FORMAT.md), as bytes."""
+        def enc(h):
+            buf, length = ctypes.c_void_p(), ctypes.c_size_t()
+            check(_lib.snapshot_encode(h, ctypes.byref(buf), ctypes.byref(length)))
+            try:
+                return ctypes.string_at(buf, length.value)
+            finally:
+                _lib.buffer_free(buf)
+        return self._call(enc)
+
+    def save(self, path):
+        """Write the encoded snapshot to path as the placer command writes
+        it: a temporary file beside it renamed over it (a reader never sees
+        half of it; a symlink at path is replaced, never followed), mode
+        0600 for a keyed snapshot (the file holds the secret), else 0666
+        less the umask."""
+        write_file(path, self.encode(), 0o600 if self.keyed else 0o666)
+
+    def diff(self, other, samples=None):
+        """What moves from self to other (nodes matched by id): a Diff with
+        what `placer diff --json` prints. samples: positions measured for
+        jump and rendezvous (default: the command's, 2^20 or fewer for
+        large rendezvous clusters)."""
+        a = self._h.acquire()
+        try:
+            b = other._h.acquire()
+            try:
+                return diff_snapshots(a, b, self.node_ids, other.node_ids, samples)
+            finally:
+                other._h.release()
+        finally:
+            self._h.release()
+
+    def stats(self):
+        """How evenly the snapshot spreads keys: the dict `placer stats
+        --json` prints (docs/JSON.md): shares and targets per node and zone,
+        max_over_target, cv, the search layout... Runs the placer command
+        (PLACER_CLI or PATH) on a private temporary copy."""
+        from . import _cli  # the command finder, shared with simulate()
+        with tempfile.TemporaryDirectory(prefix="placer-stats-") as d:
+            path = os.path.join(d, "s.snap")
+            write_file(path, self.encode(), 0o600)
+            r = subprocess.run([_cli.command(), "stats", "--json", path],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if r.returncode != 0:
+            raise PlacerError(_lib.EFORMAT, r.stderr.decode("utf-8", "replace").strip())
+        return json.loads(r.stdout)
+
+    def _give_to(self, owner):
+        """The C pointer, for a router that owns it from now on."""
+        return self._h.take(owner)
+
+
+def range_checked_epoch(epoch):
+    return unsigned("epoch", epoch)
