@@ -1,0 +1,133 @@
+"""Batches from every container against single lookups (placer_lookup, one
+key at a time: the plain reference), and the packed buffer's refusals."""
+import numpy as np
+import pytest
+
+import placer
+
+MEMBERSHIP = {"strategy": "ring", "seed": 3, "epoch": 1, "vnodes": 32,
+              "nodes": [{"id": "n%d" % i, "zone": "z%d" % (i % 3)} for i in range(9)]}
+STR_KEYS = ["user:%d" % i for i in range(300)] + ["", "caf\u00e9", "\u4e2d\u6587", "\U0001f600x",
+                                                    "a\x00b", "\x00lead", "x" * 70]
+
+
+@pytest.fixture(scope="module")
+def snap():
+    with placer.build(MEMBERSHIP) as s:
+        yield s
+
+
+def singles(s, keys):
+    return [s.node_ids.tolist().index(s.lookup(k)) for k in keys]
+
+
+def test_list_of_str_ascii_and_not(snap):
+    ascii_keys = [k for k in STR_KEYS if k.isascii()]
+    assert snap.lookup_batch(ascii_keys).tolist() == singles(snap, ascii_keys)
+    assert snap.lookup_batch(STR_KEYS).tolist() == singles(snap, STR_KEYS)
+
+
+def test_list_of_bytes_and_mixed(snap):
+    keys = [k.encode() for k in STR_KEYS] + [bytes(range(256))]
+    assert snap.lookup_batch(keys).tolist() == singles(snap, keys)
+    mixed = ["a", b"b", bytearray(b"c"), memoryview(b"d"), np.bytes_(b"e"), np.str_("f")]
+    assert snap.lookup_batch(mixed).tolist() == singles(snap, [b"a", b"b", b"c", b"d", b"e", b"f"])
+    assert snap.lookup_batch(iter(["a", "b"])).tolist() == singles(snap, ["a", "b"])
+    with pytest.raises(TypeError):
+        snap.lookup_batch(["a", 1])
+    with pytest.raises(TypeError):
+        snap.lookup_batch("not a list")
+    with pytest.raises(UnicodeEncodeError):
+        snap.lookup_batch(["ok", "\ud800"])
+
+
+def test_numpy_s_arrays_strip_trailing_nuls(snap):
+    keys = [b"user:%d" % i for i in range(300)] + [b"", b"a\x00b", b"\x00lead", b"full" * 4]
+    arr = np.array(keys, dtype="S16")
+    # NumPy's own view of each value: trailing NULs gone, inner ones kept
+    expect = singles(snap, [bytes(v) for v in arr.tolist()])
+    assert snap.lookup_batch(arr).tolist() == expect
+    full = np.array([b"k%07d" % i for i in range(500)], dtype="S8")  # no padding anywhere
+    assert snap.lookup_batch(full).tolist() == singles(snap, full.tolist())
+    grid = arr[:6].reshape(2, 3)
+    assert snap.lookup_batch(grid).shape == (2, 3)
+    strided = arr[::2]  # not contiguous
+    assert snap.lookup_batch(strided).tolist() == expect[::2]
+    assert snap.lookup_batch(np.array([], dtype="S4")).shape == (0,)
+    assert snap.lookup_batch(np.array([b""] * 3)).tolist() == singles(snap, [b""] * 3)
+
+
+def test_numpy_u_arrays_encode_utf8(snap):
+    arr = np.array(STR_KEYS)
+    expect = singles(snap, [str(v) for v in arr.tolist()])
+    assert snap.lookup_batch(arr).tolist() == expect
+    ascii_arr = np.array(["k%d" % i for i in range(100)])
+    assert snap.lookup_batch(ascii_arr).tolist() == singles(snap, ascii_arr.tolist())
+    assert snap.lookup_batch(np.array(STR_KEYS, dtype=object)).tolist() == singles(snap, STR_KEYS)
+
+
+def test_buffer_with_offsets(snap):
+    keys = [k.encode() for k in STR_KEYS]
+    data = b"PREFIX" + b"".join(keys)
+    offsets = np.concatenate([[0], np.cumsum([len(k) for k in keys])]) + 6
+    expect = singles(snap, keys)
+    for buf in (data, bytearray(data), memoryview(data), np.frombuffer(data, np.uint8)):
+        assert snap.lookup_batch(buf, offsets=offsets).tolist() == expect
+        assert snap.lookup_batch(buf, offsets=list(map(int, offsets))).tolist() == expect
+    assert snap.lookup_batch(b"", offsets=[0]).shape == (0,)
+
+
+def test_buffer_offsets_refused(snap):
+    with pytest.raises(placer.PlacerError) as e:
+        snap.lookup_batch(b"abcdef", offsets=[0, 4, 2, 6])  # decreasing: the C call refuses
+    assert e.value.name == "PLACER_EINVAL"
+    with pytest.raises(placer.PlacerError) as e:
+        snap.lookup_batch(b"abc", offsets=[0, 4])
+    assert e.value.name == "PLACER_ERANGE"
+    with pytest.raises(placer.PlacerError) as e:
+        snap.lookup_batch(b"abc", offsets=[-1, 2])
+    assert e.value.name == "PLACER_ERANGE"
+    with pytest.raises(TypeError):
+        snap.lookup_batch(b"abc", offsets=[0.0, 1.0])
+    with pytest.raises(ValueError):
+        snap.lookup_batch(memoryview(b"abcdef")[::2], offsets=[0, 1])
+
+
+def test_pyarrow_arrays(snap):
+    pa = pytest.importorskip("pyarrow", reason="pyarrow is not installed here (no Debian 12 package)")
+    keys = STR_KEYS
+    expect = singles(snap, keys)
+    for t in (pa.string(), pa.large_string()):
+        assert snap.lookup_batch(pa.array(keys, type=t)).tolist() == expect
+        assert snap.lookup_batch(pa.array(keys, type=t)[5:]).tolist() == expect[5:]
+    assert snap.lookup_batch(pa.chunked_array([keys[:10], keys[10:]])).tolist() == expect
+    with pytest.raises(ValueError):
+        snap.lookup_batch(pa.array(["a", None]))
+
+
+def test_replicas_batch(snap):
+    arr = np.array([k.encode() for k in STR_KEYS], dtype="S80")
+    for n in (1, 3, 8):
+        got = snap.replicas_batch(arr, n)
+        assert got.shape == (len(STR_KEYS), n) and got.dtype == np.int64
+        for i, k in enumerate(arr.tolist()):
+            ids = snap.replicas(k, n)
+            row = got[i][got[i] >= 0]
+            assert list(snap.node_ids[row]) == ids
+    assert snap.replicas_batch(STR_KEYS, 3).tolist() == snap.replicas_batch(arr, 3).tolist()
+    tiny = placer.build({"strategy": "ring", "nodes": [{"id": "a"}, {"id": "b"}]})
+    two = tiny.replicas_batch(["x", "y"], 3)
+    assert (two[:, 2] == -1).all() and (two[:, :2] >= 0).all()
+    with pytest.raises(ValueError):
+        snap.replicas_batch(["x"], 0)
+    assert snap.replicas_batch([], 2).shape == (0, 2)
+
+
+@pytest.mark.parametrize("strategy", ["partitions", "jump", "rendezvous", "maglev"])
+def test_every_strategy(strategy):
+    m = {k: v for k, v in MEMBERSHIP.items() if k != "vnodes"}
+    m["strategy"] = strategy
+    s = placer.build(m)
+    keys = STR_KEYS
+    assert s.lookup_batch(keys).tolist() == singles(s, keys)
+    assert s.lookup_batch(np.array(keys)).tolist() == singles(s, keys)
