@@ -26,10 +26,11 @@ def _snapshot(err, out, why, name):
     return Snapshot(out.value)
 
 
-def import_twemproxy(source, pool=None, epoch=1):
+def import_twemproxy(source, pool=None, epoch=0):
     """The pool of a nutcracker.yml (source: its text as bytes, or its path;
     pool: the pool's name, None for a file of one pool) as a snapshot
-    placing keys where nutcracker sends them, at epoch."""
+    placing keys where nutcracker sends them, at epoch (default 0, as the
+    command)."""
     text, name = _text(source)
     out, why = ctypes.c_void_p(), ctypes.create_string_buffer(512)
     err = _lib.twemproxy_import(text, len(text), pool.encode() if pool is not None else None,
