@@ -5,7 +5,7 @@ takes, built without per-key Python work where the container allows:
   NumPy S arrays     the array's own bytes when no value has trailing NULs;
                      otherwise the lengths (NumPy strips trailing NULs) from
                      the last nonzero byte of each row, found on a uint8
-                     matrix, and the kept bytes gathered by one mask
+                     matrix, and pointers into the rows (the unpacked calls)
   NumPy U arrays     code points as a uint32 matrix, the same lengths, then
                      the kept code points encoded to UTF-8 in one call and
                      the UTF-8 lengths from the code points' ranges
@@ -13,29 +13,60 @@ takes, built without per-key Python work where the container allows:
                      the caller's offsets, not copied
   pyarrow arrays     string, binary and their large forms: the column's own
                      offsets and data buffers (when pyarrow is installed)
-  lists of str       one join and one encode; byte offsets from code-point
-                     counts (and, when not ASCII, from the code points' UTF-8
-                     widths)
-  lists of bytes     one join
+  lists of str       one join (a NUL between keys) and one encode; the key
+                     boundaries are the NULs, found on the bytes, then dropped;
+                     when a key holds a NUL itself, byte offsets from the
+                     keys' lengths instead
+  lists of bytes     the same, without the encode
 Anything else (mixed lists, object arrays of bytes and str) goes key by key.
 """
 import numpy as np
 
+from . import _lib
 from ._errors import PlacerError, ERANGE, EINVAL
 
 
 class Packed:
-    """A packed batch: buf (an object exposing the buffer, kept alive), its
-    address, the uint64 offsets, n, and the shape to give the answers."""
+    """A batch for the C calls: buf (the keys' bytes, kept alive), its
+    address, the uint64 offsets, n, and the shape to give the answers. A
+    fixed-width array with padded values is passed as it lies instead
+    (ptrs and lens set, offsets None: the unpacked batch calls), which
+    spares gathering its kept bytes into a new buffer."""
 
-    __slots__ = ("buf", "address", "offsets", "n", "shape")
+    __slots__ = ("buf", "address", "offsets", "n", "shape", "ptrs", "lens")
 
-    def __init__(self, buf, offsets, shape):
+    def __init__(self, buf, offsets, shape, lens=None, stride=0):
         self.buf = np.frombuffer(buf, dtype=np.uint8) if not isinstance(buf, np.ndarray) else buf
         self.address = self.buf.ctypes.data if self.buf.size else 0
-        self.offsets = offsets
-        self.n = len(offsets) - 1
         self.shape = shape
+        self.ptrs = self.lens = None
+        if offsets is None:  # rows of `stride` bytes, key i the first lens[i] of row i
+            self.offsets = None
+            self.n = len(lens)
+            self.lens = lens.astype(np.uintp)
+            self.ptrs = np.arange(self.n, dtype=np.uintp) * np.uintp(stride) + np.uintp(self.address)
+        else:
+            self.offsets = offsets
+            self.n = len(offsets) - 1
+
+    def lookup(self, h, owners):
+        """placer_lookup_batch(_packed) on snapshot pointer h into owners."""
+        if not self.n:
+            return 0
+        if self.offsets is None:
+            return _lib.lookup_batch(h, self.ptrs.ctypes.data, self.lens.ctypes.data, self.n,
+                                     owners.ctypes.data)
+        return _lib.lookup_batch_packed(h, self.address, self.offsets.ctypes.data, self.n,
+                                        owners.ctypes.data)
+
+    def replicas(self, h, want, out, counts):
+        if not self.n:
+            return 0
+        if self.offsets is None:
+            return _lib.replicas_batch(h, self.ptrs.ctypes.data, self.lens.ctypes.data, self.n,
+                                       want, out.ctypes.data, counts.ctypes.data)
+        return _lib.replicas_batch_packed(h, self.address, self.offsets.ctypes.data, self.n, want,
+                                          out.ctypes.data, counts.ctypes.data)
 
 
 def _from_lengths(lens):
@@ -75,7 +106,9 @@ def _pack_s(keys):
     width = flat.dtype.itemsize
     matrix = flat.view(np.uint8).reshape(len(flat), width)
     lens = _kept_lengths(matrix)
-    return Packed(_kept(matrix, lens), _from_lengths(lens), keys.shape)
+    if lens.size and int(lens.min()) < width:  # padded values: pointers into the rows
+        return Packed(matrix.reshape(-1), None, keys.shape, lens=lens, stride=width)
+    return Packed(matrix.reshape(-1), _from_lengths(lens), keys.shape)
 
 
 def _utf8_widths(cps):
@@ -98,8 +131,28 @@ def _pack_u(keys):
     return Packed(data, widths[_from_lengths(lens).astype(np.intp)], keys.shape)
 
 
+def _split_at_nuls(data, n):
+    """data is n keys joined by NUL bytes: a Packed of the keys, or None
+    when some key holds a NUL itself (more NULs than separators)."""
+    raw = np.frombuffer(data, dtype=np.uint8)
+    seps = np.flatnonzero(raw == 0)
+    if len(seps) != n - 1:
+        return None
+    offsets = np.empty(n + 1, dtype=np.uint64)
+    offsets[0] = 0
+    # key i + 1 starts after separator i, less the i + 1 separators removed
+    offsets[1:n] = seps.astype(np.uint64) - np.arange(n - 1, dtype=np.uint64)
+    offsets[n] = len(raw) - (n - 1)
+    return Packed(raw[raw != 0] if n > 1 else raw, offsets, (n,))
+
+
 def _pack_str_list(keys):
-    joined = "".join(keys)  # TypeError when an item is not a str
+    joined = "\0".join(keys)  # TypeError when an item is not a str
+    data = joined.encode("utf-8")
+    p = _split_at_nuls(data, len(keys))
+    if p is not None:
+        return p
+    joined = "".join(keys)
     data = joined.encode("utf-8")
     counts = np.fromiter(map(len, keys), dtype=np.uint64, count=len(keys))
     if len(data) == len(joined):  # ASCII: code points are bytes
@@ -111,6 +164,9 @@ def _pack_str_list(keys):
 
 
 def _pack_bytes_list(keys):
+    p = _split_at_nuls(b"\0".join(keys), len(keys))  # TypeError when an item is not bytes-like
+    if p is not None:
+        return p
     data = b"".join(keys)  # TypeError when an item is not bytes-like
     lens = np.fromiter(map(len, keys), dtype=np.uint64, count=len(keys))
     if len(data) != int(lens.sum()):  # a memoryview of items wider than bytes
@@ -211,7 +267,7 @@ def pack(keys, offsets=None):
             return _pack_str_list(keys)
         if first is bytes:
             return _pack_bytes_list(keys)
-    except TypeError:
+    except (TypeError, BufferError):
         pass  # mixed: key by key below
     return _pack_any_list(keys)
 

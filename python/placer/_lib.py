@@ -95,6 +95,8 @@ moved_fraction = _fn(lib, "placer_moved_fraction", ctypes.c_int, c_vp, c_vp, cty
                      ctypes.POINTER(ctypes.c_double))
 lookup_hash_batch = _fn(lib, "placer_lookup_hash_batch", ctypes.c_int, c_vp, c_vp, ctypes.c_size_t,
                         c_vp)
+replicas_batch = _fn(lib, "placer_replicas_batch", ctypes.c_int, c_vp, c_vp, c_vp, ctypes.c_size_t,
+                     ctypes.c_uint32, c_vp, c_vp)
 # Packed batches: keys back to back in one buffer, n + 1 uint64 offsets.
 lookup_batch_packed = _fn(lib, "placer_lookup_batch_packed", ctypes.c_int, c_vp, c_vp, c_vp,
                           ctypes.c_size_t, c_vp)

@@ -94,9 +94,7 @@ class Router:
         owners = np.empty(p.n, dtype=np.uint32)
 
         def batch(s, ids, epoch):
-            if p.n:
-                check(_lib.lookup_batch_packed(s, p.address, p.offsets.ctypes.data, p.n,
-                                               owners.ctypes.data))
+            check(p.lookup(s, owners))
             return owners_array(owners, p.shape), ids, epoch
         return self._on_current(batch)
 

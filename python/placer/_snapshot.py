@@ -140,8 +140,7 @@ class Snapshot:
         p = pack(keys, offsets)
         owners = np.empty(p.n, dtype=np.uint32)
         if p.n:
-            self._call(lambda h: check(_lib.lookup_batch_packed(
-                h, p.address, p.offsets.ctypes.data, p.n, owners.ctypes.data)))
+            self._call(lambda h: check(p.lookup(h, owners)))
         return owners_array(owners, p.shape)
 
     def replicas(self, key, n=3):
@@ -165,8 +164,7 @@ class Snapshot:
         out = np.full(p.n * n, _lib.NO_NODE, dtype=np.uint32)
         counts = np.empty(p.n, dtype=np.uint32)
         if p.n:
-            self._call(lambda h: check(_lib.replicas_batch_packed(
-                h, p.address, p.offsets.ctypes.data, p.n, n, out.ctypes.data, counts.ctypes.data)))
+            self._call(lambda h: check(p.replicas(h, n, out, counts)))
         return owners_array(out, p.shape + (n,))
 
     def encode(self):

@@ -27,6 +27,19 @@ def test_list_of_str_ascii_and_not(snap):
     assert snap.lookup_batch(STR_KEYS).tolist() == singles(snap, STR_KEYS)
 
 
+def test_lists_without_nuls_take_the_separator_path(snap):
+    keys = [k for k in STR_KEYS if "\x00" not in k]
+    assert snap.lookup_batch(keys).tolist() == singles(snap, keys)  # not ASCII
+    assert snap.lookup_batch([k.encode() for k in keys]).tolist() == singles(snap, keys)
+    for few in (["solo"], [""], ["", ""], ["", "x", ""], [b"", b"y"]):
+        assert snap.lookup_batch(few).tolist() == singles(snap, few)
+    # a NUL in one key of many: the separator count gives it away
+    assert snap.lookup_batch(["a", "b\x00", "c"]).tolist() == singles(snap, ["a", "b\x00", "c"])
+    assert snap.lookup_batch([b"a", b"\x00", b"c"]).tolist() == singles(snap, [b"a", b"\x00", b"c"])
+    wide = memoryview(np.arange(4, dtype=np.uint16))  # raw bytes, as lookup takes them
+    assert snap.lookup_batch([wide, b"z"]).tolist() == singles(snap, [wide.tobytes(), b"z"])
+
+
 def test_list_of_bytes_and_mixed(snap):
     keys = [k.encode() for k in STR_KEYS] + [bytes(range(256))]
     assert snap.lookup_batch(keys).tolist() == singles(snap, keys)
