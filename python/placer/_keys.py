@@ -14,9 +14,10 @@ takes, built without per-key Python work where the container allows:
   pyarrow arrays     string, binary and their large forms: the column's own
                      offsets and data buffers (when pyarrow is installed)
   lists of str       one join (a NUL between keys) and one encode; the key
-                     boundaries are the NULs, found on the bytes, then dropped;
-                     when a key holds a NUL itself, byte offsets from the
-                     keys' lengths instead
+                     boundaries are the NULs, found on the bytes, and the keys
+                     are passed where they lie (pointers: the unpacked calls);
+                     when a key holds a NUL itself, packed with byte offsets
+                     from the keys' lengths instead
   lists of bytes     the same, without the encode
 Anything else (mixed lists, object arrays of bytes and str) goes key by key.
 """
@@ -28,23 +29,26 @@ from ._errors import PlacerError, ERANGE, EINVAL
 
 class Packed:
     """A batch for the C calls: buf (the keys' bytes, kept alive), its
-    address, the uint64 offsets, n, and the shape to give the answers. A
-    fixed-width array with padded values is passed as it lies instead
-    (ptrs and lens set, offsets None: the unpacked batch calls), which
-    spares gathering its kept bytes into a new buffer."""
+    address, the uint64 offsets, n, and the shape to give the answers.
+    Keys with gaps between them (a padded fixed-width array, a list joined
+    with NUL separators) go as they lie instead: ptrs and lens set, offsets
+    None, for the unpacked batch calls; gathering them into a new packed
+    buffer would cost a pass over every byte for nothing."""
 
     __slots__ = ("buf", "address", "offsets", "n", "shape", "ptrs", "lens")
 
-    def __init__(self, buf, offsets, shape, lens=None, stride=0):
+    def __init__(self, buf, offsets, shape, lens=None, stride=0, starts=None):
         self.buf = np.frombuffer(buf, dtype=np.uint8) if not isinstance(buf, np.ndarray) else buf
         self.address = self.buf.ctypes.data if self.buf.size else 0
         self.shape = shape
         self.ptrs = self.lens = None
-        if offsets is None:  # rows of `stride` bytes, key i the first lens[i] of row i
+        if offsets is None:  # key i: lens[i] bytes from starts[i] (or row i of `stride` bytes)
             self.offsets = None
             self.n = len(lens)
             self.lens = lens.astype(np.uintp)
-            self.ptrs = np.arange(self.n, dtype=np.uintp) * np.uintp(stride) + np.uintp(self.address)
+            if starts is None:
+                starts = np.arange(self.n, dtype=np.uintp) * np.uintp(stride)
+            self.ptrs = starts + np.uintp(self.address)
         else:
             self.offsets = offsets
             self.n = len(offsets) - 1
@@ -77,28 +81,33 @@ def _from_lengths(lens):
 
 def _kept_lengths(matrix):
     """Per row, 1 + the index of its last nonzero element (0 for a row of
-    zeros): NumPy's rule for fixed-width values. Rows whose last element is
-    nonzero are full; only the others are searched."""
+    zeros): NumPy's rule for fixed-width values; None when every row is
+    full. Rows whose last element is nonzero are full; only the others are
+    searched."""
     rows, width = matrix.shape
-    lens = np.full(rows, width, dtype=np.uint64)
     if width == 0:
-        return lens
+        return np.zeros(rows, dtype=np.uint64) if rows else None
     short = np.flatnonzero(matrix[:, -1] == 0)
-    if short.size:
-        nz = matrix[short] != 0
-        last = width - np.argmax(nz[:, ::-1], axis=1)
-        last[~nz.any(axis=1)] = 0
-        lens[short] = last
+    if not short.size:
+        return None
+    lens = np.full(rows, width, dtype=np.uint64)
+    nz = matrix[short] != 0
+    last = width - np.argmax(nz[:, ::-1], axis=1)
+    last[~nz.any(axis=1)] = 0
+    lens[short] = last
     return lens
 
 
 def _kept(matrix, lens):
     """The kept elements of each row, row after row, as one 1-D array."""
-    width = matrix.shape[1]
-    if lens.size == 0 or int(lens.min()) == width:
+    if lens is None:
         return matrix.reshape(-1)
-    mask = np.arange(width, dtype=np.uint64)[None, :] < lens[:, None]
+    mask = np.arange(matrix.shape[1], dtype=np.uint64)[None, :] < lens[:, None]
     return matrix[mask]
+
+
+def _full_rows(rows, width):
+    return np.arange(rows + 1, dtype=np.uint64) * np.uint64(width)
 
 
 def _pack_s(keys):
@@ -106,9 +115,9 @@ def _pack_s(keys):
     width = flat.dtype.itemsize
     matrix = flat.view(np.uint8).reshape(len(flat), width)
     lens = _kept_lengths(matrix)
-    if lens.size and int(lens.min()) < width:  # padded values: pointers into the rows
-        return Packed(matrix.reshape(-1), None, keys.shape, lens=lens, stride=width)
-    return Packed(matrix.reshape(-1), _from_lengths(lens), keys.shape)
+    if lens is None:  # no padding: the array is a packed buffer already
+        return Packed(matrix.reshape(-1), _full_rows(len(flat), width), keys.shape)
+    return Packed(matrix.reshape(-1), None, keys.shape, lens=lens, stride=width)
 
 
 def _utf8_widths(cps):
@@ -122,6 +131,8 @@ def _pack_u(keys):
     matrix = flat.view(np.uint32).reshape(len(flat), width)
     lens = _kept_lengths(matrix)
     cps = _kept(matrix, lens)
+    if lens is None:
+        lens = np.full(len(flat), width, dtype=np.uint64)
     if cps.size == 0 or int(cps.max()) < 0x80:  # ASCII: one byte per code point
         return Packed(cps.astype(np.uint8), _from_lengths(lens), keys.shape)
     # one encode of everything (surrogates refused as str.encode refuses them)
@@ -132,18 +143,20 @@ def _pack_u(keys):
 
 
 def _split_at_nuls(data, n):
-    """data is n keys joined by NUL bytes: a Packed of the keys, or None
-    when some key holds a NUL itself (more NULs than separators)."""
+    """data is n keys joined by NUL bytes: a batch of pointers to the keys
+    where they lie in data (no copy), or None when some key holds a NUL
+    itself (more NULs than separators)."""
     raw = np.frombuffer(data, dtype=np.uint8)
     seps = np.flatnonzero(raw == 0)
     if len(seps) != n - 1:
         return None
-    offsets = np.empty(n + 1, dtype=np.uint64)
-    offsets[0] = 0
-    # key i + 1 starts after separator i, less the i + 1 separators removed
-    offsets[1:n] = seps.astype(np.uint64) - np.arange(n - 1, dtype=np.uint64)
-    offsets[n] = len(raw) - (n - 1)
-    return Packed(raw[raw != 0] if n > 1 else raw, offsets, (n,))
+    starts = np.empty(n, dtype=np.uintp)
+    starts[0] = 0
+    starts[1:] = seps + 1
+    ends = np.empty(n, dtype=np.uintp)
+    ends[:-1] = seps
+    ends[-1] = len(raw)
+    return Packed(raw, None, (n,), lens=ends - starts, starts=starts)
 
 
 def _pack_str_list(keys):

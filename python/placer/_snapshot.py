@@ -24,9 +24,8 @@ def _name(p):
 
 def owners_array(owners, shape):
     """uint32 owners as int64 node indices, -1 for PLACER_NO_NODE."""
-    out = owners.astype(np.int64)
-    out[owners == _lib.NO_NODE] = -1
-    return out.reshape(shape)
+    # node indices stay below 2^31 (PLACER_MAX_NODES): as int32, PLACER_NO_NODE is -1
+    return owners.view(np.int32).astype(np.int64).reshape(shape)
 
 
 def node_ids_of(ptr):
