@@ -102,6 +102,26 @@ if grep -qiE 'curl|jansson|jemalloc' <<<"$needed"; then
 fi
 passed=$((passed + 1))
 
+# 5. the Python module, installed beside them where the system interpreter
+# imports from (python/meson.build), imported from outside the source tree
+pyinit=$(find "$dest" -path '*/placer/__init__.py' | head -1)
+if [ -n "$pyinit" ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+    site=$(dirname "$(dirname "$pyinit")")
+    /usr/bin/python3 -c "import sys; sys.exit(0 if '${site#"$dest"}' in sys.path else 1)" || {
+        echo "test_install: the module went to ${site#"$dest"}, not on /usr/bin/python3's path" >&2
+        exit 1
+    }
+    grep -qF "LIBDIR = \"${libdir#"$dest"}\"" "$site/placer/_paths.py"
+    (cd "$dest" && PYTHONPATH="$site" PLACER_LIBRARY_PATH="$libdir" PYTHONDONTWRITEBYTECODE=1 \
+        /usr/bin/python3 -c '
+import sys, placer
+assert placer.__file__.startswith(sys.argv[1]), placer.__file__
+s = placer.build({"strategy": "ring", "nodes": [{"id": "a"}, {"id": "b"}]})
+print("python owner", s.lookup("user:1"), placer.__version__)
+' "$dest") | grep -qE '^python owner (a|b) '
+    passed=$((passed + 1))
+fi
+
 test -x "$dest$prefix/bin/placer"
 test -f "$dest$prefix/include/placer_control.h"
 echo "test_install: $passed passed, 0 failed"

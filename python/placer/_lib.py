@@ -4,7 +4,9 @@ functions the module calls (include/placer.h, include/placer_control.h).
 The libraries are looked up, in order:
   1. in PLACER_LIBRARY_PATH, a list of directories separated by ':' (the
      build tree: "build/engine:build/control");
-  2. by the dynamic linker, as an installed program finds them
+  2. in the directory `meson install` put them in, when the module was
+     installed by meson (_paths.py);
+  3. by the dynamic linker, as an installed program finds them
      (libplacer.so.0 and libplacer-control.so.0 on the library path).
 """
 import ctypes
@@ -17,10 +19,20 @@ class LibraryNotFound(OSError):
     """libplacer or libplacer-control could not be loaded."""
 
 
+def _search_dirs():
+    dirs = [d for d in os.environ.get("PLACER_LIBRARY_PATH", "").split(":") if d]
+    try:
+        from ._paths import LIBDIR
+        dirs.append(LIBDIR)
+    except ImportError:  # the source tree: no install directory
+        pass
+    return dirs
+
+
 def _load(name):
     soname = _SONAMES[name]
     tried = []
-    for d in filter(None, os.environ.get("PLACER_LIBRARY_PATH", "").split(":")):
+    for d in _search_dirs():
         for file in (soname, "lib%s.so" % name):
             path = os.path.join(d, file)
             if os.path.exists(path):
