@@ -45,10 +45,11 @@ class Packed:
         if offsets is None:  # key i: lens[i] bytes from starts[i] (or row i of `stride` bytes)
             self.offsets = None
             self.n = len(lens)
-            self.lens = lens.astype(np.uintp)
+            self.lens = lens.astype(np.uintp, copy=False)
             if starts is None:
                 starts = np.arange(self.n, dtype=np.uintp) * np.uintp(stride)
-            self.ptrs = starts + np.uintp(self.address)
+            starts += np.uintp(self.address)  # starts is ours: made for this batch
+            self.ptrs = starts
         else:
             self.offsets = offsets
             self.n = len(offsets) - 1
@@ -152,11 +153,12 @@ def _split_at_nuls(data, n):
         return None
     starts = np.empty(n, dtype=np.uintp)
     starts[0] = 0
-    starts[1:] = seps + 1
-    ends = np.empty(n, dtype=np.uintp)
-    ends[:-1] = seps
-    ends[-1] = len(raw)
-    return Packed(raw, None, (n,), lens=ends - starts, starts=starts)
+    np.add(seps, 1, out=starts[1:], casting="unsafe")
+    lens = np.empty(n, dtype=np.uintp)  # ends, then less the starts
+    lens[:-1] = seps
+    lens[-1] = len(raw)
+    lens -= starts
+    return Packed(raw, None, (n,), lens=lens, starts=starts)
 
 
 def _pack_str_list(keys):

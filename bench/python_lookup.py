@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""bench/python_lookup.py -- Snapshot.lookup_batch against one C call of
+placer_lookup_batch on the same keys and snapshot, in the same process.
+
+The snapshot: 120 nodes in 3 zones, 256 tokens each (the seed scenario,
+30,720 tokens). The keys: 1,000,000 fixed-seed 32-byte keys ("key:" and 28
+hex digits, no NULs). The C rate is one ctypes call of placer_lookup_batch
+with pointer and length arrays built beforehand (the call alone is timed).
+Every Python form is timed from its container to the int64 answer array,
+everything the module does included, and checked against the C owners.
+Medians of --reps runs (default 7); the forms are interleaved per round so
+that a load change on a shared machine hits them all alike.
+
+Usage (from a build tree):
+  PLACER_LIBRARY_PATH=build/engine:build/control PYTHONPATH=python \\
+      /usr/bin/python3 bench/python_lookup.py [--keys N] [--reps R]
+"""
+import argparse
+import ctypes
+import statistics
+import time
+
+import numpy as np
+
+import placer
+from placer import _lib
+
+
+def membership():
+    return {"strategy": "ring", "vnodes": 256, "seed": 1,
+            "nodes": [{"id": "node-%d" % i, "zone": "zone-%s" % "abc"[i % 3]} for i in range(120)]}
+
+
+def make_keys(n):
+    rng = np.random.default_rng(12345)
+    digits = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
+    body = digits[rng.integers(0, 16, size=(n, 28))]
+    raw = np.concatenate([np.tile(np.frombuffer(b"key:", np.uint8), (n, 1)), body], axis=1)
+    return np.ascontiguousarray(raw).view("S32").reshape(n)
+
+
+def mixed_keys(n):
+    """Keys of 8 to 32 bytes in an S32 array: the padded (slow) S path."""
+    rng = np.random.default_rng(777)
+    full = make_keys(n).view(np.uint8).reshape(n, 32).copy()
+    lens = rng.integers(8, 33, size=n)
+    full[np.arange(32)[None, :] >= lens[:, None]] = 0
+    return full.view("S32").reshape(n)
+
+
+def timed(fn):
+    t = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - t, out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--keys", type=int, default=1000000)
+    ap.add_argument("--reps", type=int, default=7)
+    args = ap.parse_args()
+    n = args.keys
+    snap = placer.build(membership(), epoch=1)
+    s_arr = make_keys(n)
+    data = s_arr.tobytes()
+    offsets = np.arange(n + 1, dtype=np.uint64) * 32
+    str_list = [k.decode() for k in s_arr.tolist()]
+    bytes_list = s_arr.tolist()
+    u_arr = np.array(str_list)
+    mixed = mixed_keys(n)
+
+    # the C call's inputs, prebuilt: pointers into data, lengths
+    base = np.frombuffer(data, np.uint8).ctypes.data
+    ptrs = (np.arange(n, dtype=np.uintp) * np.uintp(32)) + np.uintp(base)
+    lens = np.full(n, 32, dtype=np.uintp)
+    c_owners = np.empty(n, dtype=np.uint32)
+    h = snap._h.acquire()  # held for the whole run: nothing closes it
+
+    def c_call():
+        if _lib.lookup_batch(h, ptrs.ctypes.data, lens.ctypes.data, n, c_owners.ctypes.data):
+            raise SystemExit("placer_lookup_batch failed")
+        return c_owners
+
+    mixed_ptrs = (np.arange(n, dtype=np.uintp) * np.uintp(32)) + np.uintp(mixed.ctypes.data)
+    mixed_lens = np.char.str_len(mixed).astype(np.uintp)  # outside the timing: reference only
+    mixed_ref = np.empty(n, dtype=np.uint32)
+    _lib.lookup_batch(h, mixed_ptrs.ctypes.data, mixed_lens.ctypes.data, n, mixed_ref.ctypes.data)
+
+    forms = {
+        "C placer_lookup_batch (one ctypes call)": c_call,
+        "NumPy S32 array": lambda: snap.lookup_batch(s_arr),
+        "packed buffer + offsets": lambda: snap.lookup_batch(data, offsets=offsets),
+        "list of str": lambda: snap.lookup_batch(str_list),
+        "list of bytes": lambda: snap.lookup_batch(bytes_list),
+        "NumPy U32 array": lambda: snap.lookup_batch(u_arr),
+        "NumPy S32 array, keys of 8-32 bytes (padded)": lambda: snap.lookup_batch(mixed),
+    }
+    times = {k: [] for k in forms}
+    c_call()
+    expect = c_owners.astype(np.int64)
+    for _ in range(args.reps):
+        for name, fn in forms.items():
+            t, out = timed(fn)
+            times[name].append(t)
+            want = mixed_ref.astype(np.int64) if "padded" in name else expect
+            if not np.array_equal(np.asarray(out).astype(np.int64), want):
+                raise SystemExit("%s: answers differ from the C call" % name)
+    snap._h.release()
+    c_rate = n / statistics.median(times["C placer_lookup_batch (one ctypes call)"])
+    print("%d keys of 32 bytes, 120 x 256 ring, median of %d runs; same owners as C in every run"
+          % (n, args.reps))
+    for name, ts in times.items():
+        rate = n / statistics.median(ts)
+        print("%-46s %7.2f M keys/s  %5.2fx C  (median %.1f ms, min %.1f, max %.1f)"
+              % (name, rate / 1e6, rate / c_rate, 1e3 * statistics.median(ts), 1e3 * min(ts),
+                 1e3 * max(ts)))
+
+
+if __name__ == "__main__":
+    main()
