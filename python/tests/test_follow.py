@@ -86,9 +86,9 @@ def test_follow_yields_each_new_epoch(etcd, tmp_path):
 
 
 def test_follow_stops_after_seconds_when_nothing_comes(etcd):
-    t = time.monotonic()
-    assert list(placer.follow(etcd, "/placer/nothing-here", seconds=0.5)) == []
-    assert time.monotonic() - t < 5
+    f = placer.follow(etcd, "/placer/nothing-here", seconds=0.5)
+    assert list(f) == []  # ends by itself (meson's timeout catches a hang)
+    assert f._f.closed
 
 
 def test_follow_refuses_bad_endpoints():
