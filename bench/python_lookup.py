@@ -16,7 +16,6 @@ Usage (from a build tree):
       /usr/bin/python3 bench/python_lookup.py [--keys N] [--reps R]
 """
 import argparse
-import ctypes
 import statistics
 import time
 

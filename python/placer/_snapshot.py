@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _lib
 from ._diff import diff_snapshots
-from ._errors import PlacerError, check, unsigned
+from ._errors import PlacerError, check
 from ._files import write_file
 from ._handle import Handle
 from ._keys import key_bytes, pack
@@ -218,7 +218,3 @@ class Snapshot:
     def _give_to(self, owner):
         """The C pointer, for a router that owns it from now on."""
         return self._h.take(owner)
-
-
-def range_checked_epoch(epoch):
-    return unsigned("epoch", epoch)
