@@ -37,6 +37,9 @@ packages=(
   crossbuild-essential-arm64 crossbuild-essential-s390x qemu-user-static
   # python/: the placer module's tests (pytest; NumPy arrays from lookup_batch)
   python3-pytest python3-numpy
+  # python/README.md's offline install, tested: venv (with pip's wheel) and
+  # the system setuptools a --no-build-isolation build uses
+  python3-venv python3-setuptools
 )
 
 missing=()
