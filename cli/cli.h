@@ -123,6 +123,9 @@ int cli_utf8_valid(const void *text, size_t len);
  * as \\, everything else as is. */
 void cli_print_text(FILE *out, const void *text, size_t len);
 void cli_print_name(FILE *out, const char *name);
+/* text escaped as cli_print_text does (placer_escape) into buf, for a
+ * message that quotes input; cut with "..." when it does not fit. */
+const char *cli_escaped(char *buf, size_t cap, const char *text);
 
 /* The whole of a file ("-": standard input) into *buf (free() it) and
  * *len, NUL-terminated for convenience. Returns CLI_OK, or prints
@@ -151,6 +154,9 @@ int cli_load_snapshot(const char *cmd, const char *path, placer_snapshot **out);
  * its owner may access. Returns CLI_OK, or prints why and returns
  * CLI_BADINPUT. */
 int cli_read_secret(const char *cmd, const char *path, unsigned char secret[16]);
+/* Why the membership document (text, len bytes) takes no secret: the
+ * compat program it names, else key_hash "couchbase"; into out. */
+void cli_why_no_secret(const char *text, size_t len, char *out, size_t cap);
 
 /* Encode s and write it to path (cli_write_file; mode 0600 when s holds a
  * secret). */

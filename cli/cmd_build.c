@@ -124,6 +124,10 @@ int cmd_build(int argc, char **argv)
     char why[512];
     int got = placer_membership_parse(text, len, strcmp(in, "-") ? in : "<stdin>", &b, &file_epoch,
                                       why, sizeof why);
+    /* which program a refused secret is refused for: the document says */
+    char no_secret[160] = "";
+    if (got >= 0 && secret_path)
+        cli_why_no_secret(text, len, no_secret, sizeof no_secret);
     free(text);
     if (got < 0) {
         fprintf(stderr, "placer build: %s\n", got == PLACER_EFORMAT ? why : placer_strerror(got));
@@ -148,8 +152,7 @@ int cmd_build(int argc, char **argv)
         err = placer_builder_set_secret(b, secret);
         explicit_bzero(secret, sizeof secret);
         if (err) {
-            fprintf(stderr, "placer build: %s: key_hash \"couchbase\" takes no secret (it must "
-                            "match Couchbase's SDKs)\n", in);
+            fprintf(stderr, "placer build: %s: %s\n", in, no_secret);
             placer_builder_free(b);
             placer_snapshot_free(prev);
             return CLI_BADINPUT;

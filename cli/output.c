@@ -165,18 +165,27 @@ int cli_json_emit(const char *cmd, json_t *doc)
 
 void cli_print_text(FILE *out, const void *text, size_t len)
 {
-    const unsigned char *s = text;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < 0x20 || s[i] == 0x7f)
-            fprintf(out, "\\x%02x", s[i]);
-        else if (s[i] == '\\')
-            fputs("\\\\", out);
-        else
-            fputc(s[i], out);
+    /* placer_escape in slices: an escape is at most 4 bytes a byte */
+    const char *s = text;
+    char buf[4 * 256 + 1];
+    for (size_t at = 0; at < len; at += 256) {
+        size_t k = len - at < 256 ? len - at : 256;
+        size_t n = placer_escape(buf, sizeof buf, s + at, k);
+        fwrite(buf, 1, n, out);
     }
 }
 
 void cli_print_name(FILE *out, const char *name)
 {
     cli_print_text(out, name, strlen(name));
+}
+
+const char *cli_escaped(char *buf, size_t cap, const char *text)
+{
+    size_t len = strlen(text);
+    if (placer_escape(buf, cap, text, len) >= cap && cap > 4) {
+        placer_escape(buf, cap - 3, text, len); /* whole escapes only, then the mark */
+        strcat(buf, "...");
+    }
+    return buf;
 }

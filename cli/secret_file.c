@@ -6,8 +6,10 @@
  * The file holds exactly 16 raw bytes, or 32 hex digits optionally followed
  * by one newline. Like ssh with a private key, placer refuses a file that
  * its group or others may read or write, and a path that is not a regular
- * file (a symlink's target is checked, not the link). The bytes read are
- * wiped from the buffer before it is freed.
+ * file (a symlink's target is checked, not the link). The file is opened
+ * with O_NONBLOCK and checked before anything is read, so a FIFO (or a
+ * device) is refused at once instead of blocking until a writer comes.
+ * The bytes read are wiped from the buffer before it is freed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -50,14 +52,16 @@ static int parse_secret(const unsigned char *buf, size_t n, unsigned char secret
 
 int cli_read_secret(const char *cmd, const char *path, unsigned char secret[16])
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    char name[256]; /* the path as messages show it (cli_escaped) */
+    cli_escaped(name, sizeof name, path);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
-        fprintf(stderr, "placer %s: --secret-file %s: %s\n", cmd, path, strerror(errno));
+        fprintf(stderr, "placer %s: --secret-file %s: %s\n", cmd, name, strerror(errno));
         return CLI_BADINPUT;
     }
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        fprintf(stderr, "placer %s: --secret-file %s: not a regular file\n", cmd, path);
+        fprintf(stderr, "placer %s: --secret-file %s: not a regular file\n", cmd, name);
         close(fd);
         return CLI_BADINPUT;
     }
@@ -65,7 +69,7 @@ int cli_read_secret(const char *cmd, const char *path, unsigned char secret[16])
         fprintf(stderr,
                 "placer %s: --secret-file %s: group or others may access it (mode %03o); "
                 "chmod 600 it\n",
-                cmd, path, (unsigned)(st.st_mode & 0777));
+                cmd, name, (unsigned)(st.st_mode & 0777));
         close(fd);
         return CLI_BADINPUT;
     }
@@ -76,7 +80,7 @@ int cli_read_secret(const char *cmd, const char *path, unsigned char secret[16])
         if (got < 0) {
             if (errno == EINTR)
                 continue;
-            fprintf(stderr, "placer %s: --secret-file %s: %s\n", cmd, path, strerror(errno));
+            fprintf(stderr, "placer %s: --secret-file %s: %s\n", cmd, name, strerror(errno));
             close(fd);
             explicit_bzero(buf, sizeof buf);
             return CLI_BADINPUT;
@@ -90,8 +94,24 @@ int cli_read_secret(const char *cmd, const char *path, unsigned char secret[16])
         fprintf(stderr,
                 "placer %s: --secret-file %s: expected 16 raw bytes or 32 hex digits "
                 "(and one newline)\n",
-                cmd, path);
+                cmd, name);
         return CLI_BADINPUT;
     }
     return CLI_OK;
+}
+
+void cli_why_no_secret(const char *text, size_t len, char *out, size_t cap)
+{
+    json_t *root = json_loadb(text, len, 0, NULL);
+    const char *program = json_string_value(json_object_get(root, "compat"));
+    const char *hash = json_string_value(json_object_get(root, "key_hash"));
+    char p[64], h[64];
+    cli_escaped(p, sizeof p, program ? program : "");
+    cli_escaped(h, sizeof h, hash ? hash : "couchbase");
+    if (program)
+        snprintf(out, cap, "compat \"%s\" takes no secret (its placement must match %s's own, "
+                           "which hashes keys unkeyed)", p, p);
+    else
+        snprintf(out, cap, "key_hash \"%s\" takes no secret (it must match Couchbase's SDKs)", h);
+    json_decref(root);
 }

@@ -20,10 +20,12 @@ static int fail(char *why, size_t why_len, const char *fmt, ...)
 static int fail(char *why, size_t why_len, const char *fmt, ...)
 {
     if (why && why_len) {
+        char raw[512]; /* may quote the input (jansson's text): escaped (placer_escape) */
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(why, why_len, fmt, ap);
+        vsnprintf(raw, sizeof raw, fmt, ap);
         va_end(ap);
+        placer_escape(why, why_len, raw, strlen(raw));
     }
     return PLACER_EFORMAT;
 }

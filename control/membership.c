@@ -41,8 +41,11 @@ int plc_m_fail(plc_mctx *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    snprintf(c->why, c->why_len, "%s:%d:%d: %s%s%s", c->name, line, col, field, *field ? ": " : "",
+    /* field names and values come from the file: escaped (placer_escape) */
+    char raw[512];
+    snprintf(raw, sizeof raw, "%s:%d:%d: %s%s%s", c->name, line, col, field, *field ? ": " : "",
              msg);
+    placer_escape(c->why, c->why_len, raw, strlen(raw));
     return PLACER_EFORMAT;
 }
 
@@ -404,8 +407,11 @@ int placer_membership_parse(const char *json, size_t len, const char *name, plac
     json_error_t jerr;
     json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
-        if (why && why_len)
-            snprintf(why, why_len, "%s:%d:%d: %s", c.name, jerr.line, jerr.column, jerr.text);
+        if (why && why_len) { /* jansson's text quotes the input near the fault */
+            char raw[512];
+            snprintf(raw, sizeof raw, "%s:%d:%d: %s", c.name, jerr.line, jerr.column, jerr.text);
+            placer_escape(why, why_len, raw, strlen(raw));
+        }
         return json_error_code(&jerr) == json_error_out_of_memory ? PLACER_ENOMEM : PLACER_EFORMAT;
     }
     placer_builder *b = placer_builder_new();

@@ -42,12 +42,13 @@ static int fail(rn *r, size_t line, const char *fmt, ...) __attribute__((format(
 static int fail(rn *r, size_t line, const char *fmt, ...)
 {
     if (r->why && r->why_len) {
-        int n = line ? snprintf(r->why, r->why_len, "line %zu: ", line) : 0;
+        char raw[512]; /* quotes the text's fields: escaped (placer_escape) */
+        int n = line ? snprintf(raw, sizeof raw, "line %zu: ", line) : 0;
         va_list ap;
         va_start(ap, fmt);
-        if (n >= 0 && (size_t)n < r->why_len)
-            vsnprintf(r->why + n, r->why_len - (size_t)n, fmt, ap);
+        vsnprintf(raw + n, sizeof raw - (size_t)n, fmt, ap);
         va_end(ap);
+        placer_escape(r->why, r->why_len, raw, strlen(raw));
     }
     return PLACER_EFORMAT;
 }

@@ -56,14 +56,16 @@ static int fail_at(tw *t, yaml_mark_t m, const char *fmt, ...)
 static int fail_at(tw *t, yaml_mark_t m, const char *fmt, ...)
 {
     if (t->why && t->why_len) {
-        int n = snprintf(t->why, t->why_len, "line %zu, column %zu: ", m.line + 1, m.column + 1);
-        if (*t->pool && n >= 0 && (size_t)n < t->why_len)
-            n += snprintf(t->why + n, t->why_len - (size_t)n, "pool \"%s\": ", t->pool);
+        char raw[512]; /* quotes the file's scalars: escaped (placer_escape) */
+        int n = snprintf(raw, sizeof raw, "line %zu, column %zu: ", m.line + 1, m.column + 1);
+        if (*t->pool && n >= 0 && (size_t)n < sizeof raw)
+            n += snprintf(raw + n, sizeof raw - (size_t)n, "pool \"%s\": ", t->pool);
         va_list ap;
         va_start(ap, fmt);
-        if (n >= 0 && (size_t)n < t->why_len)
-            vsnprintf(t->why + n, t->why_len - (size_t)n, fmt, ap);
+        if (n >= 0 && (size_t)n < sizeof raw)
+            vsnprintf(raw + n, sizeof raw - (size_t)n, fmt, ap);
         va_end(ap);
+        placer_escape(t->why, t->why_len, raw, strlen(raw));
     }
     return PLACER_EFORMAT;
 }

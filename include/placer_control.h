@@ -52,6 +52,20 @@ PLACER_API int placer_parse_u64(const char *text, size_t len, uint64_t min, uint
 PLACER_API const char *placer_parse_u64_reason(const char *text, size_t len, int err);
 
 /* ------------------------------------------------------------------------ */
+/* Quoting input in messages                                                */
+/* ------------------------------------------------------------------------ */
+
+/* The len bytes at text as they may be shown on a terminal: control bytes
+ * (below 0x20, and 0x7f) as \xNN, a backslash as \\, every other byte as
+ * is; the escaping of the placer command's text output, and of every error
+ * message here that quotes input (a field name, a YAML or Redis value).
+ * Writes at most cap - 1 bytes and a NUL into out (cap > 0; an escape is
+ * never cut in half) and returns the length of the whole escaped text, as
+ * snprintf does: a return >= cap means it was cut. out may be NULL with cap
+ * 0 to measure. Pure: any thread. */
+PLACER_API size_t placer_escape(char *out, size_t cap, const void *text, size_t len);
+
+/* ------------------------------------------------------------------------ */
 /* Imports: Couchbase                                                       */
 /* ------------------------------------------------------------------------ */
 
