@@ -282,6 +282,27 @@ int cli_etcd_config(const char *cmd, const cli_etcd *o, placer_etcd_config **out
  * answered, credentials or a certificate refused, permission denied). */
 int cli_etcd_exit(int err);
 
+/* ---- lines of standard input with a length cap (key_lines.c) ---- */
+
+typedef struct cli_lines {
+    FILE *f;
+    char *buf;
+    size_t cap, max, start, end;
+    int eof, err;
+} cli_lines;
+
+/* What cli_lines_next found. */
+#define CLI_LINE 1           /* *line, *len: the line without its newline, NUL-ended */
+#define CLI_LINE_END 0       /* no more input */
+#define CLI_LINE_TOO_LONG -1 /* a line longer than max bytes, skipped whole */
+#define CLI_LINE_ERROR -2    /* a read error */
+
+/* Read f's lines of at most max bytes (newline excluded) with one buffer
+ * of max + 2 bytes or 1 MiB. Returns 0, or -1 when out of memory. */
+int cli_lines_open(cli_lines *r, FILE *f, size_t max);
+int cli_lines_next(cli_lines *r, char **line, size_t *len);
+void cli_lines_close(cli_lines *r);
+
 /* Seconds on a monotonic clock. */
 double cli_now(void);
 

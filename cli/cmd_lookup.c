@@ -15,10 +15,14 @@ void cmd_lookup_usage(FILE *out)
             "node joins or drains, and the partition of partition snapshots), with the\n"
             "snapshot's epoch. Without KEY arguments, keys are read from standard input,\n"
             "one a line (the line's bytes, without its newline, are the key). A key holding\n"
-            "a NUL byte is refused (exit status 2): give binary keys with --hex.\n"
+            "a NUL byte is refused (exit status 2): give binary keys with --hex. A key may\n"
+            "be at most 65,536 bytes (PLACER_LOOKUP_KEY_MAX; with --hex, once decoded): a\n"
+            "longer one is refused (exit status 2) and the next line is read.\n"
             "\n"
             "  --replicas R   replica set size, owner included (default 1, at most 8)\n"
-            "  --hex          keys are hex-encoded (two hex digits a byte), for binary keys\n"
+            "  --hex          keys are hex-encoded (two hex digits a byte), for binary keys;\n"
+            "                 the key column echoes them as hex (\"key_hex\" in JSON)\n"
+            "  --header       text output starts with a line naming the columns\n"
             "  --json         one JSON object a key (\"key\", or \"key_base64\" when the key\n"
             "                 is not UTF-8)\n"
             "  -q, --quiet    no progress on stderr (shown only when stderr is a terminal\n"
@@ -27,17 +31,24 @@ void cmd_lookup_usage(FILE *out)
             "  --             the end of options: every argument after it is a key\n"
             "\n"
             "Text output, tab-separated: key, owner, owner's zone, replicas (comma-separated),\n"
-            "distinct zones, epoch[, next owner][, partition]; control characters and\n"
-            "backslashes in keys and ids are escaped as \\xNN and \\\\. A key whose owner is\n"
-            "missing (an imported map's -1) prints \"-\" and makes the exit status 2.\n");
+            "distinct zones, epoch[, next owner][, partition], addresses (the replicas',\n"
+            "comma-separated, in the replicas' order; \"-\" for a node without one);\n"
+            "control characters and backslashes in keys, ids and addresses are escaped as\n"
+            "\\xNN and \\\\. A key whose owner is missing (an imported map's -1) prints \"-\"\n"
+            "and makes the exit status 2.\n");
 }
 
-enum { OPT_REPLICAS = 256, OPT_JSON, OPT_HEX };
+/* The longest key lookup takes: keys are ids, paths, URLs; a line of
+ * gigabytes is a mistake (or an attack) and must not cost gigabytes. */
+#define PLACER_LOOKUP_KEY_MAX 65536
+
+enum { OPT_REPLICAS = 256, OPT_JSON, OPT_HEX, OPT_HEADER };
 
 static const struct option options[] = {
     {"replicas", required_argument, NULL, OPT_REPLICAS},
     {"json", no_argument, NULL, OPT_JSON},
     {"hex", no_argument, NULL, OPT_HEX},
+    {"header", no_argument, NULL, OPT_HEADER},
     {"quiet", no_argument, NULL, 'q'},
     CLI_HELP_OPTION,
     {0},
@@ -45,15 +56,55 @@ static const struct option options[] = {
 
 typedef struct opts {
     uint32_t replicas;
-    int json, hex, quiet;
+    int json, hex, quiet, header;
 } opts;
 
-static int one_json(const placer_snapshot *s, const char *key, size_t len, int err, uint32_t owner,
+static const char *address_or_dash(const placer_snapshot *s, uint32_t node)
+{
+    const char *a = placer_node_address(s, node);
+    return a && *a ? a : "-";
+}
+
+/* The key as --hex gave it: two lowercase hex digits a byte. */
+static void print_hex(const unsigned char *key, size_t len)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < len; i++) {
+        putchar(digits[key[i] >> 4]);
+        putchar(digits[key[i] & 15]);
+    }
+}
+
+static json_t *hex_json(const unsigned char *key, size_t len)
+{
+    static const char digits[] = "0123456789abcdef";
+    char *text = malloc(2 * len + 1);
+    for (size_t i = 0; text && i < len; i++) {
+        text[2 * i] = digits[key[i] >> 4];
+        text[2 * i + 1] = digits[key[i] & 15];
+    }
+    json_t *v = text ? json_stringn(text, 2 * len) : NULL;
+    free(text);
+    return v;
+}
+
+/* --header: the columns one() prints, named. */
+static void header(const placer_snapshot *s)
+{
+    printf("key\towner\tzone\treplicas\tzones\tepoch%s%s\taddresses\n",
+           placer_snapshot_in_transition(s) ? "\tnext_owner" : "",
+           placer_snapshot_strategy(s) == PLACER_PARTITIONS ? "\tpartition" : "");
+}
+
+static int one_json(const placer_snapshot *s, const opts *o, const char *key, size_t len, int err,
+                    uint32_t owner,
                     uint32_t next, const uint32_t *set, int k, const placer_replica_report *rep,
                     int part)
 {
     json_t *doc = cli_json_doc();
     cli_json_put_key(doc, key, len);
+    if (o->hex)
+        cli_json_put(doc, "key_hex", hex_json((const unsigned char *)key, len));
     if (err) {
         cli_json_put(doc, "owner", json_null());
     } else {
@@ -66,6 +117,7 @@ static int one_json(const placer_snapshot *s, const char *key, size_t len, int e
         json_t *r = json_object();
         cli_json_put(r, "id", cli_json_str(placer_node_id(s, set[i])));
         cli_json_put(r, "zone", cli_json_str(placer_node_zone(s, set[i])));
+        cli_json_put(r, "address", cli_json_str(placer_node_address(s, set[i])));
         cli_json_append(reps, r);
     }
     cli_json_put(doc, "replicas", reps);
@@ -94,10 +146,13 @@ static int one(const placer_snapshot *s, const opts *o, const char *key, size_t 
     if (k < 0)
         k = 0;
     if (o->json) {
-        int rc = one_json(s, key, len, err, owner, next, set, k, &rep, part);
+        int rc = one_json(s, o, key, len, err, owner, next, set, k, &rep, part);
         return rc ? rc : err ? CLI_BADINPUT : CLI_OK;
     }
-    cli_print_text(stdout, key, len);
+    if (o->hex)
+        print_hex((const unsigned char *)key, len);
+    else
+        cli_print_text(stdout, key, len);
     putchar('\t');
     cli_print_name(stdout, err ? "-" : placer_node_id(s, owner));
     putchar('\t');
@@ -115,6 +170,14 @@ static int one(const placer_snapshot *s, const opts *o, const char *key, size_t 
     }
     if (part >= 0)
         printf("\t%d", part);
+    putchar('\t');
+    for (int i = 0; i < k; i++) {
+        if (i)
+            putchar(',');
+        cli_print_name(stdout, address_or_dash(s, set[i]));
+    }
+    if (!k)
+        putchar('-');
     putchar('\n');
     return err ? CLI_BADINPUT : CLI_OK;
 }
@@ -145,6 +208,11 @@ static long unhex(char *text, size_t len)
 static int key_in(const placer_snapshot *s, const opts *o, char *text, size_t len,
                   const char *where)
 {
+    if (len > (o->hex ? 2 : 1) * (size_t)PLACER_LOOKUP_KEY_MAX) {
+        fprintf(stderr, "placer lookup: %s: the key is longer than the %d-byte cap "
+                        "(PLACER_LOOKUP_KEY_MAX)\n", where, PLACER_LOOKUP_KEY_MAX);
+        return CLI_BADINPUT;
+    }
     if (o->hex) {
         long n = unhex(text, len);
         if (n < 0) {
@@ -164,16 +232,26 @@ static int from_stdin(const placer_snapshot *s, const opts *o)
 {
     int show = !o->quiet && isatty(STDERR_FILENO), shown = 0, worst = CLI_OK;
     double last = 0; /* the first count shows at 65,536 keys, then twice a second at most */
-    char *line = NULL, where[48];
-    size_t cap = 0;
-    ssize_t n;
+    char *line, where[48];
+    size_t n;
     unsigned long long lines = 0;
-    while ((n = getline(&line, &cap, stdin)) >= 0) {
+    cli_lines in;
+    if (cli_lines_open(&in, stdin, (o->hex ? 2 : 1) * (size_t)PLACER_LOOKUP_KEY_MAX)) {
+        fprintf(stderr, "placer lookup: out of memory\n");
+        return CLI_FAILURE;
+    }
+    int got;
+    while ((got = cli_lines_next(&in, &line, &n)) != CLI_LINE_END && got != CLI_LINE_ERROR) {
         lines++;
-        if (n && line[n - 1] == '\n')
-            line[--n] = '\0';
         snprintf(where, sizeof where, "standard input line %llu", lines);
-        int r = key_in(s, o, line, (size_t)n, where);
+        int r;
+        if (got == CLI_LINE_TOO_LONG) {
+            fprintf(stderr, "placer lookup: %s: the key is longer than the %d-byte cap "
+                            "(PLACER_LOOKUP_KEY_MAX)\n", where, PLACER_LOOKUP_KEY_MAX);
+            r = CLI_BADINPUT;
+        } else {
+            r = key_in(s, o, line, n, where);
+        }
         worst = r > worst ? r : worst;
         if (r == CLI_FAILURE)
             break;
@@ -185,17 +263,17 @@ static int from_stdin(const placer_snapshot *s, const opts *o)
     }
     if (shown)
         fprintf(stderr, "\rplacer lookup: %llu keys\n", lines);
-    if (ferror(stdin)) {
+    if (got == CLI_LINE_ERROR) {
         fprintf(stderr, "placer lookup: standard input: read error\n");
         worst = CLI_FAILURE;
     }
-    free(line);
+    cli_lines_close(&in);
     return worst;
 }
 
 int cmd_lookup(int argc, char **argv)
 {
-    opts o = {1, 0, 0, 0};
+    opts o = {1, 0, 0, 0, 0};
     int c;
     uint64_t r;
     while ((c = cli_getopt("lookup", argc, argv, options, cmd_lookup_usage)) != -1) {
@@ -211,6 +289,9 @@ int cmd_lookup(int argc, char **argv)
         case OPT_HEX:
             o.hex = 1;
             break;
+        case OPT_HEADER:
+            o.header = 1;
+            break;
         case 'q':
             o.quiet = 1;
             break;
@@ -222,10 +303,16 @@ int cmd_lookup(int argc, char **argv)
         cli_usage_error("lookup", "no snapshot file");
         return CLI_USAGE;
     }
+    if (o.header && o.json) {
+        cli_usage_error("lookup", "--header is for text output (JSON names every field)");
+        return CLI_USAGE;
+    }
     placer_snapshot *s;
     int rc = cli_load_snapshot("lookup", argv[optind], &s);
     if (rc)
         return rc;
+    if (o.header)
+        header(s);
     int worst = CLI_OK;
     if (optind + 1 < argc) {
         char where[48];
@@ -237,7 +324,8 @@ int cmd_lookup(int argc, char **argv)
     } else {
         worst = from_stdin(s, &o);
     }
-    if (fflush(stdout) != 0) {
+    /* a failure already said (cli_json_emit's) is not said twice */
+    if (fflush(stdout) != 0 && worst != CLI_FAILURE) {
         fprintf(stderr, "placer lookup: standard output: write error\n");
         worst = CLI_FAILURE;
     }

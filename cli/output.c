@@ -5,6 +5,7 @@
  * come from files others wrote, so control characters and backslashes are
  * escaped (\xNN, \\) before they reach a terminal or a tab-separated line.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,10 +155,15 @@ int cli_json_emit(const char *cmd, json_t *doc)
         fprintf(stderr, "placer %s: out of memory\n", cmd);
         return CLI_FAILURE;
     }
-    int bad = printf("%s\n", text) < 0 || fflush(stdout) != 0;
+    /* fwrite, not printf: printf's int count fails past 2 GiB (EOVERFLOW),
+     * which is not a write error */
+    size_t n = strlen(text);
+    errno = 0;
+    int bad = fwrite(text, 1, n, stdout) != n || putchar('\n') == EOF || fflush(stdout) != 0;
     free(text);
     if (bad) {
-        fprintf(stderr, "placer %s: standard output: write error\n", cmd);
+        fprintf(stderr, "placer %s: standard output: write error%s%s\n", cmd, errno ? ": " : "",
+                errno ? strerror(errno) : "");
         return CLI_FAILURE;
     }
     return CLI_OK;

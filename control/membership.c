@@ -157,7 +157,7 @@ static int read_node(plc_mctx *c, placer_builder *b, const json_t *node, int str
         if (err)
             return err;
     } else if (weight && !json_is_number(weight)) {
-        return plc_m_fail(c, "expected a number > 0");
+        return plc_m_fail(c, "expected a JSON number > 0 (a weight is never a string)");
     } else if (weight) {
         w = json_number_value(weight);
     }

@@ -69,6 +69,27 @@ printf '{"strategy": "partitions", "key_hash": "couchbase", "partitions": 1024, 
 run 2 "couchbase key hash with a secret" -- "$placer" build "$dir/cb.json" -o "$dir/x.snap" --secret-file "$dir/secret"
 grep -q 'key_hash "couchbase" takes no secret' "$err" && ok || { bad "couchbase secret message"; cat "$err" >&2; }
 
+# ---- lookup: a documented key length cap, whatever the line's length ----
+printf '{"strategy": "ring", "seed": 7, "vnodes": 16, "nodes": [{"id": "a"}, {"id": "b"}]}\n' >"$dir/r.json"
+"$placer" build "$dir/r.json" -o "$dir/r.snap" >/dev/null || bad "build r.json"
+{ head -c 65536 /dev/zero | tr '\0' k; echo; head -c 65537 /dev/zero | tr '\0' k; echo; echo user:1
+  head -c 50000000 /dev/zero | tr '\0' x; echo; echo user:2; } >"$dir/long.txt"
+run 2 "lookup --json of lines past the cap" -- sh -c "\"$placer\" lookup \"$dir/r.snap\" --json < \"$dir/long.txt\""
+[ "$(grep -c 'the key is longer than the 65536-byte cap' "$err")" = 2 ] && ok || { bad "two lines past the cap named"; cat "$err" >&2; }
+grep -q 'line 2: the key is longer' "$err" && grep -q 'line 4: the key is longer' "$err" && ok || bad "the lines past the cap numbered"
+grep -q 'write error' "$err" && bad "a refused key reported as a write error" || ok
+python3 -c '
+import json, sys
+keys = [json.loads(l).get("key") for l in open(sys.argv[1])]
+assert keys == ["k" * 65536, "user:1", "user:2"], [k[:10] for k in keys]
+' "$out" && ok || bad "keys up to the cap answered, the others after a long line too"
+run 2 "a key argument past the cap" -- "$placer" lookup "$dir/r.snap" "$(head -c 65537 /dev/zero | tr '\0' k)"
+grep -q 'key argument 1: the key is longer than the 65536-byte cap' "$err" && ok || bad "argument past the cap named"
+{ head -c 131072 /dev/zero | tr '\0' a; echo; } >"$dir/hex-cap.txt"
+{ head -c 131074 /dev/zero | tr '\0' a; echo; } >"$dir/hex-past.txt"
+run 0 "--hex up to the cap (decoded)" -- sh -c "\"$placer\" lookup \"$dir/r.snap\" --hex < \"$dir/hex-cap.txt\""
+run 2 "--hex past the cap (decoded)" -- sh -c "\"$placer\" lookup \"$dir/r.snap\" --hex < \"$dir/hex-past.txt\""
+
 rm -f /tmp/placer_hostile.$$
 echo "test_cli_hostile: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -107,13 +107,38 @@ run 2 "key with a NUL byte" -- sh -c "\"$placer\" lookup \"$dir/m.snap\" < \"$di
 grep -q 'line 2: the key holds a NUL byte (give binary keys with --hex)' "$err" && ok || bad "NUL key message"
 [ "$(cut -f1 "$out" | tr '\n' ' ')" = "k1 k2 " ] && ok || bad "other keys answered"
 run 0 "a NUL byte through --hex" -- "$placer" lookup "$dir/m.snap" --hex 610062
-grep -q '^a\\x00b	' "$out" && ok || bad "NUL escaped in text output"
+grep -q '^610062	' "$out" && ok || bad "--hex echoes the key as hex"
+run 0 "--hex, upper case digits" -- "$placer" lookup "$dir/m.snap" --hex 6100FF
+grep -q '^6100ff	' "$out" && ok || bad "--hex echoes the key as lowercase hex"
 run 2 "bad hex" -- "$placer" lookup "$dir/m.snap" --hex 6g
+
+# --header names the columns; the replicas' addresses are the last one
+# ("-" for a node without one), in text and in JSON.
+printf '{"strategy": "ring", "seed": 7, "vnodes": 64, "nodes": [
+  {"id": "a", "address": "10.0.0.1:1"}, {"id": "b", "address": "10.0.0.2:2"}, {"id": "c"}]}\n' >"$dir/addr.json"
+"$placer" build "$dir/addr.json" -o "$dir/addr.snap" >/dev/null || bad "build addr.json"
+run 0 "lookup --header --replicas 3" -- "$placer" lookup "$dir/addr.snap" --header --replicas 3 k1 k2
+[ "$(head -1 "$out")" = "$(printf 'key\towner\tzone\treplicas\tzones\tepoch\taddresses')" ] && ok || bad "header line: $(head -1 "$out")"
+[ "$(wc -l <"$out")" = 3 ] && ok || bad "header once, then a line a key"
+if awk -F'\t' 'NR > 1 { split($4, r, ","); split($7, a, ",");
+        for (i = 1; i <= 3; i++) { want = r[i] == "a" ? "10.0.0.1:1" : r[i] == "b" ? "10.0.0.2:2" : "-"; if (a[i] != want) exit 1 } }' "$out"
+then ok; else bad "addresses follow the replicas"; cat "$out" >&2; fi
+run 0 "lookup without --header" -- "$placer" lookup "$dir/addr.snap" k1
+grep -q '^key	' "$out" && bad "a header without --header" || ok
+run 0 "lookup --json --replicas 3 (addresses)" -- "$placer" lookup "$dir/addr.snap" --json --replicas 3 k1
+python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1]).read())
+want = {"a": "10.0.0.1:1", "b": "10.0.0.2:2", "c": ""}
+assert [r["address"] for r in d["replicas"]] == [want[r["id"]] for r in d["replicas"]], d
+assert d["address"] == want[d["owner"]], d
+' "$out" && ok || bad "JSON replicas carry their addresses"
+run 1 "--header with --json" -- "$placer" lookup "$dir/addr.snap" --header --json k1
 
 # Control characters and backslashes are escaped in text output.
 run 0 "key with a tab and an escape" -- "$placer" lookup "$dir/m.snap" "$(printf 'x\ty\033[2J\\z')"
 grep -q '^x\\x09y\\x1b\[2J\\\\z	' "$out" && ok || { bad "control characters escaped"; cat -A "$out" >&2; }
-[ "$(awk -F'\t' '{print NF}' "$out")" = 6 ] && ok || bad "the line keeps its 6 fields"
+[ "$(awk -F'\t' '{print NF}' "$out")" = 7 ] && ok || bad "the line keeps its 7 fields"
 
 # Progress on stderr only when it is a terminal, and not with --quiet.
 simq=("$placer" simulate --nodes 5 --keys 2000 --vnodes 1,4 --no-timing --json)

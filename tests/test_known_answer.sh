@@ -4,7 +4,7 @@
 # and importer, as bytes and as owners. Each membership is rebuilt and must
 # give the committed snapshot byte for byte; the committed snapshot is
 # decoded and must place every key of keys.txt (owner, replicas, zones,
-# epoch, next owner, partition) as recorded in its .owners file. A change of
+# epoch, next owner, partition, addresses) as recorded in its .owners file. A change of
 # format, byte order, hash or placement fails here loudly.
 # --record rewrites the files from this build (only when a change of the
 # answers is intended: say why in the commit).
