@@ -23,6 +23,11 @@ void cmd_diff_usage(FILE *out)
             "snapshots must hash keys alike (same seed, or both Couchbase with the same\n"
             "count).\n"
             "\n"
+            "When NEW is in transition (a node joining or draining), what its transition\n"
+            "will move besides: the share of keys going from their owner to their next\n"
+            "owner (placer_diff_transition; sampled for jump and rendezvous), each\n"
+            "owner -> next owner pair, and per node the share it gives and receives.\n"
+            "\n"
             "  --ranges N   list the first N moved ranges (default 0)\n"
             "  --json       print everything as one JSON object\n"
             "  -h, --help   this help\n");
@@ -86,6 +91,163 @@ static double placed_weight(const placer_snapshot *s)
 static double weight_share(const placer_snapshot *s, double W, uint32_t i)
 {
     return placer_node_state(s, i) != PLACER_NODE_JOINING ? placer_node_weight(s, i) / W : 0;
+}
+
+/* ---- what NEW's transition will move (owner -> next owner) ---- */
+
+/* One owner -> next owner pair and the share of keys it moves. */
+typedef struct handoff_pair {
+    uint32_t from, to;
+    double share;
+} handoff_pair;
+
+static int by_pair(const void *x, const void *y)
+{
+    const handoff_pair *a = x, *b = y;
+    if (a->from != b->from)
+        return a->from < b->from ? -1 : 1;
+    return (a->to > b->to) - (a->to < b->to);
+}
+
+/* The transition's moves as pairs (summed, sorted by from then to) and per
+ * node shares: exact from placer_diff_transition's ranges, or sampled at
+ * evenly spaced positions where there are none (jump, rendezvous).
+ * *samples is 0 when exact. Returns 0 or a PLACER_E* error. */
+static int transition_moves(const placer_snapshot *s, handoff_pair **pairs_out, size_t *npairs,
+                            double *gives, double *gets, double *moved, uint32_t *samples)
+{
+    uint32_t n = placer_node_count(s);
+    placer_move *m = NULL;
+    size_t count = 0;
+    handoff_pair *p = NULL;
+    size_t np = 0;
+    *moved = 0;
+    *samples = 0;
+    int err = placer_diff_transition(s, &m, &count);
+    if (!err) {
+        p = count ? malloc(count * sizeof *p) : NULL;
+        if (count && !p) {
+            placer_moves_free(m);
+            return PLACER_ENOMEM;
+        }
+        for (size_t i = 0; i < count; i++) {
+            placer_move one = m[i];
+            p[np++] = (handoff_pair){one.from, one.to, placer_moves_fraction(&one, 1)};
+        }
+        *moved = placer_moves_fraction(m, count);
+        err = placer_moves_shares(s, s, m, count, gives, gets);
+        placer_moves_free(m);
+    } else if (err == PLACER_ENOTSUP) {
+        uint32_t k = cli_sample_size(s, NULL, 1u << 20);
+        uint64_t step = UINT64_MAX / k + 1; /* 2^64 / k */
+        p = malloc((size_t)k * sizeof *p);
+        if (!p)
+            return PLACER_ENOMEM;
+        err = 0;
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t owner, next;
+            if (placer_lookup_hash_handoff(s, (uint64_t)i * step + step / 2, &owner, &next) ||
+                owner == next || owner >= n || next >= n)
+                continue;
+            p[np++] = (handoff_pair){owner, next, 1.0 / k};
+            gives[owner] += 1.0 / k;
+            gets[next] += 1.0 / k;
+            *moved += 1.0 / k;
+        }
+        *samples = k;
+    }
+    if (err) {
+        free(p);
+        return err;
+    }
+    qsort(p, np, sizeof *p, by_pair);
+    size_t w = 0;
+    for (size_t r = 0; r < np; r++) {
+        if (w && p[w - 1].from == p[r].from && p[w - 1].to == p[r].to)
+            p[w - 1].share += p[r].share;
+        else
+            p[w++] = p[r];
+    }
+    *pairs_out = p;
+    *npairs = w;
+    return 0;
+}
+
+static const char *node_or_dash(const placer_snapshot *s, uint32_t node)
+{
+    return node < placer_node_count(s) ? placer_node_id(s, node) : "-";
+}
+
+/* The transition of s (NEW) in text, or as doc["transition"]. Returns 0
+ * or a PLACER_E* error (nothing printed then). */
+static int transition_report(const placer_snapshot *s, const char *path, json_t *doc)
+{
+    uint32_t n = placer_node_count(s);
+    double *gives = calloc(n ? n : 1, sizeof *gives), *gets = calloc(n ? n : 1, sizeof *gets);
+    handoff_pair *pairs = NULL;
+    size_t np = 0;
+    double moved = 0;
+    uint32_t samples = 0;
+    int err = gives && gets ? transition_moves(s, &pairs, &np, gives, gets, &moved, &samples)
+                            : PLACER_ENOMEM;
+    if (err) {
+        free(gives), free(gets);
+        return err;
+    }
+    if (doc) {
+        json_t *t = json_object(), *ps = json_array(), *nodes = json_array();
+        cli_json_put(t, "moved", cli_json_num(moved));
+        cli_json_put(t, "exact", json_boolean(!samples));
+        if (samples) {
+            cli_json_put(t, "sample_size", json_integer(samples));
+            cli_json_put(t, "confidence95", cli_json_num(cli_confidence95(moved, samples)));
+        }
+        for (size_t r = 0; r < np; r++) {
+            json_t *o = json_object();
+            cli_json_put(o, "from", cli_json_str(node_or_dash(s, pairs[r].from)));
+            cli_json_put(o, "to", cli_json_str(node_or_dash(s, pairs[r].to)));
+            cli_json_put(o, "share", cli_json_num(pairs[r].share));
+            cli_json_append(ps, o);
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            json_t *o = json_object();
+            cli_json_put(o, "id", cli_json_str(placer_node_id(s, i)));
+            cli_json_put(o, "gives", cli_json_num(gives[i]));
+            cli_json_put(o, "receives", cli_json_num(gets[i]));
+            cli_json_append(nodes, o);
+        }
+        cli_json_put(t, "pairs", ps);
+        cli_json_put(t, "nodes", nodes);
+        cli_json_put(doc, "transition", t);
+    } else {
+        printf("transition of ");
+        cli_print_name(stdout, path);
+        if (samples)
+            printf(": moves %.4f%% of keys from their owner to their next owner (sampled at %u "
+                   "positions, +/-%.4f%% at 95%% confidence)\n",
+                   100 * moved, samples, 100 * cli_confidence95(moved, samples));
+        else
+            printf(": moves %.4f%% of keys from their owner to their next owner (exact ranges)\n",
+                   100 * moved);
+        for (size_t r = 0; r < np; r++) {
+            printf("  ");
+            cli_print_name(stdout, node_or_dash(s, pairs[r].from));
+            printf(" -> ");
+            cli_print_name(stdout, node_or_dash(s, pairs[r].to));
+            printf(" %.4f%%\n", 100 * pairs[r].share);
+        }
+        printf("%-24s %10s %10s\n", "node", "gives", "receives");
+        for (uint32_t i = 0; i < n; i++) {
+            const char *id = placer_node_id(s, i);
+            if (!(gives[i] > 0 || gets[i] > 0))
+                continue;
+            cli_print_name(stdout, id);
+            printf("%*s %9.4f%% %9.4f%%\n", (int)(24 > strlen(id) ? 24 - strlen(id) : 0), "",
+                   100 * gives[i], 100 * gets[i]);
+        }
+    }
+    free(pairs), free(gives), free(gets);
+    return 0;
 }
 
 enum { OPT_RANGES = 256, OPT_JSON };
@@ -245,10 +407,17 @@ int cmd_diff(int argc, char **argv)
     if (json) {
         cli_json_put(doc, "nodes", nodes);
         cli_json_put(doc, "first_ranges", first);
-        out_rc = cli_json_emit("diff", doc);
     } else if (exact) {
         printf("%zu moved range%s%s\n", count, count == 1 ? "" : "s",
                count > show ? " (--ranges N lists them)" : "");
+    }
+    int terr = placer_snapshot_in_transition(b) ? transition_report(b, paths[1], doc) : 0;
+    if (terr) {
+        fprintf(stderr, "placer diff: %s: its transition: %s\n", paths[1], placer_strerror(terr));
+        json_decref(doc);
+        out_rc = terr == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
+    } else if (json) {
+        out_rc = cli_json_emit("diff", doc);
     }
     placer_moves_free(m);
     free(out_of);

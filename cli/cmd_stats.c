@@ -20,6 +20,9 @@ void cmd_stats_usage(FILE *out)
             "the node that has the largest (1.00 is perfect, whatever the weights); after\n"
             "it, the raw max/mean and min/mean of the shares and their coefficient of\n"
             "variation (these also count weight differences); and each zone's share.\n"
+            "In transition (a node joining or draining), next_target is each node's weight\n"
+            "share in the target placement (active, joining and down nodes): what a\n"
+            "joining node will own once the transition completes, 0 for a draining one.\n"
             "Shares are exact for the\n"
             "ring, partitions and Maglev (ranges of the hash space), counted over\n"
             "partitions or buckets for Couchbase hashing and jump, and measured for\n"
@@ -42,6 +45,14 @@ static int by_zone(const void *x, const void *y)
     uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
     int c = strcmp(placer_node_zone(zone_snapshot, a), placer_node_zone(zone_snapshot, b));
     return c ? c : (a > b) - (a < b);
+}
+
+/* Node i's weight share in the target placement (draining nodes own none). */
+static double next_target(const placer_snapshot *s, uint32_t i, double W_next)
+{
+    return placer_node_state(s, i) != PLACER_NODE_DRAINING && W_next > 0
+               ? placer_node_weight(s, i) / W_next
+               : 0;
 }
 
 int cmd_stats(int argc, char **argv)
@@ -72,6 +83,11 @@ int cmd_stats(int argc, char **argv)
             W += placer_node_weight(s, i);
             placed++;
         }
+    /* the target placement's weights: active, joining and down nodes */
+    int moving = placer_snapshot_in_transition(s);
+    double W_next = 0;
+    for (uint32_t i = 0; i < n; i++)
+        W_next += placer_node_state(s, i) != PLACER_NODE_DRAINING ? placer_node_weight(s, i) : 0;
     double max = 0, min = 1, sum = 0, sum2 = 0, worst_ratio = 0, low_ratio = INFINITY;
     uint32_t worst = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -154,6 +170,8 @@ int cmd_stats(int argc, char **argv)
             cli_json_put(o, "tokens", json_integer(placer_node_tokens(s, i)));
             cli_json_put(o, "share", cli_json_num(share[i]));
             cli_json_put(o, "target", cli_json_num(target[i]));
+            if (moving)
+                cli_json_put(o, "next_target", cli_json_num(next_target(s, i, W_next)));
             cli_json_append(nodes, o);
         }
         cli_json_put(doc, "nodes", nodes);
@@ -191,8 +209,8 @@ int cmd_stats(int argc, char **argv)
         printf("), smallest %.4f; raw shares: max/mean %.4f, min/mean %.4f, coefficient of "
                "variation %.4f\n",
                low_ratio, max / mean, min / mean, cv);
-        printf("%-24s %-12s %8s %-9s %9s %9s %9s %8s\n", "node", "zone", "weight", "state", "tokens",
-               "share", "target", "ratio");
+        printf("%-24s %-12s %8s %-9s %9s %9s %9s %8s%s\n", "node", "zone", "weight", "state", "tokens",
+               "share", "target", "ratio", moving ? " next_target" : "");
         for (uint32_t i = 0; i < n; i++) {
             /* padded by hand: escapes make the printed width differ from strlen */
             cli_print_name(stdout, placer_node_id(s, i));
@@ -203,9 +221,12 @@ int cmd_stats(int argc, char **argv)
                    states[placer_node_state(s, i)], placer_node_tokens(s, i), 100 * share[i],
                    100 * target[i]);
             if (target[i] > 0)
-                printf("%8.4f\n", share[i] / target[i]);
+                printf("%8.4f", share[i] / target[i]);
             else
-                printf("%8s\n", "-");
+                printf("%8s", "-");
+            if (moving)
+                printf(" %10.4f%%", 100 * next_target(s, i, W_next));
+            putchar('\n');
         }
         printf("zones:");
         for (uint32_t z = 0; z < n; z++) {

@@ -85,6 +85,47 @@ for s in partitions jump rendezvous maglev; do
     esac
 done
 
+# A join in progress: diff prints what the transition will move (owner ->
+# next owner, per node), checked against lookup's own owner and next owner
+# of 20,000 keys; stats gives the joining node its target share.
+for s in ring jump; do
+    printf '{"strategy": "%s", "seed": 5, %s "nodes": [{"id": "a"}, {"id": "b"}, {"id": "c"}]}\n' \
+        "$s" "$([ $s = ring ] && echo '"vnodes": 64,')" >"$dir/t1.json"
+    sed 's/{"id": "c"}/{"id": "c"}, {"id": "d", "state": "joining"}/' "$dir/t1.json" >"$dir/t2.json"
+    "$placer" build "$dir/t1.json" -o "$dir/t1.snap" >/dev/null && "$placer" build "$dir/t2.json" -o "$dir/t2.snap" >/dev/null || bad "build $s t1/t2"
+    expect_exit 0 "diff $s into a join" -- "$placer" diff "$dir/t1.snap" "$dir/t2.snap"
+    expect_out "^transition of .*t2.snap: moves [0-9.]+% of keys from their owner to their next owner" "diff $s names the transition"
+    expect_out '^  [abc] -> d [0-9.]+%$' "diff $s lists owner -> next owner"
+    expect_exit 0 "diff $s --json into a join" -- "$placer" diff "$dir/t1.snap" "$dir/t2.snap" --json
+    cp "$out" "$dir/t.json"
+    seq 1 20000 | sed 's/^/k/' | "$placer" lookup "$dir/t2.snap" --json >"$dir/t.lookups"
+    if python3 - "$dir/t.json" "$dir/t.lookups" "$s" <<'PY'
+import json, sys
+doc = json.loads(open(sys.argv[1]).read())
+t = doc["transition"]
+lines = [json.loads(l) for l in open(sys.argv[2])]
+moving = sum(1 for l in lines if l["next_owner"] != l["owner"])
+frac = moving / len(lines)
+# 20,000 keys: a 95% interval of about +/-0.6%; the sampled one adds its own
+assert abs(frac - t["moved"]) < 0.015, (frac, t["moved"])
+assert t["exact"] == (sys.argv[3] == "ring"), t
+nodes = {n["id"]: n for n in t["nodes"]}
+assert abs(nodes["d"]["receives"] - t["moved"]) < 1e-9, nodes
+assert abs(sum(n["gives"] for n in t["nodes"]) - t["moved"]) < 1e-9
+assert all(p["to"] == "d" for p in t["pairs"]), t["pairs"]
+assert abs(sum(p["share"] for p in t["pairs"]) - t["moved"]) < 1e-9
+assert 0.2 < t["moved"] < 0.3, t
+PY
+    then ok; else bad "diff $s: the transition disagrees with lookup's next owners"; fi
+done
+expect_exit 0 "stats of a join" -- "$placer" stats "$dir/t2.snap"
+expect_out ' next_target$' "stats has next_target in transition"
+expect_out '^d .* joining .* 25\.0000%$' "the joining node's target share"
+expect_exit 0 "stats --json of a join" -- "$placer" stats "$dir/t2.snap" --json
+expect_out '"id":"d",[^}]*"state":"joining",[^}]*"next_target":0\.25' "the joining node's next_target in JSON"
+expect_exit 0 "stats of no transition" -- "$placer" stats "$dir/t1.snap"
+if grep -q next_target "$out"; then bad "next_target without a transition"; else ok; fi
+
 # Balanced tokens: 12 nodes x 16; a 13th joins with --previous and takes
 # about its share, everyone else keeping their tokens.
 nodes=''
