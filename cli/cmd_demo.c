@@ -46,7 +46,8 @@ void cmd_demo_usage(FILE *out)
             "next owner during the handoff); then runs a router for\n"
             "--router-ms milliseconds: 2 reader threads looking up while a writer\n"
             "publishes a new epoch every millisecond, and prints aggregate lookups/s,\n"
-            "epochs published and epochs seen by the readers.\n"
+            "epochs published and epochs seen by the readers (and, when building the\n"
+            "rings fell behind, how many epochs it published against that target).\n"
             "\n"
             "  --keys N        keys to look up (default 10000000, 1..10000000000)\n"
             "  --seed S        seed of the key generator (default 1)\n"
@@ -203,6 +204,14 @@ static int run_router(uint64_t ms, uint64_t seed)
            ", last epoch %" PRIu64 "\n",
            (double)(rr[0].lookups + rr[1].lookups) / secs, published, stale, rr[0].epochs_seen,
            rr[1].epochs_seen, placer_router_epoch(r));
+    /* the target is one epoch a millisecond; a loaded machine (or slow
+     * builds under a sanitizer) falls behind it: say so, with the count */
+    uint64_t target = (uint64_t)(secs * 1000.0);
+    if (published + published / 10 < target)
+        printf("router: behind the target of an epoch every millisecond: %" PRIu64
+               " epochs published in %.0f ms (%.0f%% of %" PRIu64 "; building a 120-node ring "
+               "takes longer on a busy machine)\n",
+               published, secs * 1e3, 100.0 * (double)published / (double)target, target);
     placer_router_free(r);
     return CLI_OK;
 }

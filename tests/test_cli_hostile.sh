@@ -90,6 +90,17 @@ grep -q 'key argument 1: the key is longer than the 65536-byte cap' "$err" && ok
 run 0 "--hex up to the cap (decoded)" -- sh -c "\"$placer\" lookup \"$dir/r.snap\" --hex < \"$dir/hex-cap.txt\""
 run 2 "--hex past the cap (decoded)" -- sh -c "\"$placer\" lookup \"$dir/r.snap\" --hex < \"$dir/hex-past.txt\""
 
+# ---- a weight given as a string: weights are JSON numbers ----
+printf '{"strategy": "ring", "nodes": [{"id": "a", "weight": "2"}]}\n' >"$dir/ws.json"
+run 2 "a weight as a string" -- "$placer" build "$dir/ws.json" -o "$dir/x.snap"
+grep -q 'nodes\[0\].weight: expected a JSON number > 0 (a weight is never a string)' "$err" && ok || { bad "weight string message"; cat "$err" >&2; }
+
+# ---- a truncated snapshot: said once ----
+head -c 200 "$dir/r.snap" >"$dir/cut.snap"
+run 2 "a truncated snapshot" -- "$placer" stats "$dir/cut.snap"
+grep -qE 'PLACER_ETRUNC: snapshot truncated: 200 bytes of the [0-9]+ its header gives$' "$err" && ok || { bad "truncation message"; cat "$err" >&2; }
+grep -q 'truncated: truncated' "$err" && bad "truncation said twice" || ok
+
 rm -f /tmp/placer_hostile.$$
 echo "test_cli_hostile: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -41,7 +41,7 @@ static int check_header(plc_dec *d, size_t len)
     if (memcmp(b, PLC_FMT_MAGIC, magic) != 0)
         return plc_dec_fail(d, PLACER_EFORMAT, "not a placer snapshot (bad magic)");
     if (len < PLC_FMT_HEADER)
-        return plc_dec_fail(d, PLACER_ETRUNC, "truncated: %zu bytes, the header alone is %u", len,
+        return plc_dec_fail(d, PLACER_ETRUNC, "%zu bytes, the header alone is %u", len,
                     PLC_FMT_HEADER);
     d->version = plc_rd32(b + PLC_H_VERSION);
     if (d->version != PLC_FMT_VERSION && d->version != PLC_FMT_VERSION_1)
@@ -52,7 +52,7 @@ static int check_header(plc_dec *d, size_t len)
                     plc_rd32(b + PLC_H_HEADER_LEN), PLC_FMT_HEADER);
     d->total = plc_rd64(b + PLC_H_TOTAL);
     if (d->total > len)
-        return plc_dec_fail(d, PLACER_ETRUNC, "truncated: %zu bytes of %llu", len,
+        return plc_dec_fail(d, PLACER_ETRUNC, "%zu bytes of the %llu its header gives", len,
                     (unsigned long long)d->total);
     if (d->total < len)
         return plc_dec_fail(d, PLACER_EFORMAT, "%llu bytes of trailing data",
