@@ -59,7 +59,7 @@ void cmd_simulate_usage(FILE *out)
             "same options (fixed seeds).\n"
             "\n"
             "membership (without a file):\n"
-            "  --nodes N            nodes (default 120)\n"
+            "  --nodes N            nodes (default 120, at least 2)\n"
             "  --zones Z            zones, nodes assigned round robin (default 3)\n"
             "  --weights W,W,...    weights, cycled over the nodes (default 1)\n"
             "workload:\n"
@@ -180,7 +180,7 @@ int cmd_simulate(int argc, char **argv)
             quiet = 1;
             break;
         case OPT_NODES:
-            if (cli_parse_u64("simulate", "--nodes", v, 1, 1000000, &nodes))
+            if (cli_parse_u64("simulate", "--nodes", v, 2, 1000000, &nodes))
                 return CLI_USAGE;
             break;
         case OPT_ZONES:
@@ -367,6 +367,16 @@ int cmd_simulate(int argc, char **argv)
         cfg.work.key_file_len = len;
         if (!keys_given)
             cfg.work.keys = 0; /* all the file's keys */
+    }
+    if (b && placer_builder_node_count(b) < 2) {
+        /* every run drains node 0 and fails it: with one node nobody is
+         * left to own the keys, so there is nothing to measure */
+        fprintf(stderr, "placer simulate: %u node%s: the simulation needs at least 2 (it drains "
+                        "and fails node 0 and measures who takes its keys)\n",
+                placer_builder_node_count(b), placer_builder_node_count(b) == 1 ? "" : "s");
+        free(keys_text);
+        placer_builder_free(b);
+        return CLI_BADINPUT;
     }
     cfg.membership = b;
     if (!quiet && isatty(STDERR_FILENO))

@@ -101,6 +101,15 @@ run 2 "a truncated snapshot" -- "$placer" stats "$dir/cut.snap"
 grep -qE 'PLACER_ETRUNC: snapshot truncated: 200 bytes of the [0-9]+ its header gives$' "$err" && ok || { bad "truncation message"; cat "$err" >&2; }
 grep -q 'truncated: truncated' "$err" && bad "truncation said twice" || ok
 
+# ---- simulate needs two nodes: refused with the reason, not ENONODES ----
+run 1 "simulate --nodes 1" -- "$placer" simulate --nodes 1 --keys 1000 --no-timing
+grep -q -- "--nodes: '1' is outside 2\.\." "$err" && ok || { bad "--nodes 1: the range named"; cat "$err" >&2; }
+printf '{"strategy": "ring", "nodes": [{"id": "solo"}]}\n' >"$dir/one.json"
+run 2 "simulate of a one-node membership" -- "$placer" simulate "$dir/one.json" --keys 1000 --no-timing
+grep -q 'the simulation needs at least 2' "$err" && ok || { bad "one-node membership: reason"; cat "$err" >&2; }
+grep -q ENONODES "$err" && bad "one node: still ENONODES" || ok
+run 0 "simulate --nodes 2" -- "$placer" simulate --nodes 2 --keys 2000 --vnodes 1,4 --no-timing --churn 1,1
+
 rm -f /tmp/placer_hostile.$$
 echo "test_cli_hostile: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
