@@ -16,7 +16,7 @@
 enum {
     OPT_NODES = 256, OPT_ZONES, OPT_WEIGHTS, OPT_KEYS, OPT_KEY_DIST, OPT_KEY_FILE, OPT_QPS,
     OPT_VALUE_SIZE, OPT_SEED, OPT_STRATEGIES, OPT_VNODES, OPT_REPLICAS, OPT_REPLICA_KEYS,
-    OPT_JSON, OPT_CSV, OPT_PLOT, OPT_NO_TIMING, OPT_CHURN, OPT_BOUND_C,
+    OPT_JSON, OPT_CSV, OPT_PLOT, OPT_NO_TIMING, OPT_CHURN, OPT_BOUND_C, OPT_SEEDS,
 };
 
 static const struct option options[] = {
@@ -39,6 +39,7 @@ static const struct option options[] = {
     {"no-timing", no_argument, NULL, OPT_NO_TIMING},
     {"churn", required_argument, NULL, OPT_CHURN},
     {"bound-c", required_argument, NULL, OPT_BOUND_C},
+    {"seeds", required_argument, NULL, OPT_SEEDS},
     {"quiet", no_argument, NULL, 'q'},
     CLI_HELP_OPTION,
     {0},
@@ -70,8 +71,13 @@ void cmd_simulate_usage(FILE *out)
             "  --value-size V       fixed:N (default fixed:1024), uniform:A-B, lognormal:MU,SIGMA\n"
             "  --seed S             workload seed (default 1)\n"
             "what to run:\n"
-            "  --strategies LIST    of ring, ring-balanced (\"tokens\": \"balanced\"), partitions,\n"
-            "                       jump, rendezvous, maglev (default all)\n"
+            "  --strategies LIST    of ring, ring-balanced (\"tokens\": \"balanced\") and every\n"
+            "                       strategy the library names: partitions, jump, rendezvous,\n"
+            "                       maglev, ... (default all)\n"
+            "  --seeds N            placements per row for the recommendation, differing only\n"
+            "                       in their hash seed (default 5, at most 64): the recommended\n"
+            "                       tokens per node is the smallest whose mean max/mean is\n"
+            "                       within 0.02 of the best, shown with the runs' spread\n"
             "  --churn J,D          rings: J joins then D drains spread over the nodes, one at a\n"
             "                       time, each build following the last (default 20,10): exact\n"
             "                       max/mean after each, moved fraction over the ideal\n"
@@ -85,12 +91,12 @@ void cmd_simulate_usage(FILE *out)
             "  --json | --csv       for scripts (default: an aligned table); the JSON also has,\n"
             "                       per node, what it gives and receives on the join, the\n"
             "                       drain and the failure\n"
-            "  --plot FILE.svg      an SVG chart: max/mean load against tokens per node (y on a\n"
-            "                       log scale of the excess over 1, so 1.00-1.20 stays readable;\n"
-            "                       a marker and dash per strategy; circled: the point of\n"
-            "                       diminishing returns, the first value after which the next\n"
-            "                       lowers max/mean by less than 0.05), beside the fraction of\n"
-            "                       keys moved on a join and a drain next to the ideal\n"
+            "  --plot FILE.svg      an SVG chart, a row of small panels per strategy against\n"
+            "                       tokens per node: max/mean load (mean over the seeds, their\n"
+            "                       range as a band, the recommendation circled; log scale of\n"
+            "                       the excess over 1), keys moved on a join and a drain with\n"
+            "                       the ideal drawn over them, snapshot bytes, and lookup ns\n"
+            "                       (unless --no-timing)\n"
             "  --no-timing          leave out lookup ns (the one number that varies by machine)\n"
             "  -q, --quiet          no progress on stderr (shown only when it is a terminal)\n"
             "  -h, --help           this help\n");
@@ -128,6 +134,20 @@ static void progress(void *ctx, uint32_t done, uint32_t total)
         fprintf(stderr, "\n");
 }
 
+/* What --strategies may name: the ring, the balanced ring, then every
+ * strategy the library names (placer_strategy_name over its ids; not the
+ * compatibility modes, whose placement is another program's). */
+static uint32_t known_strategies(int *out, uint32_t cap)
+{
+    uint32_t n = 0;
+    out[n++] = PLACER_RING;
+    out[n++] = PLC_SIM_BALANCED;
+    for (int id = 1; id < 64 && n < cap; id++)
+        if (id != PLACER_RING && id != PLACER_EMULATED && placer_strategy_name(id))
+            out[n++] = id;
+    return n;
+}
+
 static placer_builder *generated(uint32_t nodes, uint32_t zones, const double *w, uint32_t nw)
 {
     placer_builder *b = placer_builder_new();
@@ -145,10 +165,11 @@ int cmd_simulate(int argc, char **argv)
     plc_sim_config cfg = {0};
     cfg.work = (plc_workload){1000000, PLC_KEYS_UNIFORM, NULL, 0, PLC_QPS_UNIFORM, 1.0,
                               PLC_SIZE_FIXED, 1024, 0, 1};
-    static const int all[] = {PLACER_RING, PLC_SIM_BALANCED, PLACER_PARTITIONS, PLACER_JUMP,
-                              PLACER_RENDEZVOUS, PLACER_MAGLEV};
-    memcpy(cfg.strategies, all, sizeof all);
-    cfg.nstrategies = 6;
+    int known[PLC_SIM_MAX_STRATEGIES];
+    uint32_t nknown = known_strategies(known, PLC_SIM_MAX_STRATEGIES);
+    memcpy(cfg.strategies, known, nknown * sizeof *known);
+    cfg.nstrategies = nknown;
+    cfg.seeds = 5;
     cfg.churn_joins = 20;
     cfg.churn_drains = 10;
     cfg.bound_c = 1.25;
@@ -267,9 +288,7 @@ int cmd_simulate(int argc, char **argv)
             snprintf(list, sizeof list, "%s", v);
             for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
                 int found = 0;
-                static const int known[] = {PLACER_RING, PLC_SIM_BALANCED, PLACER_PARTITIONS,
-                                            PLACER_JUMP, PLACER_RENDEZVOUS, PLACER_MAGLEV};
-                for (unsigned k = 0; k < sizeof known / sizeof *known; k++) {
+                for (unsigned k = 0; k < nknown; k++) {
                     int st = known[k], dup = 0;
                     for (uint32_t q = 0; q < cfg.nstrategies; q++)
                         dup |= cfg.strategies[q] == st;
@@ -278,7 +297,13 @@ int cmd_simulate(int argc, char **argv)
                         cfg.strategies[cfg.nstrategies++] = st, found = 1;
                 }
                 if (!found) {
-                    cli_usage_error("simulate", "--strategies: unknown or repeated '%s' (ring, ring-balanced, partitions, jump, rendezvous, maglev)", tok);
+                    char names[512] = "";
+                    for (unsigned k = 0, at = 0; k < nknown && at < sizeof names; k++)
+                        at += (unsigned)snprintf(names + at, sizeof names - at, "%s%s", k ? ", " : "",
+                                                 plc_sim_strategy_name(known[k]));
+                    char shown[128];
+                    cli_usage_error("simulate", "--strategies: unknown or repeated '%s' (%s)",
+                                    cli_escaped(shown, sizeof shown, tok), names);
                     return CLI_USAGE;
                 }
             }
@@ -316,6 +341,11 @@ int cmd_simulate(int argc, char **argv)
             cfg.churn_drains = jd[1];
             break;
         }
+        case OPT_SEEDS:
+            if (cli_parse_u64("simulate", "--seeds", v, 1, PLC_SIM_MAX_SEEDS, &u))
+                return CLI_USAGE;
+            cfg.seeds = (uint32_t)u;
+            break;
         case OPT_BOUND_C: {
             char *end;
             double bc = strtod(v, &end);

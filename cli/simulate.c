@@ -22,9 +22,11 @@ typedef struct sim {
     const plc_sim_config *cfg;
     const placer_builder *m;
     plc_keys keys;
-    uint64_t *hash;
+    uint64_t *hash, *hash2; /* hash2: the keys under another seed (seed_runs) */
     uint32_t *owner, *owner2;
     double *acc; /* 3 * (nodes + 1): keys, bytes, qps per node */
+    int seed_override; /* builder_for uses seed instead of the membership's */
+    uint64_t seed;
 } sim;
 
 static double now(void)
@@ -63,7 +65,7 @@ static placer_builder *builder_for(const sim *S, int strategy, uint32_t v, int e
     placer_builder_set_strategy(b, strategy == PLC_SIM_BALANCED ? PLACER_RING : strategy);
     if (strategy == PLC_SIM_BALANCED)
         placer_builder_set_token_allocation(b, PLACER_TOKENS_BALANCED);
-    placer_builder_set_seed(b, placer_builder_seed(m));
+    placer_builder_set_seed(b, S->seed_override ? S->seed : placer_builder_seed(m));
     uint32_t N = placer_builder_node_count(m);
     double W = 0;
     for (uint32_t i = 0; i < N; i++)
@@ -118,6 +120,45 @@ static plc_sim_load load_of(const double *sum, const placer_builder *m, double *
     }
     double mean = s1 / N;
     return (plc_sim_load){max / mean, min / mean, sqrt(fmax(0, s2 / N - mean * mean)) / mean};
+}
+
+/* The row's max/mean by keys under cfg->seeds hash seeds: the
+ * membership's (the row's own keys.max_mean) and seeds - 1 others, each
+ * placement built and every key rehashed under it. */
+static int seed_runs(sim *S, int strategy, uint32_t v, plc_sim_row *row)
+{
+    uint32_t k = S->cfg->seeds ? S->cfg->seeds : 1;
+    uint32_t N = placer_builder_node_count(S->m);
+    uint64_t n = S->keys.n, base = placer_builder_seed(S->m);
+    double sum = row->keys.max_mean;
+    row->seed_min = row->seed_max = row->keys.max_mean;
+    int err = 0;
+    for (uint32_t r = 1; r < k && !err; r++) {
+        S->seed_override = 1;
+        S->seed = base + r * UINT64_C(0x9E3779B97F4A7C15);
+        placer_builder *b = builder_for(S, strategy, v, 0);
+        S->seed_override = 0;
+        placer_snapshot *s = NULL;
+        err = b ? placer_builder_build(b, 1, &s) : PLACER_ENOMEM;
+        placer_builder_free(b);
+        if (err)
+            break;
+        for (uint64_t i = 0; i < n; i++)
+            S->hash2[i] = placer_hash64(S->seed, S->keys.bytes + S->keys.offsets[i],
+                                        (size_t)(S->keys.offsets[i + 1] - S->keys.offsets[i]));
+        placer_lookup_hash_batch(s, S->hash2, n, S->owner2);
+        placer_snapshot_free(s);
+        memset(S->acc, 0, ((size_t)N + 1) * sizeof *S->acc);
+        for (uint64_t i = 0; i < n; i++)
+            S->acc[S->owner2[i]] += 1;
+        double mm = load_of(S->acc, S->m, NULL).max_mean;
+        sum += mm;
+        row->seed_min = fmin(row->seed_min, mm);
+        row->seed_max = fmax(row->seed_max, mm);
+    }
+    row->seeds = k;
+    row->seed_mean = sum / k;
+    return err;
 }
 
 static int run_one(sim *S, int strategy, uint32_t v, plc_sim_row *row)
@@ -286,6 +327,7 @@ static int run_one(sim *S, int strategy, uint32_t v, plc_sim_row *row)
             goto out;
         row->has_churn = 1;
     }
+    err = seed_runs(S, strategy, v, row);
 out:
     if (err) { /* a row that is not kept owns nothing */
         free(row->join_out);
@@ -305,11 +347,11 @@ int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out)
         return PLACER_ENULL;
     if (!cfg->nstrategies || cfg->nstrategies > PLC_SIM_MAX_STRATEGIES || !cfg->nvnodes ||
         cfg->nvnodes > PLC_SIM_MAX_VNODES || !placer_builder_node_count(cfg->membership) ||
-        cfg->replicas > PLACER_MAX_REPLICAS)
+        cfg->replicas > PLACER_MAX_REPLICAS || cfg->seeds > PLC_SIM_MAX_SEEDS)
         return PLACER_EINVAL;
     double t0 = now();
     memset(out, 0, sizeof *out);
-    sim S = {cfg, cfg->membership, {0}, NULL, NULL, NULL, NULL};
+    sim S = {cfg, cfg->membership, {0}, NULL, NULL, NULL, NULL, NULL, 0, 0};
     int err = plc_workload_generate(&cfg->work, &S.keys);
     if (err)
         return err;
@@ -319,12 +361,13 @@ int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out)
     for (uint32_t i = 0; i < cfg->nstrategies; i++)
         runs += cfg->strategies[i] == PLACER_JUMP || cfg->strategies[i] == PLACER_RENDEZVOUS ? 1 : cfg->nvnodes;
     S.hash = malloc(n * sizeof *S.hash);
+    S.hash2 = malloc(n * sizeof *S.hash2);
     S.owner = malloc(n * sizeof *S.owner);
     S.owner2 = malloc(n * sizeof *S.owner2);
     S.acc = malloc(3 * ((size_t)N + 1) * sizeof *S.acc);
     out->rows = calloc(runs, sizeof *out->rows);
     err = PLACER_ENOMEM;
-    if (S.hash && S.owner && S.owner2 && S.acc && out->rows) {
+    if (S.hash && S.hash2 && S.owner && S.owner2 && S.acc && out->rows) {
         err = 0;
         for (uint64_t i = 0; i < n; i++)
             S.hash[i] = placer_hash64(placer_builder_seed(S.m), S.keys.bytes + S.keys.offsets[i],
@@ -365,6 +408,7 @@ int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out)
     out->zones = zones;
     out->hottest_qps_share = S.keys.hottest;
     free(S.hash);
+    free(S.hash2);
     free(S.owner);
     free(S.owner2);
     free(S.acc);
@@ -373,6 +417,26 @@ int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out)
         plc_sim_result_free(out);
     out->seconds = now() - t0;
     return err;
+}
+
+int plc_sim_recommend(const plc_sim_result *r, int strategy, plc_sim_advice *out)
+{
+    const plc_sim_row *best = NULL;
+    for (uint32_t i = 0; i < r->nrows; i++)
+        if (r->rows[i].strategy == strategy && (!best || r->rows[i].seed_mean < best->seed_mean))
+            best = &r->rows[i];
+    if (!best)
+        return -1;
+    out->best = best->seed_mean;
+    out->best_vnodes = best->vnodes;
+    out->row = NULL;
+    for (uint32_t i = 0; i < r->nrows; i++) {
+        const plc_sim_row *x = &r->rows[i];
+        if (x->strategy == strategy && x->seed_mean <= best->seed_mean + PLC_SIM_WITHIN &&
+            (!out->row || x->vnodes < out->row->vnodes))
+            out->row = x;
+    }
+    return 0;
 }
 
 const char *plc_sim_strategy_name(int strategy)

@@ -21,7 +21,10 @@ enum { PLC_QPS_UNIFORM, PLC_QPS_ZIPF };
 enum { PLC_SIZE_FIXED, PLC_SIZE_UNIFORM, PLC_SIZE_LOGNORMAL };
 
 #define PLC_SIM_MAX_VNODES 16
-#define PLC_SIM_MAX_STRATEGIES 6
+/* room for every strategy the library names (placer_strategy_name) and the
+ * balanced ring */
+#define PLC_SIM_MAX_STRATEGIES 24
+#define PLC_SIM_MAX_SEEDS 64
 /* A ring with PLACER_TOKENS_BALANCED, beside the strategies' PLACER_* ids. */
 #define PLC_SIM_BALANCED 100
 #define PLC_SIM_HOT_REQUESTS (1u << 21)
@@ -50,6 +53,8 @@ typedef struct plc_sim_config {
     int timing;             /* measure batched lookup ns (not reproducible) */
     uint32_t churn_joins, churn_drains; /* ring rows: joins then drains, one at a time */
     double bound_c;         /* ring rows: bounded loads' balance factor for the hot keys */
+    uint32_t seeds;         /* placements per row for the recommendation: the membership's
+                             * seed and seeds - 1 others (0 acts as 1) */
     void (*progress)(void *ctx, uint32_t done, uint32_t total);
     void *progress_ctx;
 } plc_sim_config;
@@ -96,6 +101,11 @@ typedef struct plc_sim_row {
     uint64_t replica_violations, replica_checked;
     size_t snapshot_bytes;
     double lookup_ns; /* batched, per key; 0 without timing */
+    /* max/mean by keys over cfg->seeds placements that differ only in their
+     * hash seed (the first is the membership's: keys.max_mean): the noise a
+     * small cluster's placement has, which one run cannot show */
+    double seed_mean, seed_min, seed_max;
+    uint32_t seeds;
     int has_churn;    /* ring rows: churn and hot are filled */
     plc_sim_churn churn;
     plc_sim_hot hot;
@@ -122,6 +132,19 @@ typedef struct plc_sim_result {
  * workload or strategy list), PLACER_ENOMEM, or a build error. */
 int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out);
 void plc_sim_result_free(plc_sim_result *r);
+
+/* The recommendation for one strategy's rows: the smallest tokens per
+ * node whose mean max/mean over the seeds is within PLC_SIM_WITHIN of the
+ * best mean (one run of a small cluster is noisy: 4 tokens can beat 16 by
+ * luck, so "the next step improves by less than X" is fooled). */
+#define PLC_SIM_WITHIN 0.02
+typedef struct plc_sim_advice {
+    const plc_sim_row *row; /* the recommended row */
+    double best;            /* the best mean max/mean of the strategy's rows */
+    uint32_t best_vnodes;   /* where it is */
+} plc_sim_advice;
+/* Returns 0, or -1 when r has no row of the strategy. */
+int plc_sim_recommend(const plc_sim_result *r, int strategy, plc_sim_advice *out);
 
 /* "ring-balanced" for PLC_SIM_BALANCED, else placer_strategy_name(). */
 const char *plc_sim_strategy_name(int strategy);
