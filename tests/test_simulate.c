@@ -169,6 +169,98 @@ int main(void)
     plc_sim_result_free(&r);
     placer_builder_free(bw);
 
+    /* Repeated seeds (issue 28 item 6): on 6 nodes one placement is noise
+     * (4 tokens beat 16 by luck once); the recommendation is the smallest
+     * tokens per node whose mean over the seeds is within 0.02 of the best. */
+    placer_builder *b6 = nodes(6, 3, one, 1);
+    c = config(b6, 100000);
+    c.strategies[0] = PLACER_RING;
+    c.strategies[1] = PLACER_JUMP;
+    c.nstrategies = 2;
+    static const uint32_t sweep[] = {1, 4, 16, 64, 256, 1024};
+    memcpy(c.vnodes, sweep, sizeof sweep);
+    c.nvnodes = 6;
+    c.churn_joins = c.churn_drains = 1;
+    c.seeds = 5;
+    CHECK_EQ(plc_simulate(&c, &r), 0);
+    for (uint32_t i = 0; i < r.nrows; i++) {
+        const plc_sim_row *x = &r.rows[i];
+        CHECK_ALL(x->seeds == 5 && x->seed_min <= x->keys.max_mean && x->keys.max_mean <= x->seed_max &&
+                      x->seed_min <= x->seed_mean && x->seed_mean <= x->seed_max,
+                  "the membership's run is one of the seeds; the mean lies in their range");
+    }
+    /* the recommendation against a plain reading of the rule */
+    plc_sim_advice adv;
+    CHECK_EQ(plc_sim_recommend(&r, PLACER_RING, &adv), 0);
+    double best = 1e9;
+    for (uint32_t i = 0; i < r.nrows; i++)
+        if (r.rows[i].strategy == PLACER_RING && r.rows[i].seed_mean < best)
+            best = r.rows[i].seed_mean;
+    uint32_t want = 0;
+    for (uint32_t i = 0; i < r.nrows; i++)
+        if (r.rows[i].strategy == PLACER_RING && r.rows[i].seed_mean <= best + 0.02 &&
+            (!want || r.rows[i].vnodes < want))
+            want = r.rows[i].vnodes;
+    CHECK_EQ(adv.best, best);
+    CHECK(adv.row && adv.row->vnodes == want);
+    printf("6 nodes, ring: recommended %u tokens (mean max/mean %.3f over 5 seeds, spread %.3f; "
+           "best %.3f at %u); 4 tokens: %.3f\n",
+           adv.row ? adv.row->vnodes : 0, adv.row ? adv.row->seed_mean : 0,
+           adv.row ? adv.row->seed_max - adv.row->seed_min : 0, adv.best, adv.best_vnodes,
+           row(&r, PLACER_RING, 4) ? row(&r, PLACER_RING, 4)->seed_mean : 0);
+    CHECK(adv.row && adv.row->vnodes >= 64); /* not the 4 the old rule took */
+    CHECK_EQ(plc_sim_recommend(&r, PLACER_JUMP, &adv), 0);
+    CHECK(adv.row && adv.row->vnodes == 0);
+    CHECK_EQ(plc_sim_recommend(&r, PLACER_MAGLEV, &adv), -1); /* no such rows */
+    plc_sim_result_free(&r);
+
+    /* one extra seed, recomputed by hand: build the ring under the second
+     * seed, hash every key with it, count owners */
+    c.strategies[0] = PLACER_RING;
+    c.nstrategies = 1;
+    c.vnodes[0] = 16;
+    c.nvnodes = 1;
+    c.seeds = 2;
+    CHECK_EQ(plc_simulate(&c, &r), 0);
+    {
+        uint64_t seed2 = placer_builder_seed(b6) + UINT64_C(0x9E3779B97F4A7C15);
+        placer_builder *rb = placer_builder_new();
+        placer_builder_set_strategy(rb, PLACER_RING);
+        placer_builder_set_vnodes(rb, 16);
+        placer_builder_set_seed(rb, seed2);
+        for (uint32_t i = 0; i < 6; i++)
+            placer_builder_add_node(rb, placer_builder_node_id(b6, i), placer_builder_node_zone(b6, i), 1);
+        placer_snapshot *s = NULL;
+        CHECK_EQ(placer_builder_build(rb, 1, &s), 0);
+        plc_keys k;
+        CHECK_EQ(plc_workload_generate(&c.work, &k), 0);
+        double count[6] = {0}, most = 0;
+        for (uint64_t i = 0; s && i < k.n; i++) {
+            uint64_t h = placer_hash64(seed2, k.bytes + k.offsets[i], (size_t)(k.offsets[i + 1] - k.offsets[i]));
+            count[placer_lookup_hash(s, h)] += 1;
+        }
+        for (int i = 0; i < 6; i++)
+            most = count[i] > most ? count[i] : most;
+        double second = most / ((double)k.n / 6);
+        const plc_sim_row *x = &r.rows[0];
+        printf("ring x16, second seed: max/mean %.4f by hand, %.4f from the simulator\n", second,
+               2 * x->seed_mean - x->keys.max_mean);
+        CHECK(fabs(2 * x->seed_mean - x->keys.max_mean - second) < 1e-9);
+        plc_keys_free(&k);
+        placer_snapshot_free(s);
+        placer_builder_free(rb);
+    }
+    plc_sim_result_free(&r);
+    /* seeds 1 (or 0): the row's own run alone */
+    c.seeds = 1;
+    CHECK_EQ(plc_simulate(&c, &r), 0);
+    CHECK(r.rows[0].seed_mean == r.rows[0].keys.max_mean && r.rows[0].seed_min == r.rows[0].seed_max);
+    plc_sim_result_free(&r);
+    c.seeds = PLC_SIM_MAX_SEEDS + 1;
+    CHECK_EQ(plc_simulate(&c, &r), PLACER_EINVAL);
+    c.seeds = 1;
+    placer_builder_free(b6);
+
     /* bad configurations */
     c.nstrategies = 0;
     CHECK_EQ(plc_simulate(&c, &r), PLACER_EINVAL);
