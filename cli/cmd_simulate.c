@@ -2,7 +2,7 @@
  * cmd_simulate.c -- `placer simulate`: the simulator (control/simulate.h)
  * from the command line: a membership file or a generated one, a workload,
  * strategies and tokens-per-node values; a table, JSON or CSV, and an SVG
- * plot of max/mean load against tokens per node.
+ * plot of small multiples (simulate_print.c).
  */
 #include <math.h>
 #include <stdlib.h>

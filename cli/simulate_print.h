@@ -8,11 +8,13 @@
 /* One JSON document (format 1); CLI_OK or CLI_FAILURE. */
 int simulate_print_json(const plc_sim_result *r, const plc_sim_config *cfg);
 void simulate_print_csv(const plc_sim_result *r, const plc_sim_config *cfg);
-/* The aligned table, with the point of diminishing returns marked. */
+/* The aligned table, the recommended row of each strategy marked, and the
+ * recommendations (plc_sim_recommend). */
 void simulate_print_table(const plc_sim_result *r, const plc_sim_config *cfg);
-/* The SVG chart: max/mean against tokens per node, beside the fraction
- * moved on a join and a drain next to the ideal; written crash-safe.
- * CLI_OK, or CLI_FAILURE after saying why. */
+/* The SVG chart (svg_plot.h): a row of small panels per strategy, a column
+ * per measure (max/mean over the seeds, keys moved with the ideals, snapshot
+ * bytes, lookup ns); written crash-safe. CLI_OK, or CLI_FAILURE after
+ * saying why. */
 int simulate_plot(const char *path, const plc_sim_result *r, const plc_sim_config *cfg);
 
 #endif

@@ -235,6 +235,44 @@ expect_out '^jump,0,' "CSV jump row"
 expect_exit 0 "simulate --json" -- "${sim[@]}" --json --strategies rendezvous
 expect_out '^\{"format":1,"keys":20000,"nodes":12,"zones":3,' "JSON"
 expect_out '"replica_violations":0,' "no replica violations"
+# the recommendation from the seeds: text, JSON, and the plot's small multiples
+expect_exit 0 "simulate --seeds 3" -- "${sim[@]}" --seeds 3 --strategies ring,jump --plot "$dir/plot3.svg"
+expect_out '^recommended tokens per node: the smallest whose mean max/mean over 3 seeds is within 0\.02 of the best$' "recommendation heading"
+expect_out '^  ring +(1|16|256) +max/mean [0-9.]+ \(seeds [0-9.]+\.\.[0-9.]+, spread [0-9.]+\); best [0-9.]+ at (1|16|256)$' "ring recommendation"
+expect_out '^  jump +- +max/mean [0-9.]+ .*no tokens-per-node knob$' "jump has no knob"
+expect_out '<- recommended$' "the recommended row marked"
+expect_exit 0 "simulate --seeds 3 --json" -- "${sim[@]}" --seeds 3 --strategies ring,jump --json
+if python3 - "$out" <<'PY'
+import json, sys
+d = json.loads(open(sys.argv[1]).read())
+assert d["seeds"] == 3
+ring = [r for r in d["rows"] if r["strategy"] == "ring"]
+best = min(r["seeds"]["max_mean"] for r in ring)
+want = min(r["vnodes"] for r in ring if r["seeds"]["max_mean"] <= best + 0.02)
+rec = {s["strategy"]: s for s in d["strategies"]}
+assert rec["ring"]["recommended"]["vnodes"] == want, (rec, want)
+row = [r for r in ring if r["vnodes"] == want][0]
+assert abs(rec["ring"]["recommended"]["spread"] - (row["seeds"]["max"] - row["seeds"]["min"])) < 1e-12
+assert rec["ring"]["recommended"]["max_mean"] == row["seeds"]["max_mean"]
+assert rec["jump"]["recommended"]["vnodes"] is None
+for r in d["rows"]:
+    s = r["seeds"]
+    assert s["min"] <= r["keys"]["max_mean"] <= s["max"] and s["min"] <= s["max_mean"] <= s["max"]
+PY
+then ok; else bad "simulate JSON recommendation"; fi
+# small multiples: a row per strategy (its label), a column per measure
+if python3 - "$dir/plot3.svg" <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+for label in ("ring", "jump", "max/mean load by keys", "keys moved (black: the ideal)", "snapshot bytes (log scale)"):
+    assert label in texts, label
+assert "batched lookup ns a key" not in texts  # --no-timing
+lines = [l for l in root.iter("{http://www.w3.org/2000/svg}line") if l.get("stroke") == "black"]
+assert len(lines) == 4, len(lines)  # the ideals of join and drain, in both rows
+PY
+then ok; else bad "plot: small multiples with the ideals"; fi
+expect_exit 1 "simulate --seeds 0" -- "${sim[@]}" --seeds 0
 expect_exit 0 "simulate a membership file" -- "$placer" simulate "$dir/m.json" --keys 5000 --vnodes 4 --no-timing
 printf 'alpha\nbeta\ngamma\n' >"$dir/keys.txt"
 expect_exit 0 "simulate keys from a file" -- "$placer" simulate --key-file "$dir/keys.txt" --nodes 3 --vnodes 4 --no-timing --json
