@@ -14,12 +14,14 @@
 
 void cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+    /* the message quotes argv: escaped (placer_escape) before the terminal */
+    char raw[1024], shown[1024];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "placer %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, " (see 'placer %s --help')\n", cmd);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    cli_escaped(shown, sizeof shown, raw);
+    fprintf(stderr, "placer %s: %s (see 'placer %s --help')\n", cmd, shown, cmd);
 }
 
 /* The short-option string getopt_long wants, from the table: ":" first

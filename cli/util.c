@@ -20,9 +20,11 @@ double cli_now(void)
 
 int cli_read_file(const char *cmd, const char *path, char **buf, size_t *len)
 {
+    char name[512]; /* the path as messages show it */
+    cli_escaped(name, sizeof name, path);
     FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
     if (!f) {
-        fprintf(stderr, "placer %s: %s: %s\n", cmd, path, strerror(errno));
+        fprintf(stderr, "placer %s: %s: %s\n", cmd, name, strerror(errno));
         return CLI_BADINPUT;
     }
     size_t cap = 1 << 16, n = 0, got;
@@ -44,11 +46,11 @@ int cli_read_file(const char *cmd, const char *path, char **buf, size_t *len)
     if (f != stdin)
         fclose(f);
     if (!b) {
-        fprintf(stderr, "placer %s: %s: out of memory\n", cmd, path);
+        fprintf(stderr, "placer %s: %s: out of memory\n", cmd, name);
         return CLI_FAILURE;
     }
     if (bad) {
-        fprintf(stderr, "placer %s: %s: read error\n", cmd, path);
+        fprintf(stderr, "placer %s: %s: read error\n", cmd, name);
         free(b);
         return CLI_BADINPUT;
     }
@@ -69,8 +71,9 @@ int cli_load_snapshot(const char *cmd, const char *path, placer_snapshot **out)
     int err = placer_snapshot_decode_ex(buf, len, out, why, sizeof why);
     free(buf);
     if (err) {
-        fprintf(stderr, "placer %s: %s: %s%s%s\n", cmd, path, placer_strerror(err), *why ? ": " : "",
-                why);
+        char name[512];
+        fprintf(stderr, "placer %s: %s: %s%s%s\n", cmd, cli_escaped(name, sizeof name, path),
+                placer_strerror(err), *why ? ": " : "", why);
         return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
     }
     return CLI_OK;

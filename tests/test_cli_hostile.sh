@@ -39,6 +39,15 @@ printf '{"strategy": "ring", "nodes": [{"id": "a"}], "seed": "1\\\\2"}\n' >"$dir
 run 2 "a backslash in a value" -- "$placer" build "$dir/bs.json" -o "$dir/x.snap"
 escaped "backslash" '"1\\2"'
 
+# ---- the command's own messages: argv values and paths ----
+run 1 "a usage error quoting an OSC sequence" -- "$placer" simulate --key-dist "x$osc"
+escaped "usage error" "got 'x\x1b]0;owned\x07'"
+run 2 "a missing file named with an OSC sequence" -- "$placer" stats "$dir/no$osc.snap"
+escaped "missing file" 'no\x1b]0;owned\x07.snap: No such file'
+printf 'junk' >"$dir/bad$osc.snap"
+run 2 "a bad snapshot named with an OSC sequence" -- "$placer" stats "$dir/bad$osc.snap"
+escaped "bad snapshot" 'bad\x1b]0;owned\x07.snap: PLACER_'
+
 # ---- import-redis: flags and slot fields ----
 id1=0123456789abcdef0123456789abcdef01234567
 printf '%s 127.0.0.1:7000@17000 master%s - 0 0 1 connected 0-16383\n' "$id1" "$osc" >"$dir/flags.txt"
