@@ -277,6 +277,9 @@ int cli_etcd_option(const char *cmd, int c, const char *arg, cli_etcd *o);
  * an exit status. */
 int cli_etcd_config(const char *cmd, const cli_etcd *o, placer_etcd_config **out);
 
+/* 1 when one of the --etcd URLs is http:// (no TLS). */
+int cli_etcd_cleartext(const cli_etcd *o);
+
 /* The exit status for an etcd error: CLI_BADINPUT for a key placer
  * refuses (PLACER_EINVAL), CLI_FAILURE for the environment (no member
  * answered, credentials or a certificate refused, permission denied). */

@@ -17,7 +17,9 @@ void cmd_watch_usage(FILE *out)
             "for new ones; each is fetched, verified and offered to a router, and a line says\n"
             "whether it was accepted or rejected and why (a bad, partial or older snapshot is\n"
             "rejected; the last good one keeps serving). Stops after N snapshots were seen or\n"
-            "S seconds (default: run until interrupted), then prints a summary on stderr.\n"
+            "S seconds from its start, the first read included (within S + 1 seconds,\n"
+            "however slow the members), or at SIGTERM or SIGINT (within a second), then\n"
+            "prints a summary on stderr.\n"
             "Exit status 0 when a snapshot was accepted, or none was seen while etcd answered;\n"
             "2 when every one seen was rejected; 3 when etcd refused the credentials, a\n"
             "certificate or the read permission at the start (etcd's reason is printed), or\n"
@@ -116,6 +118,10 @@ int cmd_watch(int argc, char **argv)
         cli_usage_error("watch", "--etcd and --key are required");
         return CLI_USAGE;
     }
+    double start = cli_now();
+    /* the first read may take all of S, not more */
+    if (seconds && (!o.timeout || o.timeout > seconds * 1000))
+        o.timeout = seconds * 1000;
     placer_etcd_config *cfg;
     int rc = cli_etcd_config("watch", &o, &cfg);
     if (rc)
@@ -127,8 +133,15 @@ int cmd_watch(int argc, char **argv)
     int err = placer_etcd_fetch_ex(cfg, key, &first, why, sizeof why);
     placer_snapshot_free(first);
     /* Whether any etcd member answered during the run: the first read, an
-     * open watch stream, or an event says so. */
-    int reached = err != PLACER_EUNAVAIL;
+     * open watch stream, or an event says so. (PLACER_EFORMAT at the first
+     * read may be a server that is not etcd at all; a bad snapshot etcd
+     * served shows as a rejection of the follower's.) */
+    int reached = err != PLACER_EUNAVAIL && err != PLACER_EFORMAT;
+    if (err && err != PLACER_EMISSING && err != PLACER_EAUTH) {
+        fprintf(stderr, "placer watch: first read: %s: ", placer_strerror(err));
+        cli_print_name(stderr, *why ? why : "-");
+        fprintf(stderr, "; following anyway\n");
+    }
     if (err == PLACER_EAUTH) {
         fprintf(stderr, "placer watch: %s: ", placer_strerror(err));
         cli_print_name(stderr, why);
@@ -145,7 +158,6 @@ int cmd_watch(int argc, char **argv)
         fprintf(stderr, "placer watch: %s\n", placer_strerror(err));
         return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
     }
-    double start = cli_now();
     while (!interrupted && (!count || (uint64_t)atomic_load(&seen) < count) &&
            (!seconds || cli_now() - start < (double)seconds)) {
         struct timespec ts = {0, 20 * 1000000L};

@@ -75,8 +75,37 @@ static char *password(const char *cmd, const cli_etcd *o)
     return buf;
 }
 
+/* The first http:// URL of the comma-separated list (its length in *len),
+ * or NULL. */
+static const char *cleartext_url(const char *urls, int *len)
+{
+    for (const char *p = urls; *p;) {
+        p += strspn(p, " ");
+        size_t n = strcspn(p, ",");
+        if (n >= 7 && !strncmp(p, "http://", 7)) {
+            *len = (int)(n < 200 ? n : 200);
+            return p;
+        }
+        p += n + (p[n] == ',');
+    }
+    return NULL;
+}
+
+int cli_etcd_cleartext(const cli_etcd *o)
+{
+    int len;
+    return cleartext_url(o->urls, &len) != NULL;
+}
+
 int cli_etcd_config(const char *cmd, const cli_etcd *o, placer_etcd_config **out)
 {
+    int ulen;
+    const char *url;
+    if ((o->cacert || o->cert || o->cert_key) && (url = cleartext_url(o->urls, &ulen))) {
+        cli_usage_error(cmd, "--cacert, --cert and --cert-key apply to https:// endpoints only; "
+                             "'%.*s' is http:// (no TLS: the files would be ignored)", ulen, url);
+        return CLI_USAGE;
+    }
     if (o->password_file && !o->user) {
         cli_usage_error(cmd, "--password-file needs --user");
         return CLI_USAGE;

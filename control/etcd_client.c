@@ -22,7 +22,13 @@ struct plc_etcd {
     char *auth;                     /* "Authorization: TOKEN", NULL until authenticated */
     int auth_off;                   /* etcd said authentication is not enabled */
     unsigned logins;
+    int allow_cleartext_secret;     /* the config allowed keyed snapshots over http:// */
+    const atomic_int *stop;         /* non-zero: every call gives up (NULL: none) */
+    double deadline;                /* monotonic ms every call ends by (0: none) */
 };
+
+/* How often a transfer looks at the stop flag and the deadline. */
+#define PLC_POLL_MS 50
 
 /* An etcd error that means "authenticate again" (not a PLACER_E* code). */
 #define PLC_RELOGIN 1
@@ -115,6 +121,7 @@ int plc_etcd_new_config(const placer_etcd_config *c, long timeout_ms, plc_etcd *
         plc_etcd_free(e);
         return PLACER_ENOMEM;
     }
+    e->allow_cleartext_secret = c->allow_cleartext_secret;
     *out = e;
     return 0;
 }
@@ -140,17 +147,120 @@ unsigned plc_etcd_logins(const plc_etcd *e)
     return e ? e->logins : 0;
 }
 
-static double now_ms(void)
+double plc_etcd_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
+#define now_ms plc_etcd_now_ms
 
-static void sleep_ms(long ms)
+void plc_etcd_set_stop(plc_etcd *e, const atomic_int *stop)
 {
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
+    e->stop = stop;
+}
+
+void plc_etcd_set_deadline(plc_etcd *e, double deadline_ms)
+{
+    e->deadline = deadline_ms;
+}
+
+long plc_etcd_timeout(const plc_etcd *e)
+{
+    return e->timeout_ms;
+}
+
+int plc_etcd_cleartext(const plc_etcd *e, const char **url)
+{
+    for (size_t i = 0; i < e->n; i++)
+        if (!strncmp(e->url[i], "http://", 7)) {
+            *url = e->url[i];
+            return 1;
+        }
+    return 0;
+}
+
+int plc_etcd_cleartext_allowed(const plc_etcd *e)
+{
+    return e->allow_cleartext_secret;
+}
+
+static int stopped(const plc_etcd *e)
+{
+    return e->stop && atomic_load(e->stop);
+}
+
+int plc_etcd_expired(const plc_etcd *e, char *why, size_t why_len)
+{
+    if (stopped(e)) {
+        plc_say(why, why_len, "%s", "stopped");
+        return 1;
+    }
+    if (e->deadline > 0 && now_ms() >= e->deadline) {
+        plc_say(why, why_len, "%s", "out of time (the call's timeout)");
+        return 1;
+    }
+    return 0;
+}
+
+/* Sleep ms, waking early when e is stopped. */
+static void sleep_ms(const plc_etcd *e, long ms)
+{
+    while (ms > 0 && !stopped(e)) {
+        long slice = ms < 10 ? ms : 10;
+        struct timespec ts = {0, slice * 1000000L};
+        nanosleep(&ts, NULL);
+        ms -= slice;
+    }
+}
+
+/* Run the transfer c in slices of at most PLC_POLL_MS, so that a server
+ * that trickles or stalls cannot keep it past the deadline (monotonic ms)
+ * or past e's stop flag: CURLE_OPERATION_TIMEDOUT or
+ * CURLE_ABORTED_BY_CALLBACK then. (curl_easy_perform would look at a
+ * progress callback only about once a second on an idle connection.) */
+static CURLcode perform(const plc_etcd *e, CURL *c, const atomic_int *stop, double deadline)
+{
+    CURLM *m = curl_multi_init();
+    if (!m)
+        return CURLE_OUT_OF_MEMORY;
+    if (curl_multi_add_handle(m, c) != CURLM_OK) {
+        curl_multi_cleanup(m);
+        return CURLE_OUT_OF_MEMORY;
+    }
+    CURLcode rc = CURLE_OK;
+    int running = 1;
+    for (;;) {
+        if (curl_multi_perform(m, &running) != CURLM_OK) {
+            rc = CURLE_OUT_OF_MEMORY;
+            break;
+        }
+        if (!running) {
+            int queued;
+            CURLMsg *msg;
+            while ((msg = curl_multi_info_read(m, &queued)))
+                if (msg->msg == CURLMSG_DONE)
+                    rc = msg->data.result;
+            break;
+        }
+        double left = deadline > 0 ? deadline - now_ms() : PLC_POLL_MS;
+        if (stopped(e) || (stop && atomic_load(stop))) {
+            rc = CURLE_ABORTED_BY_CALLBACK;
+            break;
+        }
+        if (left <= 0) {
+            rc = CURLE_OPERATION_TIMEDOUT;
+            break;
+        }
+        int wait = left < PLC_POLL_MS ? (int)left + 1 : PLC_POLL_MS;
+        if (curl_multi_poll(m, NULL, 0, wait, NULL) != CURLM_OK) {
+            rc = CURLE_OUT_OF_MEMORY;
+            break;
+        }
+    }
+    curl_multi_remove_handle(m, c);
+    curl_multi_cleanup(m);
+    return rc;
 }
 
 typedef struct buffer {
@@ -304,11 +414,14 @@ static int post_once(plc_etcd *e, const char *url, const char *path, const char 
     if (!c)
         return PLACER_ENOMEM;
     buffer b = {NULL, 0, 0};
+    if (timeout_ms < 1)
+        timeout_ms = 1; /* curl reads 0 as no timeout at all */
+    double deadline = now_ms() + (double)timeout_ms;
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
     curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms < 1000 ? timeout_ms : 1000L);
-    CURLcode rc = curl_easy_perform(c);
+    CURLcode rc = perform(e, c, NULL, deadline);
     long status = 0;
     curl_off_t tls_done = 0;
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
@@ -324,17 +437,23 @@ static int post_once(plc_etcd *e, const char *url, const char *path, const char 
         int64_t code = 0;
         const char *text = j ? error_text(j, &code) : NULL;
         if (!j) {
-            plc_say(why, why_len, "%s: not JSON (%s)", url, status >= 500 ? "server error" : "bad reply");
+            plc_say(why, why_len, "%s: HTTP %ld%s, a reply that is not JSON (is this an etcd endpoint?)",
+                    url, status, status >= 500 ? " (a server error)" : "");
             err = status >= 500 || status == 0 ? PLACER_EUNAVAIL : PLACER_EFORMAT;
-        } else if (text || status != 200) {
-            text = text ? text : "error";
+        } else if (!text && (status != 200 || !json_is_object(json_object_get(j, "header")))) {
+            /* every etcd reply carries its header (cluster, member, revision) */
+            plc_say(why, why_len, "%s: HTTP %ld, JSON %s (is this an etcd endpoint?)", url, status,
+                    status != 200 ? "that is no etcd error" : "without etcd's header");
+            err = status >= 500 ? PLACER_EUNAVAIL : PLACER_EFORMAT;
+            json_decref(j);
+        } else if (text) {
             err = etcd_error(e, text, code, status);
             if (err == PLACER_EAUTH && !e->user && !strstr(text, "permission"))
                 plc_say(why, why_len, "%s: %s (this etcd requires a user: give one)", url, text);
             else if (err == PLACER_EAUTH && e->user)
                 plc_say(why, why_len, "%s: %s (user '%s')", url, text, e->user);
             else
-                plc_say(why, why_len, "%s: %s", url, text);
+                plc_say(why, why_len, "%s: %s (HTTP %ld)", url, text, status);
             json_decref(j);
         } else {
             *resp = j;
@@ -397,6 +516,16 @@ static void logout(plc_etcd *e)
     e->auth = NULL;
 }
 
+/* One attempt's budget: what is left before deadline, at most 2 s (so that
+ * a member that hangs leaves time for the others), at least 1 ms (a
+ * truncation to 0 would mean no timeout at all to curl). */
+static long budget_ms(double deadline)
+{
+    double left = deadline - now_ms();
+    long b = left >= 2000 ? 2000 : (long)left;
+    return b < 1 ? 1 : b;
+}
+
 int plc_etcd_post(plc_etcd *e, const char *path, json_t *body, json_t **resp, char *why,
                   size_t why_len)
 {
@@ -404,18 +533,23 @@ int plc_etcd_post(plc_etcd *e, const char *path, json_t *body, json_t **resp, ch
     if (!text)
         return PLACER_ENOMEM;
     double deadline = now_ms() + (double)e->timeout_ms;
+    if (e->deadline > 0 && e->deadline < deadline)
+        deadline = e->deadline;
     long backoff = 20;
-    int err = PLACER_EUNAVAIL, relogged = 0, tls_strikes = 0;
+    int err = PLACER_EUNAVAIL, relogged = 0, tls_strikes = 0, attempts = 0;
     for (;;) {
         for (size_t tried = 0; tried < e->n; tried++) {
-            double left = deadline - now_ms();
-            if (left <= 0)
+            if (stopped(e) || deadline - now_ms() <= 0) {
+                if (!attempts || stopped(e))
+                    plc_say(why, why_len, "%s", stopped(e) ? "stopped" : "out of time (the call's timeout)");
+                err = PLACER_EUNAVAIL;
                 goto out;
+            }
             size_t at = e->current;
-            long budget = (long)(left < 2000 ? left : 2000);
-            err = login(e, e->url[at], budget, why, why_len);
+            attempts++;
+            err = login(e, e->url[at], budget_ms(deadline), why, why_len);
             if (!err)
-                err = post_once(e, e->url[at], path, text, budget, 1, resp, why, why_len);
+                err = post_once(e, e->url[at], path, text, budget_ms(deadline), 1, resp, why, why_len);
             if (err == PLC_RELOGIN && !relogged) {
                 /* etcd expired the token: one new one, then the same member again */
                 logout(e);
@@ -436,9 +570,9 @@ int plc_etcd_post(plc_etcd *e, const char *path, json_t *body, json_t **resp, ch
             e->current = (e->current + 1) % e->n; /* fail over */
         }
         double left = deadline - now_ms();
-        if (left <= 0)
-            break;
-        sleep_ms((long)(backoff < left ? backoff : left));
+        if (left <= 0 || stopped(e))
+            continue; /* the check at the top ends the call */
+        sleep_ms(e, (long)(backoff < left ? backoff : left + 1));
         backoff = backoff * 2 > 1000 ? 1000 : backoff * 2;
     }
 out:
@@ -508,13 +642,6 @@ static size_t on_stream(char *data, size_t size, size_t nmemb, void *ctx)
     return n;
 }
 
-static int on_progress(void *ctx, curl_off_t a, curl_off_t b, curl_off_t c, curl_off_t d)
-{
-    (void)a, (void)b, (void)c, (void)d;
-    stream *s = ctx;
-    return atomic_load(s->stop) ? 1 : 0;
-}
-
 int plc_etcd_watch(plc_etcd *e, const char *key, int64_t start_revision,
                    plc_etcd_message_fn on_message, void *ctx, atomic_int *stop, char *why,
                    size_t why_len)
@@ -528,7 +655,10 @@ int plc_etcd_watch(plc_etcd *e, const char *key, int64_t start_revision,
     json_decref(body);
     if (!text)
         return PLACER_ENOMEM;
-    int err = login(e, e->url[e->current], e->timeout_ms, why, why_len);
+    double deadline = now_ms() + (double)e->timeout_ms;
+    if (e->deadline > 0 && e->deadline < deadline)
+        deadline = e->deadline;
+    int err = login(e, e->url[e->current], budget_ms(deadline), why, why_len);
     if (err == PLC_TLS_MAYBE)
         err = PLACER_EUNAVAIL;
     if (err) {
@@ -548,15 +678,12 @@ int plc_etcd_watch(plc_etcd *e, const char *key, int64_t start_revision,
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_stream);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &s);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, 1000L);
-    curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
-    curl_easy_setopt(c, CURLOPT_XFERINFODATA, &s);
     /* a stream that goes silent (its member died without closing): give up
      * after a while and let the caller reconnect elsewhere */
     curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
     curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 10L);
     curl_easy_setopt(c, CURLOPT_TCP_KEEPALIVE, 1L);
-    CURLcode rc = curl_easy_perform(c);
+    CURLcode rc = perform(e, c, stop, e->deadline); /* ends at *stop (or e's) within 50 ms */
     long status = 0;
     curl_off_t tls_done = 0;
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
@@ -565,7 +692,7 @@ int plc_etcd_watch(plc_etcd *e, const char *key, int64_t start_revision,
     curl_easy_cleanup(c);
     plc_ctl_json_free(text);
     placer_mem_free(s.b.p);
-    if (s.done || atomic_load(stop))
+    if (s.done || atomic_load(stop) || stopped(e))
         return 0;
     if (s.refused) {
         plc_say(why, why_len, "%s: watch refused: %s", e->url[e->current], s.error);

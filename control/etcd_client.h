@@ -28,6 +28,7 @@ struct placer_etcd_config {
     long timeout_ms;
     char *cacert, *cert, *cert_key; /* NULL: not set */
     char *user, *password;          /* NULL: no authentication */
+    int allow_cleartext_secret;     /* keyed snapshots may go to http:// */
 };
 
 /* A client for the config's endpoints (comma-separated URLs,
@@ -39,16 +40,36 @@ int plc_etcd_new_config(const placer_etcd_config *c, long timeout_ms, plc_etcd *
 int plc_etcd_new(const char *endpoints, long timeout_ms, plc_etcd **out);
 void plc_etcd_free(plc_etcd *e);
 
+/* Bounds on every call of e from now on: calls give up (PLACER_EUNAVAIL,
+ * why says so) once *stop is non-zero (checked every 50 ms at least, also
+ * inside a transfer) or the monotonic clock (plc_etcd_now_ms) passes
+ * deadline_ms (0: no deadline beyond each call's own timeout). stop may be
+ * NULL; it must outlive e. */
+void plc_etcd_set_stop(plc_etcd *e, const atomic_int *stop);
+void plc_etcd_set_deadline(plc_etcd *e, double deadline_ms);
+double plc_etcd_now_ms(void);
+/* Non-zero (and why) when e's stop flag is set or its deadline passed. */
+int plc_etcd_expired(const plc_etcd *e, char *why, size_t why_len);
+/* The client's per-call timeout (ms, > 0). */
+long plc_etcd_timeout(const plc_etcd *e);
+/* 1 when one of e's endpoints is http:// (no TLS), with it in *url. */
+int plc_etcd_cleartext(const plc_etcd *e, const char **url);
+/* Whether the config allowed keyed snapshots over http://. */
+int plc_etcd_cleartext_allowed(const plc_etcd *e);
+
 /* Times this client authenticated (a new token, the first or a refresh). */
 unsigned plc_etcd_logins(const plc_etcd *e);
 
 /* POST body to path ("/v3/kv/range"); *resp receives the parsed reply
  * (json_decref it). Tries each endpoint in turn from the last one that
  * answered, with backoff between rounds, until the timeout. Returns 0,
- * PLACER_EUNAVAIL (no endpoint answered in time; why says the last
- * failure), PLACER_ECOMPACTED (the revision asked for is compacted),
+ * PLACER_EUNAVAIL (no endpoint answered in time, or the client's stop
+ * flag or deadline ended the call; why says the last failure), PLACER_ECOMPACTED (the revision asked for is compacted),
  * PLACER_EAUTH (credentials or a certificate refused, or permission denied)
- * or PLACER_EFORMAT (etcd answered with an error or not JSON). With a user,
+ * or PLACER_EFORMAT (etcd answered with an error, or the server's reply is
+ * not etcd's: why names the HTTP status and asks "is this an etcd
+ * endpoint?"). Every attempt has a budget of 1 ms to 2 s (never 0, which
+ * curl reads as no timeout), and the call ends at its timeout. With a user,
  * authenticates first when it has no token, and once more when etcd says
  * the token expired. */
 int plc_etcd_post(plc_etcd *e, const char *path, json_t *body, json_t **resp, char *why,

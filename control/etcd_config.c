@@ -90,6 +90,21 @@ int placer_etcd_config_set_tls(placer_etcd_config *c, const char *cacert, const 
         plc_say(why, why_len, "%s", "a client certificate needs its key, and a key its certificate");
         return PLACER_EINVAL;
     }
+    if (cacert || cert) {
+        /* TLS files on a cleartext endpoint would be ignored without a word,
+         * and the caller would believe the traffic protected */
+        plc_etcd *probe;
+        const char *url;
+        int err = plc_etcd_new(c->endpoints, c->timeout_ms, &probe);
+        if (err)
+            return err;
+        if (plc_etcd_cleartext(probe, &url)) {
+            plc_say(why, why_len, "TLS files apply to https:// endpoints only; '%s' is http://", url);
+            plc_etcd_free(probe);
+            return PLACER_EINVAL;
+        }
+        plc_etcd_free(probe);
+    }
     int err = readable("CA certificate", cacert, why, why_len);
     if (!err)
         err = readable("client certificate", cert, why, why_len);
@@ -130,5 +145,13 @@ int placer_etcd_config_set_user(placer_etcd_config *c, const char *user, const c
     free_secret(c->password);
     c->user = u;
     c->password = p;
+    return 0;
+}
+
+int placer_etcd_config_allow_cleartext_secret(placer_etcd_config *c, int allow)
+{
+    if (!c)
+        return PLACER_ENULL;
+    c->allow_cleartext_secret = allow != 0;
     return 0;
 }

@@ -104,6 +104,8 @@ static void load_value(placer_follower *f, const json_t *kv, int64_t revision)
     int err = plc_etcd_unb64(json_object_get(kv, "value"), &v, &len) ? PLACER_EFORMAT
                                                                      : plc_etcd_load(f->e, f->key, v, len, revision, &s, why, sizeof why);
     placer_mem_free(v);
+    if (atomic_load(&f->stop))
+        return; /* cut short by placer_follower_stop: nothing to report */
     if (err == PLACER_EUNAVAIL || err == PLACER_ECOMPACTED || err == PLACER_EAUTH) {
         note_error(f, why, 0); /* not the snapshot's fault: read again later */
         f->fresh = 1;
@@ -238,6 +240,10 @@ static int start(plc_etcd *e, const char *key, placer_router *r, placer_follower
     f->on_event = on_event;
     f->ctx = ctx;
     atomic_init(&f->stop, 0);
+    /* every call of the thread's looks at the flag at least every 50 ms,
+     * inside transfers and between chunks: stop waits that long, not for a
+     * slow member */
+    plc_etcd_set_stop(e, &f->stop);
     pthread_mutex_init(&f->lock, NULL);
     f->since = now_s();
     if (pthread_create(&f->thread, NULL, run, f)) {

@@ -227,6 +227,15 @@ static int publish(plc_etcd *e, const char *key, const placer_snapshot *s,
     int err = plc_etcd_check_key(key, why, why_len);
     if (err)
         return err;
+    const char *clear;
+    if (placer_snapshot_key_hash(s) == PLACER_HASH_SIPHASH13 && plc_etcd_cleartext(e, &clear) &&
+        !plc_etcd_cleartext_allowed(e)) {
+        plc_say(why, why_len,
+                "the snapshot is keyed (siphash13): its chunks carry the secret, which '%s' "
+                "would send in clear; use https:// endpoints, or allow it explicitly "
+                "(--allow-cleartext-secret, placer_etcd_config_allow_cleartext_secret)", clear);
+        return PLACER_EINVAL;
+    }
     void *buf = NULL;
     size_t len = 0;
     char *epoch_key = join(key, "/epoch"), *chunks_root = join(key, "/chunks/"), *manifest = NULL;
@@ -266,7 +275,8 @@ static int publish(plc_etcd *e, const char *key, const placer_snapshot *s,
             err = PLACER_EFORMAT;
             goto out;
         }
-        if (stored >= epoch) {
+        /* nothing stored yet: any epoch is newer, 0 included */
+        if (kv && stored >= epoch) {
             if (current_epoch)
                 *current_epoch = stored;
             plc_say(why, why_len, "epoch %s is not newer than the one stored", padded);
@@ -426,6 +436,10 @@ int plc_etcd_load(plc_etcd *e, const char *key, const unsigned char *value, size
     size_t at = 0;
     char chunk_key[640];
     for (uint32_t c = 0; c < m.chunks && !err; c++) {
+        if (plc_etcd_expired(e, why, why_len)) { /* a slow server serving many chunks */
+            err = PLACER_EUNAVAIL;
+            break;
+        }
         snprintf(chunk_key, sizeof chunk_key, "%s%06u", m.prefix, c);
         json_t *resp = NULL;
         const json_t *kv = NULL;
@@ -468,6 +482,8 @@ int plc_etcd_load(plc_etcd *e, const char *key, const unsigned char *value, size
 
 static int fetch(plc_etcd *e, const char *key, placer_snapshot **out, char *why, size_t why_len)
 {
+    /* the timeout bounds the whole fetch, however many chunks */
+    plc_etcd_set_deadline(e, plc_etcd_now_ms() + (double)plc_etcd_timeout(e));
     json_t *resp = NULL;
     const json_t *kv = NULL;
     int err = plc_etcd_get(e, key, 0, &resp, &kv, why, why_len);

@@ -216,6 +216,15 @@ PLACER_API void placer_etcd_config_free(placer_etcd_config *c);
 PLACER_API int placer_etcd_config_set_tls(placer_etcd_config *c, const char *cacert,
                                           const char *cert, const char *cert_key, char *why,
                                           size_t why_len);
+/* (set_tls also returns PLACER_EINVAL when cacert or cert is given and one
+ * of c's endpoints is http://: TLS files would not apply to it.) */
+
+/* A keyed snapshot (key hash PLACER_HASH_SIPHASH13) carries its secret in
+ * its chunks: publishing one when any endpoint is http:// is refused with
+ * PLACER_EINVAL (why says so) unless allow is non-zero here, knowing that
+ * anyone on the network path then reads the secret. Returns 0 or
+ * PLACER_ENULL. */
+PLACER_API int placer_etcd_config_allow_cleartext_secret(placer_etcd_config *c, int allow);
 
 /* etcd's user authentication: calls authenticate as user with password
  * (/v3/auth/authenticate) and send the token etcd gives; a token etcd has
@@ -225,12 +234,16 @@ PLACER_API int placer_etcd_config_set_tls(placer_etcd_config *c, const char *cac
 PLACER_API int placer_etcd_config_set_user(placer_etcd_config *c, const char *user,
                                            const char *password);
 
-/* Publish s under key if its epoch is newer than the one stored (0 when
- * none, so epoch 0 is never published), in one
+/* Publish s under key if its epoch is newer than the one stored (any
+ * epoch, 0 included, when nothing is stored yet), in one
  * compare-and-swap transaction (chunks first, the manifest last; superseded
  * chunks are deleted). Returns 0, PLACER_ECONFLICT (the stored epoch, in
  * *current_epoch when not NULL, is as new or newer: another publisher won),
  * PLACER_EUNAVAIL, PLACER_ENULL, PLACER_ENOMEM or PLACER_EFORMAT. */
+/* Every request of a publish (the epoch read, each chunk, the transaction)
+ * is bounded by timeout_ms, so a publish of C chunks ends within about
+ * (C + 3) x timeout_ms. A keyed snapshot and an http:// endpoint:
+ * PLACER_EINVAL (placer_etcd_config_allow_cleartext_secret). */
 PLACER_API int placer_etcd_publish(const char *endpoints, const char *key,
                                    const placer_snapshot *s, long timeout_ms,
                                    uint64_t *current_epoch, char *why, size_t why_len);
@@ -246,7 +259,9 @@ PLACER_API int placer_etcd_publish_ex(const placer_etcd_config *c, const char *k
 #define PLACER_MAX_ETCD_KEY 512u /* bytes in a key snapshots are published under */
 
 /* The snapshot published under key, decoded and verified (*out; release
- * with placer_snapshot_free). Returns 0, PLACER_EMISSING, PLACER_EUNAVAIL,
+ * with placer_snapshot_free). timeout_ms bounds the whole fetch, every
+ * chunk included (the manifest's chunks are read one by one, the deadline
+ * checked between them and inside each transfer). Returns 0, PLACER_EMISSING, PLACER_EUNAVAIL,
  * a decode error (PLACER_ECHECKSUM, ...), PLACER_ENULL or PLACER_ENOMEM. */
 PLACER_API int placer_etcd_fetch(const char *endpoints, const char *key, long timeout_ms,
                                  placer_snapshot **out, char *why, size_t why_len);
@@ -279,7 +294,9 @@ PLACER_API int placer_follower_start_ex(const placer_etcd_config *c, const char 
                                         void *ctx, placer_follower **out);
 
 /* Stop the thread and release the follower (and the router it made, if it
- * made one). NULL is accepted. */
+ * made one). Returns within about 100 ms, whatever the members do: the
+ * thread's transfers and chunk reads look at the stop flag every 50 ms.
+ * NULL is accepted. */
 PLACER_API void placer_follower_stop(placer_follower *f);
 
 /* The router the follower publishes into; NULL until it has one. */
