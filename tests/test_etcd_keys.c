@@ -11,7 +11,11 @@
  *      fit, signed or spaced epochs, a prefix outside the key, duplicate
  *      fields; a manifest naming 4,096 chunks with one present fails on
  *      the missing chunk (the ASan build would die on a 4 GiB allocation);
- *   4. placer publish under the issue's poisoned key, then placer watch.
+ *   4. placer publish under the issue's poisoned key, then placer watch;
+ *   5. epoch 0 published to an empty key (nothing stored: it is newer),
+ *      then refused as stale; a keyed snapshot refused over http:// unless
+ *      the config allows it (then fetched back keyed, hashing alike); TLS
+ *      files on an http:// config refused.
  */
 #include <string.h>
 #include <unistd.h>
@@ -141,6 +145,66 @@ static void hostile_manifests(void)
     placer_follower_stop(f);
 }
 
+static placer_snapshot *keyed_ring(uint64_t epoch)
+{
+    static const unsigned char secret[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    placer_builder *b = placer_builder_new();
+    placer_builder_set_vnodes(b, 16);
+    placer_builder_add_node(b, "a", "z", 1);
+    placer_builder_add_node(b, "b", "z", 1);
+    placer_builder_add_node(b, "c", "z", 1);
+    placer_builder_set_secret(b, secret);
+    placer_snapshot *s = NULL;
+    CHECK_EQ(placer_builder_build(b, epoch, &s), 0);
+    placer_builder_free(b);
+    return s;
+}
+
+static void epoch_zero_and_secrets(void)
+{
+    char why[400] = "";
+    uint64_t stored = 99;
+    /* epoch 0 to a key that holds nothing: published, then stale */
+    placer_snapshot *zero = tu_ring(0, 3);
+    CHECK_EQ(placer_etcd_publish(cluster->endpoints, "/zero/k", zero, 5000, &stored, why, sizeof why), 0);
+    placer_snapshot *got = NULL;
+    CHECK_EQ(placer_etcd_fetch(cluster->endpoints, "/zero/k", 5000, &got, why, sizeof why), 0);
+    CHECK(got && placer_snapshot_epoch(got) == 0);
+    placer_snapshot_free(got);
+    CHECK_EQ(placer_etcd_publish(cluster->endpoints, "/zero/k", zero, 5000, &stored, why, sizeof why),
+             PLACER_ECONFLICT);
+    CHECK_EQ(stored, 0);
+    placer_snapshot *one = tu_ring(1, 3);
+    CHECK_EQ(placer_etcd_publish(cluster->endpoints, "/zero/k", one, 5000, NULL, why, sizeof why), 0);
+    placer_snapshot_free(one);
+    placer_snapshot_free(zero);
+
+    /* keyed over http://: refused (nothing written), unless allowed */
+    placer_snapshot *k = keyed_ring(4);
+    CHECK_EQ(placer_snapshot_key_hash(k), PLACER_HASH_SIPHASH13);
+    why[0] = '\0';
+    CHECK_EQ(placer_etcd_publish(cluster->endpoints, "/keyed/k", k, 5000, NULL, why, sizeof why), PLACER_EINVAL);
+    CHECK(strstr(why, "keyed") && strstr(why, "http://") && strstr(why, "allow"));
+    CHECK_EQ(placer_etcd_fetch(cluster->endpoints, "/keyed/k", 5000, &got, why, sizeof why), PLACER_EMISSING);
+    placer_etcd_config *c = NULL;
+    CHECK_EQ(placer_etcd_config_new(cluster->endpoints, 5000, &c), 0);
+    CHECK_EQ(placer_etcd_publish_ex(c, "/keyed/k", k, NULL, why, sizeof why), PLACER_EINVAL);
+    CHECK_EQ(placer_etcd_config_allow_cleartext_secret(NULL, 1), PLACER_ENULL);
+    CHECK_EQ(placer_etcd_config_allow_cleartext_secret(c, 1), 0);
+    CHECK_EQ(placer_etcd_publish_ex(c, "/keyed/k", k, NULL, why, sizeof why), 0);
+    got = NULL;
+    CHECK_EQ(placer_etcd_fetch_ex(c, "/keyed/k", &got, why, sizeof why), 0);
+    CHECK(got && placer_snapshot_key_hash(got) == PLACER_HASH_SIPHASH13);
+    CHECK(got && placer_snapshot_hash(got, "user:1", 6) == placer_snapshot_hash(k, "user:1", 6));
+    placer_snapshot_free(got);
+    /* TLS files on an http:// endpoint would be ignored: refused */
+    why[0] = '\0';
+    CHECK_EQ(placer_etcd_config_set_tls(c, "/dev/null", NULL, NULL, why, sizeof why), PLACER_EINVAL);
+    CHECK(strstr(why, "https://") != NULL);
+    placer_etcd_config_free(c);
+    placer_snapshot_free(k);
+}
+
 static void cli(const char *placer, const char *dir)
 {
     if (!placer)
@@ -185,6 +249,7 @@ int main(int argc, char **argv)
     good_keys();
     bad_keys();
     hostile_manifests();
+    epoch_zero_and_secrets();
     cli(argc > 1 ? argv[1] : NULL, c.dir);
     etcd_destroy(&c);
     return check_done("etcd_keys");
