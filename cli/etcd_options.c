@@ -17,6 +17,7 @@ void cli_etcd_usage(FILE *out)
             "  --cacert FILE        PEM file of the CAs that sign the members' certificates\n"
             "  --cert FILE          PEM client certificate (members with --client-cert-auth)\n"
             "  --cert-key FILE      PEM private key of --cert\n"
+            "                       (TLS files with an http:// endpoint: a usage error)\n"
             "  --user NAME          etcd user; the password is read from --password-file or\n"
             "                       from the environment variable PLACER_ETCD_PASSWORD\n"
             "  --password-file F    the first line of F is the password\n"
