@@ -104,8 +104,11 @@ static void load_value(placer_follower *f, const json_t *kv, int64_t revision)
     int err = plc_etcd_unb64(json_object_get(kv, "value"), &v, &len) ? PLACER_EFORMAT
                                                                      : plc_etcd_load(f->e, f->key, v, len, revision, &s, why, sizeof why);
     placer_mem_free(v);
-    if (atomic_load(&f->stop))
-        return; /* cut short by placer_follower_stop: nothing to report */
+    if (atomic_load(&f->stop)) { /* cut short by placer_follower_stop: nothing to report */
+        if (!err)
+            placer_snapshot_free(s);
+        return;
+    }
     if (err == PLACER_EUNAVAIL || err == PLACER_ECOMPACTED || err == PLACER_EAUTH) {
         note_error(f, why, 0); /* not the snapshot's fault: read again later */
         f->fresh = 1;

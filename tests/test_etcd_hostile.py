@@ -13,6 +13,11 @@ servers on 127.0.0.1 that are not well-behaved etcd members
     --allow-cleartext-secret (the error names the option); TLS files with
     an http:// endpoint are a usage error for publish and watch.
 
+A time bound missed by less than 2 s (a loaded machine: the box these run
+on may have 2 cores and a load of 30) is tried once more and fails only if
+it is missed again; a miss by 2 s or more fails at once (the hangs this
+guards against lasted minutes). The summary counts those retries.
+
 PLACER_HOSTILE_RUNS (default 3) repeats the hang checks in every mode (the
 issue's goal is 0 hangs in 200 runs); PLACER_HOSTILE_MODES (comma-separated)
 picks the modes. Every child has a hard timeout: a hang fails the check
@@ -37,6 +42,7 @@ HARD = 30  # seconds before a child counts as hung and is killed
 
 passed = 0
 failures = []
+retried = []
 
 
 def check(cond, what):
@@ -75,9 +81,27 @@ def signalled(args, sig, after):
         return "hung", time.monotonic() - t, ""
 
 
+def timed(args, limit):
+    """run(args), once more when it missed limit by less than 2 s."""
+    rc, secs, err = run(args)
+    if rc != "hung" and limit <= secs < limit + 2:
+        retried.append("%s: %.2f s" % (" ".join(args[:1] + args[-2:]), secs))
+        rc, secs, err = run(args)
+    return rc, secs, err
+
+
+def timed_signal(args, sig, after):
+    """signalled(args, ...), once more when the exit came 1 to 3 s after sig."""
+    rc, secs, err = signalled(args, sig, after)
+    if rc != "hung" and 1.0 <= secs < 3.0:
+        retried.append("%s %s: %.2f s" % (args[0], sig.name, secs))
+        rc, secs, err = signalled(args, sig, after)
+    return rc, secs, err
+
+
 def hang_checks(mode, url, i):
     tag = "%s run %d" % (mode, i)
-    rc, secs, err = run(["watch", "--etcd", url, "--key", KEY, "--seconds", "2"])
+    rc, secs, err = timed(["watch", "--etcd", url, "--key", KEY, "--seconds", "2"], 3.0)
     check(rc != "hung" and secs < 3.0, "%s: watch --seconds 2 took %.2f s (exit %s)" % (tag, secs, rc))
     want = (0, 3) if mode == "chunks" else (3,)
     check(rc in want, "%s: watch exit %s, want %s: %s" % (tag, rc, want, err.strip()[-300:]))
@@ -86,7 +110,7 @@ def hang_checks(mode, url, i):
               "%s: watch's error names neither the status nor the hint: %s" % (tag, err.strip()))
     if mode != "chunks":  # (the chunks server accepts a publish)
         for timeout, limit in (("1000", 2.0), ("1", 1.0)):
-            rc, secs, err = run(["publish", "--etcd", url, "--key", KEY, "--timeout", timeout, SNAP])
+            rc, secs, err = timed(["publish", "--etcd", url, "--key", KEY, "--timeout", timeout, SNAP], limit)
             check(rc == 3 and secs < limit, "%s: publish --timeout %s: exit %s after %.2f s: %s"
                   % (tag, timeout, rc, secs, err.strip()[-300:]))
             if mode == "notetcd" and timeout != "1":  # (1 ms: no time for an answer)
@@ -97,15 +121,15 @@ def hang_checks(mode, url, i):
 def signal_checks(mode, url):
     # watch past its first read (--timeout 300 ms), then inside the follower
     for sig in (signal.SIGTERM, signal.SIGINT):
-        rc, secs, err = signalled(["watch", "--etcd", url, "--key", KEY, "--timeout", "300"], sig, 1.5)
+        rc, secs, err = timed_signal(["watch", "--etcd", url, "--key", KEY, "--timeout", "300"], sig, 1.5)
         check(rc != "hung" and secs < 1.0 and isinstance(rc, int) and rc >= 0,
               "%s: watch after %s: exit %s %.2f s later" % (mode, sig.name, rc, secs))
         check("accepted" in err, "%s: watch after %s printed no summary: %s" % (mode, sig.name, err.strip()))
     # watch during its first read (the default action), publish mid-request
-    rc, secs, _ = signalled(["watch", "--etcd", url, "--key", KEY], signal.SIGTERM, 0.3)
+    rc, secs, _ = timed_signal(["watch", "--etcd", url, "--key", KEY], signal.SIGTERM, 0.3)
     check(rc != "hung" and secs < 1.0, "%s: watch in its first read: exit %s %.2f s after SIGTERM" % (mode, rc, secs))
     if mode != "chunks":
-        rc, secs, _ = signalled(["publish", "--etcd", url, "--key", KEY, "--timeout", "60000", SNAP],
+        rc, secs, _ = timed_signal(["publish", "--etcd", url, "--key", KEY, "--timeout", "60000", SNAP],
                                 signal.SIGTERM, 0.5)
         check(rc != "hung" and secs < 1.0, "%s: publish: exit %s %.2f s after SIGTERM" % (mode, rc, secs))
 
@@ -171,7 +195,10 @@ def main():
         for name in os.listdir(work):
             os.unlink(os.path.join(work, name))
         os.rmdir(work)
-    print("etcd_hostile: %d passed, %d failed (%d runs of %s)" % (passed, len(failures), RUNS, ",".join(MODES)))
+    for r in retried:
+        print("slow once, retried:", r)
+    print("etcd_hostile: %d passed, %d failed, %d retried (%d runs of %s)"
+          % (passed, len(failures), len(retried), RUNS, ",".join(MODES)))
     return 1 if failures else 0
 
 
