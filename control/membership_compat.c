@@ -79,7 +79,8 @@ static int only_for(plc_mctx *c, int program, int wanted, const char *why)
 
 int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int program)
 {
-    placer_compat_options o = {NULL, NULL, 0, NULL};
+    /* no "avalanche": as haproxy would with the given key_hash and distribution */
+    placer_compat_options o = {NULL, NULL, PLACER_COMPAT_AS_PROGRAM, NULL};
     const char *key;
     json_t *v;
     json_object_foreach((json_t *)root, key, v) {
@@ -107,7 +108,7 @@ int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int pro
             err = only_for(c, program, PLACER_COMPAT_HAPROXY, ": hash-type ... avalanche");
             if (!err && !json_is_boolean(v))
                 err = plc_m_fail(c, "expected true or false");
-            o.avalanche = json_is_true(v);
+            o.avalanche = json_is_true(v) ? 1 : 0;
         } else if (!strcmp(key, "hash_tag")) {
             err = only_for(c, program, PLACER_COMPAT_TWEMPROXY,
                            program == PLACER_COMPAT_REDIS ? "; Redis always hashes the {tag}" : "");

@@ -427,9 +427,15 @@ typedef struct placer_compat_options {
                                  "consistent", "hash", "map-based"); NULL: the program's default */
     const char *key_hash;     /* the program's own name ("md5", "fnv1a_64", "sdbm", ...);
                                  NULL: the program's default */
-    int avalanche;            /* haproxy only: 1 applies full_hash() over the key hash */
+    int avalanche;            /* haproxy only: 1 applies full_hash() over the key hash, 0 not;
+                                 PLACER_COMPAT_AS_PROGRAM: as haproxy 2.6 parses hash-type
+                                 (with consistent and no key hash named, else without) */
     const char *hash_tag;     /* twemproxy only: exactly two characters such as "{}"; NULL: none */
 } placer_compat_options;
+
+/* placer_compat_options.avalanche: what the program itself would do with
+ * the given distribution and key hash (opt NULL means this too). */
+#define PLACER_COMPAT_AS_PROGRAM (-1)
 
 /* Select a compatibility mode (opt NULL: every default). Names are checked
  * here: PLACER_EINVAL for an unknown program, a distribution or key hash

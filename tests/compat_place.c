@@ -8,7 +8,7 @@
  *   program twemproxy            (libmemcached, twemproxy, nginx, haproxy, redis)
  *   distribution ketama          (optional)
  *   hash md5                     (optional)
- *   avalanche 1                  (optional, haproxy)
+ *   avalanche 1                  (optional, haproxy; -1: as haproxy parses hash-type)
  *   hash_tag {}                  (optional, twemproxy)
  *   node ID ADDRESS WEIGHT HASH_ID   (one a line; "-" for an empty id or address;
  *                                    Redis: weight 0 for none)
@@ -77,7 +77,7 @@ int main(void)
     static uint32_t slots[SLOTS];
     placer_compat_options opt = {NULL, NULL, 0, NULL};
     placer_builder *b = placer_builder_new();
-    int program = 0, have_slots = 0, dump = 0;
+    int program = 0, have_slots = 0, dump = 0, av = 0;
     if (!b)
         return 1;
     while (fgets(line, sizeof line, stdin)) {
@@ -95,8 +95,8 @@ int main(void)
                 fprintf(stderr, "unknown hash %s\n", hash);
                 return 2;
             }
-        } else if (sscanf(line, "avalanche %u", &w) == 1) {
-            opt.avalanche = (int)w;
+        } else if (sscanf(line, "avalanche %d", &av) == 1) {
+            opt.avalanche = av;
         } else if (sscanf(line, "node %255s %255s %u %u", a, addr, &w, &hid) == 4) {
             char id[300];
             uint32_t i = placer_builder_node_count(b);

@@ -63,14 +63,17 @@ int placer_builder_set_compat(placer_builder *b, int program, const placer_compa
     const char *name = placer_compat_name(program);
     if (!name)
         return plc_builder_refuse(b, "unknown compatibility program %d", program);
-    placer_compat_options none = {NULL, NULL, 0, NULL};
+    placer_compat_options none = {NULL, NULL, PLACER_COMPAT_AS_PROGRAM, NULL};
     if (!opt)
         opt = &none;
     if (opt->distribution && !placer_compat_has_distribution(program, opt->distribution))
         return plc_builder_refuse(b, "%s has no distribution \"%s\"", name, opt->distribution);
     if (opt->key_hash && !placer_compat_has_key_hash(program, opt->key_hash))
         return plc_builder_refuse(b, "%s has no key hash \"%s\"", name, opt->key_hash);
-    if (opt->avalanche && program != PLACER_COMPAT_HAPROXY)
+    if (opt->avalanche < PLACER_COMPAT_AS_PROGRAM)
+        return plc_builder_refuse(b, "avalanche %d: 1, 0 or PLACER_COMPAT_AS_PROGRAM (-1)",
+                                  opt->avalanche);
+    if (opt->avalanche > 0 && program != PLACER_COMPAT_HAPROXY)
         return plc_builder_refuse(b, "avalanche is haproxy's; %s has none", name);
     if (opt->hash_tag && program != PLACER_COMPAT_TWEMPROXY)
         return plc_builder_refuse(b, "hash_tag is twemproxy's; %s has none", name);
@@ -80,7 +83,13 @@ int placer_builder_set_compat(placer_builder *b, int program, const placer_compa
     b->compat = program;
     b->compat_dist = opt->distribution ? plc_compat_distribution_id(opt->distribution) : 0;
     b->compat_hash = opt->key_hash ? plc_compat_hash_id(program, opt->key_hash) : 0;
-    b->compat_avalanche = opt->avalanche ? 1 : 0;
+    /* As haproxy 2.6's cfgparse.c: "hash-type consistent" with no function
+     * named is sdbm with avalanche; map-based, or any function named
+     * without the word, has none. */
+    int as_program = program == PLACER_COMPAT_HAPROXY && !opt->key_hash &&
+                     (!opt->distribution || !strcmp(opt->distribution, "consistent"));
+    b->compat_avalanche = opt->avalanche == PLACER_COMPAT_AS_PROGRAM ? as_program
+                                                                     : opt->avalanche > 0;
     b->compat_tag[0] = opt->hash_tag ? opt->hash_tag[0] : '\0';
     b->compat_tag[1] = opt->hash_tag ? opt->hash_tag[1] : '\0';
     return 0;
