@@ -1,20 +1,25 @@
 /*
- * twemproxy_import.c -- one pool of a nutcracker (twemproxy)
- * configuration into a membership document ("compat": "twemproxy"), then
- * a snapshot.
+ * twemproxy_import.c -- one pool of a nutcracker (twemproxy) configuration
+ * into a membership document ("compat": "twemproxy"), then a snapshot.
  *
- * The YAML is read with libyaml's event parser, the way nutcracker reads
- * it (src/nc_conf.c): a mapping of pool names, each a mapping of
+ * The YAML is read with libyaml's event parser, the way nutcracker 0.5.0
+ * reads it (src/nc_conf.c): a mapping of pool names, each a mapping of
  * directives whose values are scalars, and one sequence, "servers". Each
  * server is "host:port:weight [name]" or "/unix/path:weight [name]", cut
  * from the end as conf_add_server() cuts it; an unnamed server's name (what
  * the ring hashes) is "host:port", "host" alone for port 11211, and for a
  * socket its path followed by the ':' before the weight (nutcracker's
- * arithmetic). Anything nutcracker refuses is refused, with the line and
- * column: unknown or repeated directives, a zero or non-numeric weight, a
- * bad port, two servers of one name, a hash_tag that is not two
- * characters; so are aliases (nutcracker takes none) and a "random"
- * distribution (no placement can follow it).
+ * arithmetic). Every pool is checked, not only the one imported, since
+ * nutcracker refuses the whole file for one bad pool; every directive
+ * nutcracker 0.5.0 has is accepted with the values it accepts
+ * (twemproxy_values.c), and those that do not change placement are
+ * ignored. Refused with the line and column, as nutcracker refuses them:
+ * what its token and structure checks refuse (document markers, tags,
+ * anchors, aliases, flow collections, empty scalars), unknown or repeated
+ * directives, a bad value, a pool without listen or servers, two pools of
+ * one name or listen address. Refused on purpose: "distribution: random"
+ * (no placement can follow it) and what placer's ids cannot hold
+ * (docs/COMPAT.md lists both).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,13 +29,15 @@
 #include "compat_import.h"
 #include "control_alloc.h"
 #include "placer_control.h"
+#include "twemproxy_values.h"
 
 #define MAX_KEY 32 /* directive names are shorter; a longer one is unknown */
 
+/* nc_conf.c's conf_commands of nutcracker 0.5.0, in its order. */
 static const char *const directives[] = {
     "listen", "hash", "hash_tag", "distribution", "timeout", "backlog", "client_connections",
-    "redis", "redis_auth", "redis_db", "preconnect", "auto_eject_hosts", "server_connections",
-    "server_retry_timeout", "server_failure_limit", "servers", NULL};
+    "redis", "tcpkeepalive", "redis_auth", "redis_db", "preconnect", "auto_eject_hosts",
+    "server_connections", "server_retry_timeout", "server_failure_limit", "servers", NULL};
 /* nc_hashkit.h's HASH_CODEC and DIST_CODEC, nutcracker's own spellings. */
 static const char *const hashes[] = {"one_at_a_time", "md5", "crc16", "crc32", "crc32a",
                                      "fnv1_64", "fnv1a_64", "fnv1_32", "fnv1a_32", "hsieh",
@@ -45,8 +52,10 @@ typedef struct tw {
     const char *want;   /* the pool asked for; NULL: the only one */
     char pool[128];     /* the pool being read, for messages */
     json_t *doc;        /* the chosen pool's membership */
-    json_t *names;      /* the chosen pool's server names, for duplicates */
+    json_t *nodes;      /* the pool being read's nodes (the chosen pool's: doc's) */
+    json_t *names;      /* the pool being read's server names, for duplicates */
     json_t *pools;      /* every pool name: duplicates, and the list in messages */
+    json_t *listens;    /* every pool's listen, for duplicates */
     size_t servers;
 } tw;
 
@@ -70,6 +79,55 @@ static int fail_at(tw *t, yaml_mark_t m, const char *fmt, ...)
     return PLACER_EFORMAT;
 }
 
+/* What nutcracker's conf_validate_tokens and conf_push_scalar refuse. */
+static int refused_token(tw *t)
+{
+    const yaml_event_t *e = &t->ev;
+    yaml_mark_t m = e->start_mark;
+    const char *anchor = NULL, *tag = NULL;
+    switch (e->type) {
+    case YAML_ALIAS_EVENT:
+        return fail_at(t, m, "YAML aliases are not supported (nutcracker takes none)");
+    case YAML_DOCUMENT_START_EVENT:
+        if (e->data.document_start.version_directive ||
+            e->data.document_start.tag_directives.start != e->data.document_start.tag_directives.end)
+            return fail_at(t, m, "a %%YAML or %%TAG directive: nutcracker refuses it");
+        if (!e->data.document_start.implicit)
+            return fail_at(t, m, "a document start (---): nutcracker refuses it");
+        return 0;
+    case YAML_DOCUMENT_END_EVENT:
+        if (!e->data.document_end.implicit)
+            return fail_at(t, m, "a document end (...): nutcracker refuses it");
+        return 0;
+    case YAML_SCALAR_EVENT:
+        anchor = (const char *)e->data.scalar.anchor;
+        tag = (const char *)e->data.scalar.tag;
+        if (!anchor && !tag && !e->data.scalar.length)
+            return fail_at(t, m, "an empty value (nutcracker refuses empty scalars)");
+        break;
+    case YAML_SEQUENCE_START_EVENT:
+        anchor = (const char *)e->data.sequence_start.anchor;
+        tag = (const char *)e->data.sequence_start.tag;
+        if (e->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE)
+            return fail_at(t, m, "a flow sequence ([...]): nutcracker takes block sequences "
+                                 "(\"- item\" lines) only");
+        break;
+    case YAML_MAPPING_START_EVENT:
+        anchor = (const char *)e->data.mapping_start.anchor;
+        tag = (const char *)e->data.mapping_start.tag;
+        if (e->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE)
+            return fail_at(t, m, "a flow mapping ({...}): nutcracker takes block mappings only");
+        break;
+    default:
+        return 0;
+    }
+    if (anchor)
+        return fail_at(t, m, "a YAML anchor (&name): nutcracker refuses anchors");
+    if (tag)
+        return fail_at(t, m, "a YAML tag (!tag): nutcracker refuses tags");
+    return 0;
+}
+
 static int next(tw *t)
 {
     if (t->have)
@@ -84,9 +142,7 @@ static int next(tw *t)
                        t->parser.context ? " " : "", t->parser.context ? t->parser.context : "");
     }
     t->have = 1;
-    if (t->ev.type == YAML_ALIAS_EVENT)
-        return fail_at(t, t->ev.start_mark, "YAML aliases are not supported (nutcracker takes none)");
-    return 0;
+    return refused_token(t);
 }
 
 static const char *scalar(const tw *t)
@@ -209,7 +265,7 @@ static int add_server(tw *t)
         json_object_set_new(node, "address", json_stringn(s, (size_t)(unix_path ? addr_len : wc)));
         json_object_set_new(node, "weight", json_integer(w));
         if (json_object_size(node) != 3 ||
-            json_array_append(json_object_get(t->doc, "nodes"), node))
+            json_array_append(t->nodes, node))
             err = PLACER_ENOMEM;
     }
     json_decref(idv);
@@ -218,19 +274,30 @@ static int add_server(tw *t)
 }
 
 /* A pool-level directive of the chosen pool. */
-static int directive(tw *t, const char *key)
+static int directive(tw *t, const char *key, int chosen, tw_pool *pool)
 {
     const char *v = scalar(t);
     int err = text_scalar(t, key);
     if (err)
         return err;
-    if (!strcmp(key, "hash")) {
+    char why[160];
+    if (tw_value_refused(key, v, t->ev.data.scalar.length, pool, why, sizeof why))
+        return fail_at(t, t->ev.start_mark, "%s: %s", key, why);
+    if (!strcmp(key, "listen")) {
+        if (json_object_get(t->listens, v))
+            return fail_at(t, t->ev.start_mark, "listen: %s is pool \"%s\"'s too (nutcracker "
+                                                "refuses two pools on one address)",
+                           v, json_string_value(json_object_get(t->listens, v)));
+        if (json_object_set_new(t->listens, v, json_string(t->pool)))
+            return PLACER_ENOMEM;
+    } else if (!strcmp(key, "hash")) {
         if (!one_of(v, hashes))
             return fail_at(t, t->ev.start_mark, "hash: \"%s\" is not one of nutcracker's hashes "
                                                 "(one_at_a_time, md5, crc16, crc32, crc32a, fnv1_64, "
                                                 "fnv1a_64, fnv1_32, fnv1a_32, hsieh, murmur, jenkins)",
                            v);
-        json_object_set_new(t->doc, "key_hash", json_string(v));
+        if (chosen)
+            json_object_set_new(t->doc, "key_hash", json_string(v));
     } else if (!strcmp(key, "distribution")) {
         if (!strcmp(v, "random"))
             return fail_at(t, t->ev.start_mark, "distribution: random sends each request to a "
@@ -238,12 +305,14 @@ static int directive(tw *t, const char *key)
         if (strcmp(v, "ketama") && strcmp(v, "modula"))
             return fail_at(t, t->ev.start_mark, "distribution: \"%s\" is not one of ketama, "
                                                 "modula, random", v);
-        json_object_set_new(t->doc, "distribution", json_string(v));
+        if (chosen)
+            json_object_set_new(t->doc, "distribution", json_string(v));
     } else if (!strcmp(key, "hash_tag")) {
         if (t->ev.data.scalar.length != 2)
             return fail_at(t, t->ev.start_mark, "hash_tag: expected two characters, such as "
                                                 "\"{}\"");
-        json_object_set_new(t->doc, "hash_tag", json_string(v));
+        if (chosen)
+            json_object_set_new(t->doc, "hash_tag", json_string(v));
     }
     return 0;
 }
@@ -253,22 +322,36 @@ static int read_pool(tw *t, int chosen)
     yaml_mark_t at = t->ev.start_mark;
     int err = expect(t, YAML_MAPPING_START_EVENT, "a mapping of directives (listen, hash, servers...)");
     unsigned seen = 0;
+    tw_pool pool = {0, 0};
+    /* every pool's servers are checked; only the chosen one's are kept */
+    json_decref(t->names);
+    t->names = json_object();
+    t->nodes = chosen ? json_object_get(t->doc, "nodes") : json_array();
+    t->servers = 0;
+    if (!t->names || !t->nodes)
+        err = PLACER_ENOMEM;
     while (!err) {
         if ((err = next(t)) != 0 || t->ev.type == YAML_MAPPING_END_EVENT)
             break;
-        if (t->ev.type != YAML_SCALAR_EVENT)
-            return fail_at(t, t->ev.start_mark, "expected a directive name");
+        if (t->ev.type != YAML_SCALAR_EVENT) {
+            err = fail_at(t, t->ev.start_mark, "expected a directive name");
+            break;
+        }
         char key[MAX_KEY + 1];
         size_t kn = t->ev.data.scalar.length;
         snprintf(key, sizeof key, "%.*s", (int)(kn > MAX_KEY ? MAX_KEY : kn), scalar(t));
         size_t d = 0;
         while (directives[d] && (kn > MAX_KEY || strcmp(key, directives[d])))
             d++;
-        if (!directives[d])
-            return fail_at(t, t->ev.start_mark, "unknown directive \"%s%s\" (nutcracker refuses "
-                                                "it too)", key, kn > MAX_KEY ? "..." : "");
-        if (seen & (1u << d))
-            return fail_at(t, t->ev.start_mark, "%s: a duplicate (nutcracker refuses it)", key);
+        if (!directives[d]) {
+            err = fail_at(t, t->ev.start_mark, "unknown directive \"%s%s\" (nutcracker refuses "
+                                               "it too)", key, kn > MAX_KEY ? "..." : "");
+            break;
+        }
+        if (seen & (1u << d)) {
+            err = fail_at(t, t->ev.start_mark, "%s: a duplicate (nutcracker refuses it)", key);
+            break;
+        }
         seen |= 1u << d;
         if (!strcmp(key, "servers")) {
             err = expect(t, YAML_SEQUENCE_START_EVENT,
@@ -277,14 +360,22 @@ static int read_pool(tw *t, int chosen)
                 if (t->ev.type != YAML_SCALAR_EVENT)
                     err = fail_at(t, t->ev.start_mark, "servers: expected \"host:port:weight "
                                                        "[name]\" strings");
-                else if (chosen)
+                else
                     err = add_server(t);
             }
-        } else if (!(err = expect(t, YAML_SCALAR_EVENT, "a value (a scalar)")) && chosen) {
-            err = directive(t, key);
+        } else if (!(err = expect(t, YAML_SCALAR_EVENT, "a value (a scalar)"))) {
+            err = directive(t, key, chosen, &pool);
         }
     }
-    if (!err && chosen && !t->servers)
+    if (!chosen)
+        json_decref(t->nodes);
+    t->nodes = NULL;
+    /* conf_validate_pool's order: listen, then redis_auth, then servers */
+    if (!err && !(seen & 1u))
+        err = fail_at(t, at, "no listen (nutcracker refuses such a pool)");
+    if (!err && pool.redis_auth && !pool.redis)
+        err = fail_at(t, at, "redis_auth without \"redis: true\" (nutcracker refuses it)");
+    if (!err && !t->servers)
         err = fail_at(t, at, "no servers (nutcracker refuses such a pool)");
     return err;
 }
@@ -365,8 +456,9 @@ int placer_twemproxy_membership(const char *yaml, size_t len, const char *pool, 
     t.doc = json_object();
     t.names = json_object();
     t.pools = json_object();
+    t.listens = json_object();
     int err = PLACER_ENOMEM;
-    if (t.doc && t.names && t.pools && yaml_parser_initialize(&t.parser)) {
+    if (t.doc && t.names && t.pools && t.listens && yaml_parser_initialize(&t.parser)) {
         yaml_parser_set_input_string(&t.parser, (const unsigned char *)yaml, len);
         yaml_parser_set_encoding(&t.parser, YAML_UTF8_ENCODING);
         /* nutcracker's defaults, written out (nc_conf.h): fnv1a_64, ketama */
@@ -384,6 +476,7 @@ int placer_twemproxy_membership(const char *yaml, size_t len, const char *pool, 
     json_decref(t.doc);
     json_decref(t.names);
     json_decref(t.pools);
+    json_decref(t.listens);
     return err;
 }
 

@@ -102,10 +102,14 @@ PLACER_API int placer_couchbase_import_ex(const char *json, size_t len, placer_s
  * NUL-terminated; release with placer_mem_free), *json_len (when not NULL)
  * its length. Returns 0, PLACER_ENULL, PLACER_ENOMEM or PLACER_EFORMAT
  * with why (when not NULL, at most why_len bytes) saying where
- * ("line L, column C: pool \"P\": ...") and what nutcracker or placer
- * refuses: malformed YAML, aliases, unknown or repeated directives, bad
+ * ("line L, column C: pool \"P\": ...") and what nutcracker 0.5.0 or
+ * placer refuses, in any pool of the file: malformed YAML, what nutcracker's
+ * token checks refuse (document markers, tags, anchors, aliases, flow
+ * collections, empty values), unknown or repeated directives, a value
+ * nutcracker refuses (every directive of 0.5.0 is taken; those that do not
+ * change placement are ignored), a pool without listen or servers, bad
  * servers (port, zero or non-numeric weight, two of one name), a hash or
- * distribution nutcracker does not have, no such pool. */
+ * distribution nutcracker does not have, no such pool (docs/COMPAT.md). */
 PLACER_API int placer_twemproxy_membership(const char *yaml, size_t len, const char *pool,
                                            char **json, size_t *json_len, char *why,
                                            size_t why_len);

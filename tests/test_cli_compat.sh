@@ -177,9 +177,9 @@ grep -q '"distribution": "modula"' "$dir/omega.json" && ok || bad "omega's membe
 printf 'p:\n  servers:\n   - 10.0.0.1:11211:0\n' >"$dir/zero.yml"
 expect_exit 2 "a zero weight" -- "$placer" import-twemproxy "$dir/zero.yml" -o "$dir/t.snap"
 expect_out 'zero\.yml: line 3, column 6: pool "p": servers\[0\]: the weight must be an integer' "zero weight located"
-printf 'p:\n  servers: [10.0.0.1:1:1]\n  distribution: random\n' | "$placer" import-twemproxy - -o "$dir/t.snap" >"$out" 2>&1
+printf 'p:\n  listen: 127.0.0.1:1\n  servers:\n   - 10.0.0.1:1:1\n  distribution: random\n' | "$placer" import-twemproxy - -o "$dir/t.snap" >"$out" 2>&1
 [ $? -eq 2 ] && ok || bad "random distribution from stdin: exit 2"
-expect_out '^placer import-twemproxy: -: line 3, column 17: pool "p": distribution: random' "random refused"
+expect_out '^placer import-twemproxy: -: line 5, column 17: pool "p": distribution: random' "random refused"
 
 # ---- import-redis: CLUSTER NODES of a real cluster ----
 expect_exit 0 "import-redis" -- "$placer" import-redis "$nodes" -o "$dir/redis.snap" --membership-out "$dir/redis.json"

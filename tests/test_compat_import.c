@@ -186,15 +186,39 @@ static void test_twemproxy_refusals(void)
                  "\"vnode\" is not one of ketama, modula, random");
     REFUSED_YAML("p:\n  hash_tag: \"{\"\n  servers:\n   - 1.2.3.4:1:1\n", NULL,
                  "hash_tag: expected two characters");
-    REFUSED_YAML("p: &a\n  servers: ['1.2.3.4:1:1']\nq: *a\n", NULL, "YAML aliases are not supported");
-    REFUSED_YAML("p:\n  servers: ['1.2.3.4:1:1']\n---\nq: 1\n", NULL, "one YAML document only");
+    REFUSED_YAML("p:\n  listen: &a 127.0.0.1:1\n", NULL, "line 2, column 11: pool \"p\": a YAML anchor");
+    REFUSED_YAML("p:\n  listen: *a\n", NULL, "YAML aliases are not supported");
+    REFUSED_YAML("p:\n  listen: 127.0.0.1:1\n  servers:\n   - 1.2.3.4:1:1\n---\nq: 1\n", NULL,
+                 "line 5, column 1: a document start (---)");
+    REFUSED_YAML("p:\n  listen: 127.0.0.1:1\n  servers:\n   - 1.2.3.4:1:1\n...\n", NULL,
+                 "a document end (...)");
+    REFUSED_YAML("%YAML 1.1\n---\np: 1\n", NULL, "a %YAML or %TAG directive");
+    REFUSED_YAML("p:\n  hash: !!str md5\n", NULL, "a YAML tag (!tag)");
+    REFUSED_YAML("p:\n  servers: ['1.2.3.4:1:1']\n", NULL, "line 2, column 12: pool \"p\": a flow sequence");
+    REFUSED_YAML("p:\n  timeout:\n", NULL, "line 2, column 11: pool \"p\": an empty value");
+    REFUSED_YAML("p:\n  timeout: 1s\n", NULL, "timeout: not a number");
+    REFUSED_YAML("p:\n  backlog: -1\n", NULL, "backlog: not a number");
+    REFUSED_YAML("p:\n  server_connections: 0\n", NULL, "server_connections: cannot be 0");
+    REFUSED_YAML("p:\n  tcpkeepalive: yes\n", NULL, "tcpkeepalive: not \"true\" or \"false\"");
+    REFUSED_YAML("p:\n  listen: 127.0.0.1\n", NULL, "listen: expected \"hostname:port\"");
+    REFUSED_YAML("p:\n  listen: 127.0.0.1:0\n", NULL, "listen: the port must be");
+    REFUSED_YAML("p:\n  listen: :22121\n", NULL, "listen: no host");
+    REFUSED_YAML("p:\n  listen: /tmp/s 1777\n", NULL, "listen: an invalid file permission");
+    REFUSED_YAML("p:\n  listen: 127.0.0.1:1\n  servers:\n   - 1.2.3.4:1:1\nq:\n  listen: 127.0.0.1:1\n", NULL,
+                 "line 6, column 11: pool \"q\": listen: 127.0.0.1:1 is pool \"p\"'s too");
+    REFUSED_YAML("p:\n  servers:\n   - 1.2.3.4:1:1\n", NULL, "line 1, column 1: pool \"p\": no listen");
+    REFUSED_YAML("p:\n  listen: 127.0.0.1:1\n  redis_auth: pw\n  servers:\n   - 1.2.3.4:1:1\n", NULL,
+                 "redis_auth without \"redis: true\"");
+    /* every pool is checked, not only the one imported */
+    REFUSED_YAML("p:\n  listen: 127.0.0.1:1\n  servers:\n   - 1.2.3.4:1:1\nq:\n  listen: 127.0.0.1:2\n"
+                 "  servers:\n   - 1.2.3.4:1:0\n", "p", "pool \"q\": servers[0]: the weight");
     REFUSED_YAML("p:\n  listen: 127.0.0.1:1\n", NULL, "line 1, column 1: pool \"p\": no servers");
-    REFUSED_YAML("p:\n  servers: [\"1.2.3.4:1:1 a\\0b\"]\n", NULL, "a server holds a NUL byte");
-    REFUSED_YAML("p:\n  servers:\n   - [[[[[1]]]]]\n", NULL, "servers: expected \"host:port:weight [name]\" strings");
+    REFUSED_YAML("p:\n  servers:\n   - \"1.2.3.4:1:1 a\\0b\"\n", NULL, "a server holds a NUL byte");
+    REFUSED_YAML("p:\n  servers:\n   - - 1\n", NULL, "servers: expected \"host:port:weight [name]\" strings");
     REFUSED_YAML("p:\n  servers: x\n", NULL, "servers: a list of");
-    REFUSED_YAML("p:\n  servers: ['/tmp/a:b:1']\n", NULL, "a socket path holds no ':'");
-    REFUSED_YAML("p:\n  listen: {a: 1}\n", NULL, "expected a value (a scalar)");
-    REFUSED_YAML("p:\n  servers: ['1.2.3.4:1:1']\np:\n  servers: ['1.2.3.4:1:1']\n", "p",
+    REFUSED_YAML("p:\n  servers:\n   - /tmp/a:b:1\n", NULL, "a socket path holds no ':'");
+    REFUSED_YAML("p:\n  listen:\n    a: 1\n", NULL, "expected a value (a scalar)");
+    REFUSED_YAML("p:\n  listen: 127.0.0.1:1\n  servers:\n   - 1.2.3.4:1:1\np:\n  listen: 127.0.0.1:2\n", "p",
                  "pool \"p\" is named twice");
     CHECK_EQ(placer_twemproxy_membership(NULL, 0, NULL, &(char *){NULL}, NULL, NULL, 0), PLACER_ENULL);
     /* many pools of long names: the list in the message is cut, with "..." */
@@ -202,7 +226,8 @@ static void test_twemproxy_refusals(void)
     size_t at = 0;
     for (int i = 0; i < 40; i++)
         at += (size_t)snprintf(many + at, sizeof many - at,
-                               "pool-with-a-long-name-number-%02d:\n  servers: ['1.2.3.4:1:1']\n", i);
+                               "pool-with-a-long-name-number-%02d:\n  listen: 127.0.0.1:%d\n"
+                               "  servers:\n   - 1.2.3.4:1:1\n", i, 100 + i);
     refused_yaml(many, at, "nope", "no pool \"nope\" (the file has \"pool-with-a-long-name-number-00\", ");
     refused_yaml(many, at, "nope", ", ...)");
     refused_yaml(many, at, NULL, "several pools: say which (\"pool-with-a-long-name-number-00\"");
