@@ -41,6 +41,8 @@ static const cli_command commands[] = {
      cmd_import_twemproxy, cmd_import_twemproxy_usage},
     {"import-redis", "a Redis Cluster's CLUSTER NODES into a snapshot of its 16,384 slots",
      cmd_import_redis, cmd_import_redis_usage},
+    {"import-haproxy", "one backend of a haproxy.cfg into a snapshot (keys where it sends them)",
+     cmd_import_haproxy, cmd_import_haproxy_usage},
     {"publish", "put a snapshot in etcd if its epoch is newer (compare-and-swap)", cmd_publish,
      cmd_publish_usage},
     {"watch", "follow the snapshots under an etcd key, as a router does", cmd_watch,

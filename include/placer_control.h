@@ -121,6 +121,32 @@ PLACER_API int placer_twemproxy_import(const char *yaml, size_t len, const char 
                                        uint64_t epoch, placer_snapshot **out, char *why,
                                        size_t why_len);
 
+/* One backend (or listen section) of a haproxy.cfg, read as haproxy 2.6
+ * reads it, as a membership document (docs/COMPAT.md): "compat":
+ * "haproxy", "distribution" (hash-type's, map-based when none, as haproxy),
+ * "key_hash" and "avalanche" (written out, as haproxy's parser resolves
+ * them), and one node per server in the hash ("id": its name, "address",
+ * "weight", "hash_id": its id, explicit or haproxy's automatic one). The
+ * backend inherits balance, hash-type and default-server from its
+ * defaults section. Servers of weight 0, disabled or backup are left out
+ * (not in haproxy's hash). backend: the section's name. Returns 0 with
+ * why (when not NULL) holding notes ("line N: ...; line M: ...": what was
+ * left out, what the key is) or "", or PLACER_ENULL, PLACER_ENOMEM, or
+ * PLACER_EFORMAT with why ("line N: ...") for what haproxy refuses, a
+ * balance that places by no key (roundrobin, leastconn, ..., and source,
+ * whose hash placer has not), hash-balance-factor (bounded loads are
+ * placer's per-lookup choice), server-template, no such backend. *json and
+ * *json_len as placer_twemproxy_membership's. */
+PLACER_API int placer_haproxy_membership(const char *cfg, size_t len, const char *backend,
+                                         char **json, size_t *json_len, char *why,
+                                         size_t why_len);
+
+/* placer_haproxy_membership's document built at `epoch` into *out: keys go
+ * where haproxy sends them. */
+PLACER_API int placer_haproxy_import(const char *cfg, size_t len, const char *backend,
+                                     uint64_t epoch, placer_snapshot **out, char *why,
+                                     size_t why_len);
+
 /* The text of Redis Cluster's CLUSTER NODES as a membership document:
  * "compat": "redis", "epoch" (the largest config-epoch), one node per line
  * ("id": the 40-digit node id, "address": "ip:port"), and "slots": each run

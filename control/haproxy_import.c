@@ -1,0 +1,580 @@
+/*
+ * haproxy_import.c -- one backend (or listen section) of a haproxy.cfg
+ * into a membership document ("compat": "haproxy"), then a snapshot.
+ *
+ * Read as haproxy 2.6 reads it (cfgparse.c, cfgparse-listen.c, backend.c,
+ * server.c): lines split by haproxy_lex.c; sections start with their
+ * keyword; a backend inherits "balance", "hash-type", "default-server"
+ * and "hash-balance-factor" from the last "defaults" section before it, or
+ * from the named one of "backend NAME from DEFAULTS". Only the hashing
+ * algorithms are imported (uri, url_param, hdr(), rdp-cookie: each hashes
+ * one string with the hash-type function); the others send requests by
+ * turn, load or chance and are refused with the line and why, and so is
+ * "balance source" (its hash is no hash-type function: docs/COMPAT.md).
+ * hash-type follows haproxy's parser: consistent alone is sdbm with
+ * avalanche, and no hash-type at all is map-based. Servers keep their
+ * declaration order and get haproxy's ids (explicit "id", or the first
+ * free one from a counter that advances past every server), written out so
+ * that servers left out of the hash (weight 0, "disabled", "backup": not in
+ * haproxy's hash while any active server is up) do not shift the others'.
+ * What was left out is said in notes, returned in why on success.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compat_import.h"
+#include "control_alloc.h"
+#include "haproxy_lex.h"
+#include "placer_control.h"
+
+#define MAX_ID 1048575u   /* placer's haproxy ids (id * 4096 + j must not wrap) */
+#define MAX_WEIGHT 256    /* haproxy's SRV_UWGHT_MAX */
+#define MAX_DEFAULTS 32
+#define NAME_MAX_LEN 128
+
+enum { LB_UNSET, LB_HASHED, LB_REFUSED };
+
+/* What a defaults section hands a backend, and the backend's own. */
+typedef struct hap_settings {
+    char name[NAME_MAX_LEN]; /* a defaults section's name ("" when none) */
+    int lb;                  /* LB_* */
+    char lb_why[200];        /* LB_REFUSED: why */
+    char key[200];           /* LB_HASHED: what the key is */
+    size_t lb_line;
+    int hash_type;           /* 0 unset (map-based), 1 consistent, 2 map-based */
+    const char *fn;          /* NULL: none named (sdbm) */
+    int avalanche;
+    size_t factor_line;      /* hash-balance-factor's line, 0: none */
+    int def_weight, def_backup, def_disabled;
+} hap_settings;
+
+typedef struct hap {
+    const char *want;
+    char *why;
+    size_t why_len;
+    char notes[1024];
+    size_t notes_at;
+    size_t line;
+    hap_settings defaults[MAX_DEFAULTS];
+    size_t ndefaults;
+    int last_defaults; /* index into defaults, -1: none yet */
+    hap_settings be;   /* the chosen backend's */
+    int in_chosen, found;
+    json_t *servers;   /* every server of the backend, in order, with "_line" */
+} hap;
+
+static int fail(hap *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(hap *h, const char *fmt, ...)
+{
+    if (h->why && h->why_len) {
+        int n = h->line ? snprintf(h->why, h->why_len, "line %zu: ", h->line) : 0;
+        va_list ap;
+        va_start(ap, fmt);
+        if (n >= 0 && (size_t)n < h->why_len)
+            vsnprintf(h->why + n, h->why_len - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return PLACER_EFORMAT;
+}
+
+static void note(hap *h, size_t line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void note(hap *h, size_t line, const char *fmt, ...)
+{
+    size_t cap = sizeof h->notes;
+    if (h->notes_at + 16 >= cap)
+        return;
+    int n = snprintf(h->notes + h->notes_at, cap - h->notes_at, "%sline %zu: ",
+                     h->notes_at ? "; " : "", line);
+    if (n < 0 || (size_t)n >= cap - h->notes_at) {
+        h->notes[h->notes_at] = '\0';
+        return;
+    }
+    h->notes_at += (size_t)n;
+    va_list ap;
+    va_start(ap, fmt);
+    n = vsnprintf(h->notes + h->notes_at, cap - h->notes_at, fmt, ap);
+    va_end(ap);
+    h->notes_at = n < 0 ? h->notes_at : h->notes_at + (size_t)n >= cap ? cap - 1
+                                                                      : h->notes_at + (size_t)n;
+}
+
+/* A word for a message: control bytes and '\' as \xNN, at most 60 bytes. */
+static const char *shown(const char *w, char *out, size_t n)
+{
+    size_t at = 0;
+    for (const unsigned char *p = (const unsigned char *)w; *p && at + 5 < n && at < 60; p++) {
+        if (*p < 0x20 || *p == 0x7f || *p == '\\')
+            at += (size_t)snprintf(out + at, n - at, "\\x%02x", *p);
+        else
+            out[at++] = (char)*p;
+    }
+    out[at] = '\0';
+    return out;
+}
+
+static int eq(const char *a, const char *b)
+{
+    return !strcmp(a, b);
+}
+
+/* 0 .. max from digits only, else -1. */
+static long long number(const char *s, long long max)
+{
+    long long v = 0;
+    if (!*s)
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        v = v * 10 + (*s - '0');
+        if (v > max)
+            return -1;
+    }
+    return v;
+}
+
+static int section_keyword(const char *w)
+{
+    static const char *const kw[] = {"global", "defaults", "frontend", "backend", "listen",
+                                     "peers", "resolvers", "userlist", "mailers", "program",
+                                     "http-errors", "ring", "cache", "log-forward", "fcgi-app",
+                                     NULL};
+    for (size_t i = 0; kw[i]; i++)
+        if (eq(w, kw[i]))
+            return 1;
+    return 0;
+}
+
+/* "balance ..." (backend.c's backend_parse_balance) into s. */
+static int parse_balance(hap *h, hap_settings *s, const hap_line *l)
+{
+    const char *a = l->n > 1 ? l->word[1] : "";
+    char w[80];
+    s->lb_line = h->line;
+    s->lb = LB_HASHED;
+    if (eq(a, "roundrobin") || eq(a, "static-rr") || eq(a, "leastconn") || eq(a, "first") ||
+        !strncmp(a, "random", 6)) {
+        s->lb = LB_REFUSED;
+        snprintf(s->lb_why, sizeof s->lb_why, "balance %s sends requests by %s, not by a key: no "
+                 "placement can follow it (placer imports uri, url_param, hdr() and rdp-cookie)",
+                 a, eq(a, "leastconn") ? "load" : !strncmp(a, "random", 6) ? "chance" : "turn");
+    } else if (eq(a, "source")) {
+        s->lb = LB_REFUSED;
+        snprintf(s->lb_why, sizeof s->lb_why, "balance source hashes the client address by "
+                 "XOR of its 32-bit words, not with a hash-type function: placer has no such "
+                 "key hash (docs/COMPAT.md)");
+    } else if (eq(a, "uri")) {
+        int whole = 0, path_only = 0;
+        long long len = 0, depth = 0;
+        for (size_t i = 2; i < l->n; i++) {
+            const char *o = l->word[i];
+            if (eq(o, "whole"))
+                whole = 1;
+            else if (eq(o, "path-only"))
+                path_only = 1;
+            else if ((eq(o, "len") || eq(o, "depth")) && i + 1 < l->n &&
+                     number(l->word[i + 1], 2147483647) > 0)
+                *(eq(o, "len") ? &len : &depth) = number(l->word[++i], 2147483647);
+            else
+                return fail(h, "balance uri: \"%s\": expected len N, depth N, whole or path-only "
+                               "(haproxy refuses it too)", shown(o, w, sizeof w));
+        }
+        snprintf(s->key, sizeof s->key, "the request URI%s, %s%s", path_only ? "'s path" : "",
+                 whole ? "query included" : "up to '?'", depth || len ? "," : "");
+        char extra[80] = "";
+        if (depth)
+            snprintf(extra, sizeof extra, " up to its %lld-th '/'", depth);
+        if (len)
+            snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " first %lld bytes", len);
+        strncat(s->key, extra, sizeof s->key - strlen(s->key) - 1);
+    } else if (eq(a, "url_param")) {
+        if (l->n < 3)
+            return fail(h, "balance url_param: the parameter's name is missing");
+        snprintf(s->key, sizeof s->key, "the value of URL parameter \"%s\", as sent",
+                 shown(l->word[2], w, sizeof w));
+    } else if (!strncmp(a, "hdr(", 4) && strlen(a) > 5 && a[strlen(a) - 1] == ')') {
+        int domain = l->n > 2 && eq(l->word[2], "use_domain_only");
+        snprintf(s->key, sizeof s->key, "the value of header %.*s%s", (int)(strlen(a) - 5),
+                 shown(a + 4, w, sizeof w), domain ? " (its domain part: use_domain_only)" : "");
+    } else if (!strncmp(a, "rdp-cookie", 10) && (!a[10] || (a[10] == '(' && a[strlen(a) - 1] == ')'))) {
+        snprintf(s->key, sizeof s->key, "the value of RDP cookie %s",
+                 a[10] ? shown(a + 10, w, sizeof w) : "(mstshash)");
+    } else {
+        return fail(h, "balance \"%s\": haproxy 2.6 has no such algorithm (roundrobin, static-rr, "
+                       "leastconn, first, source, uri, url_param, hdr(name), rdp-cookie(name), "
+                       "random)", shown(a, w, sizeof w));
+    }
+    return 0;
+}
+
+/* "hash-type ..." (cfgparse-listen.c). */
+static int parse_hash_type(hap *h, hap_settings *s, const hap_line *l)
+{
+    static const char *const fns[] = {"sdbm", "djb2", "wt6", "crc32", NULL};
+    const char *t = l->n > 1 ? l->word[1] : "";
+    char w[80];
+    if (eq(t, "consistent"))
+        s->hash_type = 1;
+    else if (eq(t, "map-based"))
+        s->hash_type = 2;
+    else
+        return fail(h, "hash-type \"%s\": haproxy takes consistent or map-based", shown(t, w, sizeof w));
+    s->fn = NULL;
+    s->avalanche = 0;
+    if (l->n < 3) {
+        s->avalanche = s->hash_type == 1; /* haproxy: consistent alone adds avalanche */
+        return 0;
+    }
+    for (size_t i = 0; fns[i]; i++)
+        if (eq(l->word[2], fns[i]))
+            s->fn = fns[i];
+    if (!s->fn)
+        return fail(h, "hash-type: \"%s\" is not a function of haproxy 2.6 (sdbm, djb2, wt6, crc32)",
+                    shown(l->word[2], w, sizeof w));
+    if (l->n > 3 && !eq(l->word[3], "avalanche"))
+        return fail(h, "hash-type: \"%s\": the only modifier is avalanche", shown(l->word[3], w, sizeof w));
+    if (l->n > 4)
+        return fail(h, "hash-type: \"%s\" is one word too many", shown(l->word[4], w, sizeof w));
+    s->avalanche = l->n > 3;
+    return 0;
+}
+
+/* Server keywords of haproxy 2.6 that take one argument (skipped with it);
+ * any other keyword is taken as a flag. */
+static int takes_argument(const char *k)
+{
+    static const char *const kw[] = {
+        "addr", "agent-addr", "agent-inter", "agent-port", "agent-send", "alpn", "ca-file",
+        "check-alpn", "check-proto", "check-sni", "ciphers", "ciphersuites", "client-sigalgs",
+        "cookie", "crl-file", "crt", "curves", "downinter", "error-limit", "fall", "fastinter",
+        "init-addr", "inter", "log-proto", "max-reuse", "maxconn", "maxqueue", "minconn",
+        "namespace", "npn", "observe", "on-error", "on-marked-down", "on-marked-up",
+        "pool-conn-name", "pool-low-conn", "pool-max-conn", "pool-purge-delay", "port", "proto",
+        "redir", "resolve-net", "resolve-opts", "resolve-prefer", "resolvers", "rise",
+        "send-proxy-v2-options", "shard", "sigalgs", "slowstart", "sni", "socks4", "source",
+        "ssl-max-ver", "ssl-min-ver", "tcp-ut", "track", "usesrc", "verify", "verifyhost", "ws",
+        "set-proxy-v2-tlv-fmt", NULL};
+    for (size_t i = 0; kw[i]; i++)
+        if (eq(k, kw[i]))
+            return 1;
+    return 0;
+}
+
+/* Options of "server" and "default-server" from word `from` on. */
+static int server_options(hap *h, const hap_line *l, size_t from, int *weight, long long *id,
+                          int *backup, int *disabled)
+{
+    char w[80];
+    for (size_t i = from; i < l->n; i++) {
+        const char *k = l->word[i];
+        if (eq(k, "weight") || (id && eq(k, "id"))) {
+            if (i + 1 == l->n)
+                return fail(h, "%s: its value is missing", k);
+            const char *v = l->word[++i];
+            if (eq(k, "weight")) {
+                long long n = number(v, MAX_WEIGHT);
+                if (n < 0)
+                    return fail(h, "weight \"%s\": haproxy's weights are 0 to %d",
+                                shown(v, w, sizeof w), MAX_WEIGHT);
+                *weight = (int)n;
+            } else {
+                long long n = number(v, 2147483647);
+                if (n < 1)
+                    return fail(h, "id \"%s\": haproxy's ids are integers above 0",
+                                shown(v, w, sizeof w));
+                if (n > MAX_ID)
+                    return fail(h, "id %lld: placer's haproxy ids end at %u (id * 4096 + j "
+                                   "must fit 32 bits)", n, MAX_ID);
+                *id = n;
+            }
+        } else if (eq(k, "backup") || eq(k, "no-backup")) {
+            *backup = eq(k, "backup");
+        } else if (eq(k, "disabled") || eq(k, "enabled")) {
+            *disabled = eq(k, "disabled");
+        } else if (takes_argument(k)) {
+            i++;
+        }
+    }
+    return 0;
+}
+
+static int add_server(hap *h, const hap_line *l)
+{
+    char w[80];
+    if (l->n < 3)
+        return fail(h, "server: expected \"server NAME ADDRESS [options]\"");
+    for (const char *p = l->word[1]; *p; p++)
+        if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') && !(*p >= '0' && *p <= '9') &&
+            !strchr("-_.:", *p))
+            return fail(h, "server \"%s\": haproxy takes letters, digits, '-', '_', '.' and ':' "
+                           "in a name", shown(l->word[1], w, sizeof w));
+    if (strlen(l->word[1]) > PLACER_MAX_ID_LEN || strlen(l->word[2]) > PLACER_MAX_ID_LEN)
+        return fail(h, "server: longer than placer's %u-byte ids", PLACER_MAX_ID_LEN);
+    int weight = h->be.def_weight, backup = h->be.def_backup, disabled = h->be.def_disabled;
+    long long id = 0;
+    int err = server_options(h, l, 3, &weight, &id, &backup, &disabled);
+    if (err)
+        return err;
+    size_t n = json_array_size(h->servers);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *o = json_array_get(h->servers, i);
+        if (eq(json_string_value(json_object_get(o, "id")), l->word[1]))
+            return fail(h, "server \"%s\" is line %lld's too (haproxy refuses two of one name)",
+                        l->word[1], (long long)json_integer_value(json_object_get(o, "_line")));
+        if (id && json_integer_value(json_object_get(o, "_id")) == id)
+            return fail(h, "server \"%s\": id %lld is line %lld's server's too (haproxy refuses "
+                           "it)", l->word[1], id,
+                        (long long)json_integer_value(json_object_get(o, "_line")));
+    }
+    json_t *o = json_pack("{s:s, s:s, s:i, s:I, s:I, s:b, s:b}", "id", l->word[1], "address",
+                          l->word[2], "weight", weight, "_id", (json_int_t)id, "_line",
+                          (json_int_t)h->line, "_backup", backup, "_disabled", disabled);
+    if (!o || json_array_append_new(h->servers, o))
+        return PLACER_ENOMEM;
+    return 0;
+}
+
+/* A line of the chosen backend. */
+static int backend_line(hap *h, hap_settings *s, const hap_line *l, int is_defaults)
+{
+    const char *k = l->word[0];
+    if (eq(k, "balance"))
+        return parse_balance(h, s, l);
+    if (eq(k, "hash-type"))
+        return parse_hash_type(h, s, l);
+    if (eq(k, "hash-balance-factor")) {
+        s->factor_line = h->line;
+        return 0;
+    }
+    if (eq(k, "default-server"))
+        return server_options(h, l, 1, &s->def_weight, NULL, &s->def_backup, &s->def_disabled);
+    if (!is_defaults && eq(k, "server-template"))
+        return fail(h, "server-template is not imported: write its servers out");
+    if (!is_defaults && eq(k, "server"))
+        return add_server(h, l);
+    return 0; /* everything else leaves placement alone */
+}
+
+static void settings_init(hap_settings *s)
+{
+    memset(s, 0, sizeof *s);
+    s->def_weight = 1;
+}
+
+/* A section's first line: which settings the following lines go to. */
+static int section_start(hap *h, const hap_line *l, hap_settings **cur, int *is_defaults)
+{
+    const char *k = l->word[0];
+    *cur = NULL;
+    *is_defaults = 0;
+    h->in_chosen = 0;
+    if (eq(k, "defaults")) {
+        if (h->ndefaults == MAX_DEFAULTS)
+            return fail(h, "more than %d defaults sections", MAX_DEFAULTS);
+        hap_settings *d = &h->defaults[h->ndefaults];
+        settings_init(d);
+        snprintf(d->name, sizeof d->name, "%s", l->n > 1 ? l->word[1] : "");
+        h->last_defaults = (int)h->ndefaults++;
+        *cur = d;
+        *is_defaults = 1;
+        return 0;
+    }
+    if ((!eq(k, "backend") && !eq(k, "listen")) || l->n < 2 || !eq(l->word[1], h->want))
+        return 0;
+    if (h->found)
+        return fail(h, "%s \"%s\" is declared twice (haproxy refuses that)", k, h->want);
+    h->found = 1;
+    h->in_chosen = 1;
+    int from = h->last_defaults;
+    if (l->n > 3 && eq(l->word[2], "from")) {
+        from = -1;
+        for (size_t i = 0; i < h->ndefaults; i++)
+            if (eq(h->defaults[i].name, l->word[3]))
+                from = (int)i;
+        if (from < 0)
+            return fail(h, "%s \"%s\" from \"%s\": no defaults section of that name before it", k,
+                        h->want, l->word[3]);
+    }
+    if (from >= 0)
+        h->be = h->defaults[from];
+    else
+        settings_init(&h->be);
+    *cur = &h->be;
+    return 0;
+}
+
+static int read_config(hap *h, const char *text, size_t len)
+{
+    hap_settings *cur = NULL;
+    int is_defaults = 0;
+    hap_line *line = placer_mem_alloc(sizeof *line);
+    if (!line)
+        return PLACER_ENOMEM;
+    size_t at = 0;
+    int err = 0;
+    while (!err && at < len) {
+        const char *nl = memchr(text + at, '\n', len - at);
+        size_t end = nl ? (size_t)(nl - text) : len;
+        h->line++;
+        char why[160];
+        if (hap_split(text + at, end - at, line, why, sizeof why)) {
+            err = fail(h, "%s", why);
+            break;
+        }
+        at = end + 1;
+        if (!line->n)
+            continue;
+        if (section_keyword(line->word[0]))
+            err = section_start(h, line, &cur, &is_defaults);
+        else if (cur)
+            err = backend_line(h, cur, line, is_defaults);
+    }
+    placer_mem_free(line);
+    return err;
+}
+
+/* haproxy's automatic ids: the first free id from a counter that starts at
+ * 1 and advances past every server (cfgparse.c check_config_validity). */
+static int assign_ids(hap *h)
+{
+    size_t n = json_array_size(h->servers);
+    long long next = 1;
+    for (size_t i = 0; i < n; i++, next++) {
+        json_t *o = json_array_get(h->servers, i);
+        long long id = json_integer_value(json_object_get(o, "_id"));
+        if (!id) {
+            for (int taken = 1; taken;) {
+                taken = 0;
+                for (size_t j = 0; j < n && !taken; j++)
+                    taken = json_integer_value(json_object_get(json_array_get(h->servers, j),
+                                                               "_id")) == next;
+                next += taken;
+            }
+            if (next > MAX_ID) {
+                h->line = (size_t)json_integer_value(json_object_get(o, "_line"));
+                return fail(h, "no server id left (placer's haproxy ids end at %u)", MAX_ID);
+            }
+            id = next;
+            json_object_set_new(o, "_id", json_integer(id));
+        }
+        json_object_set_new(o, "hash_id", json_integer(id));
+    }
+    return 0;
+}
+
+static int membership(hap *h, json_t *doc)
+{
+    hap_settings *s = &h->be;
+    if (!h->found) {
+        h->line = 0;
+        return fail(h, "no backend or listen section \"%s\"", h->want);
+    }
+    if (s->lb == LB_UNSET) {
+        h->line = 0;
+        return fail(h, "backend \"%s\" has no balance: haproxy's default is roundrobin, which "
+                       "sends requests by turn (no placement can follow it)", h->want);
+    }
+    if (s->lb == LB_REFUSED) {
+        h->line = s->lb_line;
+        return fail(h, "%s", s->lb_why);
+    }
+    if (s->factor_line) {
+        h->line = s->factor_line;
+        return fail(h, "hash-balance-factor: placer's bounded loads are a per-lookup choice "
+                       "(placer_lookup_bounded), not part of a snapshot; remove it to import");
+    }
+    int err = assign_ids(h);
+    if (err)
+        return err;
+    json_t *nodes = json_array();
+    if (!nodes)
+        return PLACER_ENOMEM;
+    size_t n = json_array_size(h->servers);
+    for (size_t i = 0; i < n; i++) {
+        json_t *o = json_array_get(h->servers, i);
+        size_t line = (size_t)json_integer_value(json_object_get(o, "_line"));
+        const char *name = json_string_value(json_object_get(o, "id"));
+        if (json_is_true(json_object_get(o, "_backup")))
+            note(h, line, "server %s is a backup: left out (haproxy hashes backups only when no "
+                          "active server is up)", name);
+        else if (json_is_true(json_object_get(o, "_disabled")))
+            note(h, line, "server %s is disabled: left out (not in haproxy's hash)", name);
+        else if (!json_integer_value(json_object_get(o, "weight")))
+            note(h, line, "server %s has weight 0: left out (not in haproxy's hash)", name);
+        else {
+            json_object_del(o, "_backup");
+            json_object_del(o, "_disabled");
+            json_object_del(o, "_line");
+            json_object_del(o, "_id");
+            if (json_array_append(nodes, o)) {
+                json_decref(nodes);
+                return PLACER_ENOMEM;
+            }
+        }
+    }
+    if (!json_array_size(nodes)) {
+        json_decref(nodes);
+        h->line = 0;
+        return fail(h, "backend \"%s\" has no server in its hash (none active with a weight)",
+                    h->want);
+    }
+    note(h, s->lb_line, "the key is %s", s->key);
+    json_object_set_new(doc, "distribution", json_string(s->hash_type == 1 ? "consistent"
+                                                                           : "map-based"));
+    json_object_set_new(doc, "key_hash", json_string(s->fn ? s->fn : "sdbm"));
+    json_object_set_new(doc, "avalanche", json_boolean(s->avalanche));
+    json_object_set_new(doc, "nodes", nodes);
+    return json_object_size(doc) == 5 ? 0 : PLACER_ENOMEM;
+}
+
+int placer_haproxy_membership(const char *cfg, size_t len, const char *backend, char **json,
+                              size_t *json_len, char *why, size_t why_len)
+{
+    if (why && why_len)
+        why[0] = '\0';
+    if (!cfg || !backend || !json)
+        return PLACER_ENULL;
+    hap *h = placer_mem_calloc(1, sizeof *h);
+    json_t *doc = json_object();
+    int err = PLACER_ENOMEM;
+    if (h && doc && !json_object_set_new(doc, "compat", json_string("haproxy")) &&
+        (h->servers = json_array()) != NULL) {
+        h->want = backend;
+        h->why = why;
+        h->why_len = why_len;
+        h->last_defaults = -1;
+        err = read_config(h, cfg, len);
+        if (!err)
+            err = membership(h, doc);
+        if (!err)
+            err = plc_ctl_dump_membership(doc, json, json_len);
+        if (!err && why && why_len)
+            snprintf(why, why_len, "%s", h->notes);
+    }
+    if (h)
+        json_decref(h->servers);
+    json_decref(doc);
+    placer_mem_free(h);
+    return err;
+}
+
+int placer_haproxy_import(const char *cfg, size_t len, const char *backend, uint64_t epoch,
+                          placer_snapshot **out, char *why, size_t why_len)
+{
+    if (why && why_len)
+        why[0] = '\0';
+    if (!out)
+        return PLACER_ENULL;
+    char *doc = NULL;
+    size_t doc_len = 0;
+    int err = placer_haproxy_membership(cfg, len, backend, &doc, &doc_len, why, why_len);
+    if (!err)
+        err = plc_ctl_build_membership(doc, doc_len, "the backend's membership", 1, epoch, out,
+                                       why, why_len);
+    placer_mem_free(doc);
+    return err;
+}
