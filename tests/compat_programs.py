@@ -410,7 +410,7 @@ def web(place, tmp, rng):
     hap = start(["haproxy", "-db", "-f", hcfg], log)
     for p in hports:
         wait_port(p, hap, "haproxy")
-    for (t, h, av, ids), hp in zip(cases, hports):
+    for ci, ((t, h, av, ids), hp) in enumerate(zip(cases, hports)):
         spec = "program haproxy\ndistribution %s\nhash %s\navalanche %d\n" % (t, h, av)
         for i, p in enumerate(bports):
             spec += "node s%d 127.0.0.1:%d %d %d\n" % (i, p, WEIGHTS[i], ids[i])
@@ -429,6 +429,126 @@ def web(place, tmp, rng):
                            "avalanche": bool(av), "nodes": nodes})
         compare("placer build, " + what, asked,
                 [int(o[1:]) for o, _, _ in placer_lookup(PLACER, snap, keys)])
+        # The user's path: the haproxy.cfg haproxy runs with, imported.
+        compare("import-haproxy, " + what, asked,
+                [int(o[1:]) for o, _, _ in placer_lookup(PLACER, import_haproxy(tmp, hcfg, ci), keys)])
+    haproxy_forms(tmp, bports, keys, log)
+
+
+def import_haproxy(tmp, cfg, backend_index):
+    snap = os.path.join(tmp, "imported-b%d.snap" % backend_index)
+    run_placer(PLACER, ["import-haproxy", cfg, "--backend", "b%d" % backend_index, "-o", snap])
+    return snap
+
+
+def uri_key(path, depth):
+    """What haproxy's `balance uri depth N` hashes (backend.c get_server_uh):
+    the URI up to '?' and up to the (N+1)-th '/', that slash excluded."""
+    end, slashes = 0, 0
+    while end < len(path):
+        c = path[end]
+        if c == "/":
+            slashes += 1
+            if slashes == depth + 1:
+                break
+        elif c == "?":
+            break
+        end += 1
+    return path[:end]
+
+
+def ask_paths(port, paths):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+    out = []
+    for p in paths:
+        conn.request("GET", p)
+        r = conn.getresponse()
+        body = r.read()
+        out.append(int(body) if r.status == 200 else -1)
+    conn.close()
+    return out
+
+
+# haproxy's own forms, each through `placer import-haproxy` of the file
+# haproxy runs and, for the bare ones, a membership without "avalanche"
+# (placer's default is haproxy's): (hash-type line or None, extra server
+# lines or None, balance, section keyword, how the keys are asked).
+HAPROXY_FORMS = [
+    ("hash-type consistent", None, "url_param k", "backend", "param"),
+    ("hash-type map-based", None, "url_param k", "backend", "param"),
+    (None, None, "url_param k", "backend", "param"),   # no hash-type: map-based
+    ("hash-type consistent", "ids", "url_param k", "listen", "param"),
+    ("hash-type consistent", "left-out", "url_param k", "backend", "param"),
+    ("hash-type map-based", "left-out", "url_param k", "backend", "param"),
+    ("hash-type consistent crc32", None, "uri depth 2", "backend", "uri"),
+    ("hash-type consistent", None, "hdr(X-Key)", "backend", "hdr"),
+]
+
+
+def haproxy_forms(tmp, bports, keys, log):
+    fports = free_ports(len(HAPROXY_FORMS))
+    conf = ["global\n  maxconn 256\ndefaults\n  mode http\n  timeout connect 5s\n"
+            "  timeout client 30s\n  timeout server 30s\n  default-server weight 1\n"]
+    for fi, ((ht, extra, bal, kw, _), fp) in enumerate(zip(HAPROXY_FORMS, fports)):
+        if kw == "listen":
+            conf.append("listen b%d\n  bind 127.0.0.1:%d\n" % (fi, fp))
+        else:
+            conf.append("frontend f%d\n  bind 127.0.0.1:%d\n  default_backend b%d\n"
+                        "backend b%d\n" % (fi, fp, fi, fi))
+        conf.append("  balance %s\n" % bal + ("  %s\n" % ht if ht else ""))
+        for i, p in enumerate(bports):
+            opts = " weight %d" % WEIGHTS[i]
+            if extra == "ids" and i in (1, 3):
+                opts += " id %d" % (10 - i)
+            conf.append("  server s%d 127.0.0.1:%d%s check inter 60s\n" % (i, p, opts))
+            if extra == "left-out" and i == 1:
+                # not in haproxy's hash, yet each takes an automatic id
+                conf.append("  server x0 127.0.0.1:%d weight 0\n  server x1 127.0.0.1:%d backup\n"
+                            "  server x2 127.0.0.1:%d disabled\n" % (bports[0], bports[1], bports[2]))
+    cfg = os.path.join(tmp, "haproxy-forms.cfg")
+    with open(cfg, "w") as f:
+        f.write("".join(conf))
+    hap = start(["haproxy", "-db", "-f", cfg], log)
+    for p in fports:
+        wait_port(p, hap, "haproxy")
+    for fi, ((ht, extra, bal, kw, ask), fp) in enumerate(zip(HAPROXY_FORMS, fports)):
+        what = "%s %s, balance %s%s" % (kw, ht or "(no hash-type)", bal,
+                                        ", " + extra if extra else "")
+        if ask == "param":
+            asked, placed = ask_http(fp, keys), keys
+        elif ask == "uri":
+            paths = ["/%s/%s/%s?q=%d" % (k, keys[(i * 7) % len(keys)], k[:3], i)
+                     for i, k in enumerate(keys)]
+            asked, placed = ask_paths(fp, paths), [uri_key(p, 2) for p in paths]
+        else:
+            # hdr(): haproxy hashes the header's first comma-separated value;
+            # an empty one falls back to round robin (get_server_hh): no key
+            hkeys = [k for k in keys if k.split(",")[0]]
+            asked, placed = ask_header(fp, hkeys), [k.split(",")[0] for k in hkeys]
+        snap = import_haproxy(tmp, cfg, fi)
+        compare("import-haproxy, " + what, asked,
+                [int(o[1:]) for o, _, _ in placer_lookup(PLACER, snap, placed)])
+        if extra is None and (ht is None or len(ht.split()) == 2):
+            # the documented membership default: no "avalanche", no "key_hash"
+            m = {"compat": "haproxy", "nodes": [{"id": "s%d" % i, "weight": WEIGHTS[i]}
+                                                 for i in range(len(bports))]}
+            if ht is None or "map-based" in ht:
+                m["distribution"] = "map-based"
+            snap = user_build(PLACER, tmp, "haproxy-bare-%d" % fi, m)
+            compare("placer build, " + what + " (no avalanche field)", asked,
+                    [int(o[1:]) for o, _, _ in placer_lookup(PLACER, snap, placed)])
+
+
+def ask_header(port, keys):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+    out = []
+    for k in keys:
+        conn.request("GET", "/", headers={"X-Key": k})
+        r = conn.getresponse()
+        body = r.read()
+        out.append(int(body) if r.status == 200 else -1)
+    conn.close()
+    return out
 
 
 # -------------------------------------------------------------------- Redis
