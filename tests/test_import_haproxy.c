@@ -1,0 +1,194 @@
+/*
+ * test_import_haproxy.c -- placer_haproxy_membership field by field and
+ * every refusal with its line (tests/compat_programs.py proves the imports
+ * against haproxy itself); mutated configurations are imported or refused
+ * with a reason, never a crash (the sanitizer build runs this too).
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "placer_control.h"
+
+static const char cfg[] =
+    "global\n  maxconn 256\n"
+    "defaults other\n  balance uri depth 2\n"
+    "defaults\n  mode http\n  balance url_param k\n  hash-type consistent\n"
+    "  default-server weight 2\n"
+    "backend b   # comment\n"
+    "  server s1 127.0.0.1:1 weight 1 check inter 2s\n"
+    "  server s2 127.0.0.1:2 id 7\n"
+    "  server s3 127.0.0.1:3 weight 0\n"
+    "  server s4 127.0.0.1:4 backup\n"
+    "  server s5 127.0.0.1:5 disabled\n"
+    "  server \"s6\" '127.0.0.1:6'\n"
+    "backend c from other\n  hash-type map-based crc32 avalanche\n"
+    "  server a 10.0.0.1:80 weight 0\n  server b\\x2d2 10.0.0.2:80\n";
+
+static json_t *doc_of(const char *text, const char *backend, char *why, size_t why_len)
+{
+    char *json = NULL;
+    size_t n = 0;
+    int err = placer_haproxy_membership(text, strlen(text), backend, &json, &n, why, why_len);
+    CHECK_EQ(err, 0);
+    if (err) {
+        fprintf(stderr, "%s: %s\n", backend, why);
+        return NULL;
+    }
+    json_t *d = json_loadb(json, n, 0, NULL);
+    placer_mem_free(json);
+    return d;
+}
+
+static void check_node(const json_t *d, size_t i, const char *id, long weight, long hash_id)
+{
+    const json_t *n = json_array_get(json_object_get(d, "nodes"), i);
+    CHECK(n && !strcmp(json_string_value(json_object_get(n, "id")), id));
+    CHECK_EQ(json_integer_value(json_object_get(n, "weight")), weight);
+    CHECK_EQ(json_integer_value(json_object_get(n, "hash_id")), hash_id);
+}
+
+static void test_fields(void)
+{
+    char why[1024];
+    json_t *d = doc_of(cfg, "b", why, sizeof why);
+    CHECK(!strcmp(json_string_value(json_object_get(d, "distribution")), "consistent"));
+    CHECK(!strcmp(json_string_value(json_object_get(d, "key_hash")), "sdbm"));
+    CHECK(json_is_true(json_object_get(d, "avalanche"))); /* consistent alone */
+    CHECK_EQ(json_array_size(json_object_get(d, "nodes")), 3);
+    check_node(d, 0, "s1", 1, 1);
+    check_node(d, 1, "s2", 2, 7); /* default-server weight 2 */
+    check_node(d, 2, "s6", 2, 6); /* ids 3..5 went to the servers left out */
+    CHECK(strstr(why, "line 13: server s3 has weight 0: left out") != NULL);
+    CHECK(strstr(why, "line 14: server s4 is a backup: left out") != NULL);
+    CHECK(strstr(why, "line 15: server s5 is disabled: left out") != NULL);
+    CHECK(strstr(why, "the key is the value of URL parameter \"k\"") != NULL);
+    json_decref(d);
+    d = doc_of(cfg, "c", why, sizeof why);
+    CHECK(!strcmp(json_string_value(json_object_get(d, "distribution")), "map-based"));
+    CHECK(!strcmp(json_string_value(json_object_get(d, "key_hash")), "crc32"));
+    CHECK(json_is_true(json_object_get(d, "avalanche")));
+    check_node(d, 0, "b-2", 1, 2);
+    CHECK(strstr(why, "the key is the request URI, up to '?', up to its 2-th '/'") != NULL);
+    json_decref(d);
+    /* no hash-type: map-based, sdbm, no avalanche; named function: none */
+    d = doc_of("backend b\n  balance hdr(Host)\n  server a 1.2.3.4:80\n", "b", why, sizeof why);
+    CHECK(!strcmp(json_string_value(json_object_get(d, "distribution")), "map-based"));
+    CHECK(json_is_false(json_object_get(d, "avalanche")));
+    json_decref(d);
+    d = doc_of("listen b\n  balance rdp-cookie\n  hash-type consistent sdbm\n  server a 1.2.3.4:80\n",
+               "b", why, sizeof why);
+    CHECK(json_is_false(json_object_get(d, "avalanche")));
+    json_decref(d);
+    /* the import builds it */
+    placer_snapshot *s = NULL;
+    CHECK_EQ(placer_haproxy_import(cfg, strlen(cfg), "b", 9, &s, why, sizeof why), 0);
+    CHECK_EQ(placer_node_count(s), 3);
+    CHECK_EQ(placer_snapshot_epoch(s), 9);
+    placer_snapshot_free(s);
+}
+
+static void refused(const char *text, const char *backend, const char *want)
+{
+    char *json = NULL, why[512];
+    int err = placer_haproxy_membership(text, strlen(text), backend, &json, NULL, why, sizeof why);
+    CHECK_EQ(err, PLACER_EFORMAT);
+    CHECK(json == NULL);
+    if (!strstr(why, want)) {
+        check_failed_++;
+        fprintf(stderr, "haproxy: want \"%s\" in \"%s\"\n", want, why);
+    } else {
+        check_passed_++;
+    }
+}
+
+#define S "  server a 1.2.3.4:80\n"
+
+static void test_refusals(void)
+{
+    refused("backend b\n  balance roundrobin\n" S, "b", "line 2: balance roundrobin sends requests by turn");
+    refused("backend b\n  balance leastconn\n" S, "b", "by load, not by a key");
+    refused("backend b\n  balance random(2)\n" S, "b", "by chance");
+    refused("backend b\n  balance source\n" S, "b", "line 2: balance source hashes the client address");
+    refused("backend b\n" S, "b", "has no balance: haproxy's default is roundrobin");
+    refused("backend b\n  balance wild\n" S, "b", "balance \"wild\": haproxy 2.6 has no such algorithm");
+    refused("backend b\n  balance uri depth x\n" S, "b", "balance uri: \"depth\": expected len N");
+    refused("backend b\n  balance url_param\n" S, "b", "the parameter's name is missing");
+    refused("backend b\n  balance uri\n  hash-type ring\n" S, "b", "line 3: hash-type \"ring\"");
+    refused("backend b\n  balance uri\n  hash-type consistent md5\n" S, "b", "\"md5\" is not a function");
+    refused("backend b\n  balance uri\n  hash-type consistent sdbm fast\n" S, "b", "the only modifier is avalanche");
+    refused("backend b\n  balance uri\n  hash-balance-factor 150\n" S, "b",
+            "line 3: hash-balance-factor: placer's bounded loads are a per-lookup choice");
+    refused("defaults\n  hash-balance-factor 150\nbackend b\n  balance uri\n" S, "b", "line 2: hash-balance-factor");
+    refused("backend b\n  balance uri\n  server-template s 3 1.2.3.4:80\n", "b", "server-template is not imported");
+    refused("backend b\n  balance uri\n  server a 1.2.3.4:80 weight 257\n", "b", "line 3: weight \"257\": haproxy's weights are 0 to 256");
+    refused("backend b\n  balance uri\n  server a 1.2.3.4:80 id 0\n", "b", "id \"0\"");
+    refused("backend b\n  balance uri\n  server a 1.2.3.4:80 id 2000000\n", "b", "placer's haproxy ids end at 1048575");
+    refused("backend b\n  balance uri\n  server a 1.2.3.4:80 id 2\n  server c 1.2.3.4:81 id 2\n", "b",
+            "line 4: server \"c\": id 2 is line 3's server's too");
+    refused("backend b\n  balance uri\n" S S, "b", "line 4: server \"a\" is line 3's too");
+    refused("backend b\n  balance uri\n  server a\n", "b", "expected \"server NAME ADDRESS [options]\"");
+    refused("backend b\n  balance uri\n  server a/b 1.2.3.4:80\n", "b", "haproxy takes letters, digits");
+    refused("backend b\n  balance uri\n  server a\\x01 1.2.3.4:80\n", "b", "server \"a\\x01\"");
+    refused("backend b\n  balance uri\n  server a 1.2.3.4:80 weight 0\n", "b", "has no server in its hash");
+    refused("backend b\n  balance uri \\\n  url_param k\n" S, "b", "line 2: a '\\' at the end of the line");
+    refused("backend b\n  balance \"uri\n" S, "b", "line 2: an unclosed double quote");
+    refused("backend b\n  balance uri\n  server a ${ADDR}\n", "b", "line 3: an environment variable");
+    refused("backend b\n  balance \\q\n", "b", "an unknown escape");
+    refused("backend b from nope\n  balance uri\n" S, "b", "line 1: backend \"b\" from \"nope\": no defaults section");
+    refused("backend b\n  balance uri\n" S "backend b\n", "b", "line 4: backend \"b\" is declared twice");
+    refused("backend c\n  balance uri\n" S, "b", "no backend or listen section \"b\"");
+    refused("backend b\n  bal\0ance uri\n", "b", "no balance"); /* strlen stops at the NUL */
+    char *json = NULL;
+    CHECK_EQ(placer_haproxy_membership(NULL, 0, "b", &json, NULL, NULL, 0), PLACER_ENULL);
+    CHECK_EQ(placer_haproxy_membership("", 0, NULL, &json, NULL, NULL, 0), PLACER_ENULL);
+    char nul[] = "backend b\n  balance uri\n  server a 1.2.3.4:80\0x\n";
+    char why[256];
+    CHECK_EQ(placer_haproxy_membership(nul, sizeof nul - 1, "b", &json, NULL, why, sizeof why), PLACER_EFORMAT);
+    CHECK(strstr(why, "line 3: a NUL byte") != NULL);
+}
+
+static void test_mutations(void)
+{
+    uint64_t rng = 26;
+    size_t len = strlen(cfg);
+    char *buf = malloc(len + 1);
+    for (int round = 0; round < 3000; round++) {
+        memcpy(buf, cfg, len);
+        size_t n = len;
+        for (int e = 0; e < 1 + (int)(check_rand(&rng) % 4) && n > 1; e++) {
+            size_t at = check_rand(&rng) % n;
+            static const char bytes[] = " \t\n#\"'\\$x0123456789-:()";
+            if (check_rand(&rng) % 2)
+                buf[at] = bytes[check_rand(&rng) % (sizeof bytes - 1)];
+            else
+                n = at + 1;
+        }
+        char *doc = NULL, why[512];
+        int err = placer_haproxy_membership(buf, n, round % 2 ? "b" : "c", &doc, NULL, why, sizeof why);
+        CHECK_ALL(err == 0 || (err == PLACER_EFORMAT && *why), "mutations: imported or refused with a reason");
+        if (!err) {
+            placer_builder *b = NULL;
+            uint64_t epoch;
+            int got = placer_membership_parse(doc, strlen(doc), "doc", &b, &epoch, why, sizeof why);
+            placer_snapshot *s = NULL;
+            CHECK_ALL(got >= 0 && placer_builder_build(b, epoch, &s) == 0, "mutations: the document builds");
+            if (got < 0)
+                fprintf(stderr, "%s\n%s\n", why, doc);
+            placer_snapshot_free(s);
+            placer_builder_free(b);
+        }
+        placer_mem_free(doc);
+    }
+    free(buf);
+}
+
+int main(void)
+{
+    test_fields();
+    test_refusals();
+    test_mutations();
+    return check_done("test_import_haproxy");
+}
