@@ -65,6 +65,8 @@ int cmd_import_twemproxy(int argc, char **argv);
 void cmd_import_twemproxy_usage(FILE *out);
 int cmd_import_haproxy(int argc, char **argv);
 void cmd_import_haproxy_usage(FILE *out);
+int cmd_import_nginx(int argc, char **argv);
+void cmd_import_nginx_usage(FILE *out);
 int cmd_import_redis(int argc, char **argv);
 void cmd_import_redis_usage(FILE *out);
 

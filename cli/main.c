@@ -43,6 +43,8 @@ static const cli_command commands[] = {
      cmd_import_redis, cmd_import_redis_usage},
     {"import-haproxy", "one backend of a haproxy.cfg into a snapshot (keys where it sends them)",
      cmd_import_haproxy, cmd_import_haproxy_usage},
+    {"import-nginx", "one upstream of an nginx.conf into a snapshot (keys where it sends them)",
+     cmd_import_nginx, cmd_import_nginx_usage},
     {"publish", "put a snapshot in etcd if its epoch is newer (compare-and-swap)", cmd_publish,
      cmd_publish_usage},
     {"watch", "follow the snapshots under an etcd key, as a router does", cmd_watch,

@@ -147,6 +147,27 @@ PLACER_API int placer_haproxy_import(const char *cfg, size_t len, const char *ba
                                      uint64_t epoch, placer_snapshot **out, char *why,
                                      size_t why_len);
 
+/* One upstream of an nginx configuration, the file nginx runs with (path:
+ * read from disk, for its includes; relative includes are relative to its
+ * directory, as nginx's conf prefix), as a membership document
+ * (docs/COMPAT.md): "compat": "nginx", "distribution" ("consistent" for
+ * "hash KEY consistent", else "hash"), one node per server that is not
+ * down ("id" and "address": the server's address as written, "weight").
+ * The upstream is looked for in http {} and stream {}. Returns 0 with why
+ * (when not NULL) holding notes ("FILE:LINE: ...": what was left out or
+ * ignored, what the key is) or "", or PLACER_ENULL, PLACER_ENOMEM, or
+ * PLACER_EFORMAT with why ("FILE:LINE: ...") for what nginx refuses, an
+ * upstream without hash (or with ip_hash, least_conn, random), a backup
+ * server, a down server with plain hash (nginx rehashes), a server given
+ * by host name, a file that cannot be read, no such upstream. */
+PLACER_API int placer_nginx_membership(const char *path, const char *upstream, char **json,
+                                       size_t *json_len, char *why, size_t why_len);
+
+/* placer_nginx_membership's document built at `epoch` into *out: keys go
+ * where nginx sends them. */
+PLACER_API int placer_nginx_import(const char *path, const char *upstream, uint64_t epoch,
+                                   placer_snapshot **out, char *why, size_t why_len);
+
 /* The text of Redis Cluster's CLUSTER NODES as a membership document:
  * "compat": "redis", "epoch" (the largest config-epoch), one node per line
  * ("id": the 40-digit node id, "address": "ip:port"), and "slots": each run

@@ -346,6 +346,22 @@ def ask_http(port, keys):
     return out
 
 
+# (upstream, hash key, consistent or not, with a down and a max_fails server)
+NGINX_INCLUDED = [
+    ("u_inc_consistent", "$arg_k", "consistent", True),
+    ("u_inc_hash", "$arg_k", "", False),
+    ("u_uri", "$request_uri", "consistent", False),
+]
+
+
+def nginx_owners(tmp, cfg, upstream, bports, keys):
+    """Backend index of each key per `placer import-nginx` of cfg."""
+    snap = os.path.join(tmp, "imported-%s.snap" % upstream)
+    run_placer(PLACER, ["import-nginx", cfg, "--upstream", upstream, "-o", snap])
+    where = ["127.0.0.1:%d" % p for p in bports]
+    return [where.index(a) if a in where else -2 for _, a, _ in placer_lookup(PLACER, snap, keys)]
+
+
 HAPROXY_HASHES = ["sdbm", "djb2", "wt6", "crc32"]
 # Explicit ids on some servers: the others get haproxy's automatic ones.
 HAPROXY_IDS = [[0, 0, 0, 0, 0], [3, 0, 7, 0, 0], [0, 1, 0, 0, 2]]
@@ -367,13 +383,32 @@ def web(place, tmp, rng):
             conf.append("    server 127.0.0.1:%d weight=%d;\n" % (p, WEIGHTS[i]))
         conf.append("  }\n  server { listen 127.0.0.1:%d; location / { proxy_pass http://u_%s; } }\n"
                     % (fp, name))
-    conf.append("}\n")
+    # upstreams from an included file (a glob, relative to nginx.conf's
+    # directory), imported by `placer import-nginx` only
+    os.makedirs(os.path.join(tmp, "upstreams"), exist_ok=True)
+    iports = free_ports(len(NGINX_INCLUDED))
+    inc = []
+    for (name, key, mod, extra), fp in zip(NGINX_INCLUDED, iports):
+        inc.append("upstream %s {\n  hash %s %s;  # placed by %s\n" % (name, key, mod, key))
+        for i, p in enumerate(bports):
+            opts = " weight=%d" % WEIGHTS[i] if WEIGHTS[i] > 1 else ""
+            if extra and i == 2:
+                opts += " down"
+            if extra and i == 3:
+                opts += " max_fails=2 fail_timeout=5s"
+            addr = "\"127.0.0.1:%d\"" % p if i == 1 else "127.0.0.1:%d" % p
+            inc.append("  server %s%s;\n" % (addr, opts))
+        inc.append("}\nserver { listen 127.0.0.1:%d; location / { proxy_pass http://%s; } }\n"
+                   % (fp, name))
+    with open(os.path.join(tmp, "upstreams", "included.conf"), "w") as f:
+        f.write("".join(inc))
+    conf.append("  include upstreams/*.conf;\n}\n")
     ncfg = os.path.join(tmp, "nginx.conf")
     with open(ncfg, "w") as f:
         f.write("".join(conf))
     log = open(os.path.join(tmp, "web.log"), "wb")
     nginx = start(["nginx", "-c", ncfg, "-p", tmp], log)
-    for p in bports + fports:
+    for p in bports + fports + iports:
         wait_port(p, nginx, "nginx")
     keys = http_keys(rng, NKEYS)
     for (name, _), fp in zip(nginx_cfgs, fports):
@@ -388,6 +423,16 @@ def web(place, tmp, rng):
                       for i, p in enumerate(bports)]})
         compare("placer build, nginx " + name, asked,
                 [int(o[1:]) for o, _, _ in placer_lookup(PLACER, snap, keys)])
+        compare("import-nginx --upstream u_" + name, asked,
+                nginx_owners(tmp, ncfg, "u_" + name, bports, keys))
+    for (name, key, mod, extra), fp in zip(NGINX_INCLUDED, iports):
+        if key == "$arg_k":
+            asked, placed = ask_http(fp, keys), keys
+        else:  # $request_uri: the URI as sent, query included
+            paths = ["/p/%s?x=%d" % (k, i) for i, k in enumerate(keys)]
+            asked, placed = ask_paths(fp, paths), paths
+        compare("import-nginx --upstream %s (included)" % name, asked,
+                nginx_owners(tmp, ncfg, name, bports, placed))
 
     cases = []
     for t in ("consistent", "map-based"):
