@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "diff_sampled.h"
 
 void cmd_diff_usage(FILE *out)
 {
@@ -19,16 +20,21 @@ void cmd_diff_usage(FILE *out)
             "ranges of the hash space (lo, hi] (\"placer_diff\"); jump and rendezvous have\n"
             "no ranges and are sampled at evenly spaced positions: 2^20, fewer when a\n"
             "rendezvous snapshot has many nodes (every lookup scores every node: 128 at\n"
-            "100,000 nodes), the count and the 95%% confidence interval printed. Both\n"
-            "snapshots must hash keys alike (same seed, or both Couchbase with the same\n"
-            "count).\n"
+            "100,000 nodes), the count and the 95%% confidence interval printed.\n"
+            "Snapshots that hash keys differently (a compat snapshot and a placer ring, two\n"
+            "compat modes, two seeds) are compared by keys: each key of a sample looked up\n"
+            "in both, the moved fraction with the sample size and a 95%% interval (100,000\n"
+            "generated keys unless --key-file or --sample says otherwise).\n"
             "\n"
             "When NEW is in transition (a node joining or draining), what its transition\n"
             "will move besides: the share of keys going from their owner to their next\n"
             "owner (placer_diff_transition; sampled for jump and rendezvous), each\n"
             "owner -> next owner pair, and per node the share it gives and receives.\n"
             "\n"
-            "  --ranges N   list the first N moved ranges (default 0)\n"
+            "  --ranges N        list the first N moved ranges (default 0)\n"
+            "  --key-file PATH   compare by the keys of PATH, one a line (any snapshots)\n"
+            "  --sample N        compare by N generated keys, \"key:\" and 16 hex digits of\n"
+            "                    a fixed pseudo-random sequence (any snapshots)\n"
             "  --json       print everything as one JSON object\n"
             "  -h, --help   this help\n");
 }
@@ -250,11 +256,13 @@ static int transition_report(const placer_snapshot *s, const char *path, json_t 
     return 0;
 }
 
-enum { OPT_RANGES = 256, OPT_JSON };
+enum { OPT_RANGES = 256, OPT_JSON, OPT_KEY_FILE, OPT_SAMPLE };
 
 static const struct option options[] = {
     {"ranges", required_argument, NULL, OPT_RANGES},
     {"json", no_argument, NULL, OPT_JSON},
+    {"key-file", required_argument, NULL, OPT_KEY_FILE},
+    {"sample", required_argument, NULL, OPT_SAMPLE},
     CLI_HELP_OPTION,
     {0},
 };
@@ -263,8 +271,14 @@ int cmd_diff(int argc, char **argv)
 {
     uint64_t show = 0;
     int json = 0, c;
+    cli_diff_sample by_keys = {NULL, 0, 0};
     while ((c = cli_getopt("diff", argc, argv, options, cmd_diff_usage)) != -1) {
-        if (c == OPT_RANGES) {
+        if (c == OPT_KEY_FILE) {
+            by_keys.key_file = optarg;
+        } else if (c == OPT_SAMPLE) {
+            if (cli_parse_u64("diff", "--sample", optarg, 1, 100000000, &by_keys.generated))
+                return CLI_USAGE;
+        } else if (c == OPT_RANGES) {
             if (cli_parse_u64("diff", "--ranges", optarg, 0, UINT32_MAX, &show))
                 return CLI_USAGE;
         } else if (c == OPT_JSON) {
@@ -275,6 +289,10 @@ int cmd_diff(int argc, char **argv)
     }
     if (argc - optind != 2) {
         cli_usage_error("diff", "two snapshot files, OLD and NEW");
+        return CLI_USAGE;
+    }
+    if (by_keys.key_file && by_keys.generated) {
+        cli_usage_error("diff", "--key-file or --sample, not both");
         return CLI_USAGE;
     }
     const char *paths[2] = {argv[optind], argv[optind + 1]};
@@ -299,7 +317,20 @@ int cmd_diff(int argc, char **argv)
     double moved = 0;
     int exact = 0;
     uint32_t samples = 0;
-    int err = out_of && into ? placer_diff(a, b, &m, &count) : PLACER_ENOMEM;
+    int err = !out_of || !into ? PLACER_ENOMEM
+              : by_keys.key_file || by_keys.generated ? PLACER_EINVAL
+                                                      : placer_diff(a, b, &m, &count);
+    if (err == PLACER_EINVAL) {
+        /* keys hashed differently (or a sample asked for): diff_sampled.c */
+        by_keys.json = json;
+        if (!by_keys.key_file && !by_keys.generated)
+            by_keys.generated = CLI_DIFF_DEFAULT_SAMPLE;
+        rc = cli_diff_sampled(a, b, &by_keys);
+        placer_snapshot_free(a);
+        placer_snapshot_free(b);
+        free(out_of), free(into), free(ia.order), free(ib.order);
+        return rc;
+    }
     if (!err) {
         exact = 1;
         moved = placer_moves_fraction(m, count);
