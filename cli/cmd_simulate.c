@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "simulate.h"
+#include "simulate_compat.h"
 #include "simulate_print.h"
 
 enum {
@@ -57,7 +58,9 @@ void cmd_simulate_usage(FILE *out)
             "when node 0 drains and when it fails (and the largest share one node receives),\n"
             "replica sets that break the distinct-node/zone rules, snapshot bytes, and batched\n"
             "lookup ns. Everything but the lookup time is the same on every machine for the\n"
-            "same options (fixed seeds).\n"
+            "same options (fixed seeds). A membership in a compatibility mode (\"compat\")\n"
+            "simulates that program's own placement instead: the load per node, what a join\n"
+            "of one node and the removal of the first move (the workload options apply).\n"
             "\n"
             "membership (without a file):\n"
             "  --nodes N            nodes (default 120, at least 2)\n"
@@ -371,16 +374,17 @@ int cmd_simulate(int argc, char **argv)
     }
     placer_builder *b = NULL;
     char *text = NULL, *keys_text = NULL;
-    size_t len;
+    size_t len, mlen = 0;
     int rc;
     if (file) {
         if ((rc = cli_read_file("simulate", file, &text, &len)))
             return rc;
         char why[512];
         uint64_t epoch;
+        mlen = len;
         int got = placer_membership_parse(text, len, file, &b, &epoch, why, sizeof why);
-        free(text);
         if (got < 0) {
+            free(text);
             fprintf(stderr, "placer simulate: %s\n", got == PLACER_EFORMAT ? why : placer_strerror(got));
             return got == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
         }
@@ -390,6 +394,7 @@ int cmd_simulate(int argc, char **argv)
     if (key_file) {
         if ((rc = cli_read_file("simulate", key_file, &keys_text, &len))) {
             placer_builder_free(b);
+            free(text);
             return rc;
         }
         cfg.work.key_dist = PLC_KEYS_FILE;
@@ -398,6 +403,15 @@ int cmd_simulate(int argc, char **argv)
         if (!keys_given)
             cfg.work.keys = 0; /* all the file's keys */
     }
+    if (text && cli_sim_is_compat(text, mlen)) {
+        /* the program's own placement, not placer's strategies */
+        rc = cli_simulate_compat(text, mlen, file, &cfg.work, json);
+        free(text);
+        free(keys_text);
+        placer_builder_free(b);
+        return rc;
+    }
+    free(text);
     if (b && placer_builder_node_count(b) < 2) {
         /* every run drains node 0 and fails it: with one node nobody is
          * left to own the keys, so there is nothing to measure */
