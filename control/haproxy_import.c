@@ -102,17 +102,11 @@ static void note(hap *h, size_t line, const char *fmt, ...)
                                                                       : h->notes_at + (size_t)n;
 }
 
-/* A word for a message: control bytes and '\' as \xNN, at most 60 bytes. */
+/* A word for a message, escaped as placer_escape escapes (control bytes
+ * as \xNN, a backslash doubled), cut to what fits out (n bytes). */
 static const char *shown(const char *w, char *out, size_t n)
 {
-    size_t at = 0;
-    for (const unsigned char *p = (const unsigned char *)w; *p && at + 5 < n && at < 60; p++) {
-        if (*p < 0x20 || *p == 0x7f || *p == '\\')
-            at += (size_t)snprintf(out + at, n - at, "\\x%02x", *p);
-        else
-            out[at++] = (char)*p;
-    }
-    out[at] = '\0';
+    placer_escape(out, n, w, strlen(w));
     return out;
 }
 
