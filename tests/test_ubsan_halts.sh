@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_ubsan_halts.sh EXE -- in a UBSan build: liburcu's read side runs clean
-# through engine/urcu_bp_read.h, and placer's own misaligned access is still
+# through engine/core/urcu_bp_read.h, and placer's own misaligned access is still
 # reported and stops the program (tests/test_ubsan_halts.c says why).
 set -u
 exe=$1
