@@ -5,8 +5,8 @@
  * and PLC_BKT_TREE_BATCH (the same instruction set's S+ tree kernels, for
  * what a line cannot decide), PLC_HASH64_STEP (the crc32c step the fused
  * kernels hash with, as for hash64_v2_body.h), and provide
- *   static inline uint32_t bkt_rank(const plc_bkt_line *l, int16_t q, uint32_t *tie);
- * returning #{suf[j] < q} and setting *tie nonzero when some suf[j] == q.
+ *   static inline uint32_t bkt_rank(const plc_bkt_line *l, int16_t q);
+ * returning #{suf[j] < q}.
  *
  * Batches are one pass: key i + AHEAD is hashed and its line prefetched
  * while key i is answered from its line, so AHEAD misses are in flight and
@@ -28,13 +28,14 @@ static inline int16_t bkt_suffix(uint64_t h, uint32_t sshift)
     return (int16_t)((int32_t)((h >> sshift) & 0xFFFFu) - 0x8000);
 }
 
-/* The line's answer, or PLC_BKT_CROWDED when the tree must decide (a tie,
- * or a crowded line): no branch. */
+/* The line's answer, or PLC_BKT_CROWDED when the tree must decide: a
+ * crowded line, or a tie (suf[r], the first suffix >= q, equals q; r <= 15
+ * as padding is never below q). No branch. */
 static inline uint32_t bkt_line_owner(const plc_bkt_line *l, uint64_t h, uint32_t sshift)
 {
-    uint32_t tie;
-    uint32_t r = bkt_rank(l, bkt_suffix(h, sshift), &tie);
-    return l->own[r] | ((0u - (uint32_t)(tie != 0)) & PLC_BKT_CROWDED);
+    int16_t q = bkt_suffix(h, sshift);
+    uint32_t r = bkt_rank(l, q);
+    return l->own[r] | ((0u - (uint32_t)(l->suf[r] == q)) & PLC_BKT_CROWDED);
 }
 
 uint32_t PLC_BKT_ONE(const plc_bkt *k, uint64_t h)
@@ -73,11 +74,12 @@ static inline void bkt_resolve(const plc_bkt *k, const plc_bkt_line *line, uint3
 {
     uint32_t o = bkt_line_owner(&line[h >> shift], h, sshift);
     owners[i] = o;
-    s->h[s->n] = h;
-    s->at[s->n] = i;
-    s->n += o == PLC_BKT_CROWDED;
-    if (__builtin_expect(s->n == SLOW, 0))
-        bkt_slow_flush(k, s, owners);
+    if (__builtin_expect(o == PLC_BKT_CROWDED, 0)) { /* under 1% of keys: predicted */
+        s->h[s->n] = h;
+        s->at[s->n] = i;
+        if (++s->n == SLOW)
+            bkt_slow_flush(k, s, owners);
+    }
 }
 
 void PLC_BKT_BATCH(const plc_bkt *k, const uint64_t *h, size_t n, uint32_t *owners)

@@ -6,14 +6,11 @@
 #include "buckets.h"
 #include "crc32c.h"
 
-static inline uint32_t bkt_rank(const plc_bkt_line *l, int16_t q, uint32_t *tie)
+static inline uint32_t bkt_rank(const plc_bkt_line *l, int16_t q)
 {
-    uint32_t r = 0, t = 0;
-    for (uint32_t j = 0; j < PLC_BKT_LANES; j++) {
+    uint32_t r = 0;
+    for (uint32_t j = 0; j < PLC_BKT_LANES; j++)
         r += l->suf[j] < q;
-        t |= l->suf[j] == q;
-    }
-    *tie = t;
     return r;
 }
 

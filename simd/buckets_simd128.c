@@ -5,14 +5,12 @@
 
 #include "buckets.h"
 
-static inline uint32_t bkt_rank(const plc_bkt_line *l, int16_t q, uint32_t *tie)
+static inline uint32_t bkt_rank(const plc_bkt_line *l, int16_t q)
 {
     simde__m128i a = simde_mm_load_si128((const simde__m128i *)l->suf);
     simde__m128i b = simde_mm_load_si128((const simde__m128i *)(l->suf + 8));
     simde__m128i qv = simde_mm_set1_epi16(q);
     simde__m128i gt = simde_mm_packs_epi16(simde_mm_cmpgt_epi16(qv, a), simde_mm_cmpgt_epi16(qv, b));
-    simde__m128i eq = simde_mm_packs_epi16(simde_mm_cmpeq_epi16(qv, a), simde_mm_cmpeq_epi16(qv, b));
-    *tie = (uint32_t)simde_mm_movemask_epi8(eq);
     return (uint32_t)__builtin_popcount((uint32_t)simde_mm_movemask_epi8(gt));
 }
 
