@@ -18,6 +18,12 @@
  *   public/ISA/RING/KEYS/crc32c+std_lower_bound  that hash, std::lower_bound, owner
  *   public/ISA/RING/KEYS/placer_hash_only  the snapshot's batch hash kernel alone
  *   public/ISA/RING/KEYS/floor_hash_only   the floor's hash alone
+ * And the layout's cost at 4,096 nodes x 256, default CPU mask, items are
+ * snapshots (or layouts):
+ *   public/layout/4096x256/build       placer_builder_build
+ *   public/layout/4096x256/lines_only  plc_bkt_build over the built tree (the
+ *                                      build's and the decoder's layout step)
+ *   public/layout/4096x256/decode      placer_snapshot_decode of its encoding
  * Every placer case checks all its answers against lower_bound over the
  * snapshot's tokens before timing; a wrong answer skips the case. Ratios
  * come from one process (bench/ratios.py "public" rows).
@@ -34,6 +40,7 @@
 #include "peers.h"
 #include "placer.h"
 #include "shim.h"
+#include "snapshot_internal.h"
 
 #define CALL 1024u
 #define STREAM_KEYS 262144u
@@ -265,6 +272,36 @@ static void bench(plc_bench *b, const void *arg)
     placer_set_cpu_mask(~0u);
 }
 
+enum { L_BUILD, L_LINES, L_DECODE };
+
+static void bench_layout(plc_bench *b, const void *arg)
+{
+    int what = *(const int *)arg;
+    placer_snapshot *s = build_ring(&rings[1]);
+    void *buf = NULL, *lines = aligned_alloc(64, plc_bkt_bytes(s->bkt.bits));
+    size_t len = 0;
+    placer_snapshot_encode(s, &buf, &len);
+    while (plc_bench_keep_running(b, 1)) {
+        if (what == L_LINES) {
+            plc_bkt k;
+            plc_bkt_build(&k, &s->tree, s->bkt.bits, lines);
+            plc_bench_keep(k.ncrowded);
+            continue;
+        }
+        placer_snapshot *t = NULL;
+        if (what == L_BUILD)
+            t = build_ring(&rings[1]);
+        else if (placer_snapshot_decode(buf, len, &t) != 0)
+            break;
+        placer_snapshot_free(t);
+    }
+    plc_bench_set_items(b, plc_bench_iterations(b));
+    plc_bench_label(b, placer_snapshot_layout_name(s));
+    free(lines);
+    placer_buffer_free(buf);
+    placer_snapshot_free(s);
+}
+
 #define MAX_CASES (NISA * NRING * NKEYS * NWHAT)
 static pub_case cases[MAX_CASES];
 static char names[MAX_CASES][80];
@@ -282,4 +319,8 @@ void register_public_benches(void)
                     plc_bench_register(names[nc], bench, &cases[nc]);
                     nc++;
                 }
+    static const int layout_what[] = {L_BUILD, L_LINES, L_DECODE};
+    plc_bench_register("public/layout/4096x256/build", bench_layout, &layout_what[0]);
+    plc_bench_register("public/layout/4096x256/lines_only", bench_layout, &layout_what[1]);
+    plc_bench_register("public/layout/4096x256/decode", bench_layout, &layout_what[2]);
 }
