@@ -79,6 +79,58 @@ void base_hash_batch(int isa, const void *const *keys, const size_t *lens, size_
         h[i] = hash_sw(keys[i], lens[i]);
 }
 
+#if HAVE_X86
+__attribute__((target("sse4.2"))) static inline uint64_t hash32_hw(const void *key)
+{
+    const unsigned char *p = key;
+    uint64_t c = 0xFFFFFFFFu, w[4];
+    memcpy(w, p, 32);
+    for (int i = 0; i < 4; i++)
+        c = __builtin_ia32_crc32di(c, w[i]);
+    return fmix64((uint64_t)32 << 32 | (uint32_t)~c);
+}
+
+__attribute__((target("sse4.2"))) static void hash32_batch_hw(const void *const *keys, size_t n,
+                                                             uint64_t *h)
+{
+    for (size_t i = 0; i < n; i++)
+        h[i] = hash32_hw(keys[i]);
+}
+
+__attribute__((target("sse4.2"))) static void floor32_hw(const uint32_t *table, uint32_t bits,
+                                                        const void *const *keys, size_t n,
+                                                        uint32_t *owners)
+{
+    for (size_t i = 0; i < n; i++)
+        owners[i] = table[hash32_hw(keys[i]) >> (64 - bits)];
+}
+#endif
+
+void base_hash32_batch(int isa, const void *const *keys, size_t n, uint64_t *h)
+{
+#if HAVE_X86
+    if (isa != BASE_SCALAR) {
+        hash32_batch_hw(keys, n, h);
+        return;
+    }
+#endif
+    for (size_t i = 0; i < n; i++)
+        h[i] = hash_sw(keys[i], 32);
+}
+
+void base_floor32_batch(int isa, const uint32_t *table, uint32_t bits, const void *const *keys,
+                        size_t n, uint32_t *owners)
+{
+#if HAVE_X86
+    if (isa != BASE_SCALAR) {
+        floor32_hw(table, bits, keys, n, owners);
+        return;
+    }
+#endif
+    for (size_t i = 0; i < n; i++)
+        owners[i] = table[hash_sw(keys[i], 32) >> (64 - bits)];
+}
+
 /* ---- the reference S+ tree ---------------------------------------------- */
 
 static int64_t flip(uint64_t v)

@@ -44,4 +44,13 @@ void ref_stree_batch(int isa, const ref_stree *t, const uint64_t *h, size_t n, u
 void base_floor_batch(const uint32_t *table, uint32_t size, const uint64_t *h, size_t n,
                       uint32_t *owners);
 
+/* The same hash with the key length fixed at 32 bytes at compile time (as
+ * placer's batch kernels specialise it): four crc32 steps, no length loop. */
+void base_hash32_batch(int isa, const void *const *keys, size_t n, uint64_t *h);
+
+/* The floor with that hash, in one loop: fmix64(CRC-32C) of each 32-byte
+ * key and one read of table[h >> (64 - bits)] (2^bits 4-byte entries,
+ * bits >= 1): nothing that answers from the key costs less. */
+void base_floor32_batch(int isa, const uint32_t *table, uint32_t bits, const void *const *keys,
+                        size_t n, uint32_t *owners);
 #endif

@@ -17,5 +17,6 @@ int main(int argc, char **argv)
     register_bounded_benches();
     register_compat_benches();
     register_keyed_benches();
+    register_public_benches();
     return plc_bench_main(argc, argv);
 }

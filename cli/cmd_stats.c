@@ -29,9 +29,11 @@ void cmd_stats_usage(FILE *out)
             "rendezvous at evenly spaced positions: 65,536, fewer on large clusters (every\n"
             "lookup scores every node; 128 at 100,000 nodes), the number printed. Last, the\n"
             "search layout the snapshot chose (placer_snapshot_layout_name): for a ring,\n"
-            "\"directory\" (2^bits entries in front of the S+ tree, with the share of hashes\n"
-            "one entry answers) or \"stree\"; and its bytes against plain sorted tokens +\n"
-            "owners.\n"
+            "\"buckets\" (2^bits 64-byte lines in front of the S+ tree, with the share of\n"
+            "lines that answer alone, not crowded), \"directory\" (over 65,535 nodes: 2^bits\n"
+            "entries, with the share of hashes one entry answers) or \"stree\"; and its\n"
+            "bytes against plain sorted tokens + owners (JSON: directory_bits and\n"
+            "one_read_share hold the same two figures for either).\n"
             "\n"
             "  --json       print everything as one JSON object\n"
             "  -h, --help   this help\n");
@@ -240,7 +242,9 @@ int cmd_stats(int argc, char **argv)
         }
         printf("\n");
         printf("layout: %s", placer_snapshot_layout_name(s));
-        if (has_dir)
+        if (has_dir && !strcmp(placer_snapshot_layout_name(s), "buckets"))
+            printf(", 2^%u lines, %.1f%% of lines answer alone", dir_bits, 100 * one_read);
+        else if (has_dir)
             printf(", 2^%u entries, %.1f%% of hashes answered by one entry", dir_bits,
                    100 * one_read);
         printf("; %zu bytes, %.2fx plain sorted tokens + owners\n", layout, vs_plain);

@@ -652,7 +652,14 @@ PLACER_API size_t placer_snapshot_layout_bytes(const placer_snapshot *s);
 
 /* The search layout the snapshot chose when it was built or decoded, as a
  * static string (NULL when s is NULL):
- *   "directory"   ring: a radix directory of 2^bits entries indexed by the
+ *   "buckets"     ring (the usual one): a table of 2^bits 64-byte lines
+ *                 indexed by the top bits of the hash, each holding up to
+ *                 15 tokens' next 16 bits and their owners, in front of the
+ *                 S+ tree; one line answers nearly every hash, ties on
+ *                 those bits and crowded lines (16+ tokens) take the tree's
+ *                 logarithmic descent;
+ *   "directory"   ring of more than 65,535 nodes (owners too wide for the
+ *                 lines' 16 bits): a radix directory of 2^bits entries indexed by the
  *                 top bits of the hash, in front of the S+ tree; most
  *                 hashes are answered by one entry (one cache line), the
  *                 others by one or two tree leaves, crowded entries by the
@@ -662,17 +669,21 @@ PLACER_API size_t placer_snapshot_layout_bytes(const placer_snapshot *s);
  *                 least 2^8 entries fits the memory budget below);
  *   "table"       partitions, Maglev, jump: an owner table;
  *   "candidates"  rendezvous.
- * The directory is sized so that directory + tree stay within twice the 12
- * bytes per token of plain sorted tokens + owners (placer_snapshot_layout_bytes
- * counts both). Thread-safe. */
+ * The lines (the directory) are sized so that they and the tree stay within
+ * 2.5x (2x) the 12 bytes per token of plain sorted tokens + owners, about
+ * 1.9x at 30,720 and 2^20 tokens (placer_snapshot_layout_bytes counts
+ * both). Thread-safe. */
 PLACER_API const char *placer_snapshot_layout_name(const placer_snapshot *s);
 
-/* The ring's directory: its size in bits (2^bits entries) into *bits, and
- * into *one_read the share of the hash space whose owner one entry holds
- * (entries with no token inside or one owner, and entries holding one token
- * with both owners). Either pointer may be NULL. Returns 0, PLACER_ENULL
- * when s is NULL, or PLACER_EINVAL when the snapshot has no directory
- * (placer_snapshot_layout_name is not "directory"). Thread-safe. */
+/* The ring's line table or directory: its size in bits (2^bits lines or
+ * entries) into *bits, and into *one_read the share of the hash space
+ * answered by one line or entry: for "buckets", the share of lines not
+ * crowded (a tie on a line's 16 bits, about 1 hash in 10,000, also takes
+ * the tree); for "directory", entries with no token inside or one owner,
+ * and entries holding one token with both owners. Either pointer may be
+ * NULL. Returns 0, PLACER_ENULL when s is NULL, or PLACER_EINVAL when the
+ * snapshot has neither (placer_snapshot_layout_name is not "buckets" or
+ * "directory"). Thread-safe. */
 PLACER_API int placer_snapshot_directory(const placer_snapshot *s, uint32_t *bits,
                                          double *one_read);
 

@@ -19,7 +19,13 @@
 /* high ^ low of the 128-bit product x * y */
 static inline uint64_t plc_mum_fold(uint64_t x, uint64_t y)
 {
-#if defined(__SIZEOF_INT128__)
+#if defined(__x86_64__) && defined(__GNUC__)
+    /* One mul into rdx:rax, stated: GCC 12 stores and reloads the low half
+     * of an __int128 product inside unrolled batch loops (issue 25). */
+    uint64_t lo, hi;
+    __asm__("mulq %3" : "=a"(lo), "=d"(hi) : "a"(x), "rm"(y) : "cc");
+    return hi ^ lo;
+#elif defined(__SIZEOF_INT128__)
     unsigned __int128 p = (unsigned __int128)x * y;
     return (uint64_t)(p >> 64) ^ (uint64_t)p;
 #else

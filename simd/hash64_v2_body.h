@@ -117,15 +117,24 @@ uint64_t PLC_HASH64_V2_NAME(uint64_t seed, const void *key, size_t len)
 
 /* Several keys' chains in flight: the body is inlined and the iterations
  * are independent, so the out-of-order core overlaps one key's multiply
- * latency with the next key's CRC steps. A key of 32 bytes (fixed-size
- * keys, the usual case) takes a copy of the body with the length constant,
- * where every length test folds away. */
+ * latency with the next key's CRC steps. Lengths are checked once per run
+ * of 64 keys: a run of 32-byte keys (fixed-size keys, the usual case)
+ * takes a copy of the body with the length constant, where every length
+ * test folds away. */
 void PLC_HASH64_V2_BATCH_NAME(uint64_t seed, const void *const *keys, const size_t *lens, size_t n,
                               uint64_t *out)
 {
-    for (size_t i = 0; i < n; i++)
-        out[i] = lens[i] == 32 ? plc_hash64_v2_body(seed, keys[i], 32)
-                               : plc_hash64_v2_body(seed, keys[i], lens[i]);
+    for (size_t i = 0; i < n;) {
+        size_t e = n - i < 64 ? n : i + 64, diff = 0;
+        for (size_t j = i; j < e; j++)
+            diff |= lens[j] ^ 32;
+        if (!diff)
+            for (; i < e; i++)
+                out[i] = plc_hash64_v2_body(seed, keys[i], 32);
+        else
+            for (; i < e; i++)
+                out[i] = plc_hash64_v2_body(seed, keys[i], lens[i]);
+    }
 }
 
 /* The same, with the signature every snapshot hash shares (hashfn.h). */

@@ -40,7 +40,8 @@
  * scalar kernel and the software hash, consistently. */
 #define KERNELS(isa)                                                                       \
     plc_stree_##isa, plc_stree_batch_##isa, plc_stree_key_##isa, plc_stree_key_batch_##isa, \
-        plc_stree_index_##isa, plc_dir_##isa, plc_dir_batch_##isa
+        plc_stree_index_##isa, plc_dir_##isa, plc_dir_batch_##isa, plc_bkt_##isa,               \
+        plc_bkt_batch_##isa, plc_bkt_key_batch_##isa, plc_bkt_key_##isa
 
 static const plc_search_kernel search_kernels[] = {
 #if defined(PLC_HAVE_AVX512)
@@ -204,6 +205,10 @@ static void fill(plc_kernels *k, unsigned f)
         .index = search_kernels[s].index,
         .dir_search = search_kernels[s].dir_one,
         .dir_search_batch = search_kernels[s].dir_batch,
+        .bkt_search = search_kernels[s].bkt_one,
+        .bkt_search_batch = search_kernels[s].bkt_batch,
+        .bkt_lookup_batch = search_kernels[s].bkt_key_batch,
+        .bkt_lookup = search_kernels[s].bkt_key_one,
         .crc32c_name = crc_choices[c].crc32c_name,
         .crc32_name = crc32_choices[i].name,
         .hash64_name = crc_choices[c].hash64_name,

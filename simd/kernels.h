@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buckets.h"
 #include "bytehash.h"
 #include "dir.h"
 #include "hashfn.h"
@@ -42,6 +43,10 @@ typedef struct plc_search_kernel {
     plc_stree_fn index; /* the slot, not its owner */
     plc_dir_fn dir_one;  /* the radix directory in front of the tree (dir.h) */
     plc_dir_batch_fn dir_batch;
+    plc_bkt_fn bkt_one; /* the bucketed line table in front of the tree (buckets.h) */
+    plc_bkt_batch_fn bkt_batch;
+    plc_bkt_key_batch_fn bkt_key_batch; /* placer-v2 hash + lines, one pass */
+    plc_bkt_key_fn bkt_key_one;
 } plc_search_kernel;
 
 /* A SipHash batch kernel (1-3, and 2-4 for the reference vectors) and the
@@ -64,6 +69,10 @@ typedef struct plc_kernels {
     plc_stree_fn index;
     plc_dir_fn dir_search;         /* the directory, same instruction set as search */
     plc_dir_batch_fn dir_search_batch;
+    plc_bkt_fn bkt_search; /* the line table, same instruction set as search */
+    plc_bkt_batch_fn bkt_search_batch;
+    plc_bkt_key_batch_fn bkt_lookup_batch; /* fused with placer-v2 */
+    plc_bkt_key_fn bkt_lookup;
     const char *crc32c_name;
     const char *crc32_name;
     const char *hash64_name;

@@ -37,7 +37,7 @@ expect_exit 0 "short demo" -- "$placer" demo --keys 200000 --router-ms 200
 expect_out '^[0-9]+ lookups/s \(target 2000000 lookups/s' "demo prints the rate"
 expect_out 'keys per node: min [0-9]+, mean 1667, max [0-9]+, max/mean [0-9.]+, coefficient of variation' "demo prints balance"
 expect_out '^ring: 120 nodes in 3 zones, 256 tokens per node, 30720 tokens' "demo ring shape"
-expect_out '^search layout: directory, [0-9]+ bytes, 1\.[0-9][0-9]x plain sorted tokens \+ owners$' "demo layout memory"
+expect_out '^search layout: buckets, [0-9]+ bytes, 1\.[0-9][0-9]x plain sorted tokens \+ owners$' "demo layout memory"
 expect_out '^batched: [0-9]+ lookups/s with placer_lookup_batch .*, same owners as single lookups$' "demo batch agrees"
 expect_out '^join of node-120: [0-9]+ ranges, 0\.00[0-9]+ of the hash space moves \(1/121 = 0\.0083\), all to it$' "demo join"
 expect_out '^during the handoff, key user:[0-9]+ is read from node-[0-9]+ \(owner\) and moves to node-120 \(next owner\)$' "demo handoff key"

@@ -55,10 +55,10 @@ expect_exit 1 "lookup --replicas 9" -- "$placer" lookup "$dir/m.snap" k --replic
 expect_exit 0 "stats" -- "$placer" stats "$dir/m.snap"
 expect_out '^share/target \(exact\) over 3 placed nodes: largest [0-9.]+ \(cache-[abc]\), smallest [0-9.]+; raw shares: max/mean [0-9.]+, min/mean [0-9.]+, coefficient of variation [0-9.]+' "stats summary leads with share/target"
 expect_out '^zones: z1 ' "stats zones"
-expect_out '^layout: directory, 2\^[0-9]+ entries, [0-9.]+% of hashes answered by one entry; [0-9]+ bytes, [0-9.]+x plain sorted tokens \+ owners$' "stats layout"
+expect_out '^layout: buckets, 2\^[0-9]+ lines, [0-9.]+% of lines answer alone; [0-9]+ bytes, [0-9.]+x plain sorted tokens \+ owners$' "stats layout"
 expect_exit 0 "stats --json" -- "$placer" stats "$dir/m.snap" --json
 expect_out '"shares":"exact",.*"nodes":\[\{"id":"cache-a"' "stats JSON"
-expect_out '"layout":"directory"' "stats JSON layout"
+expect_out '"layout":"buckets"' "stats JSON layout"
 expect_out '"directory_bits":[0-9]+' "stats JSON directory size"
 sed 's/"joining"/"active"/; s/"epoch": 12/"epoch": 13/' "$dir/m.json" >"$dir/m2.json"
 "$placer" build "$dir/m2.json" -o "$dir/m2.snap" >/dev/null

@@ -1,12 +1,14 @@
 /*
  * lookup.c -- the hot path: hash the key with the kernel the snapshot chose
- * at build time, read the ring's directory entry (simd/dir.h: the owner for
- * most hashes, else a leaf or two of the S+ tree, or its descent). No CPU
- * checks, no allocation, no locks: the snapshot is immutable.
+ * at build time, read the ring's line (simd/buckets.h: the owner for nearly
+ * every hash, else the S+ tree's descent). No CPU checks, no allocation, no
+ * locks: the snapshot is immutable.
  *
- * Batches hash a chunk of keys into h[] through the snapshot's batch hash,
- * then look the chunk's owners up from h[]: the hash kernel keeps several
- * keys' chains in flight, the directory kernel several keys' misses.
+ * Batches with placer-v2 (the default hash) are one pass in the kernel
+ * (simd/buckets_body.h): key i + 32 is hashed and its line prefetched while
+ * key i is answered. Other hashes hash a chunk of keys into h[] through the
+ * snapshot's batch hash, then look the chunk's owners up from h[]. Rings of
+ * more than 65,535 nodes keep the radix directory (simd/dir.h) the same way.
  *
  * Rings without a directory (fewer than 64 tokens) call one fused kernel
  * (simd/stree_body.h) that hashes and descends: one indirect call per
@@ -28,6 +30,8 @@ int placer_lookup_hash(const placer_snapshot *s, uint64_t hash)
 {
     if (!s)
         return PLACER_ENULL;
+    if (s->bkt_search)
+        return (int)s->bkt_search(&s->bkt, hash);
     if (s->dir_search)
         return (int)s->dir_search(&s->dir, hash);
     if (s->search)
@@ -48,7 +52,9 @@ int placer_lookup_hash_batch(const placer_snapshot *s, const uint64_t *hashes, s
 {
     if (!s || (n && (!hashes || !owners)))
         return PLACER_ENULL;
-    if (s->dir_search_batch)
+    if (s->bkt_search_batch)
+        s->bkt_search_batch(&s->bkt, hashes, n, owners);
+    else if (s->dir_search_batch)
         s->dir_search_batch(&s->dir, hashes, n, owners);
     else if (s->search_batch)
         s->search_batch(&s->tree, hashes, n, owners);
@@ -66,7 +72,9 @@ int placer_lookup_batch(const placer_snapshot *s, const void *const *keys, const
     for (size_t i = 0; i < n; i++)
         if (!keys[i] && lens[i])
             return PLACER_ENULL;
-    if (s->dir_search_batch)
+    if (s->bkt_lookup_batch)
+        s->bkt_lookup_batch(&s->bkt, s->seed, keys, lens, n, owners);
+    else if (s->bkt_search_batch || s->dir_search_batch)
         plc_dir_lookup_batch(s, keys, lens, n, owners);
     else if (s->lookup_batch)
         s->lookup_batch(&s->tree, s->seed, keys, lens, n, owners);
@@ -85,6 +93,9 @@ void plc_dir_lookup_batch(const placer_snapshot *s, const void *const *keys, con
     for (size_t at = 0; at < n; at += HASH_CHUNK) {
         size_t m = n - at < HASH_CHUNK ? n - at : HASH_CHUNK;
         s->hash_batch(&s->hkey, keys + at, lens + at, m, h);
-        s->dir_search_batch(&s->dir, h, m, owners + at);
+        if (s->bkt_search_batch)
+            s->bkt_search_batch(&s->bkt, h, m, owners + at);
+        else
+            s->dir_search_batch(&s->dir, h, m, owners + at);
     }
 }

@@ -50,6 +50,8 @@ const char *placer_snapshot_layout_name(const placer_snapshot *s)
 {
     if (!s)
         return NULL;
+    if (s->bkt_search)
+        return "buckets";
     if (s->dir_search)
         return "directory";
     if (s->strategy == PLACER_RENDEZVOUS)
@@ -62,6 +64,14 @@ int placer_snapshot_directory(const placer_snapshot *s, uint32_t *bits, double *
 {
     if (!s)
         return PLACER_ENULL;
+    if (s->bkt_search) { /* lines, and the share of them not crowded */
+        uint64_t lines = (uint64_t)1 << s->bkt.bits;
+        if (bits)
+            *bits = s->bkt.bits;
+        if (one_read)
+            *one_read = (double)(lines - s->bkt.ncrowded) / (double)lines;
+        return 0;
+    }
     if (!s->dir_search)
         return PLACER_EINVAL;
     if (bits)

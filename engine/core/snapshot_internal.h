@@ -26,6 +26,7 @@
 #include "kernels.h"
 #include "placer.h"
 #include "rendezvous.h"
+#include "buckets.h"
 #include "dir.h"
 #include "stree.h"
 
@@ -55,10 +56,18 @@ typedef struct plc_node {
 } plc_node;
 
 struct placer_snapshot {
-    /* what every lookup reads. A ring with a radix directory (simd/dir.h)
-     * is looked up through dir_search (NULL otherwise); the four S+ tree
+    /* what every lookup reads. A ring with the bucketed line table
+     * (simd/buckets.h) is looked up through bkt_search, and its batches
+     * through bkt_lookup_batch when the key hash is placer-v2 (NULL
+     * otherwise); a ring with a radix directory (simd/dir.h, rings of more
+     * nodes than 16-bit owners hold) through dir_search; the four S+ tree
      * kernels are NULL unless the strategy's lookups use them (the ring:
      * strategy_ops.h) */
+    plc_bkt_fn bkt_search;
+    plc_bkt_key_fn bkt_lookup; /* hash + line, fused (placer-v2 only) */
+    plc_bkt_key_batch_fn bkt_lookup_batch;
+    plc_bkt_batch_fn bkt_search_batch;
+    plc_bkt bkt; /* its fallback is `tree` */
     plc_dir_fn dir_search;
     plc_dir_batch_fn dir_search_batch;
     plc_dir dir; /* its entries point into `tree`'s leaves */
@@ -83,7 +92,7 @@ struct placer_snapshot {
     uint32_t nbounded; /* active and draining nodes: those bounded lookups may pick */
     int has_target;  /* a node is joining or draining: `target` is valid */
     plc_stree target; /* the placement after the transition */
-    size_t layout_bytes; /* directory + internal nodes + leaves; the tables or candidates otherwise */
+    size_t layout_bytes; /* lines or directory + internal nodes + leaves; the tables or candidates otherwise */
     /* The strategy's module, and what the others hold; the ring's lookups
      * read none of it. */
     const struct plc_strategy_ops *ops;
@@ -135,11 +144,17 @@ uint32_t plc_replicas_at(const placer_snapshot *s, uint64_t h, uint32_t *out, ui
 int plc_lookup_unfused(const placer_snapshot *s, const void *key, size_t len);
 
 /* placer_lookup without the argument checks, for lookup.c and the router:
- * the hash and the directory when the snapshot has one (two indirect
- * calls, one line read for most keys), else the fused kernel (one indirect
- * call), else the strategy's lookup. */
+ * the fused hash + line kernel when the snapshot has the line table
+ * (one indirect call, one line read for nearly every key), else the hash
+ * and the line table or directory (two), else the fused tree kernel (one),
+ * else the strategy's lookup. */
 static inline int plc_lookup_key(const placer_snapshot *s, const void *key, size_t len)
 {
+    plc_bkt_key_fn lines = s->bkt_lookup;
+    if (__builtin_expect(lines != NULL, 1))
+        return (int)lines(&s->bkt, s->seed, key, len);
+    if (s->bkt_search)
+        return (int)s->bkt_search(&s->bkt, s->hash(&s->hkey, key, len));
     plc_dir_fn dir = s->dir_search;
     if (__builtin_expect(dir != NULL, 1))
         return (int)dir(&s->dir, s->hash(&s->hkey, key, len));
@@ -149,9 +164,10 @@ static inline int plc_lookup_key(const placer_snapshot *s, const void *key, size
     return plc_lookup_unfused(s, key, len);
 }
 
-/* The ring's batch through its directory: keys hashed a chunk at a time by
- * the snapshot's batch hash (several keys' chains in flight), then the
- * chunk's owners from the hashes (lookup.c). */
+/* The ring's batch through its line table or directory when the key hash
+ * has no fused kernel: keys hashed a chunk at a time by the snapshot's
+ * batch hash (several keys' chains in flight), then the chunk's owners
+ * from the hashes (lookup.c). */
 void plc_dir_lookup_batch(const placer_snapshot *s, const void *const *keys, const size_t *lens,
                           size_t n, uint32_t *owners);
 

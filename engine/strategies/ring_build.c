@@ -129,11 +129,13 @@ placer_snapshot *plc_ring_assemble(const placer_builder *b, uint64_t epoch, plc_
     size_t off_leaves = node_bytes;
     size_t off_tnodes = off_leaves + leaf_bytes;
     size_t off_tleaves = off_tnodes + tnode_bytes;
-    /* The directory in front of the current tree, when it pays and fits
-     * the memory budget (simd/dir.h); the target tree has none (it only
-     * answers handoff questions). */
-    uint32_t dir_bits = plc_dir_choose_bits(cur.n, node_bytes + leaf_bytes);
-    size_t dir_bytes = dir_bits ? plc_dir_bytes(dir_bits) : 0;
+    /* The line table in front of the current tree when it pays and its
+     * 16-bit owners hold every node (simd/buckets.h), else the radix
+     * directory when it fits the memory budget (simd/dir.h); the target
+     * tree has neither (it only answers handoff questions). */
+    uint32_t bkt_bits = plc_bkt_choose_bits(cur.n, b->nnodes, node_bytes + leaf_bytes);
+    uint32_t dir_bits = bkt_bits ? 0 : plc_dir_choose_bits(cur.n, node_bytes + leaf_bytes);
+    size_t dir_bytes = bkt_bits ? plc_bkt_bytes(bkt_bits) : dir_bits ? plc_dir_bytes(dir_bits) : 0;
     size_t off_dir = off_tleaves + tleaf_bytes;
     size_t off_rep = off_dir + dir_bytes;
     size_t rep_bytes = (size_t)cur.n * rep_r * sizeof(uint32_t);
@@ -147,6 +149,16 @@ placer_snapshot *plc_ring_assemble(const placer_builder *b, uint64_t epoch, plc_
         plc_stree_build(&s->target, tgt.tokens, tgt.token_stride, tgt.owners, tgt.owner_stride,
                         tgt.n, mem + off_tnodes, mem + off_tleaves);
     s->has_target = tgt.n > 0;
+    if (bkt_bits) {
+        const plc_kernels *k = plc_kernels_get();
+        plc_bkt_build(&s->bkt, &s->tree, bkt_bits, mem + off_dir);
+        s->bkt_search = k->bkt_search;
+        s->bkt_search_batch = k->bkt_search_batch;
+        if (s->lookup_batch) { /* the fused kernels: placer-v2 */
+            s->bkt_lookup = k->bkt_lookup;
+            s->bkt_lookup_batch = k->bkt_lookup_batch;
+        }
+    }
     if (dir_bits) {
         const plc_kernels *k = plc_kernels_get();
         plc_dir_build(&s->dir, &s->tree, dir_bits, mem + off_dir);

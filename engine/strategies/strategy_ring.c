@@ -11,6 +11,8 @@
 
 static uint32_t ring_owner(const placer_snapshot *s, uint64_t h, int target)
 {
+    if (!target && s->bkt_search)
+        return s->bkt_search(&s->bkt, h);
     if (!target && s->dir_search)
         return s->dir_search(&s->dir, h);
     return s->search(target ? &s->target : &s->tree, h);
@@ -19,7 +21,9 @@ static uint32_t ring_owner(const placer_snapshot *s, uint64_t h, int target)
 static void ring_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t n,
                              uint32_t *owners)
 {
-    if (s->dir_search_batch)
+    if (s->bkt_search_batch)
+        s->bkt_search_batch(&s->bkt, h, n, owners);
+    else if (s->dir_search_batch)
         s->dir_search_batch(&s->dir, h, n, owners);
     else
         s->search_batch(&s->tree, h, n, owners);

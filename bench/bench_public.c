@@ -1,0 +1,326 @@
+/*
+ * bench_public.c -- issue 25's matrix: the ring lookup measured where users
+ * call it, the public functions on a snapshot built under each instruction
+ * set (forced with the CPU mask: avx512, avx2, sse4.2, scalar; skipped when
+ * the CPU lacks one), rings of 120 nodes x 256 (30,720 tokens) and 4,096
+ * nodes x 256 (2^20 tokens), and two key streams of distinct 32-byte keys
+ * ("sess::%026zu" of i * 2654435761): 262,144 keys (8 MiB of keys, past the
+ * caches) and 4,096 keys (resident). Items are lookups:
+ *   public/ISA/RING/KEYS/placer_batch      placer_lookup_batch, 1,024 keys a call
+ *   public/ISA/RING/KEYS/placer_dependent  placer_lookup, each key chosen by
+ *                                          the previous answer (latency)
+ *   public/ISA/RING/KEYS/router_batch      placer_router_lookup_batch, 1,024 a call
+ *   public/ISA/RING/KEYS/floor             CRC-32C + fmix64 of the key (length
+ *                                          fixed at 32 at compile time) and ONE
+ *                                          read of a 4-byte table of
+ *                                          next-pow2(tokens) entries, one loop
+ *   public/ISA/RING/KEYS/reference_stree   that hash, bench/baselines.c's S+ tree
+ *   public/ISA/RING/KEYS/crc32c+std_lower_bound  that hash, std::lower_bound, owner
+ *   public/ISA/RING/KEYS/placer_hash_only  the snapshot's batch hash kernel alone
+ *   public/ISA/RING/KEYS/floor_hash_only   the floor's hash alone
+ * And the layout's cost at 4,096 nodes x 256, default CPU mask, items are
+ * snapshots (or layouts):
+ *   public/layout/4096x256/build       placer_builder_build
+ *   public/layout/4096x256/lines_only  plc_bkt_build over the built tree (the
+ *                                      build's and the decoder's layout step)
+ *   public/layout/4096x256/decode      placer_snapshot_decode of its encoding
+ * Every placer case checks all its answers against lower_bound over the
+ * snapshot's tokens before timing; a wrong answer skips the case. Ratios
+ * come from one process (bench/ratios.py "public" rows).
+ */
+#define PLACER_STATIC_LINKING_ONLY
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "baselines.h"
+#include "benches.h"
+#include "cpu.h"
+#include "kernels.h"
+#include "peers.h"
+#include "placer.h"
+#include "shim.h"
+#include "snapshot_internal.h"
+
+#define CALL 1024u
+#define STREAM_KEYS 262144u
+#define RESIDENT_KEYS 4096u
+
+enum what { P_BATCH, P_DEPENDENT, R_BATCH, FLOOR, REF_STREE, STD_LB, P_HASH, F_HASH, NWHAT };
+static const char *const what_names[NWHAT] = {
+    "placer_batch", "placer_dependent", "router_batch",     "floor",
+    "reference_stree", "crc32c+std_lower_bound", "placer_hash_only", "floor_hash_only"};
+
+typedef struct isa_desc {
+    const char *name;
+    unsigned mask;
+    unsigned needs;
+    int base;
+} isa_desc;
+
+static const isa_desc isas[] = {
+    {"avx512", ~0u, PLC_CPU_AVX512 | PLC_CPU_AVX2 | PLC_CPU_SSE42, BASE_AVX2},
+    {"avx2", PLC_CPU_SSE42 | PLC_CPU_PCLMUL | PLC_CPU_AVX2, PLC_CPU_AVX2 | PLC_CPU_SSE42, BASE_AVX2},
+    {"sse4.2", PLC_CPU_SSE42 | PLC_CPU_PCLMUL, PLC_CPU_SSE42, BASE_SSE42},
+    {"scalar", 0, 0, BASE_SCALAR},
+};
+#define NISA (sizeof isas / sizeof isas[0])
+
+typedef struct ring_desc {
+    const char *name;
+    uint32_t nodes, vnodes;
+} ring_desc;
+
+static const ring_desc rings[] = {{"120x256", 120, 256}, {"4096x256", 4096, 256}};
+#define NRING (sizeof rings / sizeof rings[0])
+
+typedef struct key_set {
+    const char *name;
+    uint32_t n;
+    unsigned char *bytes;
+    const void **ptrs;
+    size_t *lens;
+} key_set;
+
+static key_set keysets[] = {{"stream", STREAM_KEYS, 0, 0, 0}, {"resident", RESIDENT_KEYS, 0, 0, 0}};
+#define NKEYS (sizeof keysets / sizeof keysets[0])
+
+/* A ring per (ISA, ring): the snapshot (kernels copied under the mask), a
+ * router over a second copy, plain tokens and owners, the reference tree
+ * and the floor's table. */
+typedef struct pub_fixture {
+    placer_snapshot *snap;
+    placer_router *router;
+    uint64_t *tokens;
+    uint32_t *owners;
+    uint32_t n, floor_bits;
+    uint32_t *floor_table;
+    ref_stree ref;
+    int built, ok;
+} pub_fixture;
+static pub_fixture pfix[NISA][NRING];
+
+static const key_set *keys_get(int k)
+{
+    key_set *s = &keysets[k];
+    if (s->bytes)
+        return s;
+    s->bytes = malloc((size_t)s->n * 32);
+    s->ptrs = malloc((size_t)s->n * sizeof *s->ptrs);
+    s->lens = malloc((size_t)s->n * sizeof *s->lens);
+    char buf[40];
+    for (size_t i = 0; i < s->n; i++) {
+        snprintf(buf, sizeof buf, "sess::%026zu", (size_t)(i * 2654435761u));
+        memcpy(s->bytes + 32 * i, buf, 32);
+        s->ptrs[i] = s->bytes + 32 * i;
+        s->lens[i] = 32;
+    }
+    return s;
+}
+
+static placer_snapshot *build_ring(const ring_desc *r)
+{
+    placer_builder *b = placer_builder_new();
+    placer_builder_set_vnodes(b, r->vnodes);
+    char id[32], zone[16];
+    for (uint32_t n = 0; n < r->nodes; n++) {
+        snprintf(id, sizeof id, "node-%04u", n);
+        snprintf(zone, sizeof zone, "zone-%u", n % 3);
+        placer_builder_add_node(b, id, zone, 1.0);
+    }
+    placer_snapshot *s = NULL;
+    if (placer_builder_build(b, 1, &s) != 0) {
+        fprintf(stderr, "bench: cannot build ring %s\n", r->name);
+        exit(1);
+    }
+    placer_builder_free(b);
+    return s;
+}
+
+/* lower_bound with wrap over the plain tokens: the answer every case must give. */
+static uint32_t plain_owner(const pub_fixture *p, uint64_t h)
+{
+    uint32_t i = peer_std_lower_bound(p->tokens, p->n, h);
+    return p->owners[i < p->n ? i : 0];
+}
+
+/* Every key of both streams through placer_lookup_batch and placer_lookup,
+ * against plain_owner on placer's own hash. */
+static int answers_ok(const pub_fixture *p)
+{
+    int ok = 1;
+    for (int k = 0; k < (int)NKEYS && ok; k++) {
+        const key_set *ks = keys_get(k);
+        uint32_t *out = malloc((size_t)ks->n * sizeof *out);
+        placer_lookup_batch(p->snap, ks->ptrs, ks->lens, ks->n, out);
+        for (uint32_t i = 0; i < ks->n && ok; i++) {
+            uint32_t want = plain_owner(p, placer_snapshot_hash(p->snap, ks->ptrs[i], 32));
+            ok = out[i] == want && placer_lookup(p->snap, ks->ptrs[i], 32) == (int)want;
+        }
+        free(out);
+    }
+    return ok;
+}
+
+static const pub_fixture *fixture_get(int isa, int ring)
+{
+    pub_fixture *p = &pfix[isa][ring];
+    if (p->built)
+        return p;
+    p->snap = build_ring(&rings[ring]);
+    p->router = placer_router_new(build_ring(&rings[ring]));
+    p->n = placer_token_count(p->snap);
+    p->tokens = malloc((size_t)p->n * sizeof *p->tokens);
+    p->owners = malloc((size_t)p->n * sizeof *p->owners);
+    for (uint32_t i = 0; i < p->n; i++)
+        placer_token_at(p->snap, i, &p->tokens[i], &p->owners[i]);
+    ref_stree_build(&p->ref, p->tokens, p->owners, p->n);
+    p->floor_bits = 1;
+    while (((uint64_t)1 << p->floor_bits) < p->n)
+        p->floor_bits++;
+    size_t m = (size_t)1 << p->floor_bits;
+    p->floor_table = aligned_alloc(64, m * sizeof *p->floor_table);
+    for (size_t i = 0; i < m; i++)
+        p->floor_table[i] = p->owners[i % p->n];
+    p->ok = answers_ok(p);
+    p->built = 1;
+    return p;
+}
+
+typedef struct pub_case {
+    int isa, ring, keys, what;
+} pub_case;
+
+static uint64_t run_pass(const pub_case *c, const pub_fixture *p, const key_set *ks)
+{
+    static uint64_t h[CALL];
+    static uint32_t out[CALL];
+    const plc_kernels *kt = plc_kernels_get();
+    int base = isas[c->isa].base;
+    uint64_t acc = 0;
+    if (c->what == P_DEPENDENT) {
+        int o = 0;
+        for (uint32_t i = 0; i < ks->n; i++) {
+            /* o >> 31 is 0 for every owner, but the next key waits for o */
+            o = placer_lookup(p->snap, ks->ptrs[(i + ((unsigned)o >> 31)) % ks->n], 32);
+            acc += (uint32_t)o;
+        }
+        return acc;
+    }
+    for (uint32_t at = 0; at < ks->n; at += CALL) {
+        const void *const *keys = ks->ptrs + at;
+        const size_t *lens = ks->lens + at;
+        switch (c->what) {
+        case P_BATCH:
+            placer_lookup_batch(p->snap, keys, lens, CALL, out);
+            break;
+        case R_BATCH:
+            placer_router_lookup_batch(p->router, keys, lens, CALL, out, NULL);
+            break;
+        case FLOOR:
+            base_floor32_batch(base, p->floor_table, p->floor_bits, keys, CALL, out);
+            break;
+        case REF_STREE:
+            base_hash32_batch(base, keys, CALL, h);
+            ref_stree_batch(base, &p->ref, h, CALL, out);
+            break;
+        case STD_LB:
+            base_hash32_batch(base, keys, CALL, h);
+            for (uint32_t i = 0; i < CALL; i++)
+                out[i] = plain_owner(p, h[i]);
+            break;
+        case P_HASH:
+            kt->hash64_v2_batch(1, keys, lens, CALL, h);
+            out[0] = (uint32_t)h[0];
+            break;
+        default: /* F_HASH */
+            base_hash32_batch(base, keys, CALL, h);
+            out[0] = (uint32_t)h[0];
+        }
+        acc += out[0] + out[CALL - 1];
+    }
+    return acc;
+}
+
+static void bench(plc_bench *b, const void *arg)
+{
+    const pub_case *c = arg;
+    const isa_desc *isa = &isas[c->isa];
+    if ((plc_cpu_detected() & isa->needs) != isa->needs) {
+        plc_bench_skip(b, "this CPU lacks the instruction set");
+        return;
+    }
+    placer_set_cpu_mask(isa->mask);
+    const pub_fixture *p = fixture_get(c->isa, c->ring);
+    const key_set *ks = keys_get(c->keys);
+    if (!p->ok) {
+        placer_set_cpu_mask(~0u);
+        plc_bench_skip(b, "wrong answers: not timed");
+        return;
+    }
+    uint64_t acc = 0;
+    while (plc_bench_keep_running(b, ks->n))
+        acc += run_pass(c, p, ks);
+    plc_bench_keep(acc);
+    plc_bench_set_items(b, plc_bench_iterations(b));
+    plc_bench_counter(b, "tokens", (double)p->n, 0);
+    if (c->what == P_BATCH) {
+        plc_bench_counter(b, "layout_bytes_per_token",
+                          (double)placer_snapshot_layout_bytes(p->snap) / p->n, 0);
+        plc_bench_label(b, placer_snapshot_layout_name(p->snap));
+    }
+    placer_set_cpu_mask(~0u);
+}
+
+enum { L_BUILD, L_LINES, L_DECODE };
+
+static void bench_layout(plc_bench *b, const void *arg)
+{
+    int what = *(const int *)arg;
+    placer_snapshot *s = build_ring(&rings[1]);
+    void *buf = NULL, *lines = aligned_alloc(64, plc_bkt_bytes(s->bkt.bits));
+    size_t len = 0;
+    placer_snapshot_encode(s, &buf, &len);
+    while (plc_bench_keep_running(b, 1)) {
+        if (what == L_LINES) {
+            plc_bkt k;
+            plc_bkt_build(&k, &s->tree, s->bkt.bits, lines);
+            plc_bench_keep(k.ncrowded);
+            continue;
+        }
+        placer_snapshot *t = NULL;
+        if (what == L_BUILD)
+            t = build_ring(&rings[1]);
+        else if (placer_snapshot_decode(buf, len, &t) != 0)
+            break;
+        placer_snapshot_free(t);
+    }
+    plc_bench_set_items(b, plc_bench_iterations(b));
+    plc_bench_label(b, placer_snapshot_layout_name(s));
+    free(lines);
+    placer_buffer_free(buf);
+    placer_snapshot_free(s);
+}
+
+#define MAX_CASES (NISA * NRING * NKEYS * NWHAT)
+static pub_case cases[MAX_CASES];
+static char names[MAX_CASES][80];
+
+void register_public_benches(void)
+{
+    int nc = 0;
+    for (int r = 0; r < (int)NRING; r++)
+        for (int k = 0; k < (int)NKEYS; k++)
+            for (int i = 0; i < (int)NISA; i++)
+                for (int w = 0; w < NWHAT; w++) {
+                    cases[nc] = (pub_case){i, r, k, w};
+                    snprintf(names[nc], sizeof names[nc], "public/%s/%s/%s/%s", isas[i].name,
+                             rings[r].name, keysets[k].name, what_names[w]);
+                    plc_bench_register(names[nc], bench, &cases[nc]);
+                    nc++;
+                }
+    static const int layout_what[] = {L_BUILD, L_LINES, L_DECODE};
+    plc_bench_register("public/layout/4096x256/build", bench_layout, &layout_what[0]);
+    plc_bench_register("public/layout/4096x256/lines_only", bench_layout, &layout_what[1]);
+    plc_bench_register("public/layout/4096x256/decode", bench_layout, &layout_what[2]);
+}

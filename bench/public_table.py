@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""bench/public_table.py RESULT.json -- bench_public.c's matrix as a table:
+per ISA, ring and key stream, the median CPU time per lookup of each case
+(ns) and placer's ratios to the floor, the reference S+ tree and
+std::lower_bound, all from the one process that wrote RESULT.json (run with
+--benchmark_repetitions=7 --benchmark_enable_random_interleaving=true)."""
+import json
+import sys
+from collections import defaultdict
+
+def medians(path):
+    out = {}
+    for b in json.load(open(path))["benchmarks"]:
+        if b.get("aggregate_name") == "median" or (b.get("run_type") == "iteration" and b["run_name"] not in out):
+            if b.get("error_occurred") or b.get("skipped"):
+                continue
+            items = b.get("items_per_second")
+            if not items:
+                continue
+            # CPU time per item: items_per_second is computed from CPU time
+            out[b["run_name"]] = 1e9 / items
+    return out
+
+m = medians(sys.argv[1])
+rows = defaultdict(dict)
+for name, ns in m.items():
+    if not name.startswith("public/"):
+        continue
+    _, isa, ring, keys, what = name.split("/", 4)
+    rows[(ring, keys, isa)][what] = ns
+cols = ["placer_batch", "router_batch", "placer_dependent", "floor", "reference_stree",
+        "crc32c+std_lower_bound", "placer_hash_only", "floor_hash_only"]
+print("| ring | keys | ISA | " + " | ".join(cols) +
+      " | batch/floor | S+/batch | lower_bound/batch | lower_bound/dependent | hash/floor hash |")
+print("|" + "---|" * (len(cols) + 8))
+for (ring, keys, isa), r in sorted(rows.items()):
+    g = lambda k: r.get(k, float("nan"))
+    cells = ["%.2f" % g(c) for c in cols]
+    ratios = [g("placer_batch") / g("floor"), g("reference_stree") / g("placer_batch"),
+              g("crc32c+std_lower_bound") / g("placer_batch"),
+              g("crc32c+std_lower_bound") / g("placer_dependent"),
+              g("placer_hash_only") / g("floor_hash_only")]
+    print("| %s | %s | %s | " % (ring, keys, isa) + " | ".join(cells) + " | " +
+          " | ".join("%.2fx" % x for x in ratios) + " |")

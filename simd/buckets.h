@@ -1,0 +1,104 @@
+/*
+ * buckets.h -- the ring's "buckets" layout (issue 25): one 64-byte line
+ * answers "which token follows h, and whose is it?" for nearly every hash,
+ * with the S+ tree (stree.h) behind it for the rest.
+ *
+ * 2^b lines; line i covers the hashes whose top b bits are i, and holds
+ *   suf[16]  the 16 hash bits below the top b of each token inside that
+ *            range, in order, biased (^ 0x8000) so that a signed 16-bit
+ *            compare orders them; unused lanes are INT16_MAX;
+ *   own[16]  own[r] is the owner of the first token at or after the r-th
+ *            token of the line: own[k] (k tokens inside) is the owner of the
+ *            first token past the range, or of token 0 past the end (the
+ *            wrap). Lanes past k repeat own[k].
+ * A hash's suffix q (its same 16 bits, biased) ranks against the line in
+ * one compare: r = #{suf[j] < q} = popcount(movemask(cmpgt16(q, suf))) / 2
+ * (two mask bits a lane), and the owner is own[r]. No branch decodes it.
+ *
+ * Two cases cannot be decided from the line, and take the tree instead:
+ *   - q equals a suffix (the token and the hash agree on b + 16 bits; about
+ *     k / 65,536 of the line's hashes, and q == INT16_MAX against padding);
+ *   - a crowded line (16 tokens or more in the range: rare for a random
+ *     ring, all of them for a hostile one): every own[] is PLC_BKT_CROWDED.
+ * So owners are 16 bits and PLC_BKT_CROWDED (0xFFFF) is never a node:
+ * rings of more than PLC_BKT_MAX_NODES nodes keep the radix directory
+ * (dir.h). Answers are exactly the tree's (lower_bound with wrap, then
+ * owner): the tree stays the one full copy of tokens and owners.
+ *
+ * b = ceil(log2(n / 8)) (4..8 tokens a line on average, crowded lines
+ * about 0.2% of a random ring's), one less when the lines and the tree
+ * would pass 2.5x the 12 bytes a token of plain sorted tokens and owners;
+ * 2^b * 64 bytes is 8..16 bytes a token. Building writes into memory the
+ * caller provides (no allocation in simd/), in O(n + 2^b); the decoder
+ * rebuilds it from the tokens, as every layout.
+ */
+#ifndef PLC_SIMD_BUCKETS_H
+#define PLC_SIMD_BUCKETS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stree.h"
+
+#define PLC_BKT_LANES 16u
+#define PLC_BKT_CROWDED 0xFFFFu
+#define PLC_BKT_MAX_NODES 65535u /* owners 0 .. 65,534 */
+#define PLC_BKT_PAD INT16_MAX
+/* Below this many tokens the tree is a few lines in L1: no buckets. */
+#define PLC_BKT_MIN_TOKENS 64u
+#define PLC_BKT_MAX_BITS 28u
+
+typedef struct plc_bkt_line {
+    int16_t suf[PLC_BKT_LANES];
+    uint16_t own[PLC_BKT_LANES];
+} plc_bkt_line;
+
+typedef struct plc_bkt {
+    const plc_bkt_line *line; /* 2^bits lines, 64-byte aligned */
+    uint32_t bits;            /* b */
+    uint32_t shift;           /* 64 - b: h >> shift is the line */
+    uint32_t sshift;          /* 48 - b: (h >> sshift) & 0xFFFF is the suffix */
+    uint32_t ncrowded;        /* crowded lines (statistics) */
+    const plc_stree *tree;    /* the fallback; must outlive the lines */
+} plc_bkt;
+
+/* The line count in bits for n tokens whose S+ tree takes tree_bytes, or 0
+ * when the layout does not pay (n below PLC_BKT_MIN_TOKENS) or cannot hold
+ * the owners (nnodes above PLC_BKT_MAX_NODES). */
+uint32_t plc_bkt_choose_bits(uint32_t n, uint32_t nnodes, size_t tree_bytes);
+
+/* Bytes of 2^bits lines. */
+size_t plc_bkt_bytes(uint32_t bits);
+
+/* Fill `mem` (plc_bkt_bytes(bits), 64-byte aligned) with the lines of the
+ * built tree t (t->n >= 1, every owner below PLC_BKT_CROWDED) and describe
+ * them in *k, which keeps a pointer to t. */
+void plc_bkt_build(plc_bkt *k, const plc_stree *t, uint32_t bits, void *mem);
+
+/* One hash; a batch of hashes; and, hashing with placer-v2 (seed) in the
+ * same pass, a batch of keys and one key. */
+typedef uint32_t (*plc_bkt_fn)(const plc_bkt *k, uint64_t h);
+typedef void (*plc_bkt_batch_fn)(const plc_bkt *k, const uint64_t *h, size_t n, uint32_t *owners);
+typedef void (*plc_bkt_key_batch_fn)(const plc_bkt *k, uint64_t seed, const void *const *keys,
+                                     const size_t *lens, size_t n, uint32_t *owners);
+typedef uint32_t (*plc_bkt_key_fn)(const plc_bkt *k, uint64_t seed, const void *key, size_t len);
+
+#define PLC_BKT_DECLARE(isa)                                                                   \
+    uint32_t plc_bkt_##isa(const plc_bkt *k, uint64_t h);                                      \
+    void plc_bkt_batch_##isa(const plc_bkt *k, const uint64_t *h, size_t n, uint32_t *owners); \
+    void plc_bkt_key_batch_##isa(const plc_bkt *k, uint64_t seed, const void *const *keys,     \
+                                 const size_t *lens, size_t n, uint32_t *owners);              \
+    uint32_t plc_bkt_key_##isa(const plc_bkt *k, uint64_t seed, const void *key, size_t len)
+
+PLC_BKT_DECLARE(scalar);
+#if defined(PLC_HAVE_SIMD128)
+PLC_BKT_DECLARE(simd128);
+#endif
+#if defined(PLC_HAVE_AVX2)
+PLC_BKT_DECLARE(avx2);
+#endif
+#if defined(PLC_HAVE_AVX512)
+PLC_BKT_DECLARE(avx512);
+#endif
+
+#endif
