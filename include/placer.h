@@ -705,6 +705,75 @@ PLACER_API int placer_snapshot_key_hash(const placer_snapshot *s);
  * (PLACER_EMULATED); NULL when unknown. */
 PLACER_API const char *placer_strategy_name(int strategy);
 
+/* The strategy named `name` (as placer_strategy_name spells it, e.g. as
+ * membership files' "strategy" field does): its id, or PLACER_EINVAL when
+ * no strategy has that name (PLACER_ENULL when name is NULL). */
+PLACER_API int placer_strategy_from_name(const char *name);
+
+/* Every strategy id, in ascending order: placer_strategy_next(0) is the
+ * first, placer_strategy_next(id) the one after id, 0 after the last:
+ *   for (int id = placer_strategy_next(0); id; id = placer_strategy_next(id))
+ * The list includes PLACER_EMULATED (PLACER_TRAIT_IMPLIED). */
+PLACER_API int placer_strategy_next(int id);
+
+/* What a strategy takes and what it offers (placer_strategy_describe).
+ * Options: the builder settings the strategy reads; a membership file's
+ * field for one of them applies to the strategies that take it. */
+#define PLACER_OPTION_VNODES 0x01u     /* placer_builder_set_vnodes */
+#define PLACER_OPTION_TOKENS 0x02u     /* placer_builder_add_token (ring tokens, jump buckets) */
+#define PLACER_OPTION_ALLOCATION 0x04u /* placer_builder_set_token_allocation */
+#define PLACER_OPTION_REPLICAS 0x08u   /* placer_builder_set_replicas */
+#define PLACER_OPTION_PARTITIONS 0x10u /* placer_builder_set_partitions: traits.partitions */
+#define PLACER_OPTION_PREVIOUS 0x20u   /* placer_builder_set_previous shapes the placement */
+#define PLACER_OPTION_CAPACITY 0x40u   /* a bucket capacity: traits.capacity */
+/* Traits: how the strategy places keys and which calls work on it. */
+#define PLACER_TRAIT_RANGES 0x01u    /* ownership is ranges of the hash space: placer_diff works */
+#define PLACER_TRAIT_WRAPS 0x02u     /* its ranges wrap: the first token also owns past the last */
+#define PLACER_TRAIT_BUCKETS 0x04u   /* tokens are bucket numbers of equal share, one owner each */
+#define PLACER_TRAIT_REPLICA_MAP 0x08u /* replica sets are part of the placement (placer_replicas
+                                          reads them from its map; the count is a setting) */
+#define PLACER_TRAIT_BOUNDED 0x10u   /* placer_lookup_bounded works (else PLACER_ENOTSUP) */
+#define PLACER_TRAIT_PARTITIONS 0x20u /* placer_partition and the partition calls work */
+#define PLACER_TRAIT_IMPLIED 0x40u   /* chosen by another call (placer_builder_set_compat),
+                                        refused by placer_builder_set_strategy */
+#define PLACER_TRAIT_SCANS_NODES 0x80u /* a lookup scores every node: its cost grows with them */
+#define PLACER_TRAIT_TARGET_ALONE 0x100u /* a snapshot may carry a target placement with no node
+                                            joining or draining (an imported forward map) */
+#define PLACER_TRAIT_HISTORY 0x200u  /* the snapshot carries state beyond its membership (the
+                                        order of past changes): rebuild with placer_builder_set_previous */
+
+/* The accepted values of a count setting (0 everywhere when the strategy
+ * takes none): min .. max, def when unset; prime: it must be a prime;
+ * what: its name in messages ("partitions", "Maglev table size"). */
+typedef struct placer_strategy_count {
+    uint32_t min, max, def;
+    int prime;
+    const char *what;
+} placer_strategy_count;
+
+/* Size-prefixed, so that it can grow without breaking callers: set size to
+ * sizeof(placer_strategy_traits) before the call; the library fills the
+ * fields that fit in size bytes (those it knows, when the caller's struct
+ * is newer, are zeroed). */
+typedef struct placer_strategy_traits {
+    size_t size;
+    int id;
+    const char *name;     /* placer_strategy_name(id) */
+    unsigned options;     /* PLACER_OPTION_* */
+    unsigned traits;      /* PLACER_TRAIT_* */
+    uint64_t key_hashes;  /* bit (1 << PLACER_HASH_*) per key hash it accepts (ids < 64) */
+    placer_strategy_count partitions; /* PLACER_OPTION_PARTITIONS */
+    placer_strategy_count capacity;   /* PLACER_OPTION_CAPACITY */
+} placer_strategy_traits;
+
+/* The oldest size placer_strategy_describe accepts (every field above). */
+#define PLACER_STRATEGY_TRAITS_MIN_SIZE sizeof(placer_strategy_traits)
+
+/* Fill *out (out->size set by the caller) with what strategy id takes and
+ * offers, from its module. Returns 0, PLACER_ENULL, or PLACER_EINVAL for
+ * an unknown id or a size below PLACER_STRATEGY_TRAITS_MIN_SIZE. */
+PLACER_API int placer_strategy_describe(int id, placer_strategy_traits *out);
+
 /* A key hash's name as membership files spell it: "placer-v1",
  * "couchbase", "placer-v2", "siphash13"; for the compatibility modes' ids
  * (PLACER_HASH_COMPAT_FIRST and up) one name per function ("md5",

@@ -283,13 +283,15 @@ int placer_snapshot_decode_ex(const void *buf, size_t len, placer_snapshot **out
         err = ops->decode_check(&d, b);
     /* The states and the placements agree: a node joining or draining
      * needs the target placement it is moving in (the builder always
-     * writes one); a target placement needs a node moving, except for
-     * partitions, whose imports carry Couchbase's forward map as a target. */
+     * writes one); a target placement needs a node moving, except where
+     * the strategy allows one alone (PLACER_TRAIT_TARGET_ALONE: partitions,
+     * whose imports carry Couchbase's forward map as a target). */
     int moving = err ? 0 : plc_builder_in_transition(b);
     if (!err && moving && !(d.flags & PLC_FMT_FLAG_TRANSITION))
         err = plc_dec_fail(&d, PLACER_ECORRUPT,
                            "a node is joining or draining, but no target placement follows");
-    if (!err && !moving && (d.flags & PLC_FMT_FLAG_TRANSITION) && d.strategy != PLACER_PARTITIONS)
+    if (!err && !moving && (d.flags & PLC_FMT_FLAG_TRANSITION) &&
+        !(ops->traits & PLACER_TRAIT_TARGET_ALONE))
         err = plc_dec_fail(&d, PLACER_ECORRUPT,
                            "a target placement, but no node is joining or draining");
     placer_snapshot *made = NULL;

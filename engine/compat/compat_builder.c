@@ -128,9 +128,9 @@ static int check_settings(placer_builder *b, const char *name)
                                   name);
     if (b->replicas && !(redis && b->replicas == 1))
         return plc_builder_refuse(b, "precomputed replicas with %s", name);
-    if (redis ? b->partitions && b->partitions != PLC_REDIS_SLOTS : b->partitions)
+    if (redis ? b->table_size && b->table_size != PLC_REDIS_SLOTS : b->table_size)
         return plc_builder_refuse(b, "%u partitions with %s (Redis has 16384 slots)",
-                                  b->partitions, name);
+                                  b->table_size, name);
     if (b->map && !redis)
         return plc_builder_refuse(b, "a partition map with %s: only Redis has one", name);
     if (b->map && b->map_parts != PLC_REDIS_SLOTS)
@@ -176,7 +176,7 @@ static int build_redis(placer_builder *b, uint64_t epoch, placer_snapshot **out)
     v.strategy = PLACER_PARTITIONS;
     v.key_hash = v.eff_hash = PLACER_HASH_REDIS;
     v.eff_key = (plc_hash_key){0, 0, 0};
-    v.partitions = PLC_REDIS_SLOTS;
+    v.table_size = PLC_REDIS_SLOTS;
     v.previous = NULL;
     uint32_t *split = NULL;
     if (!b->map) {

@@ -46,7 +46,7 @@ int placer_builder_set_strategy(placer_builder *b, int strategy)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
     const plc_strategy_ops *ops = plc_strategy_get(strategy);
-    PLC_VALIDATE_OR_RET(ops != NULL && !ops->implied, PLACER_EINVAL);
+    PLC_VALIDATE_OR_RET(ops != NULL && !(ops->traits & PLACER_TRAIT_IMPLIED), PLACER_EINVAL);
     b->strategy = strategy;
     b->strategy_set = 1;
     return 0;
@@ -62,7 +62,7 @@ int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **ou
     const plc_strategy_ops *ops = plc_strategy_get(b->strategy);
     PLC_VALIDATE_OR_RET(plc_builder_resolve_hash(b) == 0, PLACER_EINVAL);
     PLC_VALIDATE_OR_RET(ops->key_hashes >> b->eff_hash & 1, PLACER_EINVAL);
-    PLC_VALIDATE_OR_RET(b->tokens != PLACER_TOKENS_BALANCED || b->strategy == PLACER_RING,
+    PLC_VALIDATE_OR_RET(b->tokens != PLACER_TOKENS_BALANCED || (ops->options & PLACER_OPTION_ALLOCATION),
                         PLACER_EINVAL);
     return ops->build(b, epoch, out);
 }
@@ -145,7 +145,7 @@ int placer_builder_set_partitions(placer_builder *b, uint32_t count)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
     PLC_VALIDATE_OR_RET(count <= PLACER_MAX_MAGLEV_SIZE, PLACER_EINVAL);
-    b->partitions = count;
+    b->table_size = count;
     return 0;
 }
 

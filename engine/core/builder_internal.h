@@ -44,7 +44,8 @@ struct placer_builder {
     int eff_hash;
     plc_hash_key eff_key;
     int tokens;        /* PLACER_TOKENS_*: how a ring's tokens are chosen */
-    uint32_t partitions; /* partitions or Maglev table size; 0: the strategy's default */
+    uint32_t table_size; /* placer_builder_set_partitions: the rows of a table strategy's
+                          * table (partitions' count, Maglev's slots); 0: its default */
     const placer_snapshot *previous; /* partitions: the map to start from */
     /* An explicit partition map (placer_builder_set_partition_map): map_parts rows of
      * map_copies node indices, active first, PLC_NO_NODE for none; fwd, when
@@ -109,7 +110,7 @@ int plc_jump_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
 int plc_rendezvous_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
 int plc_maglev_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
 
-/* A compatibility mode's build (compat_build_api.c): the builder's settings
+/* A compatibility mode's build (compat_builder.c): the builder's settings
  * checked against the mode (PLACER_EINVAL with b->why), then the program's
  * ring or table (strategy_compat.c), or Redis' partitions snapshot. */
 int plc_compat_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);

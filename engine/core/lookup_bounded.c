@@ -14,6 +14,7 @@
 
 #include "bounded.h"
 #include "snapshot_internal.h"
+#include "strategy_ops.h"
 #include "validate.h"
 
 typedef struct leaf_cursor {
@@ -33,7 +34,7 @@ int placer_lookup_bounded(const placer_snapshot *s, const void *key, size_t len,
 {
     PLC_VALIDATE_OR_RET(s && (key || !len) && loads && owner_out, PLACER_ENULL);
     PLC_VALIDATE_OR_RET(c >= 1 && c <= 1e300, PLACER_EINVAL); /* NaN fails too */
-    if (s->strategy != PLACER_RING)
+    if (!(s->ops->traits & PLACER_TRAIT_BOUNDED))
         return PLACER_ENOTSUP;
     uint32_t m = s->nbounded;
     if (!m)

@@ -54,8 +54,8 @@ const char *placer_snapshot_layout_name(const placer_snapshot *s)
         return "buckets";
     if (s->dir_search)
         return "directory";
-    if (s->strategy == PLACER_RENDEZVOUS)
-        return "candidates";
+    if (s->ops->layout)
+        return s->ops->layout;
     /* the ring, and the compatibility modes' rings: a tree of their tokens */
     return s->tree.n ? "stree" : "table";
 }

@@ -79,7 +79,7 @@ out:
 
 int plc_maglev_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
 {
-    uint32_t M = b->partitions ? b->partitions : PLACER_DEFAULT_MAGLEV_SIZE;
+    uint32_t M = b->table_size ? b->table_size : PLACER_DEFAULT_MAGLEV_SIZE;
     int transition = plc_builder_in_transition(b);
     uint32_t *cur = plc_malloc((size_t)M * sizeof *cur);
     uint32_t *tgt = transition ? plc_malloc((size_t)M * sizeof *tgt) : NULL;

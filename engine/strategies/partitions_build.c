@@ -278,7 +278,7 @@ int plc_partitions_build(placer_builder *b, uint64_t epoch, placer_snapshot **ou
     if (b->map) /* imported: served as given */
         return plc_table_snapshot(b, epoch, b->map_copies, b->map, b->map_parts, b->fwd,
                                   b->map_parts, out);
-    uint32_t P = b->partitions ? b->partitions : PLACER_DEFAULT_PARTITIONS;
+    uint32_t P = b->table_size ? b->table_size : PLACER_DEFAULT_PARTITIONS;
     uint32_t C = b->replicas ? b->replicas : DEFAULT_COPIES;
     size_t cells = (size_t)P * C, nn = b->nnodes;
     int transition = plc_builder_in_transition(b);

@@ -1,8 +1,13 @@
 /*
  * strategies.c -- the one registry of placement strategies, and the calls
  * that reach a snapshot's strategy through its operations (strategy_ops.h).
- * Adding a strategy: its module file, and one line below.
+ * Adding a strategy: its module file, and one line below
+ * (docs/ARCHITECTURE.md, "Adding a strategy"). placer_strategy_from_name,
+ * placer_strategy_next and placer_strategy_describe answer from the modules'
+ * ops, so membership files, the command and Python follow.
  */
+#include <string.h>
+
 #include "compat_snapshot.h"
 #include "strategy_ops.h"
 
@@ -88,4 +93,46 @@ const char *placer_strategy_name(int strategy)
 {
     const plc_strategy_ops *ops = plc_strategy_get(strategy);
     return ops ? ops->name : NULL;
+}
+
+int placer_strategy_from_name(const char *name)
+{
+    if (!name)
+        return PLACER_ENULL;
+    for (size_t id = 1; id < NREGISTRY; id++)
+        if (registry[id] && strcmp(registry[id]->name, name) == 0)
+            return (int)id;
+    return PLACER_EINVAL;
+}
+
+int placer_strategy_next(int id)
+{
+    for (size_t next = id < 0 ? 1 : (size_t)id + 1; next < NREGISTRY; next++)
+        if (registry[next])
+            return (int)next;
+    return 0;
+}
+
+int placer_strategy_describe(int id, placer_strategy_traits *out)
+{
+    if (!out)
+        return PLACER_ENULL;
+    const plc_strategy_ops *ops = plc_strategy_get(id);
+    if (!ops || out->size < PLACER_STRATEGY_TRAITS_MIN_SIZE)
+        return PLACER_EINVAL;
+    /* a newer caller's struct: the fields this library does not know are 0 */
+    size_t size = out->size;
+    memset((unsigned char *)out + sizeof out->size, 0, size - sizeof out->size);
+    placer_strategy_traits t = {
+        .size = size,
+        .id = ops->id,
+        .name = ops->name,
+        .options = ops->options,
+        .traits = ops->traits | (ops->diff_view ? PLACER_TRAIT_RANGES : 0),
+        .key_hashes = ops->key_hashes,
+        .partitions = ops->partitions,
+        .capacity = ops->capacity,
+    };
+    memcpy(out, &t, sizeof t);
+    return 0;
 }

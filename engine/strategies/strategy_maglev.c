@@ -51,7 +51,7 @@ static void maglev_token_at(const placer_snapshot *s, uint32_t i, uint64_t *toke
 
 static int maglev_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
 {
-    PLC_VALIDATE_OR_RET(!b->partitions || plc_is_prime(b->partitions), PLACER_EINVAL);
+    PLC_VALIDATE_OR_RET(!b->table_size || plc_is_prime(b->table_size), PLACER_EINVAL);
     return plc_maglev_build(b, epoch, out);
 }
 
@@ -59,6 +59,8 @@ const plc_strategy_ops plc_maglev_ops = {
     .id = PLACER_MAGLEV,
     .name = "maglev",
     .key_hashes = PLC_PLACER_HASHES,
+    .options = PLACER_OPTION_PARTITIONS,
+    .partitions = {2, PLACER_MAX_MAGLEV_SIZE, PLACER_DEFAULT_MAGLEV_SIZE, 1, "Maglev table size"},
     .build = maglev_build,
     .lookup = plc_lookup_by_hash,
     .lookup_batch = plc_lookup_batch_by_hash,

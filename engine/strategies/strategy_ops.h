@@ -5,10 +5,12 @@
  *
  * A new strategy is one file defining a plc_strategy_ops (its build may
  * live in a *_build.c beside it) and one line in strategies.c's registry;
- * nothing else switches on the strategy. Generic code (lookup.c,
- * replicas.c, states.c, diff.c, encode.c, decode.c, snapshot.c, builder.c)
- * reaches a snapshot's strategy through s->ops, a builder's through
- * plc_strategy_get(b->strategy).
+ * nothing else compares strategy ids (tests/test_strategy_ids.sh checks).
+ * Generic code (lookup.c, replicas.c, states.c, diff.c, encode.c, decode.c,
+ * snapshot.c, builder.c) reaches a snapshot's strategy through s->ops, a
+ * builder's through plc_strategy_get(b->strategy); code outside libplacer
+ * (control/, cli/, python/) through placer_strategy_describe, which reads
+ * the options and traits below.
  *
  * The ring keeps its fused hash + S+ tree kernels in the snapshot header
  * (s->lookup, s->lookup_batch, s->search, s->search_batch): a strategy with
@@ -55,8 +57,16 @@ typedef struct plc_strategy_ops {
     const char *name; /* placer_strategy_name */
     uint64_t key_hashes; /* bit (1 << PLACER_HASH_*) per key hash it accepts (ids < 64) */
     int fused_stree;     /* lookups use the header's fused S+ tree kernels */
-    int implied;         /* chosen by another call (placer_builder_set_compat), never by
-                            placer_builder_set_strategy */
+    /* What placer_strategy_describe reports, and what every caller outside
+     * the module asks instead of comparing ids: the builder settings it
+     * takes (PLACER_OPTION_*), its traits (PLACER_TRAIT_*; PLACER_TRAIT_RANGES
+     * is not set here: it is diff_view != NULL), the accepted values of
+     * placer_builder_set_partitions and of a capacity, and the name of its
+     * layout (placer_snapshot_layout_name; NULL: "stree" when the snapshot
+     * has a tree, else "table"). */
+    unsigned options, traits;
+    placer_strategy_count partitions, capacity;
+    const char *layout;
 
     /* build: a snapshot of the builder (settings already checked against
      * key_hashes; the strategy checks its own). *out untouched on error. */

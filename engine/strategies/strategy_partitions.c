@@ -157,7 +157,7 @@ static int partitions_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch
 
 static int partitions_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
 {
-    PLC_VALIDATE_OR_RET(b->partitions <= PLACER_MAX_PARTITIONS, PLACER_EINVAL);
+    PLC_VALIDATE_OR_RET(b->table_size <= PLACER_MAX_PARTITIONS, PLACER_EINVAL);
     /* Redis' slot hash comes with its mode (a previous Redis snapshot's
      * key hash alone would build a map without it). */
     PLC_VALIDATE_OR_RET(b->eff_hash != PLACER_HASH_REDIS || b->compat == PLACER_COMPAT_REDIS,
@@ -169,6 +169,9 @@ const plc_strategy_ops plc_partitions_ops = {
     .id = PLACER_PARTITIONS,
     .name = "partitions",
     .key_hashes = PLC_PLACER_HASHES | 1u << PLACER_HASH_COUCHBASE | (uint64_t)1 << PLACER_HASH_REDIS,
+    .options = PLACER_OPTION_REPLICAS | PLACER_OPTION_PARTITIONS | PLACER_OPTION_PREVIOUS,
+    .traits = PLACER_TRAIT_REPLICA_MAP | PLACER_TRAIT_PARTITIONS | PLACER_TRAIT_TARGET_ALONE,
+    .partitions = {1, PLACER_MAX_PARTITIONS, PLACER_DEFAULT_PARTITIONS, 0, "partitions"},
     .build = partitions_build,
     .position = partitions_position,
     .lookup = partitions_lookup,

@@ -189,6 +189,9 @@ const plc_strategy_ops plc_ring_ops = {
     .name = "ring",
     .key_hashes = PLC_PLACER_HASHES,
     .fused_stree = 1,
+    .options = PLACER_OPTION_VNODES | PLACER_OPTION_TOKENS | PLACER_OPTION_ALLOCATION |
+               PLACER_OPTION_REPLICAS | PLACER_OPTION_PREVIOUS,
+    .traits = PLACER_TRAIT_WRAPS | PLACER_TRAIT_BOUNDED,
     .build = plc_ring_build,
     /* unfused (placer-v1, SipHash-1-3): hash, then the S+ tree */
     .lookup = plc_lookup_by_hash,
