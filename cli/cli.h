@@ -177,6 +177,11 @@ int cli_save_snapshot(const char *cmd, const char *path, const placer_snapshot *
 #define CLI_SAMPLE_LEAST 64u
 uint32_t cli_sample_size(const placer_snapshot *a, const placer_snapshot *b, uint32_t most);
 
+/* What the registry says of a strategy (placer_strategy_describe): every
+ * field 0 for an unknown id. The command asks this instead of comparing
+ * strategy ids. */
+placer_strategy_traits cli_strategy_traits(int strategy);
+
 /* Half the width of the 95% confidence interval of a fraction p measured
  * at n positions (normal approximation; never below 1/n). */
 double cli_confidence95(double p, uint32_t n);

@@ -142,7 +142,8 @@ static int one(const placer_snapshot *s, const opts *o, const char *key, size_t 
     placer_replica_report rep;
     int k = placer_replicas_ex(s, key, len, set, o->replicas, &rep);
     int err = placer_lookup_handoff(s, key, len, &owner, &next);
-    int part = placer_snapshot_strategy(s) == PLACER_PARTITIONS ? placer_partition(s, key, len) : -1;
+    int part = cli_strategy_traits(placer_snapshot_strategy(s)).traits & PLACER_TRAIT_PARTITIONS
+                   ? placer_partition(s, key, len) : -1;
     if (k < 0)
         k = 0;
     if (o->json) {

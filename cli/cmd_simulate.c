@@ -140,15 +140,10 @@ static void progress(void *ctx, uint32_t done, uint32_t total)
 /* What --strategies may name: the ring, the balanced ring, then every
  * strategy the library names (placer_strategy_name over its ids; not the
  * compatibility modes, whose placement is another program's). */
+/* The registry's strategies and their balanced variants (simulate.c). */
 static uint32_t known_strategies(int *out, uint32_t cap)
 {
-    uint32_t n = 0;
-    out[n++] = PLACER_RING;
-    out[n++] = PLC_SIM_BALANCED;
-    for (int id = 1; id < 64 && n < cap; id++)
-        if (id != PLACER_RING && id != PLACER_EMULATED && placer_strategy_name(id))
-            out[n++] = id;
-    return n;
+    return plc_sim_all_strategies(out, cap);
 }
 
 static placer_builder *generated(uint32_t nodes, uint32_t zones, const double *w, uint32_t nw)

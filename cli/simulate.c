@@ -11,6 +11,7 @@
  * on those positions, with the batched lookup where there is one.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -46,6 +47,20 @@ static int is_prime(uint32_t n)
     return 1;
 }
 
+static placer_strategy_traits traits_of(int strategy)
+{
+    placer_strategy_traits t = {.size = sizeof t};
+    placer_strategy_describe(strategy & ~PLC_SIM_BALANCED_FLAG, &t);
+    return t;
+}
+
+/* Does the strategy take a tokens-per-node knob (vnodes, or a table size
+ * of v per node)? */
+static int has_knob(int strategy)
+{
+    return (traits_of(strategy).options & (PLACER_OPTION_VNODES | PLACER_OPTION_PARTITIONS)) != 0;
+}
+
 /* Maglev wants a prime table size. */
 static uint32_t next_prime(uint32_t n)
 {
@@ -62,24 +77,26 @@ static placer_builder *builder_for(const sim *S, int strategy, uint32_t v, int e
     placer_builder *b = placer_builder_new();
     if (!b)
         return NULL;
-    placer_builder_set_strategy(b, strategy == PLC_SIM_BALANCED ? PLACER_RING : strategy);
-    if (strategy == PLC_SIM_BALANCED)
+    placer_strategy_traits t = traits_of(strategy);
+    placer_builder_set_strategy(b, strategy & ~PLC_SIM_BALANCED_FLAG);
+    if (strategy & PLC_SIM_BALANCED_FLAG)
         placer_builder_set_token_allocation(b, PLACER_TOKENS_BALANCED);
     placer_builder_set_seed(b, S->seed_override ? S->seed : placer_builder_seed(m));
     uint32_t N = placer_builder_node_count(m);
     double W = 0;
     for (uint32_t i = 0; i < N; i++)
         W += placer_builder_node_weight(m, i);
-    if (strategy == PLACER_RING || strategy == PLC_SIM_BALANCED) {
+    if (t.options & PLACER_OPTION_VNODES) {
         /* v tokens per node of mean weight */
         placer_builder_set_vnodes(b, (uint32_t)fmax(1, round(v * N / W)));
-    } else if (strategy == PLACER_PARTITIONS) {
+    } else if (t.options & PLACER_OPTION_PARTITIONS) {
+        /* v table rows per node, within the strategy's range */
         uint64_t p = (uint64_t)v * N;
-        placer_builder_set_partitions(b, (uint32_t)(p < 1 ? 1 : p > PLACER_MAX_PARTITIONS ? PLACER_MAX_PARTITIONS : p));
-        placer_builder_set_replicas(b, S->cfg->replicas);
-    } else if (strategy == PLACER_MAGLEV) {
-        uint64_t p = (uint64_t)v * N;
-        placer_builder_set_partitions(b, next_prime((uint32_t)(p < 2 ? 2 : p > 5000000 ? 5000000 : p)));
+        uint32_t rows = (uint32_t)(p < t.partitions.min ? t.partitions.min
+                                   : p > t.partitions.max ? t.partitions.max : p);
+        placer_builder_set_partitions(b, t.partitions.prime ? next_prime(rows) : rows);
+        if (t.traits & PLACER_TRAIT_REPLICA_MAP) /* its replicas are part of the map */
+            placer_builder_set_replicas(b, S->cfg->replicas);
     }
     for (uint32_t i = 0; i < N; i++)
         if (placer_builder_add_node(b, placer_builder_node_id(m, i), placer_builder_node_zone(m, i),
@@ -168,7 +185,7 @@ static int run_one(sim *S, int strategy, uint32_t v, plc_sim_row *row)
     uint32_t N = placer_builder_node_count(m);
     memset(row, 0, sizeof *row);
     row->strategy = strategy;
-    row->vnodes = strategy == PLACER_JUMP || strategy == PLACER_RENDEZVOUS ? 0 : v;
+    row->vnodes = has_knob(strategy) ? v : 0;
     placer_builder *b = builder_for(S, strategy, v, 0);
     placer_snapshot *s0 = NULL, *s1 = NULL, *s2 = NULL, *s3 = NULL;
     int err = b ? placer_builder_build(b, 1, &s0) : PLACER_ENOMEM;
@@ -317,8 +334,8 @@ static int run_one(sim *S, int strategy, uint32_t v, plc_sim_row *row)
     row->replica_checked = check;
 
     /* rings: churn, and the hot keys with and without bounded loads */
-    if (strategy == PLACER_RING || strategy == PLC_SIM_BALANCED) {
-        int tokens = strategy == PLACER_RING ? PLACER_TOKENS_RANDOM : PLACER_TOKENS_BALANCED;
+    if (traits_of(strategy).options & PLACER_OPTION_ALLOCATION) {
+        int tokens = strategy & PLC_SIM_BALANCED_FLAG ? PLACER_TOKENS_BALANCED : PLACER_TOKENS_RANDOM;
         double c = S->cfg->bound_c >= 1 ? S->cfg->bound_c : 1.25;
         if ((err = plc_sim_churn_run(m, tokens, v, S->cfg->churn_joins, S->cfg->churn_drains,
                                      &row->churn)) ||
@@ -359,7 +376,7 @@ int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out)
     uint32_t N = placer_builder_node_count(S.m);
     uint32_t runs = 0;
     for (uint32_t i = 0; i < cfg->nstrategies; i++)
-        runs += cfg->strategies[i] == PLACER_JUMP || cfg->strategies[i] == PLACER_RENDEZVOUS ? 1 : cfg->nvnodes;
+        runs += has_knob(cfg->strategies[i]) ? cfg->nvnodes : 1;
     S.hash = malloc(n * sizeof *S.hash);
     S.hash2 = malloc(n * sizeof *S.hash2);
     S.owner = malloc(n * sizeof *S.owner);
@@ -379,7 +396,7 @@ int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out)
         out->modulo_join_moved = (double)moved / (double)n;
         for (uint32_t i = 0; i < cfg->nstrategies && !err; i++) {
             int st = cfg->strategies[i];
-            uint32_t nv = st == PLACER_JUMP || st == PLACER_RENDEZVOUS ? 1 : cfg->nvnodes;
+            uint32_t nv = has_knob(st) ? cfg->nvnodes : 1;
             for (uint32_t j = 0; j < nv && !err; j++) {
                 err = run_one(&S, st, cfg->vnodes[j], &out->rows[out->nrows]);
                 if (!err)
@@ -441,7 +458,31 @@ int plc_sim_recommend(const plc_sim_result *r, int strategy, plc_sim_advice *out
 
 const char *plc_sim_strategy_name(int strategy)
 {
-    return strategy == PLC_SIM_BALANCED ? "ring-balanced" : placer_strategy_name(strategy);
+    const char *name = placer_strategy_name(strategy & ~PLC_SIM_BALANCED_FLAG);
+    if (!(strategy & PLC_SIM_BALANCED_FLAG) || !name)
+        return name;
+    /* "<name>-balanced", in one of a few per-thread buffers, so that a
+     * caller may hold several names at once (a row and its header) */
+    static _Thread_local char buf[4][48];
+    static _Thread_local unsigned next;
+    char *out = buf[next++ % 4];
+    snprintf(out, sizeof buf[0], "%s-balanced", name);
+    return out;
+}
+
+uint32_t plc_sim_all_strategies(int *out, uint32_t max)
+{
+    uint32_t n = 0;
+    for (int id = placer_strategy_next(0); id; id = placer_strategy_next(id)) {
+        placer_strategy_traits t = traits_of(id);
+        if (t.traits & PLACER_TRAIT_IMPLIED)
+            continue;
+        if (n < max)
+            out[n++] = id;
+        if ((t.options & PLACER_OPTION_ALLOCATION) && n < max)
+            out[n++] = id | PLC_SIM_BALANCED_FLAG;
+    }
+    return n;
 }
 
 void plc_sim_result_free(plc_sim_result *r)

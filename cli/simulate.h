@@ -25,8 +25,11 @@ enum { PLC_SIZE_FIXED, PLC_SIZE_UNIFORM, PLC_SIZE_LOGNORMAL };
  * balanced ring */
 #define PLC_SIM_MAX_STRATEGIES 24
 #define PLC_SIM_MAX_SEEDS 64
-/* A ring with PLACER_TOKENS_BALANCED, beside the strategies' PLACER_* ids. */
-#define PLC_SIM_BALANCED 100
+/* A strategy that takes a token allocation (PLACER_OPTION_ALLOCATION) run
+ * with PLACER_TOKENS_BALANCED: its id with this bit ("ring-balanced"),
+ * beside the strategies' PLACER_* ids. */
+#define PLC_SIM_BALANCED_FLAG 0x100
+#define PLC_SIM_BALANCED (PLACER_RING | PLC_SIM_BALANCED_FLAG)
 #define PLC_SIM_HOT_REQUESTS (1u << 21)
 
 typedef struct plc_workload {
@@ -148,6 +151,12 @@ int plc_sim_recommend(const plc_sim_result *r, int strategy, plc_sim_advice *out
 
 /* "ring-balanced" for PLC_SIM_BALANCED, else placer_strategy_name(). */
 const char *plc_sim_strategy_name(int strategy);
+
+/* Every strategy the simulator runs, from the registry: each one a
+ * membership file may choose (placer_strategy_next), followed by its
+ * balanced variant when it has one. Writes at most max ids, returns how
+ * many. */
+uint32_t plc_sim_all_strategies(int *out, uint32_t max);
 
 /* The workload's keys (concatenated, offsets[i] .. offsets[i + 1]), their
  * QPS weights and value sizes, from its seed. Returns 0 or PLACER_ENOMEM /

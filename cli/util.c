@@ -94,12 +94,20 @@ int cli_save_snapshot(const char *cmd, const char *path, const placer_snapshot *
     return rc;
 }
 
+placer_strategy_traits cli_strategy_traits(int strategy)
+{
+    placer_strategy_traits t = {.size = sizeof t};
+    placer_strategy_describe(strategy, &t); /* an unknown id: every field 0 */
+    return t;
+}
+
 /* What one lookup costs, in node scorings: rendezvous scores every node of
- * the placement; the others descend a tree or index a table. */
+ * the placement (PLACER_TRAIT_SCANS_NODES); the others descend a tree or
+ * index a table. */
 static double lookup_cost(const placer_snapshot *s)
 {
-    return placer_snapshot_strategy(s) == PLACER_RENDEZVOUS ? (double)placer_node_count(s) + 64
-                                                            : 64;
+    unsigned traits = cli_strategy_traits(placer_snapshot_strategy(s)).traits;
+    return traits & PLACER_TRAIT_SCANS_NODES ? (double)placer_node_count(s) + 64 : 64;
 }
 
 uint32_t cli_sample_size(const placer_snapshot *a, const placer_snapshot *b, uint32_t most)
@@ -123,12 +131,12 @@ double cli_confidence95(double p, uint32_t n)
 int cli_node_shares(const placer_snapshot *s, double *share)
 {
     uint32_t nodes = placer_node_count(s), n = placer_token_count(s);
-    int strategy = placer_snapshot_strategy(s);
+    unsigned traits = cli_strategy_traits(placer_snapshot_strategy(s)).traits;
     for (uint32_t i = 0; i < nodes; i++)
         share[i] = 0;
     uint64_t tok, prev = 0;
     uint32_t o;
-    if (strategy == PLACER_RENDEZVOUS) {
+    if (!(traits & (PLACER_TRAIT_RANGES | PLACER_TRAIT_BUCKETS))) { /* owners scattered */
         uint32_t samples = cli_sample_size(s, NULL, 1u << 16);
         uint64_t step = UINT64_MAX / samples + 1; /* 2^64 / samples: a power of two */
         for (uint32_t i = 0; i < samples; i++) {
@@ -138,7 +146,7 @@ int cli_node_shares(const placer_snapshot *s, double *share)
         }
         return (int)samples;
     }
-    if (strategy == PLACER_JUMP || placer_snapshot_key_hash(s) == PLACER_HASH_COUCHBASE) {
+    if ((traits & PLACER_TRAIT_BUCKETS) || placer_snapshot_key_hash(s) == PLACER_HASH_COUCHBASE) {
         for (uint32_t i = 0; i < n; i++)
             if (placer_token_at(s, i, &tok, &o) == 0 && o < nodes)
                 share[o] += 1.0 / n;
@@ -154,7 +162,7 @@ int cli_node_shares(const placer_snapshot *s, double *share)
     }
     /* rings wrap: the first token also owns what lies past the last (a
      * compat ring's too; a compat table's last range ends at 2^64 - 1) */
-    if (strategy == PLACER_RING || strategy == PLACER_EMULATED) {
+    if (traits & PLACER_TRAIT_WRAPS) {
         placer_token_at(s, 0, &tok, &o);
         share[o] += (double)(UINT64_MAX - prev) / 18446744073709551616.0;
     }

@@ -102,15 +102,75 @@ int plc_m_builder_error(plc_mctx *c, int err)
     return plc_m_fail(c, "%s%s%s", placer_strerror(err), *said ? ": " : "", said);
 }
 
-/* Which strategies use a field (bit PLACER_RING << ...): "partitions" on a
- * ring, say, would be silently ignored by the builder; here it is an error. */
-#define USES(s) (1u << (s))
-static const char *const strategy_names[] = {"ring", "partitions", "jump", "rendezvous", "maglev"};
+/* Which strategies use a field comes from the registry (their options,
+ * placer_strategy_describe): "partitions" on a ring, say, would be
+ * silently ignored by the builder; here it is an error. */
+static placer_strategy_traits traits_of(int strategy)
+{
+    placer_strategy_traits t = {.size = sizeof t};
+    placer_strategy_describe(strategy, &t);
+    return t;
+}
+
+/* Can a membership file choose it ("strategy")? Not the implied ones. */
+static int choosable(const placer_strategy_traits *t)
+{
+    return !(t->traits & PLACER_TRAIT_IMPLIED);
+}
+
+/* The choosable strategies that take `option` (a PLACER_OPTION_* bit) or,
+ * with option 0, accept key hash `hash`, as "\"ring\" and \"jump\"". */
+static void strategies_with(unsigned option, int hash, char *out, size_t len)
+{
+    size_t n = 0, k = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int id = placer_strategy_next(0); id; id = placer_strategy_next(id)) {
+            placer_strategy_traits t = traits_of(id);
+            if (!choosable(&t) || !(option ? t.options & option : t.key_hashes >> hash & 1))
+                continue;
+            if (!pass) {
+                n++;
+                continue;
+            }
+            size_t at = strlen(out);
+            snprintf(out + at, len - at, "%s\"%s\"", !k ? "" : k + 1 < n ? ", " : " and ", t.name);
+            k++;
+        }
+}
 
 static int not_for(plc_mctx *c, int strategy, const char *uses)
 {
     return plc_m_fail(c, "does not apply to strategy \"%s\" (only to %s)",
-                strategy_names[strategy - PLACER_RING], uses);
+                      placer_strategy_name(strategy), uses);
+}
+
+/* A field that applies to the strategies taking `option` only. */
+static int option_for(plc_mctx *c, int strategy, unsigned option)
+{
+    if (traits_of(strategy).options & option)
+        return 0;
+    char uses[128] = "";
+    strategies_with(option, 0, uses, sizeof uses);
+    return not_for(c, strategy, uses);
+}
+
+/* "strategy": the name of a choosable strategy. */
+static int pick_strategy(plc_mctx *c, const json_t *v, int *out)
+{
+    int id = json_is_string(v) ? placer_strategy_from_name(json_string_value(v)) : PLACER_EINVAL;
+    placer_strategy_traits t = traits_of(id);
+    if (id > 0 && choosable(&t)) {
+        *out = id;
+        return 0;
+    }
+    char list[128] = "";
+    for (id = placer_strategy_next(0); id; id = placer_strategy_next(id)) {
+        t = traits_of(id);
+        if (choosable(&t))
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", *list ? ", " : "",
+                     t.name);
+    }
+    return plc_m_fail(c, "expected one of %s", list);
 }
 
 static int read_node(plc_mctx *c, placer_builder *b, const json_t *node, int strategy, int compat)
@@ -195,8 +255,8 @@ static int read_node(plc_mctx *c, placer_builder *b, const json_t *node, int str
         return plc_m_compat_node(c, b, node, (uint32_t)idx, compat);
     if (tokens) {
         plc_m_push(c, "tokens", 0);
-        if (!(USES(strategy) & (USES(PLACER_RING) | USES(PLACER_JUMP))))
-            return not_for(c, strategy, "\"ring\" and \"jump\"");
+        if (option_for(c, strategy, PLACER_OPTION_TOKENS))
+            return PLACER_EFORMAT;
         if (!json_is_array(tokens) || !json_array_size(tokens))
             return plc_m_fail(c, "expected a non-empty array of tokens");
         for (size_t i = 0; i < json_array_size(tokens); i++) {
@@ -276,9 +336,6 @@ static int check_buckets(plc_mctx *c, const json_t *nodes)
 
 static int read_top(plc_mctx *c, const json_t *root, placer_builder *b, uint64_t *epoch, int *has_epoch)
 {
-    static const int strategy_values[] = {PLACER_RING, PLACER_PARTITIONS, PLACER_JUMP,
-                                          PLACER_RENDEZVOUS, PLACER_MAGLEV};
-    static const char *const strategies[] = {"ring", "partitions", "jump", "rendezvous", "maglev", NULL};
     /* "placer" is the current placer_hash64 (placer-v2); "siphash13" needs
      * the secret from elsewhere (placer build --secret-file): a membership
      * file never holds it. */
@@ -307,15 +364,16 @@ static int read_top(plc_mctx *c, const json_t *root, placer_builder *b, uint64_t
             return err;
     }
     /* the strategy first: it decides which other fields apply */
-    int strategy = PLACER_RING;
+    int strategy = PLACER_RING; /* the builder's default (placer_builder_set_strategy) */
     const json_t *sv = compat ? NULL : json_object_get(root, "strategy");
     if (sv) {
         c->depth = 0;
         plc_m_push(c, "strategy", 0);
-        if (pick(c, sv, strategies, strategy_values, &strategy))
+        if (pick_strategy(c, sv, &strategy))
             return PLACER_EFORMAT;
         placer_builder_set_strategy(b, strategy);
     }
+    const placer_strategy_traits st = traits_of(strategy);
     const char *key;
     json_t *v;
     json_object_foreach((json_t *)root, key, v) {
@@ -337,36 +395,41 @@ static int read_top(plc_mctx *c, const json_t *root, placer_builder *b, uint64_t
             /* read above */
         } else if (!strcmp(key, "key_hash")) {
             err = pick(c, v, hashes, hash_values, &iv);
-            if (!err && iv == PLACER_HASH_COUCHBASE && strategy != PLACER_PARTITIONS)
-                err = not_for(c, strategy, "\"partitions\" (\"couchbase\" hashing)");
+            if (!err && !(st.key_hashes >> iv & 1)) {
+                char uses[160] = "";
+                strategies_with(0, iv, uses, sizeof uses);
+                snprintf(uses + strlen(uses), sizeof uses - strlen(uses), " (\"%s\" hashing)",
+                         json_string_value(v));
+                err = not_for(c, strategy, uses);
+            }
             if (!err)
                 placer_builder_set_key_hash(b, iv);
         } else if (!strcmp(key, "tokens")) {
-            err = strategy != PLACER_RING ? not_for(c, strategy, "\"ring\"")
-                                          : pick(c, v, allocations, allocation_values, &iv);
+            err = option_for(c, strategy, PLACER_OPTION_ALLOCATION);
+            if (!err)
+                err = pick(c, v, allocations, allocation_values, &iv);
             if (!err)
                 placer_builder_set_token_allocation(b, iv);
         } else if (!strcmp(key, "vnodes")) {
-            err = strategy != PLACER_RING ? not_for(c, strategy, "\"ring\"")
-                                          : u32_value(c, v, 1, PLACER_MAX_TOKENS, &u);
+            err = option_for(c, strategy, PLACER_OPTION_VNODES);
+            if (!err)
+                err = u32_value(c, v, 1, PLACER_MAX_TOKENS, &u);
             if (!err)
                 placer_builder_set_vnodes(b, u);
         } else if (!strcmp(key, "replicas")) {
-            err = strategy != PLACER_RING && strategy != PLACER_PARTITIONS
-                      ? not_for(c, strategy, "\"ring\" and \"partitions\"")
-                      : u32_value(c, v, 0, PLACER_MAX_REPLICAS, &u);
+            err = option_for(c, strategy, PLACER_OPTION_REPLICAS);
+            if (!err)
+                err = u32_value(c, v, 0, PLACER_MAX_REPLICAS, &u);
             if (!err)
                 placer_builder_set_replicas(b, u);
         } else if (!strcmp(key, "partitions")) {
-            if (strategy == PLACER_PARTITIONS)
-                err = u32_value(c, v, 1, PLACER_MAX_PARTITIONS, &u);
-            else if (strategy == PLACER_MAGLEV) {
-                err = u32_value(c, v, 2, PLACER_MAX_MAGLEV_SIZE, &u);
-                for (uint32_t d = 2; !err && (uint64_t)d * d <= u; d++)
-                    if (u % d == 0)
-                        err = plc_m_fail(c, "a Maglev table size must be prime (%u = %u x %u)", u, d, u / d);
-            } else
-                err = not_for(c, strategy, "\"partitions\" and \"maglev\"");
+            const placer_strategy_count *range = &st.partitions;
+            err = option_for(c, strategy, PLACER_OPTION_PARTITIONS);
+            if (!err)
+                err = u32_value(c, v, range->min, range->max, &u);
+            for (uint32_t d = 2; !err && range->prime && (uint64_t)d * d <= u; d++)
+                if (u % d == 0)
+                    err = plc_m_fail(c, "a %s must be prime (%u = %u x %u)", range->what, u, d, u / d);
             if (!err)
                 placer_builder_set_partitions(b, u);
         } else if (strcmp(key, "nodes") != 0 && !(err = plc_m_compat_only_top_field(c, key))) {
@@ -391,7 +454,7 @@ static int read_top(plc_mctx *c, const json_t *root, placer_builder *b, uint64_t
     int err = check_owners(c, nodes);
     if (!err && compat)
         err = plc_m_compat_nodes(c, b, root, compat);
-    else if (!err && strategy == PLACER_JUMP)
+    else if (!err && (st.traits & PLACER_TRAIT_BUCKETS))
         err = check_buckets(c, nodes);
     return err;
 }

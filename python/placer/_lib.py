@@ -93,6 +93,7 @@ snapshot_seed = _fn(lib, "placer_snapshot_seed", ctypes.c_uint64, c_vp)
 snapshot_strategy = _fn(lib, "placer_snapshot_strategy", ctypes.c_int, c_vp)
 snapshot_in_transition = _fn(lib, "placer_snapshot_in_transition", ctypes.c_int, c_vp)
 strategy_name = _fn(lib, "placer_strategy_name", ctypes.c_char_p, ctypes.c_int)
+strategy_next = _fn(lib, "placer_strategy_next", ctypes.c_int, ctypes.c_int)
 snapshot_encode = _fn(lib, "placer_snapshot_encode", ctypes.c_int, c_vp, ctypes.POINTER(c_vp),
                       ctypes.POINTER(ctypes.c_size_t))
 buffer_free = _fn(lib, "placer_buffer_free", None, c_vp)
