@@ -23,17 +23,6 @@
 #include "strategy_ops.h"
 #include "validate.h"
 
-int plc_dec_fail(plc_dec *d, int err, const char *fmt, ...)
-{
-    if (d->why && d->why_len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(d->why, d->why_len, fmt, ap);
-        va_end(ap);
-    }
-    return err;
-}
-
 static int check_header(plc_dec *d, size_t len)
 {
     const unsigned char *b = d->buf;
@@ -193,52 +182,6 @@ static int read_nodes(plc_dec *d, placer_builder *b)
     return 0;
 }
 
-const uint32_t *plc_dec_u32_cells(const plc_sec *s, uint64_t cells, uint32_t **copy)
-{
-    *copy = NULL;
-    if (!PLC_HOST_BIG_ENDIAN)
-        return (const uint32_t *)(const void *)s->p;
-    if (cells > SIZE_MAX / sizeof(uint32_t))
-        return NULL;
-    uint32_t *c = plc_malloc(cells ? (size_t)cells * sizeof *c : 1);
-    if (c)
-        plc_rd32_array(c, s->p, (size_t)cells);
-    return *copy = c;
-}
-
-const uint64_t *plc_dec_u64_cells(const plc_sec *s, uint64_t cells, uint64_t **copy)
-{
-    *copy = NULL;
-    if (!PLC_HOST_BIG_ENDIAN)
-        return (const uint64_t *)(const void *)s->p;
-    if (cells > SIZE_MAX / sizeof(uint64_t))
-        return NULL;
-    uint64_t *c = plc_malloc(cells ? (size_t)cells * sizeof *c : 1);
-    if (c)
-        for (uint64_t i = 0; i < cells; i++)
-            c[i] = plc_rd64(s->p + 8 * i);
-    return *copy = c;
-}
-
-/* Owners in range and allowed in the placement (target: not draining;
- * now: not joining); `holes` allows PLC_NO_NODE. */
-int plc_dec_check_owners(plc_dec *d, const placer_builder *b, const unsigned char *p,
-                         uint64_t cells, int target, int holes, const char *what)
-{
-    for (uint64_t i = 0; i < cells; i++) {
-        uint32_t o = plc_rd32(p + 4 * i);
-        if (o == PLC_NO_NODE && holes)
-            continue;
-        if (o >= d->nnodes)
-            return plc_dec_fail(d, PLACER_ECORRUPT, "%s %llu: owner %u out of range", what,
-                        (unsigned long long)i, o);
-        if (!plc_in_placement(b->nodes[o].state, target))
-            return plc_dec_fail(d, PLACER_ECORRUPT, "%s %llu: node %u cannot own in this placement", what,
-                        (unsigned long long)i, o);
-    }
-    return 0;
-}
-
 int placer_snapshot_decode_ex(const void *buf, size_t len, placer_snapshot **out, char *why,
                               size_t why_len)
 {
@@ -262,6 +205,7 @@ int placer_snapshot_decode_ex(const void *buf, size_t len, placer_snapshot **out
         err = PLACER_ENOMEM;
     if (!err) {
         b->strategy = (int)d.strategy;
+        b->ops = plc_strategy_get(b->strategy);
         b->key_hash = (int)d.key_hash;
         b->seed = plc_rd64(d.buf + PLC_H_SEED);
         b->format_version = d.version;

@@ -189,7 +189,7 @@ int plc_compat_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, place
     int err = plc_compat_check_nodes(b);
     placer_snapshot *s = NULL;
     if (!err)
-        err = plc_compat_snapshot_build(b, epoch, &s);
+        err = plc_compat_snapshot_build(b, b->ops, epoch, &s);
     if (err == PLACER_ETOOMANY && b->compat_max_points)
         return plc_dec_fail(d, PLACER_ECORRUPT,
                             "compat: the nodes' weights make up to more than %llu points or "

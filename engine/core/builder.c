@@ -22,6 +22,7 @@ placer_builder *placer_builder_new(void)
     b->vnodes = PLACER_DEFAULT_VNODES;
     b->tokens = PLACER_TOKENS_RANDOM;
     b->strategy = PLACER_RING;
+    b->ops = plc_strategy_get(PLACER_RING);
     return b; /* key_hash 0: resolved at build */
 }
 
@@ -48,6 +49,7 @@ int placer_builder_set_strategy(placer_builder *b, int strategy)
     const plc_strategy_ops *ops = plc_strategy_get(strategy);
     PLC_VALIDATE_OR_RET(ops != NULL && !(ops->traits & PLACER_TRAIT_IMPLIED), PLACER_EINVAL);
     b->strategy = strategy;
+    b->ops = ops;
     b->strategy_set = 1;
     return 0;
 }
@@ -65,51 +67,6 @@ int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **ou
     PLC_VALIDATE_OR_RET(b->tokens != PLACER_TOKENS_BALANCED || (ops->options & PLACER_OPTION_ALLOCATION),
                         PLACER_EINVAL);
     return ops->build(b, epoch, out);
-}
-
-int plc_builder_resolve_hash(placer_builder *b)
-{
-    const placer_snapshot *prev = b->previous;
-    int h = b->key_hash;
-    if (!h) /* unset: keyed when a secret is set, else the previous build's hash */
-        h = b->has_secret ? PLACER_HASH_SIPHASH13 : prev ? prev->key_hash : PLACER_HASH_PLACER_V2;
-    plc_hash_key key = {b->seed, 0, 0};
-    if (h == PLACER_HASH_SIPHASH13) {
-        if (b->has_secret)
-            key = (plc_hash_key){0, b->secret_k0, b->secret_k1};
-        else if (prev && prev->key_hash == PLACER_HASH_SIPHASH13)
-            key = prev->hkey; /* a rebuild keeps the secret, so no key moves */
-        else
-            return PLACER_EINVAL; /* keyed, but no secret */
-    } else if (b->has_secret) {
-        return PLACER_EINVAL; /* Couchbase and the compatibility modes take no secret */
-    }
-    b->eff_hash = h;
-    b->eff_key = key;
-    return 0;
-}
-
-uint64_t plc_builder_hash(const placer_builder *b, const void *key, size_t len)
-{
-    plc_hash_fn one;
-    plc_hash_batch_fn batch;
-    int fused;
-    plc_hash_kernels(b->eff_hash, plc_kernels_get(), &one, &batch, &fused);
-    return one(&b->eff_key, key, len);
-}
-
-void plc_hash_kernels(int key_hash, const plc_kernels *k, plc_hash_fn *one, plc_hash_batch_fn *batch,
-                      int *fused)
-{
-    *fused = 0;
-    if (key_hash == PLACER_HASH_PLACER_V1) {
-        *one = k->hash_v1, *batch = k->hash_v1_batch;
-    } else if (key_hash == PLACER_HASH_SIPHASH13) {
-        *one = k->siphash13, *batch = k->siphash13_batch;
-    } else {
-        *one = k->hash_v2, *batch = k->hash_v2_batch;
-        *fused = key_hash == PLACER_HASH_PLACER_V2;
-    }
 }
 
 int placer_builder_set_secret(placer_builder *b, const unsigned char secret[16])
@@ -229,14 +186,6 @@ double placer_builder_node_weight(const placer_builder *b, uint32_t node)
     return b && node < b->nnodes ? b->nodes[node].weight : 0.0;
 }
 
-int plc_builder_in_transition(const placer_builder *b)
-{
-    for (uint32_t n = 0; n < b->nnodes; n++)
-        if (b->nodes[n].state == PLACER_NODE_JOINING || b->nodes[n].state == PLACER_NODE_DRAINING)
-            return 1;
-    return 0;
-}
-
 int placer_builder_set_seed(placer_builder *b, uint64_t seed)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
@@ -269,28 +218,6 @@ int placer_builder_set_replicas(placer_builder *b, uint32_t replicas)
     return 0;
 }
 
-static uint32_t id_slot(const uint32_t *index, uint32_t cap, const placer_builder *b,
-                        const char *id, size_t len)
-{
-    uint32_t mask = cap - 1;
-    uint32_t i = (uint32_t)placer_hash64(0, id, len) & mask;
-    while (index[i]) {
-        const plc_bnode *n = &b->nodes[index[i] - 1];
-        if (n->id_len == len && memcmp(n->id, id, len) == 0)
-            break;
-        i = (i + 1) & mask;
-    }
-    return i;
-}
-
-int plc_builder_find(const placer_builder *b, const char *id)
-{
-    if (!b->id_index_cap)
-        return -1;
-    uint32_t slot = id_slot(b->id_index, b->id_index_cap, b, id, strlen(id));
-    return (int)b->id_index[slot] - 1;
-}
-
 /* Make room for one more id in the index (load factor <= 1/2). */
 static int grow_id_index(placer_builder *b)
 {
@@ -302,7 +229,7 @@ static int grow_id_index(placer_builder *b)
         return PLACER_ENOMEM;
     for (uint32_t n = 0; n < b->nnodes; n++) {
         const plc_bnode *node = &b->nodes[n];
-        index[id_slot(index, cap, b, node->id, node->id_len)] = n + 1;
+        index[plc_builder_id_slot(index, cap, b, node->id, node->id_len)] = n + 1;
     }
     plc_free(b->id_index);
     b->id_index = index;
@@ -330,7 +257,7 @@ int placer_builder_add_node(placer_builder *b, const char *id, const char *zone,
                         PLACER_EIDLONG);
     PLC_VALIDATE_OR_RET(weight >= PLACER_MIN_WEIGHT && weight <= PLACER_MAX_WEIGHT, PLACER_EWEIGHT); /* NaN fails */
     PLC_VALIDATE_OR_RET(b->nnodes < PLACER_MAX_NODES, PLACER_ETOOMANY);
-    if (b->id_index_cap && b->id_index[id_slot(b->id_index, b->id_index_cap, b, id, id_len)])
+    if (b->id_index_cap && b->id_index[plc_builder_id_slot(b->id_index, b->id_index_cap, b, id, id_len)])
         return PLACER_EIDDUP;
 
     if (b->nnodes == b->cap_nodes) {
@@ -354,7 +281,7 @@ int placer_builder_add_node(placer_builder *b, const char *id, const char *zone,
     b->nodes[index] = (plc_bnode){id_copy, zone_copy, NULL, (uint32_t)id_len, (uint32_t)zone_len,
                                   0, weight, 0, PLACER_NODE_ACTIVE, 0};
     b->nnodes++;
-    b->id_index[id_slot(b->id_index, b->id_index_cap, b, id, id_len)] = index + 1;
+    b->id_index[plc_builder_id_slot(b->id_index, b->id_index_cap, b, id, id_len)] = index + 1;
     return (int)index;
 }
 

@@ -1,6 +1,8 @@
 /*
  * builder_internal.h -- what a placer_builder holds, shared by builder.c
- * (mutation, validation) and ring_build.c (turning it into a snapshot).
+ * (mutation, validation, the public build), builder_query.c (what the
+ * strategies' builds ask of it) and the builds that turn it into a
+ * snapshot.
  */
 #ifndef PLC_ENGINE_BUILDER_INTERNAL_H
 #define PLC_ENGINE_BUILDER_INTERNAL_H
@@ -34,6 +36,9 @@ struct placer_builder {
     uint32_t vnodes;
     uint32_t replicas; /* ring: replica sets to precompute (0: none); partitions: copies (0: 3) */
     int strategy;      /* PLACER_RING ... */
+    /* plc_strategy_get(strategy), set with it: the builds read the module
+     * from here, so that they need not call the registry (no file cycle) */
+    const struct plc_strategy_ops *ops;
     int strategy_set;  /* placer_builder_set_strategy was called: a compat mode checks it */
     int key_hash;      /* PLACER_HASH_*; 0: unset (previous's, or the default) */
     int has_secret;    /* placer_builder_set_secret: SipHash-1-3 under (k0, k1) */
@@ -101,6 +106,11 @@ void plc_hash_kernels(int key_hash, const plc_kernels *k, plc_hash_fn *one, plc_
 /* Index of the node with this id, or -1. */
 int plc_builder_find(const placer_builder *b, const char *id);
 
+/* The slot of id in the open-addressing index (its own, or the empty one
+ * where it would go): for plc_builder_find and builder.c's insertions. */
+uint32_t plc_builder_id_slot(const uint32_t *index, uint32_t cap, const placer_builder *b,
+                             const char *id, size_t len);
+
 /* The builds of each strategy, reached through its plc_strategy_ops
  * (placer_builder_build checks the key hash and dispatches; the module
  * checks its own settings): *out untouched on error. */
@@ -110,21 +120,24 @@ int plc_jump_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
 int plc_rendezvous_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
 int plc_maglev_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
 
-/* A compatibility mode's build (compat_builder.c): the builder's settings
+/* A compatibility mode's build (compat_mode_build.c): the builder's settings
  * checked against the mode (PLACER_EINVAL with b->why), then the program's
- * ring or table (strategy_compat.c), or Redis' partitions snapshot. */
+ * ring or table (compat_snapshot_build.c), or Redis' partitions snapshot. */
 int plc_compat_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
 
 /* The checks of a mode's nodes (weights, hash ids, states, addresses), for
- * plc_compat_build and the decoder: 0 or PLACER_EINVAL with b->why. */
+ * plc_compat_build and the decoder (compat_setters.c): 0 or PLACER_EINVAL
+ * with b->why. */
 int plc_compat_check_nodes(placer_builder *b);
 
 /* The program's ring or table of b's nodes (b->compat set, not Redis, the
- * settings checked), as a PLACER_EMULATED snapshot (strategy_compat.c). */
-int plc_compat_snapshot_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
+ * settings checked), as a PLACER_EMULATED snapshot whose module is ops
+ * (the caller's, from the registry: compat_snapshot_build.c is below it). */
+int plc_compat_snapshot_build(placer_builder *b, const struct plc_strategy_ops *ops, uint64_t epoch,
+                              placer_snapshot **out);
 
 /* Record why a call refused its input (placer_builder_error); returns
- * PLACER_EINVAL. */
+ * PLACER_EINVAL (builder_query.c). */
 int plc_builder_refuse(placer_builder *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

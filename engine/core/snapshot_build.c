@@ -77,7 +77,7 @@ placer_snapshot *plc_snapshot_new(const placer_builder *b, size_t payload, uint6
     s->nzones = number_zones(nodes, b->nnodes, order);
     plc_free(order);
     const plc_kernels *k = plc_kernels_get();
-    const plc_strategy_ops *ops = plc_strategy_get(b->strategy);
+    const plc_strategy_ops *ops = b->ops; /* not the registry: it calls the modules, which call here */
     s->ops = ops;
     s->index = k->index;
     int fused;

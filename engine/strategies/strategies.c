@@ -49,25 +49,6 @@ int plc_lookup_unfused(const placer_snapshot *s, const void *key, size_t len)
     return s->ops->lookup(s, key, len);
 }
 
-int plc_lookup_by_hash(const placer_snapshot *s, const void *key, size_t len)
-{
-    uint32_t o = s->ops->owner(s, s->hash(&s->hkey, key, len), 0);
-    return o == PLC_NO_NODE ? PLACER_ENOLIVE : (int)o;
-}
-
-#define CHUNK 32u
-
-void plc_lookup_batch_by_hash(const placer_snapshot *s, const void *const *keys,
-                              const size_t *lens, size_t n, uint32_t *owners)
-{
-    uint64_t h[CHUNK];
-    for (size_t at = 0; at < n; at += CHUNK) {
-        size_t m = n - at < CHUNK ? n - at : CHUNK;
-        s->hash_batch(&s->hkey, keys + at, lens + at, m, h);
-        s->ops->owner_batch(s, h, m, owners + at);
-    }
-}
-
 int placer_snapshot_strategy(const placer_snapshot *s)
 {
     return s ? s->strategy : 0;

@@ -1,35 +1,17 @@
 /*
- * compat_builder.c -- the builder's side of the compatibility modes:
- * choosing a mode and a haproxy server id (names checked at once), and at
- * build the check of every other setting against the mode -- what the
- * program has no room for is PLACER_EINVAL with the reason in
- * placer_builder_error -- before the program's ring or table is built
- * (strategy_compat.c) or, for Redis, its partitions snapshot.
+ * compat_setters.c -- the builder's public calls for the compatibility
+ * modes: choosing a mode and its options, a haproxy server id (names
+ * checked at once), and the check of the nodes' fields against the mode
+ * (for the mode's build, compat_mode_build.c, and the decoder,
+ * compat_codec.c). What the program has no room for is PLACER_EINVAL with
+ * the reason in placer_builder_error.
  */
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
-#include "alloc.h"
 #include "compat_snapshot.h"
 #include "strategy_ops.h"
 #include "validate.h"
-
-int plc_builder_refuse(placer_builder *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(b->why_buf, sizeof b->why_buf, fmt, ap);
-    va_end(ap);
-    b->why = b->why_buf;
-    return PLACER_EINVAL;
-}
-
-const char *placer_builder_error(const placer_builder *b)
-{
-    return b && b->why ? b->why : "";
-}
 
 int placer_compat_has_distribution(int program, const char *name)
 {
@@ -106,39 +88,6 @@ int placer_builder_set_hash_id(placer_builder *b, uint32_t node, uint32_t hash_i
     return 0;
 }
 
-/* The settings of placer's own placement that the mode has no room for. */
-static int check_settings(placer_builder *b, const char *name)
-{
-    int redis = b->compat == PLACER_COMPAT_REDIS;
-    int own = redis ? PLACER_PARTITIONS : PLACER_EMULATED;
-    if (b->strategy_set && b->strategy != own)
-        return plc_builder_refuse(b, "strategy %s with %s: the mode's is %s",
-                                  placer_strategy_name(b->strategy), name, placer_strategy_name(own));
-    if (b->key_hash)
-        return plc_builder_refuse(b, "a key hash (%s) with %s: the mode hashes keys as %s does",
-                                  placer_key_hash_name(b->key_hash), name, name);
-    if (b->has_secret)
-        return plc_builder_refuse(b, "a secret with %s: its placement is public", name);
-    if (b->seed != PLACER_DEFAULT_SEED)
-        return plc_builder_refuse(b, "a seed with %s: the program has none", name);
-    if (b->vnodes != PLACER_DEFAULT_VNODES)
-        return plc_builder_refuse(b, "vnodes with %s: the program sets its own points", name);
-    if (b->nexplicit)
-        return plc_builder_refuse(b, "explicit tokens with %s: the program sets its own points",
-                                  name);
-    if (b->replicas && !(redis && b->replicas == 1))
-        return plc_builder_refuse(b, "precomputed replicas with %s", name);
-    if (redis ? b->table_size && b->table_size != PLC_REDIS_SLOTS : b->table_size)
-        return plc_builder_refuse(b, "%u partitions with %s (Redis has 16384 slots)",
-                                  b->table_size, name);
-    if (b->map && !redis)
-        return plc_builder_refuse(b, "a partition map with %s: only Redis has one", name);
-    if (b->map && b->map_parts != PLC_REDIS_SLOTS)
-        return plc_builder_refuse(b, "a partition map of %u rows: Redis has 16384 slots",
-                                  b->map_parts);
-    return 0;
-}
-
 /* The nodes' fields the mode reads, and those it has no use for. */
 int plc_compat_check_nodes(placer_builder *b)
 {
@@ -165,49 +114,4 @@ int plc_compat_check_nodes(placer_builder *b)
                                       name);
     }
     return 0;
-}
-
-/* Redis: a partitions snapshot of the slot map (the builder's, or the even
- * split), keys hashed to slots. The builder is read through a copy whose
- * strategy, key hash and map are Redis': b itself is not changed. */
-static int build_redis(placer_builder *b, uint64_t epoch, placer_snapshot **out)
-{
-    placer_builder v = *b;
-    v.strategy = PLACER_PARTITIONS;
-    v.key_hash = v.eff_hash = PLACER_HASH_REDIS;
-    v.eff_key = (plc_hash_key){0, 0, 0};
-    v.table_size = PLC_REDIS_SLOTS;
-    v.previous = NULL;
-    uint32_t *split = NULL;
-    if (!b->map) {
-        split = plc_malloc(sizeof *split * PLC_REDIS_SLOTS);
-        if (!split)
-            return PLACER_ENOMEM;
-        plc_compat_redis_even_split(b->nnodes, split);
-        v.map = split;
-        v.fwd = NULL;
-        v.map_parts = PLC_REDIS_SLOTS;
-        v.map_copies = 1;
-    }
-    placer_snapshot *s = NULL;
-    int rc = plc_strategy_get(PLACER_PARTITIONS)->build(&v, epoch, &s);
-    plc_free(split);
-    if (!rc && (rc = plc_redis_attach(s)) != 0)
-        placer_snapshot_free(s);
-    if (!rc)
-        *out = s;
-    return rc;
-}
-
-int plc_compat_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
-{
-    const char *name = placer_compat_name(b->compat);
-    int rc = check_settings(b, name);
-    if (!rc)
-        rc = plc_compat_check_nodes(b);
-    if (rc)
-        return rc;
-    if (b->compat == PLACER_COMPAT_REDIS)
-        return build_redis(b, epoch, out);
-    return plc_compat_snapshot_build(b, epoch, out);
 }

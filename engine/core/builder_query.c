@@ -1,0 +1,102 @@
+/*
+ * builder_query.c -- what the strategies' builds may ask of a builder (its
+ * nodes by id, whether it is in transition, the build's key hash and its
+ * kernels) and the builder's error channel (plc_builder_refuse,
+ * placer_builder_error). It calls nothing above it: the registry and the
+ * modules call into it, never the other way (tests/test_file_cycles.py).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "builder_internal.h"
+
+int plc_builder_resolve_hash(placer_builder *b)
+{
+    const placer_snapshot *prev = b->previous;
+    int h = b->key_hash;
+    if (!h) /* unset: keyed when a secret is set, else the previous build's hash */
+        h = b->has_secret ? PLACER_HASH_SIPHASH13 : prev ? prev->key_hash : PLACER_HASH_PLACER_V2;
+    plc_hash_key key = {b->seed, 0, 0};
+    if (h == PLACER_HASH_SIPHASH13) {
+        if (b->has_secret)
+            key = (plc_hash_key){0, b->secret_k0, b->secret_k1};
+        else if (prev && prev->key_hash == PLACER_HASH_SIPHASH13)
+            key = prev->hkey; /* a rebuild keeps the secret, so no key moves */
+        else
+            return PLACER_EINVAL; /* keyed, but no secret */
+    } else if (b->has_secret) {
+        return PLACER_EINVAL; /* Couchbase and the compatibility modes take no secret */
+    }
+    b->eff_hash = h;
+    b->eff_key = key;
+    return 0;
+}
+
+uint64_t plc_builder_hash(const placer_builder *b, const void *key, size_t len)
+{
+    plc_hash_fn one;
+    plc_hash_batch_fn batch;
+    int fused;
+    plc_hash_kernels(b->eff_hash, plc_kernels_get(), &one, &batch, &fused);
+    return one(&b->eff_key, key, len);
+}
+
+void plc_hash_kernels(int key_hash, const plc_kernels *k, plc_hash_fn *one, plc_hash_batch_fn *batch,
+                      int *fused)
+{
+    *fused = 0;
+    if (key_hash == PLACER_HASH_PLACER_V1) {
+        *one = k->hash_v1, *batch = k->hash_v1_batch;
+    } else if (key_hash == PLACER_HASH_SIPHASH13) {
+        *one = k->siphash13, *batch = k->siphash13_batch;
+    } else {
+        *one = k->hash_v2, *batch = k->hash_v2_batch;
+        *fused = key_hash == PLACER_HASH_PLACER_V2;
+    }
+}
+
+int plc_builder_in_transition(const placer_builder *b)
+{
+    for (uint32_t n = 0; n < b->nnodes; n++)
+        if (b->nodes[n].state == PLACER_NODE_JOINING || b->nodes[n].state == PLACER_NODE_DRAINING)
+            return 1;
+    return 0;
+}
+
+uint32_t plc_builder_id_slot(const uint32_t *index, uint32_t cap, const placer_builder *b,
+                             const char *id, size_t len)
+{
+    uint32_t mask = cap - 1;
+    uint32_t i = (uint32_t)placer_hash64(0, id, len) & mask;
+    while (index[i]) {
+        const plc_bnode *n = &b->nodes[index[i] - 1];
+        if (n->id_len == len && memcmp(n->id, id, len) == 0)
+            break;
+        i = (i + 1) & mask;
+    }
+    return i;
+}
+
+int plc_builder_find(const placer_builder *b, const char *id)
+{
+    if (!b->id_index_cap)
+        return -1;
+    uint32_t slot = plc_builder_id_slot(b->id_index, b->id_index_cap, b, id, strlen(id));
+    return (int)b->id_index[slot] - 1;
+}
+
+int plc_builder_refuse(placer_builder *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->why_buf, sizeof b->why_buf, fmt, ap);
+    va_end(ap);
+    b->why = b->why_buf;
+    return PLACER_EINVAL;
+}
+
+const char *placer_builder_error(const placer_builder *b)
+{
+    return b && b->why ? b->why : "";
+}
