@@ -116,7 +116,7 @@ static int show_join(void)
     for (size_t i = 0; i < n; i++)
         all_to_new &= m[i].to == DEMO_NODES;
     printf("join of %s: %zu ranges, %.4f of the hash space moves (1/%u = %.4f), %s\n",
-           placer_node_id(s, DEMO_NODES), n, placer_moves_fraction(m, n), DEMO_NODES + 1,
+           placer_node_id(s, DEMO_NODES), n, placer_moves_coverage(m, n), DEMO_NODES + 1,
            1.0 / (DEMO_NODES + 1), all_to_new ? "all to it" : "NOT all to it");
     char key[32];
     for (unsigned i = 0; i < 100000; i++) {

@@ -333,7 +333,7 @@ int cmd_diff(int argc, char **argv)
     }
     if (!err) {
         exact = 1;
-        moved = placer_moves_fraction(m, count);
+        moved = placer_moves_coverage(m, count);
         err = placer_moves_shares(a, b, m, count, out_of, into);
     } else if (err == PLACER_ENOTSUP) {
         /* no ranges: evenly spaced positions, as many as a bounded amount

@@ -139,7 +139,7 @@ static int one_json(const placer_snapshot *s, const opts *o, const char *key, si
 static int one(const placer_snapshot *s, const opts *o, const char *key, size_t len)
 {
     uint32_t set[8], owner = 0, next = 0;
-    placer_replica_report rep;
+    placer_replica_report rep = {.size = sizeof rep};
     int k = placer_replicas_ex(s, key, len, set, o->replicas, &rep);
     int err = placer_lookup_handoff(s, key, len, &owner, &next);
     int part = cli_strategy_traits(placer_snapshot_strategy(s)).traits & PLACER_TRAIT_PARTITIONS

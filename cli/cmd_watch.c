@@ -163,12 +163,12 @@ int cmd_watch(int argc, char **argv)
         struct timespec ts = {0, 20 * 1000000L};
         nanosleep(&ts, NULL);
         if (!reached) {
-            placer_follower_status now;
+            placer_follower_status now = {.size = sizeof now};
             placer_follower_status_get(f, &now);
             reached = now.watching || now.accepted || now.rejected;
         }
     }
-    placer_follower_status st;
+    placer_follower_status st = {.size = sizeof st};
     placer_follower_status_get(f, &st);
     placer_follower_stop(f);
     reached = reached || st.watching || st.accepted || st.rejected;

@@ -322,7 +322,7 @@ static int run_one(sim *S, int strategy, uint32_t v, plc_sim_row *row)
     uint32_t R = S->cfg->replicas ? S->cfg->replicas : 1, want = R < N ? R : N;
     for (uint64_t i = 0; i < check; i++) {
         uint32_t set[PLACER_MAX_REPLICAS];
-        placer_replica_report rep = {0};
+        placer_replica_report rep = {.size = sizeof rep};
         int got = placer_replicas_hash(s0, S->hash[i], set, R, &rep);
         /* zones_possible is min(R, zones in the placement) = min(want, zones) */
         int bad = got < (int)want || rep.zones < rep.zones_possible;

@@ -61,7 +61,7 @@ static double moved_fraction(const placer_snapshot *a, const placer_snapshot *b)
     size_t k = 0;
     if (placer_diff(a, b, &mv, &k))
         return NAN;
-    double f = placer_moves_fraction(mv, k);
+    double f = placer_moves_coverage(mv, k);
     placer_moves_free(mv);
     return f;
 }

@@ -303,8 +303,12 @@ int placer_follower_status_get(placer_follower *f, placer_follower_status *st)
 {
     if (!f || !st)
         return PLACER_ENULL;
+    if (st->size < sizeof *st) /* the first version's size: see placer_control.h */
+        return PLACER_EINVAL;
+    size_t size = st->size;
     pthread_mutex_lock(&f->lock);
     *st = f->status;
+    st->size = size;
     st->age_seconds = now_s() - f->since;
     pthread_mutex_unlock(&f->lock);
     return 0;

@@ -80,7 +80,7 @@ static int only_for(plc_mctx *c, int program, int wanted, const char *why)
 int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int program)
 {
     /* no "avalanche": as haproxy would with the given key_hash and distribution */
-    placer_compat_options o = {NULL, NULL, PLACER_COMPAT_AS_PROGRAM, NULL};
+    placer_compat_options o = {.size = sizeof o, .avalanche = PLACER_COMPAT_AS_PROGRAM};
     const char *key;
     json_t *v;
     json_object_foreach((json_t *)root, key, v) {

@@ -47,9 +47,12 @@ static int public_snapshot(const plc_compat_config *c, placer_snapshot **out)
             FUZZ_ASSERT(placer_builder_set_hash_id(b, i, n->hash_id) == 0);
     }
     char tag[3] = {c->hash_tag[0], c->hash_tag[1], 0};
-    placer_compat_options o = {c->distribution ? plc_compat_distribution_name(c->distribution) : NULL,
-                               c->key_hash ? plc_compat_hash_name(c->program, c->key_hash) : NULL,
-                               c->avalanche, tag[0] ? tag : NULL};
+    placer_compat_options o = {
+        .size = sizeof o,
+        .distribution = c->distribution ? plc_compat_distribution_name(c->distribution) : NULL,
+        .key_hash = c->key_hash ? plc_compat_hash_name(c->program, c->key_hash) : NULL,
+        .avalanche = c->avalanche,
+        .hash_tag = tag[0] ? tag : NULL};
     FUZZ_ASSERT(placer_builder_set_compat(b, c->program, &o) == 0);
     if (c->slot_owner)
         FUZZ_ASSERT(placer_builder_set_partition_map(b, PLC_REDIS_SLOTS, 1, c->slot_owner, NULL) == 0);

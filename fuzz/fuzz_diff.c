@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_hash(a, b, m, n, UINT64_MAX);
     for (int q = 0; p.size && q < 64; q++) /* fuzzer-chosen hashes, at most 64 */
         check_hash(a, b, m, n, fuzz_u64(&p));
-    double out_of[MAX_NODES], into[MAX_NODES], f = placer_moves_fraction(m, n), sum = 0;
+    double out_of[MAX_NODES], into[MAX_NODES], f = placer_moves_coverage(m, n), sum = 0;
     FUZZ_ASSERT(placer_moves_shares(a, b, m, n, out_of, into) == 0);
     for (uint32_t i = 0; i < placer_node_count(a); i++)
         sum += out_of[i];

@@ -92,7 +92,7 @@ static void check_key(const placer_snapshot *s, const placer_move *m, size_t nm,
     if (m || !nm)
         FUZZ_ASSERT((now != next) == ref_in_moves(m, nm, h) || nm == (size_t)-1);
     uint32_t set[8];
-    placer_replica_report rep;
+    placer_replica_report rep = {.size = sizeof rep};
     int k = placer_replicas_ex(s, key, len, set, 5, &rep);
     FUZZ_ASSERT(k >= 1 && k <= 5 && set[0] == (uint32_t)owner && rep.nodes == (uint32_t)k);
     for (int i = 0; i < k; i++)

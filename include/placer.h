@@ -399,7 +399,7 @@ PLACER_API int placer_builder_set_partition_map(placer_builder *b, uint32_t part
  *   - replicas walk the program's ring clockwise to distinct physical nodes
  *     and zones, as placer's ring does (tables: their slots in order);
  *   - placer_diff works on rings, in the 64-bit space where a key of
- *     program hash h sits at h << 32 (so placer_moves_fraction stays a
+ *     program hash h sits at h << 32 (so placer_moves_coverage stays a
  *     fraction of keys); tables placed by hash % n have no ranges:
  *     PLACER_ENOTSUP, as jump (placer_moved_fraction works on all);
  *   - node states: down nodes keep their points (placer_lookup_live skips
@@ -422,7 +422,13 @@ PLACER_API int placer_builder_set_partition_map(placer_builder *b, uint32_t part
 /* Key hash ids of the compatibility modes start here (docs/FORMAT.md). */
 #define PLACER_HASH_COMPAT_FIRST 16
 
+/* Size-prefixed (as placer_replica_report and placer_follower_status), so
+ * that fields can be added without breaking callers: set size to
+ * sizeof(placer_compat_options) and name the fields you set, e.g.
+ *   placer_compat_options o = {.size = sizeof o, .distribution = "modula"};
+ * A size below that of this first version is PLACER_EINVAL. */
 typedef struct placer_compat_options {
+    size_t size;
     const char *distribution; /* the program's own name ("ketama_weighted", "ketama", "modula",
                                  "consistent", "hash", "map-based"); NULL: the program's default */
     const char *key_hash;     /* the program's own name ("md5", "fnv1a_64", "sdbm", ...);
@@ -614,8 +620,16 @@ PLACER_API int placer_snapshot_in_transition(const placer_snapshot *s);
  * placer_lookup_hash, the diffs and the moves speak of: its key hash of the
  * key -- placer_hash64(its seed, key, len) (placer-v2), the legacy
  * placer-v1, or placer_siphash13(its secret, key, len) when keyed -- or for
- * Couchbase-hash partitions the first position of the key's vBucket. Returns 0 when s is NULL or key is NULL with len > 0. */
+ * Couchbase-hash partitions the first position of the key's vBucket. Returns 0 when s is NULL or key is NULL with len > 0:
+ * ambiguous, since 0 is also a position a key may have; use
+ * placer_snapshot_key_position to tell an error from it. */
 PLACER_API uint64_t placer_snapshot_hash(const placer_snapshot *s, const void *key, size_t len);
+
+/* placer_snapshot_hash with the error apart: the key's position in *pos.
+ * Returns 0, or PLACER_ENULL (s or pos NULL, or key NULL with len > 0;
+ * *pos untouched). */
+PLACER_API int placer_snapshot_key_position(const placer_snapshot *s, const void *key, size_t len,
+                                            uint64_t *pos);
 
 /* ------------------------------------------------------------------------ */
 /* Inspecting snapshots                                                     */
@@ -818,6 +832,7 @@ PLACER_API int placer_partition_replicas(const placer_snapshot *s, uint32_t p, u
  * fewer distinct nodes than asked were found, or fewer distinct zones than
  * min(want, zones in the placement). */
 typedef struct placer_replica_report {
+    size_t size;             /* set by the caller: sizeof(placer_replica_report) */
     uint32_t nodes;          /* distinct nodes written */
     uint32_t zones;          /* distinct zones among them */
     uint32_t zones_possible; /* min(want, zones in the placement) */
@@ -833,8 +848,10 @@ typedef struct placer_replica_report {
 PLACER_API int placer_replicas(const placer_snapshot *s, const void *key, size_t len,
                                uint32_t *out, uint32_t want);
 
-/* placer_replicas, also filling *report (when not NULL) with the number of
- * nodes and zones found and whether the set is under-replicated. */
+/* placer_replicas, also filling *report (when not NULL; its size set by
+ * the caller, e.g. placer_replica_report r = {.size = sizeof r}) with the
+ * number of nodes and zones found and whether the set is under-replicated.
+ * PLACER_EINVAL when report->size is below this version's struct. */
 PLACER_API int placer_replicas_ex(const placer_snapshot *s, const void *key, size_t len,
                                   uint32_t *out, uint32_t want, placer_replica_report *report);
 
@@ -884,7 +901,16 @@ PLACER_API int placer_diff_transition(const placer_snapshot *s, placer_move **mo
 /* Release what placer_diff returned; NULL is accepted. */
 PLACER_API void placer_moves_free(placer_move *moves);
 
-/* The fraction of the 2^64 hash space the moves cover (0.0 .. 1.0). */
+/* The fraction of the 2^64 hash space the moves cover (0.0 .. 1.0): the
+ * share of positions whose owner changes, computed from the ranges (unlike
+ * placer_moved_fraction, which counts keys). */
+PLACER_API double placer_moves_coverage(const placer_move *moves, size_t count);
+
+/* The old name of placer_moves_coverage, one letter from
+ * placer_moved_fraction: kept until soname 2. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((deprecated("use placer_moves_coverage")))
+#endif
 PLACER_API double placer_moves_fraction(const placer_move *moves, size_t count);
 
 /* Per node, the fraction of the space it gives away and receives:
@@ -1084,6 +1110,13 @@ PLACER_API void placer_mem_free(void *p);
 
 /* "MAJOR.MINOR.PATCH"; static. */
 PLACER_API const char *placer_version_string(void);
+
+/* The version as one number, MAJOR * 10000 + MINOR * 100 + PATCH (0.1.0 is
+ * 100), for comparisons at run time against PLACER_VERSION_NUMBER, the
+ * header's. */
+#define PLACER_VERSION_NUMBER \
+    (PLACER_VERSION_MAJOR * 10000 + PLACER_VERSION_MINOR * 100 + PLACER_VERSION_PATCH)
+PLACER_API unsigned placer_version_number(void);
 
 #define PLACER_CPU_SSE42 (1u << 0)
 #define PLACER_CPU_PCLMUL (1u << 1)

@@ -28,6 +28,16 @@
 
 #include "placer.h"
 
+/* libplacer-control's exports: its own macro, so that building its DLL
+ * (PLACER_CONTROL_BUILDING_DLL) exports its calls and not libplacer's. */
+#if defined(_WIN32) && defined(PLACER_CONTROL_BUILDING_DLL)
+#define PLACER_CONTROL_API __declspec(dllexport)
+#elif defined(__GNUC__) || defined(__clang__)
+#define PLACER_CONTROL_API __attribute__((visibility("default")))
+#else
+#define PLACER_CONTROL_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -45,11 +55,11 @@ extern "C" {
  * zero, a non-digit, "0x" alone); PLACER_ERANGE when it is one but lies
  * outside [min, max] (including past 2^64-1). *out is written only on
  * success. Pure: any thread. */
-PLACER_API int placer_parse_u64(const char *text, size_t len, uint64_t min, uint64_t max,
+PLACER_CONTROL_API int placer_parse_u64(const char *text, size_t len, uint64_t min, uint64_t max,
                                 uint64_t *out);
 
 /* A short English reason for a placer_parse_u64 error (a static string). */
-PLACER_API const char *placer_parse_u64_reason(const char *text, size_t len, int err);
+PLACER_CONTROL_API const char *placer_parse_u64_reason(const char *text, size_t len, int err);
 
 /* ------------------------------------------------------------------------ */
 /* Quoting input in messages                                                */
@@ -63,7 +73,7 @@ PLACER_API const char *placer_parse_u64_reason(const char *text, size_t len, int
  * never cut in half) and returns the length of the whole escaped text, as
  * snprintf does: a return >= cap means it was cut. out may be NULL with cap
  * 0 to measure. Pure: any thread. */
-PLACER_API size_t placer_escape(char *out, size_t cap, const void *text, size_t len);
+PLACER_CONTROL_API size_t placer_escape(char *out, size_t cap, const void *text, size_t len);
 
 /* ------------------------------------------------------------------------ */
 /* Imports: Couchbase                                                       */
@@ -78,12 +88,12 @@ PLACER_API size_t placer_escape(char *out, size_t cap, const void *text, size_t 
  * the epoch is revEpoch * 2^32 + rev. Keys map as Couchbase's SDKs map them
  * (PLACER_HASH_COUCHBASE). Returns 0, PLACER_ENULL, PLACER_ENOMEM, or
  * PLACER_EFORMAT when the text is not such a configuration (*out untouched). */
-PLACER_API int placer_couchbase_import(const char *json, size_t len, placer_snapshot **out);
+PLACER_CONTROL_API int placer_couchbase_import(const char *json, size_t len, placer_snapshot **out);
 
 /* placer_couchbase_import, also writing into why (when not NULL, at most
  * why_len bytes, NUL-terminated) what is wrong with a rejected document:
  * the JSON error with its line and column, or the field at fault. */
-PLACER_API int placer_couchbase_import_ex(const char *json, size_t len, placer_snapshot **out,
+PLACER_CONTROL_API int placer_couchbase_import_ex(const char *json, size_t len, placer_snapshot **out,
                                           char *why, size_t why_len);
 
 /* ------------------------------------------------------------------------ */
@@ -110,14 +120,14 @@ PLACER_API int placer_couchbase_import_ex(const char *json, size_t len, placer_s
  * change placement are ignored), a pool without listen or servers, bad
  * servers (port, zero or non-numeric weight, two of one name), a hash or
  * distribution nutcracker does not have, no such pool (docs/COMPAT.md). */
-PLACER_API int placer_twemproxy_membership(const char *yaml, size_t len, const char *pool,
+PLACER_CONTROL_API int placer_twemproxy_membership(const char *yaml, size_t len, const char *pool,
                                            char **json, size_t *json_len, char *why,
                                            size_t why_len);
 
 /* placer_twemproxy_membership's document built (placer_membership_parse,
  * placer_builder_build) at `epoch` into *out: keys go where nutcracker
  * sends them. Also returns the build's errors (why names them). */
-PLACER_API int placer_twemproxy_import(const char *yaml, size_t len, const char *pool,
+PLACER_CONTROL_API int placer_twemproxy_import(const char *yaml, size_t len, const char *pool,
                                        uint64_t epoch, placer_snapshot **out, char *why,
                                        size_t why_len);
 
@@ -137,13 +147,13 @@ PLACER_API int placer_twemproxy_import(const char *yaml, size_t len, const char 
  * whose hash placer has not), hash-balance-factor (bounded loads are
  * placer's per-lookup choice), server-template, no such backend. *json and
  * *json_len as placer_twemproxy_membership's. */
-PLACER_API int placer_haproxy_membership(const char *cfg, size_t len, const char *backend,
+PLACER_CONTROL_API int placer_haproxy_membership(const char *cfg, size_t len, const char *backend,
                                          char **json, size_t *json_len, char *why,
                                          size_t why_len);
 
 /* placer_haproxy_membership's document built at `epoch` into *out: keys go
  * where haproxy sends them. */
-PLACER_API int placer_haproxy_import(const char *cfg, size_t len, const char *backend,
+PLACER_CONTROL_API int placer_haproxy_import(const char *cfg, size_t len, const char *backend,
                                      uint64_t epoch, placer_snapshot **out, char *why,
                                      size_t why_len);
 
@@ -160,12 +170,12 @@ PLACER_API int placer_haproxy_import(const char *cfg, size_t len, const char *ba
  * upstream without hash (or with ip_hash, least_conn, random), a backup
  * server, a down server with plain hash (nginx rehashes), a server given
  * by host name, a file that cannot be read, no such upstream. */
-PLACER_API int placer_nginx_membership(const char *path, const char *upstream, char **json,
+PLACER_CONTROL_API int placer_nginx_membership(const char *path, const char *upstream, char **json,
                                        size_t *json_len, char *why, size_t why_len);
 
 /* placer_nginx_membership's document built at `epoch` into *out: keys go
  * where nginx sends them. */
-PLACER_API int placer_nginx_import(const char *path, const char *upstream, uint64_t epoch,
+PLACER_CONTROL_API int placer_nginx_import(const char *path, const char *upstream, uint64_t epoch,
                                    placer_snapshot **out, char *why, size_t why_len);
 
 /* The text of Redis Cluster's CLUSTER NODES as a membership document:
@@ -179,13 +189,13 @@ PLACER_API int placer_nginx_import(const char *path, const char *upstream, uint6
  * for a line that is not CLUSTER NODES', a slot listed twice, a slot with
  * no master, a replica of an unknown master, more than
  * PLACER_MAX_REPLICAS - 1 replicas of one master. */
-PLACER_API int placer_redis_membership(const char *text, size_t len, char **json,
+PLACER_CONTROL_API int placer_redis_membership(const char *text, size_t len, char **json,
                                        size_t *json_len, char *why, size_t why_len);
 
 /* placer_redis_membership's document built at its epoch into *out: a
  * partitions snapshot of 16,384 slots whose keys map as Redis Cluster maps
  * them, replicas from the slot map. */
-PLACER_API int placer_redis_import(const char *text, size_t len, placer_snapshot **out,
+PLACER_CONTROL_API int placer_redis_import(const char *text, size_t len, placer_snapshot **out,
                                    char *why, size_t why_len);
 
 /* ------------------------------------------------------------------------ */
@@ -223,7 +233,7 @@ PLACER_API int placer_redis_import(const char *text, size_t len, placer_snapshot
  * file's epoch (0 when it has none). Returns 1 when the file has an epoch,
  * 0 when not, or PLACER_ENULL, PLACER_ENOMEM or PLACER_EFORMAT (*out
  * untouched). */
-PLACER_API int placer_membership_parse(const char *json, size_t len, const char *name,
+PLACER_CONTROL_API int placer_membership_parse(const char *json, size_t len, const char *name,
                                        placer_builder **out, uint64_t *epoch, char *why,
                                        size_t why_len);
 
@@ -251,11 +261,11 @@ typedef struct placer_etcd_config placer_etcd_config;
  * timeout_ms (<= 0: 5,000). Returns 0 and *out (free it with
  * placer_etcd_config_free), PLACER_ENULL, PLACER_EINVAL (no endpoint, or
  * one that is neither http:// nor https://) or PLACER_ENOMEM. */
-PLACER_API int placer_etcd_config_new(const char *endpoints, long timeout_ms,
+PLACER_CONTROL_API int placer_etcd_config_new(const char *endpoints, long timeout_ms,
                                       placer_etcd_config **out);
 
 /* Release c; NULL is accepted. */
-PLACER_API void placer_etcd_config_free(placer_etcd_config *c);
+PLACER_CONTROL_API void placer_etcd_config_free(placer_etcd_config *c);
 
 /* TLS: cacert, a PEM file of the CAs that sign the members' certificates
  * (NULL: the system's CAs); cert and cert_key, PEM files of the client
@@ -264,7 +274,7 @@ PLACER_API void placer_etcd_config_free(placer_etcd_config *c);
  * connects; they must be readable now. Returns 0, PLACER_ENULL,
  * PLACER_EINVAL (cert without cert_key or the reverse, or a file that
  * cannot be opened: why names it) or PLACER_ENOMEM. */
-PLACER_API int placer_etcd_config_set_tls(placer_etcd_config *c, const char *cacert,
+PLACER_CONTROL_API int placer_etcd_config_set_tls(placer_etcd_config *c, const char *cacert,
                                           const char *cert, const char *cert_key, char *why,
                                           size_t why_len);
 /* (set_tls also returns PLACER_EINVAL when cacert or cert is given and one
@@ -275,14 +285,14 @@ PLACER_API int placer_etcd_config_set_tls(placer_etcd_config *c, const char *cac
  * PLACER_EINVAL (why says so) unless allow is non-zero here, knowing that
  * anyone on the network path then reads the secret. Returns 0 or
  * PLACER_ENULL. */
-PLACER_API int placer_etcd_config_allow_cleartext_secret(placer_etcd_config *c, int allow);
+PLACER_CONTROL_API int placer_etcd_config_allow_cleartext_secret(placer_etcd_config *c, int allow);
 
 /* etcd's user authentication: calls authenticate as user with password
  * (/v3/auth/authenticate) and send the token etcd gives; a token etcd has
  * expired is replaced by authenticating again, once per call. Returns 0,
  * PLACER_ENULL, PLACER_EINVAL (an empty user or password) or
  * PLACER_ENOMEM. */
-PLACER_API int placer_etcd_config_set_user(placer_etcd_config *c, const char *user,
+PLACER_CONTROL_API int placer_etcd_config_set_user(placer_etcd_config *c, const char *user,
                                            const char *password);
 
 /* Publish s under key if its epoch is newer than the one stored (any
@@ -295,7 +305,7 @@ PLACER_API int placer_etcd_config_set_user(placer_etcd_config *c, const char *us
  * is bounded by timeout_ms, so a publish of C chunks ends within about
  * (C + 3) x timeout_ms. A keyed snapshot and an http:// endpoint:
  * PLACER_EINVAL (placer_etcd_config_allow_cleartext_secret). */
-PLACER_API int placer_etcd_publish(const char *endpoints, const char *key,
+PLACER_CONTROL_API int placer_etcd_publish(const char *endpoints, const char *key,
                                    const placer_snapshot *s, long timeout_ms,
                                    uint64_t *current_epoch, char *why, size_t why_len);
 
@@ -304,7 +314,7 @@ PLACER_API int placer_etcd_publish(const char *endpoints, const char *key,
  * returns PLACER_EINVAL (a key refused: why says which byte) and
  * PLACER_EAUTH (credentials refused, a certificate rejected, or the user
  * may not write under key: why says which). */
-PLACER_API int placer_etcd_publish_ex(const placer_etcd_config *c, const char *key,
+PLACER_CONTROL_API int placer_etcd_publish_ex(const placer_etcd_config *c, const char *key,
                                       const placer_snapshot *s, uint64_t *current_epoch,
                                       char *why, size_t why_len);
 #define PLACER_MAX_ETCD_KEY 512u /* bytes in a key snapshots are published under */
@@ -314,11 +324,11 @@ PLACER_API int placer_etcd_publish_ex(const placer_etcd_config *c, const char *k
  * chunk included (the manifest's chunks are read one by one, the deadline
  * checked between them and inside each transfer). Returns 0, PLACER_EMISSING, PLACER_EUNAVAIL,
  * a decode error (PLACER_ECHECKSUM, ...), PLACER_ENULL or PLACER_ENOMEM. */
-PLACER_API int placer_etcd_fetch(const char *endpoints, const char *key, long timeout_ms,
+PLACER_CONTROL_API int placer_etcd_fetch(const char *endpoints, const char *key, long timeout_ms,
                                  placer_snapshot **out, char *why, size_t why_len);
 
 /* placer_etcd_fetch through a config; also returns PLACER_EAUTH. */
-PLACER_API int placer_etcd_fetch_ex(const placer_etcd_config *c, const char *key,
+PLACER_CONTROL_API int placer_etcd_fetch_ex(const placer_etcd_config *c, const char *key,
                                     placer_snapshot **out, char *why, size_t why_len);
 
 /* A follower: a thread that reads the snapshot under key, then watches it
@@ -333,14 +343,14 @@ PLACER_API int placer_etcd_fetch_ex(const placer_etcd_config *c, const char *key
 typedef struct placer_follower placer_follower;
 typedef void (*placer_follower_event_fn)(void *ctx, uint64_t epoch, int accepted,
                                          const char *reason);
-PLACER_API int placer_follower_start(const char *endpoints, const char *key, placer_router *r,
+PLACER_CONTROL_API int placer_follower_start(const char *endpoints, const char *key, placer_router *r,
                                      placer_follower_event_fn on_event, void *ctx,
                                      placer_follower **out);
 
 /* placer_follower_start through a config (copied: free it when you like).
  * Credentials etcd refuses are retried with backoff like an unavailable
  * member, and reported in the status's last_error. */
-PLACER_API int placer_follower_start_ex(const placer_etcd_config *c, const char *key,
+PLACER_CONTROL_API int placer_follower_start_ex(const placer_etcd_config *c, const char *key,
                                         placer_router *r, placer_follower_event_fn on_event,
                                         void *ctx, placer_follower **out);
 
@@ -348,12 +358,16 @@ PLACER_API int placer_follower_start_ex(const placer_etcd_config *c, const char 
  * made one). Returns within about 100 ms, whatever the members do: the
  * thread's transfers and chunk reads look at the stop flag every 50 ms.
  * NULL is accepted. */
-PLACER_API void placer_follower_stop(placer_follower *f);
+PLACER_CONTROL_API void placer_follower_stop(placer_follower *f);
 
 /* The router the follower publishes into; NULL until it has one. */
-PLACER_API placer_router *placer_follower_router(placer_follower *f);
+PLACER_CONTROL_API placer_router *placer_follower_router(placer_follower *f);
 
+/* Size-prefixed: set size to sizeof(placer_follower_status) before
+ * placer_follower_status_get (placer_follower_status st = {.size = sizeof st});
+ * fields may be added at the end without breaking callers. */
 typedef struct placer_follower_status {
+    size_t size;
     uint64_t epoch;       /* of the last snapshot accepted (0: none yet) */
     double age_seconds;   /* since it was accepted (since start when none) */
     uint64_t accepted, rejected;
@@ -362,8 +376,9 @@ typedef struct placer_follower_status {
     char last_error[256]; /* the last failure or rejection, "" when none */
 } placer_follower_status;
 
-/* A consistent copy of the follower's status. Returns 0 or PLACER_ENULL. */
-PLACER_API int placer_follower_status_get(placer_follower *f, placer_follower_status *st);
+/* A consistent copy of the follower's status. Returns 0, PLACER_ENULL, or
+ * PLACER_EINVAL when st->size is below this version's struct. */
+PLACER_CONTROL_API int placer_follower_status_get(placer_follower *f, placer_follower_status *st);
 
 #ifdef __cplusplus
 }

@@ -75,7 +75,7 @@ int main(void)
     static char line[8192];
     static char dist[64], hash[64], tag[8];
     static uint32_t slots[SLOTS];
-    placer_compat_options opt = {NULL, NULL, 0, NULL};
+    placer_compat_options opt = {.size = sizeof opt};
     placer_builder *b = placer_builder_new();
     int program = 0, have_slots = 0, dump = 0, av = 0;
     if (!b)

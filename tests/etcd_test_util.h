@@ -47,7 +47,7 @@ static inline void tu_nap_ms(long ms)
 static inline int tu_wait_epoch(placer_follower *f, uint64_t epoch, double seconds)
 {
     double until = tu_now() + seconds;
-    placer_follower_status st;
+    placer_follower_status st = {.size = sizeof st};
     do {
         placer_follower_status_get(f, &st);
         if (st.epoch == epoch)

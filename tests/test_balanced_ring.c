@@ -272,7 +272,7 @@ static void test_removal(const placer_snapshot *s1)
     for (size_t i = 0; i < k; i++)
         CHECK_ALL(strcmp(placer_node_id(drain, mv[i].from), "node-040") == 0,
                   "a drain moves only the drained node's ranges");
-    CHECK(fabs(placer_moves_fraction(mv, k) - leaver_share) <= 1e-12);
+    CHECK(fabs(placer_moves_coverage(mv, k) - leaver_share) <= 1e-12);
     placer_moves_free(mv);
     /* the drain called off: node-040 active again keeps its tokens */
     placer_builder_set_state(b, 40, PLACER_NODE_ACTIVE);

@@ -62,6 +62,16 @@ static void null_pointers(void)
     CHECK_EQ(placer_snapshot_epoch(NULL), 0);
     CHECK_EQ(placer_snapshot_seed(NULL), 0);
     CHECK_EQ(placer_snapshot_hash(NULL, "k", 1), 0);
+    /* the position with its error apart from it */
+    uint64_t pos = 7;
+    CHECK_EQ(placer_snapshot_key_position(NULL, "k", 1, &pos), PLACER_ENULL);
+    CHECK_EQ(placer_snapshot_key_position(s, NULL, 1, &pos), PLACER_ENULL);
+    CHECK_EQ(placer_snapshot_key_position(s, "k", 1, NULL), PLACER_ENULL);
+    CHECK_EQ(pos, 7);
+    CHECK_EQ(placer_snapshot_key_position(s, "k", 1, &pos), 0);
+    CHECK_EQ(pos, placer_snapshot_hash(s, "k", 1));
+    CHECK_EQ(placer_snapshot_key_position(s, NULL, 0, &pos), 0);
+    CHECK_EQ(pos, placer_snapshot_hash(s, NULL, 0));
     placer_snapshot_free(s);
     placer_snapshot_free(NULL);
     placer_builder_free(b);

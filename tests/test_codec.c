@@ -401,7 +401,8 @@ static placer_snapshot *make_compat(int program, const char *dist, const char *h
             placer_builder_set_hash_id(b, (uint32_t)i, 9);
     }
     placer_builder_set_state(b, 3, PLACER_NODE_DOWN);
-    placer_compat_options o = {dist, hash, avalanche, tag};
+    placer_compat_options o = {.size = sizeof o, .distribution = dist, .key_hash = hash,
+                               .avalanche = avalanche, .hash_tag = tag};
     CHECK_EQ(placer_builder_set_compat(b, program, &o), 0);
     placer_snapshot *s = NULL;
     CHECK_EQ(placer_builder_build(b, 42, &s), 0);

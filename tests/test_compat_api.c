@@ -86,7 +86,8 @@ static placer_snapshot *build(const mode *m, int nodes, int down, const uint32_t
         if (i == down)
             CHECK_EQ(placer_builder_set_state(b, (uint32_t)i, PLACER_NODE_DOWN), 0);
     }
-    placer_compat_options o = {m->dist, m->hash, m->avalanche, m->tag};
+    placer_compat_options o = {.size = sizeof o, .distribution = m->dist, .key_hash = m->hash,
+                               .avalanche = m->avalanche, .hash_tag = m->tag};
     CHECK_EQ(placer_builder_set_compat(b, m->program, &o), 0);
     if (slots)
         CHECK_EQ(placer_builder_set_partition_map(b, PLC_REDIS_SLOTS, 1, slots, NULL), 0);
@@ -149,7 +150,7 @@ static int replicas_ok(const placer_snapshot *s, const void *key, size_t len, in
                        uint32_t want, uint32_t expect)
 {
     uint32_t out[NODES];
-    placer_replica_report rep;
+    placer_replica_report rep = {.size = sizeof rep};
     int k = placer_replicas_ex(s, key, len, out, want, &rep);
     int ok = k == (int)expect && (k == 0 || (int)out[0] == owner);
     for (int i = 0; ok && i < k; i++)
@@ -365,13 +366,13 @@ static void refusals(void)
     CHECK_EQ(placer_builder_set_compat(NULL, 1, NULL), PLACER_ENULL);
     CHECK_EQ(placer_builder_set_compat(b, 9, NULL), PLACER_EINVAL);
     CHECK(placer_builder_error(b)[0] != '\0');
-    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_NGINX, &(placer_compat_options){"modula", NULL, 0, NULL}), PLACER_EINVAL);
-    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_TWEMPROXY, &(placer_compat_options){NULL, "sdbm", 0, NULL}), PLACER_EINVAL);
-    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_LIBMEMCACHED, &(placer_compat_options){NULL, "hsieh", 0, NULL}), PLACER_EINVAL);
-    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_NGINX, &(placer_compat_options){NULL, NULL, 1, NULL}), PLACER_EINVAL);
-    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_LIBMEMCACHED, &(placer_compat_options){NULL, NULL, 0, "{}"}), PLACER_EINVAL);
-    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_TWEMPROXY, &(placer_compat_options){NULL, NULL, 0, "{"}), PLACER_EINVAL);
-    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_REDIS, &(placer_compat_options){"ketama", NULL, 0, NULL}), PLACER_EINVAL);
+    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_NGINX, &(placer_compat_options){.size = sizeof(placer_compat_options), .distribution = "modula"}), PLACER_EINVAL);
+    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_TWEMPROXY, &(placer_compat_options){.size = sizeof(placer_compat_options), .key_hash = "sdbm"}), PLACER_EINVAL);
+    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_LIBMEMCACHED, &(placer_compat_options){.size = sizeof(placer_compat_options), .key_hash = "hsieh"}), PLACER_EINVAL);
+    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_NGINX, &(placer_compat_options){.size = sizeof(placer_compat_options), .avalanche = 1}), PLACER_EINVAL);
+    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_LIBMEMCACHED, &(placer_compat_options){.size = sizeof(placer_compat_options), .hash_tag = "{}"}), PLACER_EINVAL);
+    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_TWEMPROXY, &(placer_compat_options){.size = sizeof(placer_compat_options), .hash_tag = "{"}), PLACER_EINVAL);
+    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_REDIS, &(placer_compat_options){.size = sizeof(placer_compat_options), .distribution = "ketama"}), PLACER_EINVAL);
     CHECK_EQ(placer_builder_set_strategy(b, PLACER_EMULATED), PLACER_EINVAL);
     CHECK_EQ(placer_builder_set_hash_id(b, 0, PLC_HAPROXY_MAX_ID + 1), PLACER_EINVAL);
     CHECK_EQ(placer_builder_set_hash_id(b, 5, 1), PLACER_ERANGE);
@@ -402,13 +403,13 @@ static void refusals(void)
     CHECK_EQ(placer_builder_build(b, 1, &s), PLACER_ETOOMANY);
     CHECK(s == NULL);
     placer_builder_free(b);
-    b = weighted_pool(PLACER_COMPAT_TWEMPROXY, &(placer_compat_options){"modula", NULL, 0, NULL},
+    b = weighted_pool(PLACER_COMPAT_TWEMPROXY, &(placer_compat_options){.size = sizeof(placer_compat_options), .distribution = "modula"},
                       PLACER_MAX_COMPAT_POINTS - 1);
     CHECK_EQ(placer_builder_build(b, 1, &s), 0); /* exactly the cap */
     placer_snapshot_free(s);
     s = NULL;
     placer_builder_free(b);
-    b = weighted_pool(PLACER_COMPAT_TWEMPROXY, &(placer_compat_options){"modula", NULL, 0, NULL},
+    b = weighted_pool(PLACER_COMPAT_TWEMPROXY, &(placer_compat_options){.size = sizeof(placer_compat_options), .distribution = "modula"},
                       PLACER_MAX_COMPAT_POINTS);
     CHECK_EQ(placer_builder_build(b, 1, &s), PLACER_ETOOMANY);
     placer_builder_free(b);

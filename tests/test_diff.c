@@ -44,14 +44,19 @@ static void seed004(void)
     placer_moves_free(m);
     CHECK_EQ(placer_diff(s4, s4, &m, &n), 0);
     CHECK(n == 0 && m == NULL);
-    CHECK(placer_moves_fraction(m, n) == 0.0);
+    CHECK(placer_moves_coverage(m, n) == 0.0);
     /* The wrap: A's token moves from 20 to 90. (85, 90] stays with A; the
      * wrapping range (90, 20] goes to B, whose 55 is now the smallest. */
     const uint64_t tw[] = {90, 55, 85};
     placer_snapshot *sw = ring(ids3, tw, 3);
     CHECK_EQ(placer_diff(s3, sw, &m, &n), 0);
     CHECK(n == 1 && m[0].lo == 90 && m[0].hi == 20 && m[0].from == 0 && m[0].to == 1);
-    CHECK(fabs(placer_moves_fraction(m, n) - (double)(UINT64_MAX - 90 + 1 + 20) / 18446744073709551616.0) < 1e-15);
+    CHECK(fabs(placer_moves_coverage(m, n) - (double)(UINT64_MAX - 90 + 1 + 20) / 18446744073709551616.0) < 1e-15);
+    /* the deprecated name, kept until soname 2, is the same call */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    CHECK(placer_moves_fraction(m, n) == placer_moves_coverage(m, n));
+#pragma GCC diagnostic pop
     placer_moves_free(m);
     placer_snapshot_free(s3);
     placer_snapshot_free(s4);
@@ -138,7 +143,7 @@ static void join_and_leave(void)
     placer_move *m;
     size_t n;
     CHECK_EQ(placer_diff(s120, s121, &m, &n), 0);
-    double f = placer_moves_fraction(m, n);
+    double f = placer_moves_coverage(m, n);
     double *into = calloc(121, sizeof *into), *out_of = calloc(120, sizeof *out_of);
     CHECK_EQ(placer_moves_shares(s120, s121, m, n, out_of, into), 0);
     int all_to_new = 1;
@@ -153,7 +158,7 @@ static void join_and_leave(void)
     placer_moves_free(m);
 
     CHECK_EQ(placer_diff(s120, s119, &m, &n), 0);
-    f = placer_moves_fraction(m, n);
+    f = placer_moves_coverage(m, n);
     CHECK_EQ(placer_moves_shares(s120, s119, m, n, out_of, NULL), 0);
     int only_from_removed = 1, receivers = 0;
     int *got = calloc(120, sizeof *got);

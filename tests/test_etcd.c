@@ -76,7 +76,7 @@ static int publish(const char *endpoints, placer_snapshot *s)
 static int wait_epoch(placer_follower *f, uint64_t epoch, double seconds)
 {
     double until = now() + seconds;
-    placer_follower_status st;
+    placer_follower_status st = {.size = sizeof st};
     do {
         placer_follower_status_get(f, &st);
         if (st.epoch >= epoch)
@@ -186,7 +186,7 @@ int main(int argc, char **argv)
            atomic_load(&rd.failures), atomic_load(&rd.backwards));
 
     /* 2. a truncated and a corrupted snapshot, written with etcdctl */
-    placer_follower_status before, after;
+    placer_follower_status before = {.size = sizeof before}, after = {.size = sizeof after};
     placer_follower_status_get(f, &before);
     placer_snapshot *good = ring(150, 8, 0);
     void *buf;
@@ -246,7 +246,7 @@ int main(int argc, char **argv)
         etcd_kill(&c, i);
     long lookups = atomic_load(&rd.lookups);
     nap_ms(1500);
-    placer_follower_status st;
+    placer_follower_status st = {.size = sizeof st};
     placer_follower_status_get(f, &st);
     printf("4: all members stopped: serving epoch %llu, age %.2f s, %ld lookups meanwhile\n",
            (unsigned long long)st.epoch, st.age_seconds, atomic_load(&rd.lookups) - lookups);

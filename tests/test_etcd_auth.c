@@ -73,7 +73,7 @@ static void right_credentials(const etcd_cluster *cl)
     tu_nap_ms(3000); /* the follower's token expires (TTL 1 s) */
     CHECK_EQ(publish_as(cl, "writer", "w pw\"1", KEY, 2, why, sizeof why), 0);
     CHECK(tu_wait_epoch(f, 2, 10));
-    placer_follower_status st;
+    placer_follower_status st = {.size = sizeof st};
     placer_follower_status_get(f, &st);
     CHECK_EQ(st.rejected, 0);
     placer_follower_stop(f);

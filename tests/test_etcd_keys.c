@@ -61,7 +61,7 @@ static void good_keys(void)
             fprintf(stderr, "key %zu: %s: %s\n", i, placer_strerror(err), why);
         CHECK_EQ(err, 0);
         CHECK(tu_wait_epoch(f, 7, 10));
-        placer_follower_status st;
+        placer_follower_status st = {.size = sizeof st};
         placer_follower_status_get(f, &st);
         CHECK_EQ(st.rejected, 0);
         placer_follower_stop(f);
@@ -135,7 +135,7 @@ static void hostile_manifests(void)
     }
     /* the follower saw each, rejected each and still serves epoch 5 */
     double until = tu_now() + 10;
-    placer_follower_status st;
+    placer_follower_status st = {.size = sizeof st};
     do {
         placer_follower_status_get(f, &st);
         tu_nap_ms(20);

@@ -80,40 +80,40 @@ static void same(placer_snapshot *got, placer_snapshot *want, const char *what)
 
 int main(void)
 {
-    placer_snapshot *con_av = build_opt(&(placer_compat_options){"consistent", "sdbm", 1, NULL});
-    placer_snapshot *con = build_opt(&(placer_compat_options){"consistent", "sdbm", 0, NULL});
-    placer_snapshot *map = build_opt(&(placer_compat_options){"map-based", "sdbm", 0, NULL});
-    placer_snapshot *map_av = build_opt(&(placer_compat_options){"map-based", "sdbm", 1, NULL});
+    placer_snapshot *con_av = build_opt(&(placer_compat_options){.size = sizeof(placer_compat_options), .distribution = "consistent", .key_hash = "sdbm", .avalanche = 1});
+    placer_snapshot *con = build_opt(&(placer_compat_options){.size = sizeof(placer_compat_options), .distribution = "consistent", .key_hash = "sdbm", .avalanche = 0});
+    placer_snapshot *map = build_opt(&(placer_compat_options){.size = sizeof(placer_compat_options), .distribution = "map-based", .key_hash = "sdbm", .avalanche = 0});
+    placer_snapshot *map_av = build_opt(&(placer_compat_options){.size = sizeof(placer_compat_options), .distribution = "map-based", .key_hash = "sdbm", .avalanche = 1});
     /* the explicit forms differ, so agreeing with one of them says which */
     CHECK(differing(con_av, con) > KEYS / 2);
     CHECK(differing(map_av, map) > KEYS / 2);
 
     /* the C API */
     same(build_opt(NULL), con_av, "opt NULL");
-    same(build_opt(&(placer_compat_options){NULL, NULL, PLACER_COMPAT_AS_PROGRAM, NULL}), con_av,
+    same(build_opt(&(placer_compat_options){.size = sizeof(placer_compat_options), .avalanche = PLACER_COMPAT_AS_PROGRAM}), con_av,
          "all defaults, as the program");
-    same(build_opt(&(placer_compat_options){"consistent", NULL, PLACER_COMPAT_AS_PROGRAM, NULL}),
+    same(build_opt(&(placer_compat_options){.size = sizeof(placer_compat_options), .distribution = "consistent", .avalanche = PLACER_COMPAT_AS_PROGRAM}),
          con_av, "hash-type consistent");
-    same(build_opt(&(placer_compat_options){"consistent", "sdbm", PLACER_COMPAT_AS_PROGRAM, NULL}),
+    same(build_opt(&(placer_compat_options){.size = sizeof(placer_compat_options), .distribution = "consistent", .key_hash = "sdbm", .avalanche = PLACER_COMPAT_AS_PROGRAM}),
          con, "hash-type consistent sdbm");
-    same(build_opt(&(placer_compat_options){"map-based", NULL, PLACER_COMPAT_AS_PROGRAM, NULL}),
+    same(build_opt(&(placer_compat_options){.size = sizeof(placer_compat_options), .distribution = "map-based", .avalanche = PLACER_COMPAT_AS_PROGRAM}),
          map, "hash-type map-based");
-    same(build_opt(&(placer_compat_options){"map-based", "sdbm", PLACER_COMPAT_AS_PROGRAM, NULL}),
+    same(build_opt(&(placer_compat_options){.size = sizeof(placer_compat_options), .distribution = "map-based", .key_hash = "sdbm", .avalanche = PLACER_COMPAT_AS_PROGRAM}),
          map, "hash-type map-based sdbm");
     /* an explicit 0 still wins */
-    same(build_opt(&(placer_compat_options){"consistent", NULL, 0, NULL}), con, "avalanche 0");
+    same(build_opt(&(placer_compat_options){.size = sizeof(placer_compat_options), .distribution = "consistent", .avalanche = 0}), con, "avalanche 0");
 
     /* values outside -1 .. 1 are refused; -1 is fine for the other programs */
     placer_builder *b = placer_builder_new();
     CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_HAPROXY,
-                                       &(placer_compat_options){NULL, NULL, -2, NULL}),
+                                       &(placer_compat_options){.size = sizeof(placer_compat_options), .avalanche = -2}),
              PLACER_EINVAL);
     CHECK(strstr(placer_builder_error(b), "PLACER_COMPAT_AS_PROGRAM") != NULL);
     CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_NGINX,
-                                       &(placer_compat_options){NULL, NULL, -1, NULL}),
+                                       &(placer_compat_options){.size = sizeof(placer_compat_options), .avalanche = -1}),
              0);
     CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_NGINX,
-                                       &(placer_compat_options){NULL, NULL, 1, NULL}),
+                                       &(placer_compat_options){.size = sizeof(placer_compat_options), .avalanche = 1}),
              PLACER_EINVAL);
     placer_builder_free(b);
 

@@ -4,6 +4,7 @@
 #include "placer.h"
 #include "placer_control.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
@@ -18,6 +19,13 @@ int main(void)
     CHECK_EQ(placer_snapshot_epoch(s), 5);
     CHECK_EQ(placer_crc32c(0, "123456789", 9), 0xE3069283);
     CHECK(strlen(placer_version_string()) >= 5);
+    {
+        char v[32];
+        unsigned n = placer_version_number();
+        snprintf(v, sizeof v, "%u.%u.%u", n / 10000, n / 100 % 100, n % 100);
+        CHECK(strcmp(v, placer_version_string()) == 0);
+        CHECK_EQ(n, PLACER_VERSION_NUMBER);
+    }
     placer_snapshot_free(s);
     /* issue 6's declarations, through the shared library */
     CHECK_EQ(placer_builder_set_strategy(b, PLACER_PARTITIONS), 0);

@@ -104,7 +104,7 @@ static void seed_ring_properties(void)
         char key[24];
         int len = snprintf(key, sizeof key, "user:%d", q);
         uint32_t out[5];
-        placer_replica_report r;
+        placer_replica_report r = {.size = sizeof r};
         int n = placer_replicas_ex(s, key, (size_t)len, out, 3, &r);
         bad += n != 3 || out[0] != (uint32_t)placer_lookup(s, key, (size_t)len);
         bad += out[0] == out[1] || out[1] == out[2] || out[0] == out[2];
@@ -128,7 +128,7 @@ static void under_replication(void)
     placer_snapshot *two = zoned_ring(2, 2, 16), *one_zone = zoned_ring(4, 1, 16),
                     *two_zones = zoned_ring(3, 2, 16);
     uint32_t out[8] = {0};
-    placer_replica_report r;
+    placer_replica_report r = {.size = sizeof r};
     CHECK_EQ(placer_replicas_ex(two, "k", 1, out, 3, &r), 2); /* never padded */
     CHECK(out[0] != out[1] && r.under_replicated && r.nodes == 2 && r.zones == 2);
     CHECK_EQ(placer_replicas_ex(one_zone, "k", 1, out, 3, &r), 3);
@@ -198,7 +198,7 @@ static void precomputed(void)
             int len = snprintf(key, sizeof key, "q%d", q);
             for (uint32_t want = 1; want <= r + 1; want++) {
                 uint32_t a[16], c[16];
-                placer_replica_report ra, rc;
+                placer_replica_report ra = {.size = sizeof ra}, rc = {.size = sizeof rc};
                 int na = placer_replicas_ex(walked, key, (size_t)len, a, want, &ra);
                 int nc = placer_replicas_ex(table, key, (size_t)len, c, want, &rc);
                 bad += na != nc || memcmp(a, c, (size_t)na * sizeof *a) != 0 ||
@@ -221,7 +221,7 @@ static void many_zones(void)
 {
     placer_snapshot *s = zoned_ring(100, 90, 4);
     uint32_t out[100];
-    placer_replica_report r;
+    placer_replica_report r = {.size = sizeof r};
     int n = placer_replicas_ex(s, "many", 4, out, 80, &r);
     CHECK_EQ(n, 80);
     CHECK(r.zones == 80 && r.zones_possible == 80 && !r.under_replicated);

@@ -74,7 +74,7 @@ static void join(void)
         bad += o == 120 || (uint32_t)placer_lookup(sj, key, (size_t)len) == 120;
         moving += o != next;
     }
-    double f = placer_moves_fraction(m, n);
+    double f = placer_moves_coverage(m, n);
     printf("join: %.4f of the space moves to the joining node (1/121 = %.4f); %ld of 50000 keys "
            "in flight\n",
            f, 1.0 / 121, moving);
@@ -172,7 +172,7 @@ static void errors_and_zones(void)
     placer_builder_set_state(b, 2, PLACER_NODE_JOINING);
     s = build(b);
     uint32_t out[3];
-    placer_replica_report r;
+    placer_replica_report r = {.size = sizeof r};
     CHECK_EQ(placer_replicas_ex(s, "k", 1, out, 3, &r), 2);
     CHECK(r.zones == 2 && r.zones_possible == 2 && r.under_replicated); /* 2 nodes < 3 wanted */
     CHECK_EQ(placer_node_state(s, 9), PLACER_ERANGE);

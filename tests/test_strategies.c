@@ -155,7 +155,7 @@ static void test_maglev(void)
     placer_move *m = NULL;
     size_t n = 0;
     CHECK_EQ(placer_diff_transition(drain, &m, &n), 0);
-    double f = placer_moves_fraction(m, n), own = placer_node_tokens(drain, 17) /
+    double f = placer_moves_coverage(m, n), own = placer_node_tokens(drain, 17) /
                                                    (double)PLACER_DEFAULT_MAGLEV_SIZE;
     printf("maglev removal of 1 of 120 nodes: %.5f of keys move (its own share %.5f, %.2fx)\n",
            f, own, f / own);
@@ -387,7 +387,7 @@ static void test_shared_calls(void)
             ok &= placer_lookup_handoff(s, keys[i], lens[i], &now, &next) == 0 &&
                   now == (uint32_t)o && next == now;
             /* replicas: owner first, distinct nodes, distinct zones (3 zones) */
-            placer_replica_report rep;
+            placer_replica_report rep = {.size = sizeof rep};
             uint32_t set[3];
             int k = placer_replicas_ex(s, keys[i], lens[i], set, 3, &rep);
             rep_ok &= k == 3 && set[0] == (uint32_t)o && !rep.under_replicated &&
@@ -440,7 +440,7 @@ static void test_shared_calls(void)
             CHECK_EQ(derr, PLACER_ENOTSUP);
         } else {
             CHECK_EQ(derr, 0);
-            double exact = placer_moves_fraction(m, n);
+            double exact = placer_moves_coverage(m, n);
             CHECK(fabs(exact - sampled) < 0.002);
             int in_ok = 1;
             for (int i = 0; i < N; i++) {
@@ -490,7 +490,7 @@ static void test_diff_guards(void)
     placer_builder_set_strategy(b, PLACER_PARTITIONS);
     placer_snapshot *p = build(b, 3);
     CHECK_EQ(placer_diff(a, p, &m, &n), 0);
-    double exact = placer_moves_fraction(m, n);
+    double exact = placer_moves_coverage(m, n);
     CHECK_EQ(placer_moved_fraction(a, p, 1u << 20, &f), 0);
     CHECK(fabs(exact - f) < 0.002);
     placer_moves_free(m);

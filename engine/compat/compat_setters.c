@@ -45,9 +45,14 @@ int placer_builder_set_compat(placer_builder *b, int program, const placer_compa
     const char *name = placer_compat_name(program);
     if (!name)
         return plc_builder_refuse(b, "unknown compatibility program %d", program);
-    placer_compat_options none = {NULL, NULL, PLACER_COMPAT_AS_PROGRAM, NULL};
+    placer_compat_options none = {.size = sizeof none, .avalanche = PLACER_COMPAT_AS_PROGRAM};
     if (!opt)
         opt = &none;
+    /* the first version's size (fields added later are read only when the
+     * caller's size covers them) */
+    if (opt->size < sizeof *opt)
+        return plc_builder_refuse(b, "placer_compat_options.size is %zu: set it to "
+                                     "sizeof(placer_compat_options)", opt->size);
     if (opt->distribution && !placer_compat_has_distribution(program, opt->distribution))
         return plc_builder_refuse(b, "%s has no distribution \"%s\"", name, opt->distribution);
     if (opt->key_hash && !placer_compat_has_key_hash(program, opt->key_hash))

@@ -238,12 +238,18 @@ static double range_share(const placer_move *m)
     return (double)(m->hi - m->lo) / 18446744073709551616.0;
 }
 
-double placer_moves_fraction(const placer_move *moves, size_t count)
+double placer_moves_coverage(const placer_move *moves, size_t count)
 {
     double f = 0;
     for (size_t i = 0; moves && i < count; i++)
         f += range_share(&moves[i]);
     return f;
+}
+
+/* The deprecated name (placer.h), until soname 2. */
+double placer_moves_fraction(const placer_move *moves, size_t count)
+{
+    return placer_moves_coverage(moves, count);
 }
 
 int placer_moves_shares(const placer_snapshot *a, const placer_snapshot *b,

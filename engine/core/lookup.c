@@ -18,6 +18,7 @@
  * branch to their module's operations (strategy_ops.h).
  */
 #include "strategy_ops.h"
+#include "validate.h"
 
 int placer_lookup(const placer_snapshot *s, const void *key, size_t len)
 {
@@ -45,6 +46,14 @@ uint64_t placer_snapshot_hash(const placer_snapshot *s, const void *key, size_t 
     if (!s || (!key && len))
         return 0;
     return plc_position(s, key, len);
+}
+
+int placer_snapshot_key_position(const placer_snapshot *s, const void *key, size_t len,
+                                 uint64_t *pos)
+{
+    PLC_VALIDATE_OR_RET(s && pos && (key || !len), PLACER_ENULL);
+    *pos = plc_position(s, key, len);
+    return 0;
 }
 
 int placer_lookup_hash_batch(const placer_snapshot *s, const uint64_t *hashes, size_t n,

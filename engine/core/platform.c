@@ -85,6 +85,11 @@ int placer_set_cpu_mask(unsigned mask)
     return 0;
 }
 
+unsigned placer_version_number(void)
+{
+    return PLACER_VERSION_NUMBER;
+}
+
 const char *placer_version_string(void)
 {
     return STR(PLACER_VERSION_MAJOR) "." STR(PLACER_VERSION_MINOR) "." STR(PLACER_VERSION_PATCH);

@@ -11,6 +11,9 @@ int placer_replicas_hash(const placer_snapshot *s, uint64_t hash, uint32_t *out,
                          placer_replica_report *report)
 {
     PLC_VALIDATE_OR_RET(s && (out || !want), PLACER_ENULL);
+    /* the first version's size: when fields are added, older callers' size
+     * stays accepted and only the fields within it are written */
+    PLC_VALIDATE_OR_RET(!report || report->size >= sizeof *report, PLACER_EINVAL);
     uint32_t count = 0, zones = 0;
     if (want && want <= s->rep_r) { /* ring only */
         /* Precomputed: a set of want is the prefix of the set of rep_r (the
@@ -28,7 +31,9 @@ int placer_replicas_hash(const placer_snapshot *s, uint64_t hash, uint32_t *out,
     }
     if (report) {
         uint32_t possible = want < s->nzones ? want : s->nzones;
-        *report = (placer_replica_report){count, zones, possible, count < want || zones < possible};
+        *report = (placer_replica_report){.size = report->size, .nodes = count, .zones = zones,
+                                          .zones_possible = possible,
+                                          .under_replicated = count < want || zones < possible};
     }
     return (int)count;
 }

@@ -102,7 +102,7 @@ snapshot_decode_ex = _fn(lib, "placer_snapshot_decode_ex", ctypes.c_int, ctypes.
 diff = _fn(lib, "placer_diff", ctypes.c_int, c_vp, c_vp, ctypes.POINTER(ctypes.POINTER(Move)),
            ctypes.POINTER(ctypes.c_size_t))
 moves_free = _fn(lib, "placer_moves_free", None, ctypes.POINTER(Move))
-moves_fraction = _fn(lib, "placer_moves_fraction", ctypes.c_double, ctypes.POINTER(Move),
+moves_fraction = _fn(lib, "placer_moves_coverage", ctypes.c_double, ctypes.POINTER(Move),
                      ctypes.c_size_t)
 moved_fraction = _fn(lib, "placer_moved_fraction", ctypes.c_int, c_vp, c_vp, ctypes.c_uint32,
                      ctypes.POINTER(ctypes.c_double))
