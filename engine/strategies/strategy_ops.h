@@ -5,7 +5,7 @@
  *
  * A new strategy is one file defining a plc_strategy_ops (its build may
  * live in a *_build.c beside it) and one line in strategies.c's registry;
- * nothing else compares strategy ids (tests/test_strategy_ids.sh checks).
+ * nothing else compares strategy ids (tests/test_strategy_ids.py checks).
  * Generic code (lookup.c, replicas.c, states.c, diff.c, encode.c, decode.c,
  * snapshot.c, builder.c) reaches a snapshot's strategy through s->ops, a
  * builder's through plc_strategy_get(b->strategy); code outside libplacer
