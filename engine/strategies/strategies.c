@@ -11,6 +11,14 @@
 #include "compat_snapshot.h"
 #include "strategy_ops.h"
 
+/* The modules (strategy_*.c), then the registry: a strategy's two lines. */
+extern const plc_strategy_ops plc_ring_ops;
+extern const plc_strategy_ops plc_partitions_ops;
+extern const plc_strategy_ops plc_jump_ops;
+extern const plc_strategy_ops plc_rendezvous_ops;
+extern const plc_strategy_ops plc_maglev_ops;
+extern const plc_strategy_ops plc_compat_ops;
+
 static const plc_strategy_ops *const registry[] = {
     [PLACER_RING] = &plc_ring_ops,
     [PLACER_PARTITIONS] = &plc_partitions_ops,

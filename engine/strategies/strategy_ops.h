@@ -113,13 +113,8 @@ typedef struct plc_strategy_ops {
  * PLACER_* strategy (strategies.c). */
 const plc_strategy_ops *plc_strategy_get(int strategy);
 
-/* The modules (strategy_*.c). */
-extern const plc_strategy_ops plc_ring_ops;
-extern const plc_strategy_ops plc_partitions_ops;
-extern const plc_strategy_ops plc_jump_ops;
-extern const plc_strategy_ops plc_rendezvous_ops;
-extern const plc_strategy_ops plc_maglev_ops;
-extern const plc_strategy_ops plc_compat_ops;
+/* The modules' ops (strategy_*.c) are declared beside their registry
+ * lines, in strategies.c: nothing else names them. */
 
 /* Lookups through a position, for the modules whose lookup is "owner of
  * the key's hash" (strategies.c): also the ring's when its key hash is not
