@@ -766,9 +766,10 @@ typedef struct placer_strategy_count {
 } placer_strategy_count;
 
 /* Size-prefixed, so that it can grow without breaking callers: set size to
- * sizeof(placer_strategy_traits) before the call; the library fills the
- * fields that fit in size bytes (those it knows, when the caller's struct
- * is newer, are zeroed). */
+ * sizeof(placer_strategy_traits) before the call
+ *   placer_strategy_traits t = {.size = sizeof t};
+ * the library fills the fields it knows, and zeroes any a newer caller's
+ * struct has past them. */
 typedef struct placer_strategy_traits {
     size_t size;
     int id;
@@ -780,7 +781,9 @@ typedef struct placer_strategy_traits {
     placer_strategy_count capacity;   /* PLACER_OPTION_CAPACITY */
 } placer_strategy_traits;
 
-/* The oldest size placer_strategy_describe accepts (every field above). */
+/* The oldest size placer_strategy_describe accepts: this first version's
+ * (when fields are added, it stays this size, and older callers get the
+ * fields their size covers). */
 #define PLACER_STRATEGY_TRAITS_MIN_SIZE sizeof(placer_strategy_traits)
 
 /* Fill *out (out->size set by the caller) with what strategy id takes and

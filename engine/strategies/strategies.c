@@ -122,6 +122,6 @@ int placer_strategy_describe(int id, placer_strategy_traits *out)
         .partitions = ops->partitions,
         .capacity = ops->capacity,
     };
-    memcpy(out, &t, sizeof t);
+    memcpy(out, &t, size < sizeof t ? size : sizeof t); /* an older caller: what its size covers */
     return 0;
 }
