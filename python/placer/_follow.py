@@ -47,6 +47,7 @@ class Follower:
 
     def status(self):
         st = _lib.FollowerStatus()
+        st.size = ctypes.sizeof(st)
         f = self._f.acquire()  # close() in another thread waits for us
         try:
             check(_lib.follower_status_get(f, ctypes.byref(st)))

@@ -93,7 +93,6 @@ snapshot_seed = _fn(lib, "placer_snapshot_seed", ctypes.c_uint64, c_vp)
 snapshot_strategy = _fn(lib, "placer_snapshot_strategy", ctypes.c_int, c_vp)
 snapshot_in_transition = _fn(lib, "placer_snapshot_in_transition", ctypes.c_int, c_vp)
 strategy_name = _fn(lib, "placer_strategy_name", ctypes.c_char_p, ctypes.c_int)
-strategy_next = _fn(lib, "placer_strategy_next", ctypes.c_int, ctypes.c_int)
 snapshot_encode = _fn(lib, "placer_snapshot_encode", ctypes.c_int, c_vp, ctypes.POINTER(c_vp),
                       ctypes.POINTER(ctypes.c_size_t))
 buffer_free = _fn(lib, "placer_buffer_free", None, c_vp)
@@ -150,7 +149,8 @@ follower_router = _fn(control, "placer_follower_router", c_vp, c_vp)
 
 
 class FollowerStatus(ctypes.Structure):
-    _fields_ = [("epoch", ctypes.c_uint64), ("age_seconds", ctypes.c_double),
+    # size-prefixed (placer_control.h): set size to ctypes.sizeof before the call
+    _fields_ = [("size", ctypes.c_size_t), ("epoch", ctypes.c_uint64), ("age_seconds", ctypes.c_double),
                 ("accepted", ctypes.c_uint64), ("rejected", ctypes.c_uint64),
                 ("resyncs", ctypes.c_uint64), ("watching", ctypes.c_int),
                 ("last_error", ctypes.c_char * 256)]

@@ -170,10 +170,3 @@ def test_simulate_runs_the_command():
     assert doc["nodes"] == 3
     with pytest.raises(ValueError):
         placer.simulate(vnodes=[0])
-
-
-def test_strategy_names_come_from_the_library():
-    # the registry's names, compat (id 6) included: a compat snapshot is "compat"
-    assert placer.STRATEGIES[1] == "ring" and placer.STRATEGIES[6] == "compat"
-    s = placer.build({"compat": "twemproxy", "nodes": [{"id": "a"}, {"id": "b"}]})
-    assert s.strategy == "compat"
