@@ -138,9 +138,9 @@ static int transition_moves(const placer_snapshot *s, handoff_pair **pairs_out, 
         }
         for (size_t i = 0; i < count; i++) {
             placer_move one = m[i];
-            p[np++] = (handoff_pair){one.from, one.to, placer_moves_fraction(&one, 1)};
+            p[np++] = (handoff_pair){one.from, one.to, placer_moves_coverage(&one, 1)};
         }
-        *moved = placer_moves_fraction(m, count);
+        *moved = placer_moves_coverage(m, count);
         err = placer_moves_shares(s, s, m, count, gives, gets);
         placer_moves_free(m);
     } else if (err == PLACER_ENOTSUP) {

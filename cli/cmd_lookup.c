@@ -93,7 +93,8 @@ static void header(const placer_snapshot *s)
 {
     printf("key\towner\tzone\treplicas\tzones\tepoch%s%s\taddresses\n",
            placer_snapshot_in_transition(s) ? "\tnext_owner" : "",
-           placer_snapshot_strategy(s) == PLACER_PARTITIONS ? "\tpartition" : "");
+           cli_strategy_traits(placer_snapshot_strategy(s)).traits & PLACER_TRAIT_PARTITIONS
+               ? "\tpartition" : "");
 }
 
 static int one_json(const placer_snapshot *s, const opts *o, const char *key, size_t len, int err,
