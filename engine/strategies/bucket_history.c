@@ -405,9 +405,9 @@ void plc_bhist_encode_section(const placer_snapshot *s, const plc_fmt_section *s
     int target = sec->type == PLC_SEC_TARGET_TABLE || sec->type == PLC_SEC_TARGET_HISTORY;
     const plc_bhist *h = plc_bhist_of(s, target);
     if (sec->type == PLC_SEC_TABLE || sec->type == PLC_SEC_TARGET_TABLE)
-        memcpy(p, h->own, (size_t)h->n * sizeof(uint32_t));
+        plc_wr32_array(p, h->own, h->n);
     else
-        memcpy(p, h->hist, (size_t)h->nhist * sizeof(uint32_t));
+        plc_wr32_array(p, h->hist, h->nhist);
 }
 
 void plc_bhist_decode_sections(int transition, unsigned *must, unsigned *may)
@@ -476,13 +476,23 @@ int plc_bhist_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch,
                            const plc_bhist_rules *r, placer_snapshot **out)
 {
     state st[2];
-    for (int t = 0; t < 2; t++) {
+    uint32_t *copy[4] = {NULL, NULL, NULL, NULL};
+    int places = d->have[PLC_SEC_TARGET_TABLE] ? 2 : 1, err = 0;
+    for (int t = 0; t < places; t++) { /* host order: converted copies on big-endian hosts */
         const plc_sec *tab = &d->s[t ? PLC_SEC_TARGET_TABLE : PLC_SEC_TABLE];
         const plc_sec *h = &d->s[t ? PLC_SEC_TARGET_HISTORY : PLC_SEC_HISTORY];
+        const uint32_t *own = plc_dec_u32_cells(tab, tab->count, &copy[2 * t]);
+        const uint32_t *hist = plc_dec_u32_cells(h, h->count, &copy[2 * t + 1]);
+        if (!own || !hist)
+            err = PLACER_ENOMEM;
         st[t] = (state){(uint32_t)tab->count, (uint32_t)tab->count, (uint32_t)h->count,
-                        (uint32_t *)(uintptr_t)tab->p, (uint32_t *)(uintptr_t)h->p};
+                        (uint32_t *)(uintptr_t)own, (uint32_t *)(uintptr_t)hist};
     }
-    return assemble(b, epoch, r, &st[0], d->have[PLC_SEC_TARGET_TABLE] ? &st[1] : NULL, out);
+    if (!err)
+        err = assemble(b, epoch, r, &st[0], places == 2 ? &st[1] : NULL, out);
+    for (int i = 0; i < 4; i++)
+        plc_free(copy[i]);
+    return err;
 }
 
 uint32_t plc_bhist_token_count(const placer_snapshot *s)
