@@ -64,9 +64,13 @@ static int memento_aux_fill(const plc_bhist *h, uint32_t *aux, uint32_t *mask)
     return 0;
 }
 
-/* Bucket b's replacer, NONE when b works. */
+/* Bucket b's replacer, NONE when b works: the owner table says whether
+ * it does, so the replacement table is searched only for buckets it
+ * holds (no probe sequence ends at an empty slot on the common path). */
 static inline uint32_t replacer(const plc_bhist *h, uint32_t b)
 {
+    if (h->own[b] != PLC_NO_NODE)
+        return NONE;
     const uint32_t *t = h->aux;
     for (uint32_t j = slot_of(b, h->mask);; j = (j + 1) & h->mask) {
         if (t[2 * j] == b + 1)
@@ -79,7 +83,7 @@ static inline uint32_t replacer(const plc_bhist *h, uint32_t b)
 static uint32_t memento_bucket(const plc_bhist *h, uint64_t pos)
 {
     uint32_t b = (uint32_t)plc_jump_hash(pos, (int32_t)h->n);
-    if (!h->nhist)
+    if (h->own[b] != PLC_NO_NODE)
         return b;
     for (uint32_t r = replacer(h, b); r != NONE;) {
         uint32_t x = plc_below(plc_draw(pos, b), r);
