@@ -499,8 +499,45 @@ static void test_forged(void)
     }
 }
 
+/* Handoff in a transition: a node draining from the middle hands over
+ * only its keys (memento, anchor, dx), a joining one takes keys only for
+ * itself; the target placement is what a build after the transition
+ * gives. */
+static void test_handoff(void)
+{
+    for (size_t si = 0; si < 5; si++) {
+        int st = five[si];
+        placer_builder *b = placer_builder_new();
+        placer_builder_set_strategy(b, st);
+        for (int i = 0; i < 30; i++) {
+            char id[16];
+            snprintf(id, sizeof id, "n%d", i);
+            placer_builder_add_node(b, id, NULL, 1.0);
+        }
+        uint32_t drain = anywhere(st) ? 11 : 29, join = 30;
+        placer_builder_add_node(b, "n30", NULL, 1.0);
+        placer_builder_set_state(b, drain, PLACER_NODE_DRAINING);
+        placer_builder_set_state(b, join, PLACER_NODE_JOINING);
+        placer_snapshot *s = NULL;
+        CHECK_EQ(placer_builder_build(b, 1, &s), 0);
+        uint64_t r = 5;
+        int ok = 1;
+        for (int k = 0; k < 50000; k++) {
+            uint32_t now = 0, next = 0;
+            placer_lookup_hash_handoff(s, check_rand(&r), &now, &next);
+            ok &= now != join && next != drain;
+            if (anywhere(st))
+                ok &= now == next || now == drain || next == join;
+        }
+        CHECK_ALL(ok, placer_strategy_name(st));
+        placer_snapshot_free(s);
+        placer_builder_free(b);
+    }
+}
+
 int main(void)
 {
+    test_handoff();
     test_forged();
     test_functions();
     for (size_t i = 0; i < 5; i++)
