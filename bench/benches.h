@@ -15,5 +15,6 @@ void register_codec_benches(void);
 void register_bounded_benches(void);
 void register_compat_benches(void);
 void register_keyed_benches(void);
+void register_bucket_benches(void);
 
 #endif
