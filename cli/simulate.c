@@ -54,6 +54,13 @@ static uint32_t next_prime(uint32_t n)
     return n;
 }
 
+/* A strategy without vnodes, partitions or a table size to vary: one run. */
+static int one_run(int strategy)
+{
+    return strategy != PLACER_RING && strategy != PLC_SIM_BALANCED &&
+           strategy != PLACER_PARTITIONS && strategy != PLACER_MAGLEV;
+}
+
 /* A builder with the membership's nodes (all active) under one strategy
  * and tokens-per-node value; extra: add the joining node. */
 static placer_builder *builder_for(const sim *S, int strategy, uint32_t v, int extra)
@@ -168,7 +175,7 @@ static int run_one(sim *S, int strategy, uint32_t v, plc_sim_row *row)
     uint32_t N = placer_builder_node_count(m);
     memset(row, 0, sizeof *row);
     row->strategy = strategy;
-    row->vnodes = strategy == PLACER_JUMP || strategy == PLACER_RENDEZVOUS ? 0 : v;
+    row->vnodes = one_run(strategy) ? 0 : v;
     placer_builder *b = builder_for(S, strategy, v, 0);
     placer_snapshot *s0 = NULL, *s1 = NULL, *s2 = NULL, *s3 = NULL;
     int err = b ? placer_builder_build(b, 1, &s0) : PLACER_ENOMEM;
@@ -359,7 +366,7 @@ int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out)
     uint32_t N = placer_builder_node_count(S.m);
     uint32_t runs = 0;
     for (uint32_t i = 0; i < cfg->nstrategies; i++)
-        runs += cfg->strategies[i] == PLACER_JUMP || cfg->strategies[i] == PLACER_RENDEZVOUS ? 1 : cfg->nvnodes;
+        runs += one_run(cfg->strategies[i]) ? 1 : cfg->nvnodes;
     S.hash = malloc(n * sizeof *S.hash);
     S.hash2 = malloc(n * sizeof *S.hash2);
     S.owner = malloc(n * sizeof *S.owner);
@@ -379,7 +386,7 @@ int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out)
         out->modulo_join_moved = (double)moved / (double)n;
         for (uint32_t i = 0; i < cfg->nstrategies && !err; i++) {
             int st = cfg->strategies[i];
-            uint32_t nv = st == PLACER_JUMP || st == PLACER_RENDEZVOUS ? 1 : cfg->nvnodes;
+            uint32_t nv = one_run(st) ? 1 : cfg->nvnodes;
             for (uint32_t j = 0; j < nv && !err; j++) {
                 err = run_one(&S, st, cfg->vnodes[j], &out->rows[out->nrows]);
                 if (!err)

@@ -138,7 +138,10 @@ int cli_node_shares(const placer_snapshot *s, double *share)
         }
         return (int)samples;
     }
-    if (strategy == PLACER_JUMP || placer_snapshot_key_hash(s) == PLACER_HASH_COUCHBASE) {
+    int buckets = strategy == PLACER_JUMP || strategy == PLACER_MEMENTO ||
+                  strategy == PLACER_ANCHOR || strategy == PLACER_DX ||
+                  strategy == PLACER_JUMPBACK || strategy == PLACER_BINOMIAL;
+    if (buckets || placer_snapshot_key_hash(s) == PLACER_HASH_COUCHBASE) {
         for (uint32_t i = 0; i < n; i++)
             if (placer_token_at(s, i, &tok, &o) == 0 && o < nodes)
                 share[o] += 1.0 / n;

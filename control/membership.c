@@ -88,7 +88,7 @@ static int pick(plc_mctx *c, const json_t *v, const char *const *names, const in
             *out = values[i];
             return 0;
         }
-    char list[128] = "";
+    char list[256] = "";
     for (size_t i = 0; names[i]; i++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "", names[i]);
     return plc_m_fail(c, "expected one of %s", list);
@@ -105,12 +105,16 @@ int plc_m_builder_error(plc_mctx *c, int err)
 /* Which strategies use a field (bit PLACER_RING << ...): "partitions" on a
  * ring, say, would be silently ignored by the builder; here it is an error. */
 #define USES(s) (1u << (s))
-static const char *const strategy_names[] = {"ring", "partitions", "jump", "rendezvous", "maglev"};
+/* The strategies whose buckets nodes own as jump's (explicit "tokens" are
+ * bucket numbers). */
+#define BUCKETS                                                                   \
+    (USES(PLACER_JUMP) | USES(PLACER_MEMENTO) | USES(PLACER_ANCHOR) | USES(PLACER_DX) | \
+     USES(PLACER_JUMPBACK) | USES(PLACER_BINOMIAL))
 
 static int not_for(plc_mctx *c, int strategy, const char *uses)
 {
     return plc_m_fail(c, "does not apply to strategy \"%s\" (only to %s)",
-                strategy_names[strategy - PLACER_RING], uses);
+                placer_strategy_name(strategy), uses);
 }
 
 static int read_node(plc_mctx *c, placer_builder *b, const json_t *node, int strategy, int compat)
@@ -195,8 +199,8 @@ static int read_node(plc_mctx *c, placer_builder *b, const json_t *node, int str
         return plc_m_compat_node(c, b, node, (uint32_t)idx, compat);
     if (tokens) {
         plc_m_push(c, "tokens", 0);
-        if (!(USES(strategy) & (USES(PLACER_RING) | USES(PLACER_JUMP))))
-            return not_for(c, strategy, "\"ring\" and \"jump\"");
+        if (!(USES(strategy) & (USES(PLACER_RING) | BUCKETS)))
+            return not_for(c, strategy, "\"ring\" and the bucket strategies");
         if (!json_is_array(tokens) || !json_array_size(tokens))
             return plc_m_fail(c, "expected a non-empty array of tokens");
         for (size_t i = 0; i < json_array_size(tokens); i++) {
@@ -276,9 +280,13 @@ static int check_buckets(plc_mctx *c, const json_t *nodes)
 
 static int read_top(plc_mctx *c, const json_t *root, placer_builder *b, uint64_t *epoch, int *has_epoch)
 {
-    static const int strategy_values[] = {PLACER_RING, PLACER_PARTITIONS, PLACER_JUMP,
-                                          PLACER_RENDEZVOUS, PLACER_MAGLEV};
-    static const char *const strategies[] = {"ring", "partitions", "jump", "rendezvous", "maglev", NULL};
+    static const int strategy_values[] = {PLACER_RING,     PLACER_PARTITIONS, PLACER_JUMP,
+                                          PLACER_RENDEZVOUS, PLACER_MAGLEV,   PLACER_MEMENTO,
+                                          PLACER_ANCHOR,   PLACER_DX,         PLACER_JUMPBACK,
+                                          PLACER_BINOMIAL};
+    static const char *const strategies[] = {"ring",    "partitions", "jump",     "rendezvous",
+                                             "maglev",  "memento",    "anchor",   "dx",
+                                             "jumpback", "binomial",  NULL};
     /* "placer" is the current placer_hash64 (placer-v2); "siphash13" needs
      * the secret from elsewhere (placer build --secret-file): a membership
      * file never holds it. */
@@ -369,9 +377,15 @@ static int read_top(plc_mctx *c, const json_t *root, placer_builder *b, uint64_t
                 err = not_for(c, strategy, "\"partitions\" and \"maglev\"");
             if (!err)
                 placer_builder_set_partitions(b, u);
+        } else if (!strcmp(key, "capacity")) {
+            err = strategy != PLACER_ANCHOR && strategy != PLACER_DX
+                      ? not_for(c, strategy, "\"anchor\" and \"dx\"")
+                      : u32_value(c, v, 1, PLACER_MAX_TOKENS, &u);
+            if (!err)
+                placer_builder_set_capacity(b, u);
         } else if (strcmp(key, "nodes") != 0 && !(err = plc_m_compat_only_top_field(c, key))) {
             err = plc_m_fail(c, "unknown field (known: epoch, seed, strategy, key_hash, tokens, vnodes, "
-                                "replicas, partitions, nodes, compat)");
+                                "replicas, partitions, capacity, nodes, compat)");
         }
         if (err)
             return err;
@@ -391,7 +405,7 @@ static int read_top(plc_mctx *c, const json_t *root, placer_builder *b, uint64_t
     int err = check_owners(c, nodes);
     if (!err && compat)
         err = plc_m_compat_nodes(c, b, root, compat);
-    else if (!err && strategy == PLACER_JUMP)
+    else if (!err && (USES(strategy) & BUCKETS))
         err = check_buckets(c, nodes);
     return err;
 }

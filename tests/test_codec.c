@@ -539,8 +539,9 @@ static void import_round_trip(void)
 
 int main(void)
 {
-    static const int all[] = {PLACER_RING, PLACER_PARTITIONS, PLACER_JUMP, PLACER_RENDEZVOUS,
-                              PLACER_MAGLEV};
+    static const int all[] = {PLACER_RING,    PLACER_PARTITIONS, PLACER_JUMP,     PLACER_RENDEZVOUS,
+                              PLACER_MAGLEV,  PLACER_MEMENTO,    PLACER_ANCHOR,   PLACER_DX,
+                              PLACER_JUMPBACK, PLACER_BINOMIAL};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         for (int tr = 0; tr < 2; tr++) {
             char what[64];

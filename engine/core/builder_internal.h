@@ -45,6 +45,7 @@ struct placer_builder {
     plc_hash_key eff_key;
     int tokens;        /* PLACER_TOKENS_*: how a ring's tokens are chosen */
     uint32_t partitions; /* partitions or Maglev table size; 0: the strategy's default */
+    uint32_t capacity;   /* anchor, dx: buckets of room (placer_builder_set_capacity); 0: default */
     const placer_snapshot *previous; /* partitions: the map to start from */
     /* An explicit partition map (placer_builder_set_partition_map): map_parts rows of
      * map_copies node indices, active first, PLC_NO_NODE for none; fwd, when

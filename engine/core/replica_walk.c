@@ -18,7 +18,8 @@
 #include "validate.h"
 
 /* A clockwise cursor over the ring's leaf lines (no division per step), or
- * over a flat owner sequence (Maglev's table, jump's buckets). */
+ * over a flat owner sequence (Maglev's table, jump's buckets; memento's,
+ * anchor's and dx's, whose removed buckets are PLC_NO_NODE: skipped). */
 typedef struct cursor {
     const plc_stree_leaf *leaf, *first, *end;
     uint32_t slot, left; /* slot in the leaf; tokens left in this lap */
@@ -101,7 +102,10 @@ static uint32_t walk(const placer_snapshot *s, cursor c, uint32_t first, uint32_
     out[count++] = first;
     zone[nz++] = s->nodes[out[0]].zone_id;
     while (c.left > 1 && count < want && nz < s->nzones) {
-        uint32_t o = cursor_next(&c), z = s->nodes[o].zone_id;
+        uint32_t o = cursor_next(&c);
+        if (o == PLC_NO_NODE) /* a removed bucket (memento, anchor, dx) */
+            continue;
+        uint32_t z = s->nodes[o].zone_id;
         if (zone_taken(s, zone, nz, out, count, z) || chosen(out, count, o))
             continue;
         out[count++] = o;
@@ -113,7 +117,7 @@ static uint32_t walk(const placer_snapshot *s, cursor c, uint32_t first, uint32_
         c = restart;
         while (c.left > 1 && count < want) {
             uint32_t o = cursor_next(&c);
-            if (!chosen(out, count, o))
+            if (o != PLC_NO_NODE && !chosen(out, count, o))
                 out[count++] = o;
         }
     }

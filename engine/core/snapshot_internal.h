@@ -101,6 +101,10 @@ struct placer_snapshot {
     uint32_t format_version; /* what encode writes: 2, or 1 when decoded from 1 */
     plc_table table, ttable; /* partitions, Maglev, jump: now and in the target */
     plc_hrw_set hrw, thrw;   /* rendezvous candidates: now and in the target */
+    /* memento, anchor, dx: the buckets, their removals in order and the
+     * lookup arrays (bucket_history.h), now and in the target; `table` and
+     * `ttable` hold their owners. */
+    const struct plc_bhist *bh, *tbh;
     /* A compatibility mode's layout, search tree and key hash kernels (its
      * own allocation, released by placer_snapshot_free): the program's
      * ring or table (PLACER_EMULATED; `tree` is its tree), or the slot hash

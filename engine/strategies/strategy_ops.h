@@ -110,6 +110,11 @@ extern const plc_strategy_ops plc_jump_ops;
 extern const plc_strategy_ops plc_rendezvous_ops;
 extern const plc_strategy_ops plc_maglev_ops;
 extern const plc_strategy_ops plc_compat_ops;
+extern const plc_strategy_ops plc_memento_ops;
+extern const plc_strategy_ops plc_anchor_ops;
+extern const plc_strategy_ops plc_dx_ops;
+extern const plc_strategy_ops plc_jumpback_ops;
+extern const plc_strategy_ops plc_binomial_ops;
 
 /* Lookups through a position, for the modules whose lookup is "owner of
  * the key's hash" (strategies.c): also the ring's when its key hash is not
