@@ -186,36 +186,48 @@ static int build_libmemcached(const plc_compat_config *c, plc_compat_layout *l, 
 /* twemproxy sorts each pool's servers by name (nc_conf.c
  * conf_validate_server(), string_compare(): shorter names first, then
  * bytes) and refuses equal names; its continuum and modula table follow
- * that order, not the configuration's. */
-static const plc_compat_config *sort_cfg_;
+ * that order, not the configuration's. Each entry carries its own name, so
+ * the comparator needs no context: nothing file-wide, any number of
+ * threads may build at once (a file-wide config pointer crashed two
+ * threads, issue 29). */
+typedef struct tw_name {
+    const char *id;
+    size_t len;
+    uint32_t index;
+} tw_name;
 
 static int name_cmp(const void *x, const void *y)
 {
-    const plc_compat_node *a = &sort_cfg_->nodes[*(const uint32_t *)x];
-    const plc_compat_node *b = &sort_cfg_->nodes[*(const uint32_t *)y];
-    if (a->id_len != b->id_len)
-        return a->id_len < b->id_len ? -1 : 1;
-    return memcmp(a->id, b->id, a->id_len);
+    const tw_name *a = x, *b = y;
+    if (a->len != b->len)
+        return a->len < b->len ? -1 : 1;
+    return memcmp(a->id, b->id, a->len);
 }
 
 static int twemproxy_order(const plc_compat_config *c, uint32_t *order)
 {
+    tw_name *t = plc_malloc(sizeof *t * c->nnodes);
+    if (!t)
+        return PLACER_ENOMEM;
+    int rc = 0;
     for (uint32_t i = 0; i < c->nnodes; i++) {
-        if (!c->nodes[i].id || c->nodes[i].id_len == 0)
-            return PLACER_EINVAL;
-        order[i] = i;
+        if (!c->nodes[i].id || c->nodes[i].id_len == 0) {
+            rc = PLACER_EINVAL;
+            break;
+        }
+        t[i].id = c->nodes[i].id;
+        t[i].len = c->nodes[i].id_len;
+        t[i].index = i;
     }
-    /* No thread runs two builds on one config at once; the comparator needs
-     * the node array, and qsort has no context argument in C11. */
-    sort_cfg_ = c;
-    qsort(order, c->nnodes, sizeof *order, name_cmp);
-    sort_cfg_ = NULL;
-    for (uint32_t i = 1; i < c->nnodes; i++) {
-        const plc_compat_node *a = &c->nodes[order[i - 1]], *b = &c->nodes[order[i]];
-        if (a->id_len == b->id_len && memcmp(a->id, b->id, a->id_len) == 0)
-            return PLACER_EINVAL; /* "has servers with same name" */
+    if (!rc)
+        qsort(t, c->nnodes, sizeof *t, name_cmp);
+    for (uint32_t i = 0; !rc && i < c->nnodes; i++) {
+        if (i > 0 && name_cmp(&t[i - 1], &t[i]) == 0)
+            rc = PLACER_EINVAL; /* "has servers with same name" */
+        order[i] = t[i].index;
     }
-    return 0;
+    plc_free(t);
+    return rc;
 }
 
 static int build_twemproxy_ketama(const plc_compat_config *c, const uint32_t *order, acc *a)
