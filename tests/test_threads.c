@@ -41,11 +41,11 @@ static const mode modes[] = {
     {"jump", PLACER_JUMP, 0, NULL, NULL, 0, 0, 40},
     {"rendezvous", PLACER_RENDEZVOUS, 0, NULL, NULL, 0, 0, 40},
     {"maglev", PLACER_MAGLEV, 0, NULL, NULL, 0, 0, 40},
-    {"libmemcached ketama_weighted", 0, PLACER_COMPAT_LIBMEMCACHED, "ketama_weighted", NULL, 0, 0, 60},
-    {"libmemcached ketama", 0, PLACER_COMPAT_LIBMEMCACHED, "ketama", "fnv1a_32", 0, 0, 60},
-    {"twemproxy ketama", 0, PLACER_COMPAT_TWEMPROXY, "ketama", NULL, 0, 0, 400},
+    {"libmemcached ketama_weighted", 0, PLACER_COMPAT_LIBMEMCACHED, "ketama_weighted", NULL, 0, 0, 30},
+    {"libmemcached ketama", 0, PLACER_COMPAT_LIBMEMCACHED, "ketama", "fnv1a_32", 0, 0, 30},
+    {"twemproxy ketama", 0, PLACER_COMPAT_TWEMPROXY, "ketama", NULL, 0, 0, 150},
     {"twemproxy modula", 0, PLACER_COMPAT_TWEMPROXY, "modula", "murmur", 0, 0, 400},
-    {"nginx consistent", 0, PLACER_COMPAT_NGINX, "consistent", NULL, 0, 0, 60},
+    {"nginx consistent", 0, PLACER_COMPAT_NGINX, "consistent", NULL, 0, 0, 20},
     {"nginx hash", 0, PLACER_COMPAT_NGINX, "hash", NULL, 0, 0, 60},
     {"haproxy consistent", 0, PLACER_COMPAT_HAPROXY, "consistent", NULL, 0, 0, 60},
     {"haproxy map-based", 0, PLACER_COMPAT_HAPROXY, "map-based", NULL, 0, 0, 60},
@@ -87,12 +87,12 @@ static placer_snapshot *build(const mode *m)
     }
     if (rc >= 0 && m->strategy) {
         rc = placer_builder_set_strategy(b, m->strategy);
+        if (!rc && m->strategy == PLACER_RING)
+            rc = placer_builder_set_vnodes(b, 16);
         if (!rc && m->strategy == PLACER_MAGLEV)
             rc = placer_builder_set_partitions(b, 1009);
         if (!rc && m->balanced) {
             rc = placer_builder_set_token_allocation(b, PLACER_TOKENS_BALANCED);
-            if (!rc)
-                rc = placer_builder_set_vnodes(b, 16);
         }
         if (!rc && m->keyed) {
             static const unsigned char secret[16] = "0123456789abcdef";
