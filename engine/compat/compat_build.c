@@ -313,36 +313,55 @@ static int build_nginx_consistent(const plc_compat_config *c, acc *a)
     return 0;
 }
 
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return (a > b) - (a < b);
+}
+
 /* haproxy's server ids: explicit ones kept; the others get, in declaration
  * order, the first free id >= next_id, where next_id counts every server
- * (cfgparse.c: next_id++ runs for explicit ids too). */
+ * (cfgparse.c: next_id++ runs for explicit ids too). An id given this way
+ * is below every later next_id, so only explicit ids can be in the way:
+ * they are sorted once and skipped with a cursor, O(n log n) (the scan of
+ * every server per candidate was O(n^2): issue 29). */
 static int haproxy_ids(const plc_compat_config *c, uint32_t *ids)
 {
+    uint32_t *taken = plc_malloc(sizeof *taken * (c->nnodes ? c->nnodes : 1));
+    if (!taken)
+        return PLACER_ENOMEM;
+    uint32_t nt = 0;
+    int rc = 0;
     for (uint32_t i = 0; i < c->nnodes; i++) {
         ids[i] = c->nodes[i].hash_id;
         if (ids[i] > PLC_HAPROXY_MAX_ID)
-            return PLACER_EINVAL;
-        for (uint32_t k = 0; ids[i] && k < i; k++)
-            if (ids[k] == ids[i])
-                return PLACER_EINVAL;
+            rc = PLACER_EINVAL;
+        else if (ids[i])
+            taken[nt++] = ids[i];
     }
-    uint32_t next = 1;
-    for (uint32_t i = 0; i < c->nnodes; i++, next++) {
+    if (!rc)
+        qsort(taken, nt, sizeof *taken, cmp_u32);
+    for (uint32_t k = 1; !rc && k < nt; k++)
+        if (taken[k] == taken[k - 1])
+            rc = PLACER_EINVAL; /* two servers with one explicit id */
+    uint32_t next = 1, t = 0;
+    for (uint32_t i = 0; !rc && i < c->nnodes; i++, next++) {
         if (ids[i])
             continue;
         for (;;) {
-            uint32_t k = 0;
-            while (k < c->nnodes && ids[k] != next)
-                k++;
-            if (k == c->nnodes)
+            while (t < nt && taken[t] < next)
+                t++;
+            if (t == nt || taken[t] != next)
                 break;
             next++;
         }
         if (next > PLC_HAPROXY_MAX_ID)
-            return PLACER_EINVAL;
-        ids[i] = next;
+            rc = PLACER_EINVAL;
+        else
+            ids[i] = next;
     }
-    return 0;
+    plc_free(taken);
+    return rc;
 }
 
 static int build_haproxy_consistent(const plc_compat_config *c, plc_compat_layout *l, acc *a)
@@ -375,6 +394,148 @@ static int add_midpoints(acc *a)
             return rc;
     }
     return 0;
+}
+
+/* haproxy's map (lb_map.c recalc_server_map()): at each of the tot slots,
+ * every node's score grows by its weight w (over the gcd; the w sum to
+ * tot), the slot goes to the first node (lowest index) of highest level
+ * v = (score + tot) / tot, and that node's score drops by tot. Done as
+ * written that is O(slots x nodes): a forged 10,000-node map took 129 s to
+ * decode (issue 29). Here v changes only at events: a node's level rises
+ * when its score crosses a multiple of tot (at a step computed in advance,
+ * kept in a bucket per step) and falls by one when it is chosen; a
+ * tournament tree over the nodes holds the (highest v, lowest index) one.
+ * The levels rise about slots + nodes times in all, so the fill is
+ * O((slots + nodes) log nodes), slot for slot the same choice. */
+typedef struct map_fill {
+    const plc_compat_config *c;
+    uint32_t div, n, size; /* weights' divisor, nodes, leaves of the tree */
+    int64_t tot;
+    int64_t *base;   /* score at step o is base + (o + 1) * w */
+    int64_t *level;  /* v at the current step */
+    uint32_t *tree;  /* tree[size + i] = i; tree[k] the better of its children */
+    uint32_t *head;  /* head[o]: first node whose level rises at step o */
+    uint32_t *link;  /* next node in the same bucket */
+    uint32_t *prev;  /* previous one, or UINT32_MAX for the head */
+    uint32_t *at;    /* the bucket node i is in, or UINT32_MAX */
+} map_fill;
+
+static int64_t map_w(const map_fill *m, uint32_t i)
+{
+    return (int64_t)(m->c->nodes[i].weight / m->div);
+}
+
+/* v of node i at step o, as recalc_server_map() computes it (C division). */
+static int64_t map_level(const map_fill *m, uint32_t i, int64_t o)
+{
+    return (m->base[i] + (o + 1) * map_w(m, i) + m->tot) / m->tot;
+}
+
+static uint32_t map_better(const map_fill *m, uint32_t a, uint32_t b)
+{
+    if (a == UINT32_MAX)
+        return b;
+    if (b == UINT32_MAX)
+        return a;
+    if (m->level[a] != m->level[b])
+        return m->level[a] > m->level[b] ? a : b;
+    return a < b ? a : b;
+}
+
+static void map_update(map_fill *m, uint32_t i)
+{
+    for (uint32_t k = (m->size + i) / 2; k >= 1; k /= 2)
+        m->tree[k] = map_better(m, m->tree[2 * k], m->tree[2 * k + 1]);
+}
+
+static void map_unlink(map_fill *m, uint32_t i)
+{
+    uint32_t o = m->at[i];
+    if (o == UINT32_MAX)
+        return;
+    if (m->prev[i] == UINT32_MAX)
+        m->head[o] = m->link[i];
+    else
+        m->link[m->prev[i]] = m->link[i];
+    if (m->link[i] != UINT32_MAX)
+        m->prev[m->link[i]] = m->prev[i];
+    m->at[i] = UINT32_MAX;
+}
+
+/* Files node i under the step its level next rises at (none past the table). */
+static void map_schedule(map_fill *m, uint32_t i, int64_t o)
+{
+    int64_t v = m->level[i], tot = m->tot, w = map_w(m, i);
+    /* the least score + tot whose C quotient by tot is v + 1 */
+    int64_t x = v + 1 > 0 ? (v + 1) * tot : v * tot + 1;
+    int64_t need = x - tot - m->base[i]; /* (o' + 1) * w >= need */
+    int64_t when = need > 0 ? (need + w - 1) / w - 1 : o + 1;
+    if (when <= o)
+        when = o + 1;
+    if (when >= tot)
+        return;
+    uint32_t s = (uint32_t)when;
+    m->at[i] = s;
+    m->prev[i] = UINT32_MAX;
+    m->link[i] = m->head[s];
+    if (m->head[s] != UINT32_MAX)
+        m->prev[m->head[s]] = i;
+    m->head[s] = i;
+}
+
+static int haproxy_map_fill(const plc_compat_config *c, uint32_t div, uint32_t tot,
+                            uint32_t *owners)
+{
+    map_fill m = {c, div, c->nnodes, 1, (int64_t)tot, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    while (m.size < m.n)
+        m.size *= 2;
+    m.base = plc_calloc(m.n, sizeof *m.base);
+    m.level = plc_malloc(sizeof *m.level * m.n);
+    m.tree = plc_malloc(sizeof *m.tree * 2 * m.size);
+    m.head = plc_malloc(sizeof *m.head * tot);
+    m.link = plc_malloc(sizeof *m.link * m.n);
+    m.prev = plc_malloc(sizeof *m.prev * m.n);
+    m.at = plc_malloc(sizeof *m.at * m.n);
+    int rc = PLACER_ENOMEM;
+    if (m.base && m.level && m.tree && m.head && m.link && m.prev && m.at) {
+        memset(m.head, 0xff, sizeof *m.head * tot);
+        for (uint32_t k = 0; k < 2 * m.size; k++)
+            m.tree[k] = k >= m.size && k - m.size < m.n ? k - m.size : UINT32_MAX;
+        for (uint32_t i = 0; i < m.n; i++) {
+            m.level[i] = map_level(&m, i, 0);
+            m.at[i] = UINT32_MAX;
+            map_schedule(&m, i, 0);
+        }
+        for (uint32_t k = m.size - 1; k >= 1; k--)
+            m.tree[k] = map_better(&m, m.tree[2 * k], m.tree[2 * k + 1]);
+        for (uint32_t o = 0; o < tot; o++) {
+            uint32_t i = o ? m.head[o] : UINT32_MAX;
+            while (i != UINT32_MAX) { /* the levels that rise at this step */
+                uint32_t next = m.link[i];
+                m.at[i] = UINT32_MAX;
+                m.level[i] = map_level(&m, i, o);
+                map_update(&m, i);
+                map_schedule(&m, i, o);
+                i = next;
+            }
+            uint32_t best = m.tree[1];
+            owners[o] = best;
+            m.base[best] -= m.tot;
+            m.level[best] = map_level(&m, best, o);
+            map_update(&m, best);
+            map_unlink(&m, best);
+            map_schedule(&m, best, o);
+        }
+        rc = 0;
+    }
+    plc_free(m.base);
+    plc_free(m.level);
+    plc_free(m.tree);
+    plc_free(m.head);
+    plc_free(m.link);
+    plc_free(m.prev);
+    plc_free(m.at);
+    return rc;
 }
 
 static int build_table(const plc_compat_config *c, plc_compat_layout *l, const uint32_t *order,
@@ -416,32 +577,11 @@ static int build_table(const plc_compat_config *c, plc_compat_layout *l, const u
         }
         return 0;
     }
-    /* recalc_server_map(): each slot to the node whose score, grown by its
-     * weight every slot, first reaches the highest (score + tot) / tot. */
-    int64_t tot = (int64_t)l->n;
-    int64_t *score = plc_calloc(c->nnodes, sizeof *score);
-    if (!score)
-        return PLACER_ENOMEM;
-    for (int64_t o = 0; o < tot; o++) {
-        int64_t max = 0;
-        uint32_t best = UINT32_MAX;
-        for (uint32_t i = 0; i < c->nnodes; i++) {
-            if (tot == 1) {
-                best = i;
-                break;
-            }
-            score[i] += c->nodes[i].weight / div;
-            int64_t v = (score[i] + tot) / tot;
-            if (best == UINT32_MAX || v > max) {
-                max = v;
-                best = i;
-            }
-        }
-        l->owners[o] = best;
-        score[best] -= tot;
+    if (l->n == 1) {
+        l->owners[0] = 0; /* recalc_server_map()'s tot == 1 case */
+        return 0;
     }
-    plc_free(score);
-    return 0;
+    return haproxy_map_fill(c, div, l->n, l->owners);
 }
 
 void plc_compat_redis_even_split(uint32_t masters, uint32_t owner[PLC_REDIS_SLOTS])
