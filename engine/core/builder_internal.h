@@ -123,6 +123,9 @@ int plc_compat_check_nodes(placer_builder *b);
  * settings checked), as a PLACER_EMULATED snapshot (strategy_compat.c). */
 int plc_compat_snapshot_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
 
+/* The points or slots b's mode would make of its nodes (plc_compat_layout_size). */
+int plc_compat_builder_size(const placer_builder *b, uint64_t *n);
+
 /* Record why a call refused its input (placer_builder_error); returns
  * PLACER_EINVAL. */
 int plc_builder_refuse(placer_builder *b, const char *fmt, ...)

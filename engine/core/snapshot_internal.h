@@ -132,6 +132,11 @@ uint32_t plc_replicas_walk(const placer_snapshot *s, uint32_t start, uint32_t *o
 uint32_t plc_replicas_walk_flat(const placer_snapshot *s, const uint32_t *seq, uint32_t n,
                                 uint32_t start, uint32_t *out, uint32_t want, uint32_t *zones);
 
+/* The walk from every slot of the ring at once, into sets[i * want ..]
+ * (padded with UINT32_MAX): what plc_replicas_walk gives from each slot, in
+ * O(slots x want^2) instead of up to O(slots^2). 0 or PLACER_ENOMEM. */
+int plc_replicas_walk_all(const placer_snapshot *s, uint32_t want, uint32_t *sets);
+
 /* Distinct zones among the k nodes of set (replica_walk.c). */
 uint32_t plc_distinct_zones(const placer_snapshot *s, const uint32_t *set, uint32_t k);
 
