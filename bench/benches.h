@@ -16,5 +16,6 @@ void register_bounded_benches(void);
 void register_compat_benches(void);
 void register_keyed_benches(void);
 void register_public_benches(void);
+void register_bucket_benches(void);
 
 #endif

@@ -13,6 +13,7 @@ int main(int argc, char **argv)
     register_replica_benches();
     register_crc32_benches();
     register_strategy_benches();
+    register_bucket_benches();
     register_codec_benches();
     register_bounded_benches();
     register_compat_benches();

@@ -88,7 +88,7 @@ static int pick(plc_mctx *c, const json_t *v, const char *const *names, const in
             *out = values[i];
             return 0;
         }
-    char list[128] = "";
+    char list[256] = "";
     for (size_t i = 0; names[i]; i++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "", names[i]);
     return plc_m_fail(c, "expected one of %s", list);
@@ -432,9 +432,15 @@ static int read_top(plc_mctx *c, const json_t *root, placer_builder *b, uint64_t
                     err = plc_m_fail(c, "a %s must be prime (%u = %u x %u)", range->what, u, d, u / d);
             if (!err)
                 placer_builder_set_partitions(b, u);
+        } else if (!strcmp(key, "capacity")) {
+            err = option_for(c, strategy, PLACER_OPTION_CAPACITY);
+            if (!err)
+                err = u32_value(c, v, st.capacity.min, st.capacity.max, &u);
+            if (!err)
+                placer_builder_set_capacity(b, u);
         } else if (strcmp(key, "nodes") != 0 && !(err = plc_m_compat_only_top_field(c, key))) {
             err = plc_m_fail(c, "unknown field (known: epoch, seed, strategy, key_hash, tokens, vnodes, "
-                                "replicas, partitions, nodes, compat)");
+                                "replicas, partitions, capacity, nodes, compat)");
         }
         if (err)
             return err;

@@ -185,10 +185,33 @@ PLACER_API int placer_builder_set_replicas(placer_builder *b, uint32_t replicas)
  *                      node table.
  *   PLACER_RENDEZVOUS  highest random weight, weighted by -w / ln(u).
  *   PLACER_MAGLEV      Maglev's lookup table (Eisenbud et al., NSDI 2016).
+ *   PLACER_MEMENTO     MementoHash (Coluzzi et al. 2023): jump hash plus a
+ *                      table of the removed buckets only.
+ *   PLACER_ANCHOR      AnchorHash (Mendelson et al. 2021): a fixed capacity
+ *                      of buckets (placer_builder_set_capacity), a few
+ *                      integers each.
+ *   PLACER_DX          DxHash (Dong & Wang 2023): pseudo-random probes in a
+ *                      power-of-two array of buckets.
+ *   PLACER_JUMPBACK    JumpBackHash (Ertl 2024): jump's contract with
+ *                      integer steps only.
+ *   PLACER_BINOMIAL    BinomialHash (Coluzzi et al. 2024): constant time.
+ * Those five, like jump, place keys on buckets and map buckets to nodes: a
+ * node of weight w has max(1, round(w)) buckets, or its explicit ones
+ * (placer_builder_add_token: bucket numbers). Memento, anchor and dx let
+ * any bucket leave: a removal moves exactly the leaver's keys and a join
+ * moves keys only to the joiner, and the snapshot carries the order of the
+ * removals their answers depend on (placer_builder_set_previous carries it
+ * forward: build every change from the previous snapshot). Jumpback and
+ * binomial grow and shrink at the end, as jump (a node leaving from the
+ * middle gives its buckets to the last bucket's node). Their owners are
+ * scattered across the hash space: the diff calls say PLACER_ENOTSUP (use
+ * placer_moved_fraction), as do bounded-load lookups, which are the ring's.
  *
  * A "token" (placer_token_count, placer_token_at, placer_node_tokens) is the
  * strategy's unit of placement: a ring token, a partition, a Maglev table
- * entry, a jump bucket, a rendezvous candidate node. */
+ * entry, a jump bucket (or a memento, anchor, dx, jumpback or binomial
+ * bucket: of the first three, the buckets in use, in bucket order), a
+ * rendezvous candidate node. */
 #define PLACER_NO_NODE UINT32_MAX /* "no node" in maps, moves and batch owners */
 
 #define PLACER_RING 1
@@ -196,6 +219,11 @@ PLACER_API int placer_builder_set_replicas(placer_builder *b, uint32_t replicas)
 #define PLACER_JUMP 3
 #define PLACER_RENDEZVOUS 4
 #define PLACER_MAGLEV 5
+#define PLACER_MEMENTO 7
+#define PLACER_ANCHOR 8
+#define PLACER_DX 9
+#define PLACER_JUMPBACK 10
+#define PLACER_BINOMIAL 11
 
 #define PLACER_DEFAULT_PARTITIONS 1024u   /* Couchbase's vBucket count */
 #define PLACER_MAX_PARTITIONS 65536u
@@ -214,6 +242,17 @@ PLACER_API int placer_builder_set_strategy(placer_builder *b, int strategy);
  * against the strategy at build (PLACER_EINVAL). Returns 0, PLACER_ENULL or
  * PLACER_EINVAL (above PLACER_MAX_MAGLEV_SIZE). */
 PLACER_API int placer_builder_set_partitions(placer_builder *b, uint32_t count);
+
+/* The buckets PLACER_ANCHOR and PLACER_DX hold room for (dx: rounded up to
+ * a power of two): every bucket ever in use, removed ones included, must
+ * fit. 0 (the default): twice the first build's bucket count, at least 64.
+ * The capacity is fixed by the first build: a build from a previous
+ * snapshot keeps previous's (another set here is PLACER_EINVAL at build),
+ * and a build that needs more buckets than the capacity holds fails with
+ * PLACER_EINVAL (placer_builder_error says so): rebuild from scratch with
+ * a larger capacity, which moves keys. Other strategies ignore it. Returns
+ * 0, PLACER_ENULL or PLACER_EINVAL (above PLACER_MAX_TOKENS). */
+PLACER_API int placer_builder_set_capacity(placer_builder *b, uint32_t buckets);
 
 /* How keys (and ring tokens, rendezvous and Maglev node seeds) are hashed
  * to 64-bit positions; the ids are those of the snapshot format
@@ -716,7 +755,8 @@ PLACER_API int placer_snapshot_strategy(const placer_snapshot *s);
 PLACER_API int placer_snapshot_key_hash(const placer_snapshot *s);
 
 /* "ring", "partitions", "jump", "rendezvous", "maglev", "compat"
- * (PLACER_EMULATED); NULL when unknown. */
+ * (PLACER_EMULATED), "memento", "anchor", "dx", "jumpback", "binomial";
+ * NULL when unknown. */
 PLACER_API const char *placer_strategy_name(int strategy);
 
 /* The strategy named `name` (as placer_strategy_name spells it, e.g. as

@@ -148,6 +148,7 @@ static plc_bytehash_fn bytehash_avx512_or_avx2(int which)
  * caller then hashes key by key (Nettle, the x4 loops). */
 static void fill_compat(plc_kernels *k, unsigned f)
 {
+    (void)k; /* unused where no compat kernel is built (aarch64, s390x) */
     (void)f;
 #if defined(PLC_HAVE_CLMUL)
     if ((f & (PLC_CPU_PCLMUL | PLC_CPU_SSE42)) == (PLC_CPU_PCLMUL | PLC_CPU_SSE42)) {

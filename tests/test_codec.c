@@ -471,7 +471,7 @@ static void compat_forgeries(void)
      * refused before the rebuild (fuzz_decode found a file of 4 KB that
      * asked for 2^25 points) */
     w = 256;
-    FORGE(plc_wr_double(m + off[PLC_SEC_NODES], w), "the nodes' weights make up to");
+    FORGE(plc_wr_double(m + off[PLC_SEC_NODES], w), "the nodes' weights make 8"); /* 8,xxx points: 32 per unit */
     free(m);
     placer_buffer_free(buf);
     placer_snapshot_free(s);
@@ -540,8 +540,9 @@ static void import_round_trip(void)
 
 int main(void)
 {
-    static const int all[] = {PLACER_RING, PLACER_PARTITIONS, PLACER_JUMP, PLACER_RENDEZVOUS,
-                              PLACER_MAGLEV};
+    static const int all[] = {PLACER_RING,    PLACER_PARTITIONS, PLACER_JUMP,     PLACER_RENDEZVOUS,
+                              PLACER_MAGLEV,  PLACER_MEMENTO,    PLACER_ANCHOR,   PLACER_DX,
+                              PLACER_JUMPBACK, PLACER_BINOMIAL};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         for (int tr = 0; tr < 2; tr++) {
             char what[64];

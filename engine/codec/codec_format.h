@@ -48,7 +48,8 @@ enum {
     PLC_SEC_COMPAT_POINTS = 12, /* its ring: u32 points, ascending */
     PLC_SEC_COMPAT_OWNERS = 13, /* u32 owner per point, or per table slot */
     PLC_SEC_COMPAT_HASH_IDS = 14, /* haproxy: u32 server id per node */
-    /* 15..16: the other additions of v2, documented in docs/FORMAT.md */
+    PLC_SEC_HISTORY = 15,       /* memento, anchor, dx: u32 removed buckets, oldest first */
+    PLC_SEC_TARGET_HISTORY = 16,
 };
 
 /* Header field offsets. */

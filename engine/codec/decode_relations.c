@@ -20,16 +20,15 @@ int plc_snapshot_relations(const placer_snapshot *s, char *why, size_t why_len)
 {
     if (!s->rep_r)
         return 0;
-    uint32_t R = s->rep_r, zones;
-    uint32_t *set = plc_malloc((size_t)R * sizeof *set);
-    if (!set)
+    uint32_t R = s->rep_r;
+    /* every set at once (plc_replicas_walk_all: O(slots x R^2), where a walk
+     * per slot could cross the ring each time) */
+    uint32_t *all = plc_malloc((size_t)s->tree.n * R * sizeof *all);
+    if (!all)
         return PLACER_ENOMEM;
-    int err = 0;
+    int err = plc_replicas_walk_all(s, R, all);
     for (uint32_t i = 0; i < s->tree.n && !err; i++) {
-        const uint32_t *stored = s->rep + (size_t)i * R;
-        uint32_t n = plc_replicas_walk(s, i, set, R, &zones);
-        for (uint32_t j = n; j < R; j++)
-            set[j] = UINT32_MAX;
+        const uint32_t *stored = s->rep + (size_t)i * R, *set = all + (size_t)i * R;
         for (uint32_t j = 0; j < R && !err; j++) {
             if (stored[j] == set[j])
                 continue;
@@ -44,6 +43,6 @@ int plc_snapshot_relations(const placer_snapshot *s, char *why, size_t why_len)
             err = PLACER_ECORRUPT;
         }
     }
-    plc_free(set);
+    plc_free(all);
     return err;
 }

@@ -88,6 +88,16 @@ typedef struct plc_compat_layout {
  * or PLACER_ENOMEM. On failure *out is left empty. */
 int plc_compat_layout_build(const plc_compat_config *cfg, plc_compat_layout *out);
 
+/* The number of points or slots plc_compat_layout_build would make for
+ * cfg, from the weights alone (O(nodes); nginx's ring O(nodes log nodes)),
+ * into *n: exact, except nginx's ring, for which it is an upper bound
+ * (equal points of different servers' chains are dropped: about n^2 / 2^33
+ * of them). Returns 0 or the error the build would return for the weights
+ * and the mode (PLACER_EINVAL, PLACER_ENONODES, PLACER_ENULL,
+ * PLACER_ENOMEM). The decoder holds a file's listed points to it before
+ * rebuilding anything. */
+int plc_compat_layout_size(const plc_compat_config *cfg, uint64_t *n);
+
 void plc_compat_layout_free(plc_compat_layout *l);
 
 /* Only the program, distribution, key hash and tag of cfg's layout, its

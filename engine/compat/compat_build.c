@@ -127,6 +127,30 @@ static int check_weights(const plc_compat_config *c, uint32_t max, uint64_t *tot
     return 0;
 }
 
+/* Weighted ketama's points for one server (a multiple of 4), in each
+ * program's own float arithmetic: libmemcached's floor of a float sum,
+ * twemproxy's floorf of a double one. */
+static uint32_t libmemcached_pps(uint32_t weight, uint64_t total, uint32_t live)
+{
+    float pct = (float)weight / (float)total;
+    return (uint32_t)((floor((float)(pct * 160 / 4 * (float)live + 0.0000000001F))) * 4);
+}
+
+static uint32_t twemproxy_pps(uint32_t weight, uint64_t total, uint32_t live)
+{
+    float pct = (float)weight / (float)total;
+    return (uint32_t)((floorf((float)(pct * 160 / 4 * (float)live + 0.0000000001))) * 4);
+}
+
+static int libmemcached_weighted(const plc_compat_config *c, const plc_compat_layout *l)
+{
+    int weighted = l->distribution == PLC_CD_KETAMA_WEIGHTED;
+    for (uint32_t i = 0; i < c->nnodes; i++)
+        if (c->nodes[i].weight > 1)
+            weighted = 1; /* memcached_server_add_with_weight's rule */
+    return weighted;
+}
+
 /* libmemcached: weighted or plain ketama. */
 static int build_libmemcached(const plc_compat_config *c, plc_compat_layout *l, acc *a)
 {
@@ -134,10 +158,7 @@ static int build_libmemcached(const plc_compat_config *c, plc_compat_layout *l, 
     int rc = check_weights(c, UINT32_MAX, &total);
     if (rc)
         return rc;
-    int weighted = l->distribution == PLC_CD_KETAMA_WEIGHTED;
-    for (uint32_t i = 0; i < c->nnodes; i++)
-        if (c->nodes[i].weight > 1)
-            weighted = 1; /* memcached_server_add_with_weight's rule */
+    int weighted = libmemcached_weighted(c, l);
     plc_compat_hash_fn kh = plc_compat_hash_function(l->key_hash);
     uint32_t live = c->nnodes;
     for (uint32_t i = 0; i < c->nnodes; i++) {
@@ -148,12 +169,8 @@ static int build_libmemcached(const plc_compat_config *c, plc_compat_layout *l, 
             return rc;
         if (hl > 1025) /* NI_MAXHOST: libmemcached refuses longer names */
             return PLACER_EINVAL;
-        uint32_t pps = 100, per_hash = 1;
-        if (weighted) {
-            float pct = (float)nd->weight / (float)total;
-            pps = (uint32_t)((floor((float)(pct * 160 / 4 * (float)live + 0.0000000001F))) * 4);
-            per_hash = 4;
-        }
+        uint32_t pps = weighted ? libmemcached_pps(nd->weight, total, live) : 100;
+        uint32_t per_hash = weighted ? 4 : 1;
         /* "host-j", or "host:port-j" when the port is not 11211: the
          * prefix once, then each j's digits. */
         char buf[1100];
@@ -186,36 +203,48 @@ static int build_libmemcached(const plc_compat_config *c, plc_compat_layout *l, 
 /* twemproxy sorts each pool's servers by name (nc_conf.c
  * conf_validate_server(), string_compare(): shorter names first, then
  * bytes) and refuses equal names; its continuum and modula table follow
- * that order, not the configuration's. */
-static const plc_compat_config *sort_cfg_;
+ * that order, not the configuration's. Each entry carries its own name, so
+ * the comparator needs no context: nothing file-wide, any number of
+ * threads may build at once (a file-wide config pointer crashed two
+ * threads, issue 29). */
+typedef struct tw_name {
+    const char *id;
+    size_t len;
+    uint32_t index;
+} tw_name;
 
 static int name_cmp(const void *x, const void *y)
 {
-    const plc_compat_node *a = &sort_cfg_->nodes[*(const uint32_t *)x];
-    const plc_compat_node *b = &sort_cfg_->nodes[*(const uint32_t *)y];
-    if (a->id_len != b->id_len)
-        return a->id_len < b->id_len ? -1 : 1;
-    return memcmp(a->id, b->id, a->id_len);
+    const tw_name *a = x, *b = y;
+    if (a->len != b->len)
+        return a->len < b->len ? -1 : 1;
+    return memcmp(a->id, b->id, a->len);
 }
 
 static int twemproxy_order(const plc_compat_config *c, uint32_t *order)
 {
+    tw_name *t = plc_malloc(sizeof *t * c->nnodes);
+    if (!t)
+        return PLACER_ENOMEM;
+    int rc = 0;
     for (uint32_t i = 0; i < c->nnodes; i++) {
-        if (!c->nodes[i].id || c->nodes[i].id_len == 0)
-            return PLACER_EINVAL;
-        order[i] = i;
+        if (!c->nodes[i].id || c->nodes[i].id_len == 0) {
+            rc = PLACER_EINVAL;
+            break;
+        }
+        t[i].id = c->nodes[i].id;
+        t[i].len = c->nodes[i].id_len;
+        t[i].index = i;
     }
-    /* No thread runs two builds on one config at once; the comparator needs
-     * the node array, and qsort has no context argument in C11. */
-    sort_cfg_ = c;
-    qsort(order, c->nnodes, sizeof *order, name_cmp);
-    sort_cfg_ = NULL;
-    for (uint32_t i = 1; i < c->nnodes; i++) {
-        const plc_compat_node *a = &c->nodes[order[i - 1]], *b = &c->nodes[order[i]];
-        if (a->id_len == b->id_len && memcmp(a->id, b->id, a->id_len) == 0)
-            return PLACER_EINVAL; /* "has servers with same name" */
+    if (!rc)
+        qsort(t, c->nnodes, sizeof *t, name_cmp);
+    for (uint32_t i = 0; !rc && i < c->nnodes; i++) {
+        if (i > 0 && name_cmp(&t[i - 1], &t[i]) == 0)
+            rc = PLACER_EINVAL; /* "has servers with same name" */
+        order[i] = t[i].index;
     }
-    return 0;
+    plc_free(t);
+    return rc;
 }
 
 static int build_twemproxy_ketama(const plc_compat_config *c, const uint32_t *order, acc *a)
@@ -228,8 +257,7 @@ static int build_twemproxy_ketama(const plc_compat_config *c, const uint32_t *or
     for (uint32_t oi = 0; oi < c->nnodes; oi++) {
         uint32_t i = order[oi];
         const plc_compat_node *nd = &c->nodes[i];
-        float pct = (float)nd->weight / (float)total;
-        uint32_t pps = (uint32_t)((floorf((float)(pct * 160 / 4 * (float)live + 0.0000000001))) * 4);
+        uint32_t pps = twemproxy_pps(nd->weight, total, live);
         if (pps / 4 == 0)
             continue; /* no point: the name is not formatted (nor refused) */
         /* "name-j": the name once, then each j's digits. twemproxy formats
@@ -257,80 +285,186 @@ static int build_twemproxy_ketama(const plc_compat_config *c, const uint32_t *or
     return 0;
 }
 
-static int build_nginx_consistent(const plc_compat_config *c, acc *a)
+/* nginx's per-server CRC start: crc32(host \0 port), the host and port of
+ * "host:port" ("unix:" paths: all host). */
+static int nginx_base(const plc_compat_node *nd, uint32_t *out)
 {
-    for (uint32_t i = 0; i < c->nnodes; i++) {
-        const plc_compat_node *nd = &c->nodes[i];
-        const char *s = nd->address;
-        size_t n = nd->address_len, host_len = n, port_off = n;
-        if (!s || n == 0)
-            return PLACER_EINVAL;
-        if (n >= 5 && strncasecmp(s, "unix:", 5) == 0) {
-            s += 5; /* "unix:" path: all of it is the host */
-            n -= 5;
-            host_len = n;
-            port_off = n;
-        } else {
-            /* The port: the digits after the last ':', when all are digits. */
-            for (size_t j = 0; j < n; j++) {
-                char ch = s[n - j - 1];
-                if (ch == ':') {
-                    host_len = n - j - 1;
-                    port_off = n - j;
-                    break;
-                }
-                if (ch < '0' || ch > '9')
-                    break;
+    const char *s = nd->address;
+    size_t n = nd->address_len, host_len = n, port_off = n;
+    if (!s || n == 0)
+        return PLACER_EINVAL;
+    if (n >= 5 && strncasecmp(s, "unix:", 5) == 0) {
+        s += 5; /* "unix:" path: all of it is the host */
+        n -= 5;
+        host_len = n;
+        port_off = n;
+    } else {
+        /* The port: the digits after the last ':', when all are digits. */
+        for (size_t j = 0; j < n; j++) {
+            char ch = s[n - j - 1];
+            if (ch == ':') {
+                host_len = n - j - 1;
+                port_off = n - j;
+                break;
             }
-        }
-        uint32_t base = placer_crc32(0, s, host_len);
-        base = placer_crc32(base, "", 1);
-        base = placer_crc32(base, s + port_off, n - port_off);
-        uint32_t prev = 0;
-        uint64_t np = (uint64_t)nd->weight * 160u;
-        for (uint64_t j = 0; j < np; j++) {
-            unsigned char le[4] = {(unsigned char)prev, (unsigned char)(prev >> 8),
-                                   (unsigned char)(prev >> 16), (unsigned char)(prev >> 24)};
-            uint32_t h = placer_crc32(base, le, 4);
-            int rc = acc_push(a, h, i);
-            if (rc)
-                return rc;
-            prev = h;
+            if (ch < '0' || ch > '9')
+                break;
         }
     }
+    uint32_t base = placer_crc32(0, s, host_len);
+    base = placer_crc32(base, "", 1);
+    *out = placer_crc32(base, s + port_off, n - port_off);
     return 0;
+}
+
+/* One step of a server's chain: crc32(base, prev as 4 little-endian bytes). */
+static uint32_t nginx_step(uint32_t base, uint32_t prev)
+{
+    unsigned char le[4] = {(unsigned char)prev, (unsigned char)(prev >> 8),
+                           (unsigned char)(prev >> 16), (unsigned char)(prev >> 24)};
+    return placer_crc32(base, le, 4);
+}
+
+/* nginx's servers grouped by CRC start: servers with the same start (the
+ * same address, listed twice) make the same chain, so a later one's first
+ * points repeat an earlier one's and nginx drops them. base[i] each
+ * server's start, leader[i] the first server with that start. */
+typedef struct nginx_pool {
+    uint32_t *base, *leader;
+} nginx_pool;
+
+static void nginx_pool_free(nginx_pool *p)
+{
+    plc_free(p->base);
+    plc_free(p->leader);
+}
+
+static int nginx_pool_make(const plc_compat_config *c, nginx_pool *p)
+{
+    uint32_t n = c->nnodes;
+    p->base = plc_malloc(sizeof *p->base * n);
+    p->leader = plc_malloc(sizeof *p->leader * n);
+    plc_sort_entry *e = plc_malloc(sizeof *e * 2 * n);
+    int rc = p->base && p->leader && e ? 0 : PLACER_ENOMEM;
+    for (uint32_t i = 0; !rc && i < n; i++) {
+        rc = nginx_base(&c->nodes[i], &p->base[i]);
+        e[i] = (plc_sort_entry){p->base[i], i, i};
+    }
+    if (!rc) {
+        plc_sort_entry *sorted = plc_radix_sort(e, e + n, n); /* stable: index order in a group */
+        for (uint32_t k = 0; k < n; k++)
+            p->leader[sorted[k].owner] =
+                k && sorted[k].token == sorted[k - 1].token ? p->leader[sorted[k - 1].owner]
+                                                           : sorted[k].owner;
+    }
+    plc_free(e);
+    if (rc)
+        nginx_pool_free(p);
+    return rc;
+}
+
+/* The points nginx's ring keeps at most: per group of servers with one
+ * start, 160 x the group's largest weight (one point when the chain's
+ * first point is 0, a fixed point: all the chain is 0). Only equal points
+ * of different chains come off that (about n^2 / 2^33 of n points). */
+static int nginx_points(const plc_compat_config *c, const nginx_pool *p, uint64_t *out)
+{
+    uint32_t *most = plc_calloc(c->nnodes, sizeof *most); /* by leader */
+    if (!most)
+        return PLACER_ENOMEM;
+    for (uint32_t i = 0; i < c->nnodes; i++)
+        if (c->nodes[i].weight > most[p->leader[i]])
+            most[p->leader[i]] = c->nodes[i].weight;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < c->nnodes; i++)
+        if (p->leader[i] == i)
+            total += nginx_step(p->base[i], 0) == 0 ? 1 : 160u * (uint64_t)most[i];
+    plc_free(most);
+    *out = total;
+    return 0;
+}
+
+/* ngx_http_upstream_hash_module.c: each server's 160 x weight points, a
+ * CRC chain from 0; after the stable sort equal points after the first are
+ * dropped. A point another server of the same start made before (the same
+ * chain index), or a repeat of a chain stuck at a fixed point, would be
+ * dropped: it is not made (so the work is the points kept, not 160 x the
+ * weights of every copy of a server). */
+static int build_nginx_consistent(const plc_compat_config *c, const nginx_pool *p, acc *a)
+{
+    uint32_t n = c->nnodes;
+    uint64_t *made = plc_calloc(n, sizeof *made); /* by leader: chain points made so far */
+    uint32_t *last = plc_calloc(n, sizeof *last); /* by leader: the last of them */
+    int rc = made && last ? 0 : PLACER_ENOMEM;
+    for (uint32_t i = 0; !rc && i < n; i++) {
+        uint32_t g = p->leader[i], base = p->base[i], prev = last[g];
+        uint64_t np = (uint64_t)c->nodes[i].weight * 160u;
+        for (uint64_t j = made[g]; !rc && j < np; j++) {
+            uint32_t h = nginx_step(base, prev);
+            rc = acc_push(a, h, i);
+            made[g] = j + 1;
+            if (h == prev) { /* a fixed point: every later point is h again */
+                made[g] = UINT64_MAX;
+                break;
+            }
+            prev = h;
+        }
+        last[g] = prev;
+    }
+    plc_free(made);
+    plc_free(last);
+    return rc;
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return (a > b) - (a < b);
 }
 
 /* haproxy's server ids: explicit ones kept; the others get, in declaration
  * order, the first free id >= next_id, where next_id counts every server
- * (cfgparse.c: next_id++ runs for explicit ids too). */
+ * (cfgparse.c: next_id++ runs for explicit ids too). An id given this way
+ * is below every later next_id, so only explicit ids can be in the way:
+ * they are sorted once and skipped with a cursor, O(n log n) (the scan of
+ * every server per candidate was O(n^2): issue 29). */
 static int haproxy_ids(const plc_compat_config *c, uint32_t *ids)
 {
+    uint32_t *taken = plc_malloc(sizeof *taken * (c->nnodes ? c->nnodes : 1));
+    if (!taken)
+        return PLACER_ENOMEM;
+    uint32_t nt = 0;
+    int rc = 0;
     for (uint32_t i = 0; i < c->nnodes; i++) {
         ids[i] = c->nodes[i].hash_id;
         if (ids[i] > PLC_HAPROXY_MAX_ID)
-            return PLACER_EINVAL;
-        for (uint32_t k = 0; ids[i] && k < i; k++)
-            if (ids[k] == ids[i])
-                return PLACER_EINVAL;
+            rc = PLACER_EINVAL;
+        else if (ids[i])
+            taken[nt++] = ids[i];
     }
-    uint32_t next = 1;
-    for (uint32_t i = 0; i < c->nnodes; i++, next++) {
+    if (!rc)
+        qsort(taken, nt, sizeof *taken, cmp_u32);
+    for (uint32_t k = 1; !rc && k < nt; k++)
+        if (taken[k] == taken[k - 1])
+            rc = PLACER_EINVAL; /* two servers with one explicit id */
+    uint32_t next = 1, t = 0;
+    for (uint32_t i = 0; !rc && i < c->nnodes; i++, next++) {
         if (ids[i])
             continue;
         for (;;) {
-            uint32_t k = 0;
-            while (k < c->nnodes && ids[k] != next)
-                k++;
-            if (k == c->nnodes)
+            while (t < nt && taken[t] < next)
+                t++;
+            if (t == nt || taken[t] != next)
                 break;
             next++;
         }
         if (next > PLC_HAPROXY_MAX_ID)
-            return PLACER_EINVAL;
-        ids[i] = next;
+            rc = PLACER_EINVAL;
+        else
+            ids[i] = next;
     }
-    return 0;
+    plc_free(taken);
+    return rc;
 }
 
 static int build_haproxy_consistent(const plc_compat_config *c, plc_compat_layout *l, acc *a)
@@ -365,6 +499,162 @@ static int add_midpoints(acc *a)
     return 0;
 }
 
+/* haproxy's map (lb_map.c recalc_server_map()): at each of the tot slots,
+ * every node's score grows by its weight w (over the gcd; the w sum to
+ * tot), the slot goes to the first node (lowest index) of highest level
+ * v = (score + tot) / tot, and that node's score drops by tot. Done as
+ * written that is O(slots x nodes): a forged 10,000-node map took 129 s to
+ * decode (issue 29). Here v changes only at events: a node's level rises
+ * when its score crosses a multiple of tot (at a step computed in advance,
+ * kept in a bucket per step) and falls by one when it is chosen; a
+ * tournament tree over the nodes holds the (highest v, lowest index) one.
+ * The levels rise about slots + nodes times in all, so the fill is
+ * O((slots + nodes) log nodes), slot for slot the same choice. */
+typedef struct map_fill {
+    const plc_compat_config *c;
+    uint32_t div, n, size; /* weights' divisor, nodes, leaves of the tree */
+    int64_t tot;
+    int64_t *base;   /* score at step o is base + (o + 1) * w */
+    int64_t *level;  /* v at the current step */
+    uint32_t *tree;  /* tree[size + i] = i; tree[k] the better of its children */
+    uint32_t *head;  /* head[o]: first node whose level rises at step o */
+    uint32_t *link;  /* next node in the same bucket */
+    uint32_t *prev;  /* previous one, or UINT32_MAX for the head */
+    uint32_t *at;    /* the bucket node i is in, or UINT32_MAX */
+} map_fill;
+
+static int64_t map_w(const map_fill *m, uint32_t i)
+{
+    return (int64_t)(m->c->nodes[i].weight / m->div);
+}
+
+/* v of node i at step o, as recalc_server_map() computes it (C division). */
+static int64_t map_level(const map_fill *m, uint32_t i, int64_t o)
+{
+    return (m->base[i] + (o + 1) * map_w(m, i) + m->tot) / m->tot;
+}
+
+static uint32_t map_better(const map_fill *m, uint32_t a, uint32_t b)
+{
+    if (a == UINT32_MAX)
+        return b;
+    if (b == UINT32_MAX)
+        return a;
+    if (m->level[a] != m->level[b])
+        return m->level[a] > m->level[b] ? a : b;
+    return a < b ? a : b;
+}
+
+static void map_update(map_fill *m, uint32_t i)
+{
+    for (uint32_t k = (m->size + i) / 2; k >= 1; k /= 2)
+        m->tree[k] = map_better(m, m->tree[2 * k], m->tree[2 * k + 1]);
+}
+
+static void map_unlink(map_fill *m, uint32_t i)
+{
+    uint32_t o = m->at[i];
+    if (o == UINT32_MAX)
+        return;
+    if (m->prev[i] == UINT32_MAX)
+        m->head[o] = m->link[i];
+    else
+        m->link[m->prev[i]] = m->link[i];
+    if (m->link[i] != UINT32_MAX)
+        m->prev[m->link[i]] = m->prev[i];
+    m->at[i] = UINT32_MAX;
+}
+
+/* Files node i under the step its level next rises at (none past the table). */
+static void map_schedule(map_fill *m, uint32_t i, int64_t o)
+{
+    int64_t v = m->level[i], tot = m->tot, w = map_w(m, i);
+    /* the least score + tot whose C quotient by tot is v + 1 */
+    int64_t x = v + 1 > 0 ? (v + 1) * tot : v * tot + 1;
+    int64_t need = x - tot - m->base[i]; /* (o' + 1) * w >= need */
+    int64_t when = need > 0 ? (need + w - 1) / w - 1 : o + 1;
+    if (when <= o)
+        when = o + 1;
+    if (when >= tot)
+        return;
+    uint32_t s = (uint32_t)when;
+    m->at[i] = s;
+    m->prev[i] = UINT32_MAX;
+    m->link[i] = m->head[s];
+    if (m->head[s] != UINT32_MAX)
+        m->prev[m->head[s]] = i;
+    m->head[s] = i;
+}
+
+static int haproxy_map_fill(const plc_compat_config *c, uint32_t div, uint32_t tot,
+                            uint32_t *owners)
+{
+    map_fill m = {c, div, c->nnodes, 1, (int64_t)tot, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    while (m.size < m.n)
+        m.size *= 2;
+    m.base = plc_calloc(m.n, sizeof *m.base);
+    m.level = plc_malloc(sizeof *m.level * m.n);
+    m.tree = plc_malloc(sizeof *m.tree * 2 * m.size);
+    m.head = plc_malloc(sizeof *m.head * tot);
+    m.link = plc_malloc(sizeof *m.link * m.n);
+    m.prev = plc_malloc(sizeof *m.prev * m.n);
+    m.at = plc_malloc(sizeof *m.at * m.n);
+    int rc = PLACER_ENOMEM;
+    if (m.base && m.level && m.tree && m.head && m.link && m.prev && m.at) {
+        memset(m.head, 0xff, sizeof *m.head * tot);
+        for (uint32_t k = 0; k < 2 * m.size; k++)
+            m.tree[k] = k >= m.size && k - m.size < m.n ? k - m.size : UINT32_MAX;
+        for (uint32_t i = 0; i < m.n; i++) {
+            m.level[i] = map_level(&m, i, 0);
+            m.at[i] = UINT32_MAX;
+            map_schedule(&m, i, 0);
+        }
+        for (uint32_t k = m.size - 1; k >= 1; k--)
+            m.tree[k] = map_better(&m, m.tree[2 * k], m.tree[2 * k + 1]);
+        for (uint32_t o = 0; o < tot; o++) {
+            uint32_t i = o ? m.head[o] : UINT32_MAX;
+            while (i != UINT32_MAX) { /* the levels that rise at this step */
+                uint32_t next = m.link[i];
+                m.at[i] = UINT32_MAX;
+                m.level[i] = map_level(&m, i, o);
+                map_update(&m, i);
+                map_schedule(&m, i, o);
+                i = next;
+            }
+            uint32_t best = m.tree[1];
+            owners[o] = best;
+            m.base[best] -= m.tot;
+            m.level[best] = map_level(&m, best, o);
+            map_update(&m, best);
+            map_unlink(&m, best);
+            map_schedule(&m, best, o);
+        }
+        rc = 0;
+    }
+    plc_free(m.base);
+    plc_free(m.level);
+    plc_free(m.tree);
+    plc_free(m.head);
+    plc_free(m.link);
+    plc_free(m.prev);
+    plc_free(m.at);
+    return rc;
+}
+
+static uint32_t haproxy_gcd(const plc_compat_config *c)
+{
+    uint32_t g = c->nodes[0].weight;
+    for (uint32_t i = 1; i < c->nnodes && g > 1; i++) {
+        uint32_t w = c->nodes[i].weight;
+        while (w) {
+            uint32_t t = g % w;
+            g = w;
+            w = t;
+        }
+    }
+    return g;
+}
+
 static int build_table(const plc_compat_config *c, plc_compat_layout *l, const uint32_t *order,
                        uint64_t total_cap)
 {
@@ -377,17 +667,7 @@ static int build_table(const plc_compat_config *c, plc_compat_layout *l, const u
         return PLACER_ETOOMANY;
     uint32_t div = 1;
     if (l->program == PLC_COMPAT_HAPROXY) {
-        /* lb_map.c: weights divided by their greatest common divisor. */
-        uint32_t g = c->nodes[0].weight;
-        for (uint32_t i = 1; i < c->nnodes && g > 1; i++) {
-            uint32_t w = c->nodes[i].weight;
-            while (w) {
-                uint32_t t = g % w;
-                g = w;
-                w = t;
-            }
-        }
-        div = g;
+        div = haproxy_gcd(c); /* lb_map.c: weights over their greatest common divisor */
         total /= div;
     }
     l->n = (uint32_t)total;
@@ -404,32 +684,11 @@ static int build_table(const plc_compat_config *c, plc_compat_layout *l, const u
         }
         return 0;
     }
-    /* recalc_server_map(): each slot to the node whose score, grown by its
-     * weight every slot, first reaches the highest (score + tot) / tot. */
-    int64_t tot = (int64_t)l->n;
-    int64_t *score = plc_calloc(c->nnodes, sizeof *score);
-    if (!score)
-        return PLACER_ENOMEM;
-    for (int64_t o = 0; o < tot; o++) {
-        int64_t max = 0;
-        uint32_t best = UINT32_MAX;
-        for (uint32_t i = 0; i < c->nnodes; i++) {
-            if (tot == 1) {
-                best = i;
-                break;
-            }
-            score[i] += c->nodes[i].weight / div;
-            int64_t v = (score[i] + tot) / tot;
-            if (best == UINT32_MAX || v > max) {
-                max = v;
-                best = i;
-            }
-        }
-        l->owners[o] = best;
-        score[best] -= tot;
+    if (l->n == 1) {
+        l->owners[0] = 0; /* recalc_server_map()'s tot == 1 case */
+        return 0;
     }
-    plc_free(score);
-    return 0;
+    return haproxy_map_fill(c, div, l->n, l->owners);
 }
 
 void plc_compat_redis_even_split(uint32_t masters, uint32_t owner[PLC_REDIS_SLOTS])
@@ -525,6 +784,68 @@ static int resolve(const plc_compat_config *c, plc_compat_layout *l)
     return 0;
 }
 
+/* The number of points or slots of c's layout (l resolved), from the
+ * weights alone, in O(nodes): exactly what the build makes, except nginx's
+ * ring, for which it is at most (nginx_points). The weights are checked as
+ * the build checks them. */
+static int layout_size(const plc_compat_config *c, const plc_compat_layout *l,
+                       const nginx_pool *pool, uint64_t *out)
+{
+    int haproxy = c->program == PLC_COMPAT_HAPROXY;
+    uint64_t total;
+    int rc = check_weights(c, haproxy ? PLC_HAPROXY_MAX_WEIGHT : UINT32_MAX, &total);
+    if (rc)
+        return rc;
+    uint64_t n = 0;
+    switch (l->distribution) {
+    case PLC_CD_MODULA:
+    case PLC_CD_HASH: n = total; break;
+    case PLC_CD_MAP_BASED: n = total / haproxy_gcd(c); break;
+    default:
+        if (c->program == PLC_COMPAT_NGINX)
+            return nginx_points(c, pool, out);
+        if (haproxy) {
+            n = 32u * total; /* 16 per unit of weight, and as many midpoints */
+            break;
+        }
+        for (uint32_t i = 0; i < c->nnodes; i++) {
+            uint32_t w = c->nodes[i].weight;
+            if (c->program == PLC_COMPAT_TWEMPROXY) {
+                uint32_t pps = twemproxy_pps(w, total, c->nnodes);
+                n += pps / 4 == 0 ? 0 : pps;
+            } else {
+                n += libmemcached_weighted(c, l) ? libmemcached_pps(w, total, c->nnodes) : 100u;
+            }
+        }
+    }
+    *out = n;
+    return 0;
+}
+
+int plc_compat_layout_size(const plc_compat_config *cfg, uint64_t *n)
+{
+    if (!cfg || !n || (cfg->nnodes && !cfg->nodes))
+        return PLACER_ENULL;
+    if (cfg->nnodes == 0)
+        return PLACER_ENONODES;
+    plc_compat_layout l;
+    memset(&l, 0, sizeof l);
+    int rc = resolve(cfg, &l);
+    if (rc)
+        return rc;
+    if (cfg->program == PLC_COMPAT_REDIS) {
+        *n = PLC_REDIS_SLOTS;
+        return 0;
+    }
+    nginx_pool pool = {NULL, NULL};
+    if (cfg->program == PLC_COMPAT_NGINX && l.distribution == PLC_CD_CONSISTENT)
+        rc = nginx_pool_make(cfg, &pool);
+    if (!rc)
+        rc = layout_size(cfg, &l, &pool, n);
+    nginx_pool_free(&pool);
+    return rc;
+}
+
 static int build(const plc_compat_config *c, plc_compat_layout *l)
 {
     int rc = resolve(c, l);
@@ -572,40 +893,49 @@ static int build(const plc_compat_config *c, plc_compat_layout *l)
     uint64_t max_points = c->max_points && c->max_points < PLACER_MAX_COMPAT_POINTS
                               ? c->max_points
                               : PLACER_MAX_COMPAT_POINTS;
-    if (l->distribution == PLC_CD_MODULA || l->distribution == PLC_CD_HASH ||
-        l->distribution == PLC_CD_MAP_BASED) {
+    /* The size first, from the weights alone: nothing is made past the
+     * bound (a decoder's: what the file lists). */
+    nginx_pool pool = {NULL, NULL};
+    int nginx_ring = c->program == PLC_COMPAT_NGINX && l->distribution == PLC_CD_CONSISTENT;
+    if (nginx_ring)
+        rc = nginx_pool_make(c, &pool);
+    uint64_t size = 0;
+    if (!rc)
+        rc = layout_size(c, l, &pool, &size);
+    if (!rc && size > max_points)
+        rc = PLACER_ETOOMANY;
+    if (!rc && (l->distribution == PLC_CD_MODULA || l->distribution == PLC_CD_HASH ||
+                l->distribution == PLC_CD_MAP_BASED)) {
         l->kind = PLC_CL_TABLE;
         rc = build_table(c, l, order, max_points);
         plc_free(order);
         return rc;
     }
-    l->kind = PLC_CL_RING;
-    /* Room for every point the program could make (midpoints double it). */
-    uint64_t cap = 0;
-    for (uint32_t i = 0; i < c->nnodes; i++) {
-        uint64_t w = c->nodes[i].weight;
-        cap += c->program == PLC_COMPAT_NGINX ? 160u * w
-               : c->program == PLC_COMPAT_HAPROXY ? 32u * w : 0;
-    }
-    if (c->program == PLC_COMPAT_LIBMEMCACHED || c->program == PLC_COMPAT_TWEMPROXY)
-        cap = (uint64_t)c->nnodes * 164u; /* the float rounding can add one group */
-    acc a = {NULL, 0, (uint32_t)cap};
-    if (cap <= max_points)
-        a.v = plc_malloc(sizeof(pt) * 2 * (cap ? cap : 1));
-    if (!a.v) {
+    if (rc) {
+        nginx_pool_free(&pool);
         plc_free(order);
-        return cap > max_points ? PLACER_ETOOMANY : PLACER_ENOMEM;
+        return rc;
+    }
+    l->kind = PLC_CL_RING;
+    /* Room for the points (haproxy's midpoints included: the size counts them). */
+    acc a = {NULL, 0, (uint32_t)size};
+    a.v = plc_malloc(sizeof(pt) * 2 * (size ? size : 1));
+    if (!a.v) {
+        nginx_pool_free(&pool);
+        plc_free(order);
+        return PLACER_ENOMEM;
     }
     switch (c->program) {
     case PLC_COMPAT_LIBMEMCACHED: rc = build_libmemcached(c, l, &a); break;
     case PLC_COMPAT_TWEMPROXY: rc = build_twemproxy_ketama(c, order, &a); break;
-    case PLC_COMPAT_NGINX: rc = build_nginx_consistent(c, &a); break;
+    case PLC_COMPAT_NGINX: rc = build_nginx_consistent(c, &pool, &a); break;
     default:
         rc = build_haproxy_consistent(c, l, &a);
         if (!rc)
             rc = add_midpoints(&a);
         break;
     }
+    nginx_pool_free(&pool);
     plc_free(order);
     if (!rc && a.n == 0)
         rc = PLACER_EINVAL; /* every weight rounded to no point */

@@ -156,22 +156,19 @@ static int same_layout(plc_dec *d, const plc_compat_layout *l)
 }
 
 /* Rebuilding the layout costs what the nodes' weights ask for, but a file
- * stores only nodes, weights and the points or slots: without a bound a
- * file of a few kilobytes could ask for PLACER_MAX_COMPAT_POINTS of them
- * (about a second) and be refused only after. The layout builder knows
- * from the weights how much room each program asks for (compat_build.c)
- * and refuses more than the bound before making a point: a real file lists
- * at least about half of that room (ketama 156..164 points per server,
- * haproxy exactly its 32 per unit of weight, a table at most the total
- * weight, haproxy's <= 256 per node). nginx gets no bound but the cap: its
- * 160 points per unit of weight are a CRC chain per server, and a chain
- * that comes back to an earlier point repeats points nginx drops, so its
- * weights do not fix its count (rare, but a real file would be refused). */
+ * stores only nodes, weights and the points or slots: a file of a few
+ * kilobytes could ask for PLACER_MAX_COMPAT_POINTS of them. So the size
+ * the weights make is computed first, in O(nodes) (plc_compat_layout_size:
+ * no point made), and held to what the file lists: exactly, but for
+ * nginx's ring, whose servers' CRC chains can meet (the equal points nginx
+ * drops, about n^2 / 2^33 of n), which may make up to twice the listed
+ * points + 4,096. The rebuild then makes at most that many points or
+ * slots, each at a constant cost (an MD5, a CRC, a hash, a tree step):
+ * the work is proportional to the file (docs/FORMAT.md). */
 static uint64_t rebuild_bound(const plc_dec *d, const placer_builder *b, int ring)
 {
-    if (ring && b->compat == PLACER_COMPAT_NGINX)
-        return 0;
-    return 2 * d->s[PLC_SEC_COMPAT_OWNERS].count + 256u * (uint64_t)b->nnodes + 4096u;
+    uint64_t listed = d->s[PLC_SEC_COMPAT_OWNERS].count;
+    return ring && b->compat == PLACER_COMPAT_NGINX ? 2 * listed + 4096u : listed;
 }
 
 int plc_compat_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, placer_snapshot **out)
@@ -187,15 +184,23 @@ int plc_compat_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, place
         b->nodes[i].hash_id = plc_rd32(d->s[PLC_SEC_COMPAT_HASH_IDS].p + 4 * (size_t)i);
     b->compat_max_points = rebuild_bound(d, b, plc_rd32(f + 4 * F_KIND) == PLC_CL_RING);
     int err = plc_compat_check_nodes(b);
+    uint64_t size = 0;
+    if (!err)
+        err = plc_compat_builder_size(b, &size);
+    if (!err && size > b->compat_max_points)
+        return plc_dec_fail(d, PLACER_ECORRUPT,
+                            "compat: the nodes' weights make %s%llu points or slots; the file "
+                            "lists %llu", b->compat_max_points > d->s[PLC_SEC_COMPAT_OWNERS].count
+                                              ? "up to " : "",
+                            (unsigned long long)size,
+                            (unsigned long long)d->s[PLC_SEC_COMPAT_OWNERS].count);
+    /* The rebuild itself keeps a hard bound with room to spare (a layout
+     * builder may reserve more room than the points it makes), so an
+     * error in the size estimate can cost a refusal, never unbounded work. */
+    b->compat_max_points = 2 * d->s[PLC_SEC_COMPAT_OWNERS].count + 256u * (uint64_t)b->nnodes + 4096u;
     placer_snapshot *s = NULL;
     if (!err)
         err = plc_compat_snapshot_build(b, b->ops, epoch, &s);
-    if (err == PLACER_ETOOMANY && b->compat_max_points)
-        return plc_dec_fail(d, PLACER_ECORRUPT,
-                            "compat: the nodes' weights make up to more than %llu points or "
-                            "slots, the most a file listing %llu may ask for",
-                            (unsigned long long)b->compat_max_points,
-                            (unsigned long long)d->s[PLC_SEC_COMPAT_OWNERS].count);
     if (err == PLACER_EINVAL)
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: %s", placer_builder_error(b));
     if (err)

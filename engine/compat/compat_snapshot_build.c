@@ -10,25 +10,47 @@
 #include "compat_snapshot.h"
 #include "strategy_ops.h"
 
+/* b's nodes and mode as the layout builder's config; *nodes to free. */
+static int config_of(const placer_builder *b, plc_compat_config *c, plc_compat_node **nodes)
+{
+    plc_compat_node *v = plc_malloc(sizeof *v * (b->nnodes ? b->nnodes : 1));
+    if (!v)
+        return PLACER_ENOMEM;
+    for (uint32_t i = 0; i < b->nnodes; i++) {
+        const plc_bnode *n = &b->nodes[i];
+        v[i] = (plc_compat_node){n->id, n->id_len, n->addr ? n->addr : "", n->addr_len,
+                                 (uint32_t)n->weight, n->hash_id};
+    }
+    *c = (plc_compat_config){b->compat, b->compat_dist, b->compat_hash, b->compat_avalanche,
+                             {b->compat_tag[0], b->compat_tag[1]}, b->nnodes, v, NULL,
+                             b->compat_max_points};
+    *nodes = v;
+    return 0;
+}
+
+int plc_compat_builder_size(const placer_builder *b, uint64_t *n)
+{
+    plc_compat_config c;
+    plc_compat_node *nodes;
+    int rc = config_of(b, &c, &nodes);
+    if (rc)
+        return rc;
+    rc = plc_compat_layout_size(&c, n);
+    plc_free(nodes);
+    return rc;
+}
+
 int plc_compat_snapshot_build(placer_builder *b, const plc_strategy_ops *ops, uint64_t epoch,
                               placer_snapshot **out)
 {
     const char *name = placer_compat_name(b->compat);
-    plc_compat_node *nodes = plc_malloc(sizeof *nodes * b->nnodes);
     plc_compat_index *x = plc_malloc(sizeof *x);
-    if (!nodes || !x) {
-        plc_free(nodes);
+    plc_compat_config c;
+    plc_compat_node *nodes = NULL;
+    if (!x || config_of(b, &c, &nodes) != 0) {
         plc_free(x);
         return PLACER_ENOMEM;
     }
-    for (uint32_t i = 0; i < b->nnodes; i++) {
-        const plc_bnode *n = &b->nodes[i];
-        nodes[i] = (plc_compat_node){n->id, n->id_len, n->addr ? n->addr : "", n->addr_len,
-                                     (uint32_t)n->weight, n->hash_id};
-    }
-    plc_compat_config c = {b->compat, b->compat_dist, b->compat_hash, b->compat_avalanche,
-                           {b->compat_tag[0], b->compat_tag[1]}, b->nnodes, nodes, NULL,
-                           b->compat_max_points};
     int rc = plc_compat_index_build(x, &c);
     plc_free(nodes);
     if (rc) {
@@ -36,6 +58,12 @@ int plc_compat_snapshot_build(placer_builder *b, const plc_strategy_ops *ops, ui
         if (rc == PLACER_EINVAL)
             return plc_builder_refuse(b, "%s cannot place these nodes as given: an address, name, "
                                          "weight or id it refuses (docs/COMPAT.md)", name);
+        uint64_t size;
+        if (rc == PLACER_ETOOMANY && !b->compat_max_points &&
+            plc_compat_builder_size(b, &size) == 0 && size > PLACER_MAX_COMPAT_POINTS)
+            plc_builder_refuse(b, "%s would make %llu points or slots of these weights, past "
+                                  "PLACER_MAX_COMPAT_POINTS (%u)", name,
+                               (unsigned long long)size, PLACER_MAX_COMPAT_POINTS);
         return rc;
     }
     const plc_compat_layout *l = &x->layout;

@@ -125,6 +125,14 @@ int placer_builder_set_token_allocation(placer_builder *b, int mode)
     return 0;
 }
 
+int placer_builder_set_capacity(placer_builder *b, uint32_t buckets)
+{
+    PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
+    PLC_VALIDATE_OR_RET(buckets <= PLACER_MAX_TOKENS, PLACER_EINVAL);
+    b->capacity = buckets;
+    return 0;
+}
+
 int placer_builder_set_previous(placer_builder *b, const placer_snapshot *previous)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);

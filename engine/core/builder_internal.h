@@ -51,6 +51,7 @@ struct placer_builder {
     int tokens;        /* PLACER_TOKENS_*: how a ring's tokens are chosen */
     uint32_t table_size; /* placer_builder_set_partitions: the rows of a table strategy's
                           * table (partitions' count, Maglev's slots); 0: its default */
+    uint32_t capacity;   /* anchor, dx: buckets of room (placer_builder_set_capacity); 0: default */
     const placer_snapshot *previous; /* partitions: the map to start from */
     /* An explicit partition map (placer_builder_set_partition_map): map_parts rows of
      * map_copies node indices, active first, PLC_NO_NODE for none; fwd, when
@@ -135,6 +136,9 @@ int plc_compat_check_nodes(placer_builder *b);
  * (the caller's, from the registry: compat_snapshot_build.c is below it). */
 int plc_compat_snapshot_build(placer_builder *b, const struct plc_strategy_ops *ops, uint64_t epoch,
                               placer_snapshot **out);
+
+/* The points or slots b's mode would make of its nodes (plc_compat_layout_size). */
+int plc_compat_builder_size(const placer_builder *b, uint64_t *n);
 
 /* Record why a call refused its input (placer_builder_error); returns
  * PLACER_EINVAL (builder_query.c). */

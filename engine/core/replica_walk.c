@@ -14,11 +14,13 @@
  * sets of R for every slot at build time (4 * R bytes per token), and then
  * any want <= R is a lookup plus one read (replicas.c).
  */
+#include "alloc.h"
 #include "snapshot_internal.h"
 #include "validate.h"
 
 /* A clockwise cursor over the ring's leaf lines (no division per step), or
- * over a flat owner sequence (Maglev's table, jump's buckets). */
+ * over a flat owner sequence (Maglev's table, jump's buckets; memento's,
+ * anchor's and dx's, whose removed buckets are PLC_NO_NODE: skipped). */
 typedef struct cursor {
     const plc_stree_leaf *leaf, *first, *end;
     uint32_t slot, left; /* slot in the leaf; tokens left in this lap */
@@ -101,7 +103,10 @@ static uint32_t walk(const placer_snapshot *s, cursor c, uint32_t first, uint32_
     out[count++] = first;
     zone[nz++] = s->nodes[out[0]].zone_id;
     while (c.left > 1 && count < want && nz < s->nzones) {
-        uint32_t o = cursor_next(&c), z = s->nodes[o].zone_id;
+        uint32_t o = cursor_next(&c);
+        if (o == PLC_NO_NODE) /* a removed bucket (memento, anchor, dx) */
+            continue;
+        uint32_t z = s->nodes[o].zone_id;
         if (zone_taken(s, zone, nz, out, count, z) || chosen(out, count, o))
             continue;
         out[count++] = o;
@@ -113,7 +118,7 @@ static uint32_t walk(const placer_snapshot *s, cursor c, uint32_t first, uint32_
         c = restart;
         while (c.left > 1 && count < want) {
             uint32_t o = cursor_next(&c);
-            if (!chosen(out, count, o))
+            if (o != PLC_NO_NODE && !chosen(out, count, o))
                 out[count++] = o;
         }
     }
@@ -147,4 +152,68 @@ uint32_t plc_distinct_zones(const placer_snapshot *s, const uint32_t *set, uint3
         d += !seen;
     }
     return d;
+}
+
+/* Puts x first in list[0..*n) (dropping its earlier copy, by key), keeping
+ * at most cap entries: the first distinct keys from one position, made
+ * from those of the next position. */
+static void push_front(uint32_t *key, uint32_t *val, uint32_t *n, uint32_t cap, uint32_t k,
+                       uint32_t v)
+{
+    uint32_t at = *n < cap ? *n : cap - 1; /* the entry that goes: k's copy, else the last */
+    for (uint32_t i = 0; i < *n; i++)
+        if (key[i] == k) {
+            at = i;
+            break;
+        }
+    if (at == *n)
+        (*n)++;
+    for (uint32_t i = at; i > 0; i--) {
+        key[i] = key[i - 1];
+        val[i] = val[i - 1];
+    }
+    key[0] = k;
+    val[0] = v;
+}
+
+int plc_replicas_walk_all(const placer_snapshot *s, uint32_t want, uint32_t *sets)
+{
+    /* The walk from slot i takes, in its first lap, the node at the first
+     * slot of each zone not seen yet (up to want, and no further once every
+     * zone is used); in its second, the first nodes not taken yet, in the
+     * order they first appear. Both are "the first distinct zones (nodes)
+     * from slot i", which slot i's lists get from slot i + 1's by putting
+     * slot i's zone (node) first: going counterclockwise over two laps,
+     * O(want) per slot instead of a walk that can cross the ring (a node
+     * owning most tokens made every set a walk of the whole ring: issue 29). */
+    const plc_stree *t = &s->tree;
+    uint32_t n = t->n;
+    if (!want || !n)
+        return 0;
+    uint32_t *buf = plc_malloc(sizeof *buf * 4 * (size_t)want);
+    if (!buf)
+        return PLACER_ENOMEM;
+    uint32_t *zkey = buf, *znode = buf + want, *nkey = buf + 2 * (size_t)want,
+             *nval = buf + 3 * (size_t)want;
+    uint32_t nz = 0, nn = 0;
+    uint32_t lap1 = want < s->nzones ? want : s->nzones;
+    if (lap1 < 1)
+        lap1 = 1;
+    for (uint64_t p = 2 * (uint64_t)n; p-- > 0;) {
+        uint32_t i = (uint32_t)(p % n), o = plc_stree_owner_at(t, i);
+        push_front(zkey, znode, &nz, want, s->nodes[o].zone_id, o);
+        push_front(nkey, nval, &nn, want, o, o);
+        if (p >= n)
+            continue; /* the first lap only fills the lists */
+        uint32_t *set = sets + (size_t)i * want, count = 0;
+        for (uint32_t j = 0; j < nz && count < lap1; j++)
+            set[count++] = znode[j];
+        for (uint32_t j = 0; j < nn && count < want; j++)
+            if (!chosen(set, count, nkey[j]))
+                set[count++] = nkey[j];
+        for (uint32_t j = count; j < want; j++)
+            set[j] = UINT32_MAX;
+    }
+    plc_free(buf);
+    return 0;
 }

@@ -101,10 +101,10 @@ struct placer_snapshot {
     uint32_t format_version; /* what encode writes: 2, or 1 when decoded from 1 */
     plc_table table, ttable; /* partitions, Maglev, jump: now and in the target */
     plc_hrw_set hrw, thrw;   /* rendezvous candidates: now and in the target */
-    /* A module's own data, for a strategy held in none of the above (it
-     * lives in the payload of plc_snapshot_new, so it needs no free): only
-     * that module's ops read it. NULL otherwise. */
-    const void *module_state;
+    /* memento, anchor, dx: the buckets, their removals in order and the
+     * lookup arrays (bucket_history.h), now and in the target; `table` and
+     * `ttable` hold their owners. */
+    const struct plc_bhist *bh, *tbh;
     /* A compatibility mode's layout, search tree and key hash kernels (its
      * own allocation, released by placer_snapshot_free): the program's
      * ring or table (PLACER_EMULATED; `tree` is its tree), or the slot hash
@@ -131,6 +131,11 @@ uint32_t plc_replicas_walk(const placer_snapshot *s, uint32_t start, uint32_t *o
  * and wrapping (Maglev, jump). */
 uint32_t plc_replicas_walk_flat(const placer_snapshot *s, const uint32_t *seq, uint32_t n,
                                 uint32_t start, uint32_t *out, uint32_t want, uint32_t *zones);
+
+/* The walk from every slot of the ring at once, into sets[i * want ..]
+ * (padded with UINT32_MAX): what plc_replicas_walk gives from each slot, in
+ * O(slots x want^2) instead of up to O(slots^2). 0 or PLACER_ENOMEM. */
+int plc_replicas_walk_all(const placer_snapshot *s, uint32_t want, uint32_t *sets);
 
 /* Distinct zones among the k nodes of set (replica_walk.c). */
 uint32_t plc_distinct_zones(const placer_snapshot *s, const uint32_t *set, uint32_t k);

@@ -16,7 +16,9 @@
  *   - a hole that remains is filled by moving the node of the highest
  *     bucket into it, which moves only that bucket's keys besides the
  *     leaving node's: about 2/n of the keys instead of a renumbering.
- * Two nodes claiming one bucket is PLACER_EINVAL.
+ * Two nodes claiming one bucket is PLACER_EINVAL. JumpBackHash and
+ * BinomialHash have jump's contract (buckets 0 .. n-1, changed at the end)
+ * and build their tables here too.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -131,7 +133,7 @@ static int previous_table(const placer_builder *b, uint32_t **start, uint32_t *n
     *n = 0;
     if (!p)
         return 0;
-    if (p->strategy != PLACER_JUMP)
+    if (p->strategy != b->strategy) /* jump, jumpback, binomial: the same buckets */
         return PLACER_EINVAL;
     const plc_table *t = p->has_target ? &p->ttable : &p->table;
     uint32_t *s = plc_malloc(((size_t)t->n + 1) * sizeof *s);

@@ -173,13 +173,9 @@ placer_snapshot *plc_ring_assemble(const placer_builder *b, uint64_t epoch, plc_
     uint32_t *rep = (uint32_t *)(mem + off_rep);
     if (rep_src) {
         memcpy(rep, rep_src, rep_bytes);
-    } else {
-        for (uint32_t i = 0; i < cur.n && rep_r; i++) {
-            uint32_t zones, *set = rep + (size_t)i * rep_r;
-            uint32_t n = plc_replicas_walk(s, i, set, rep_r, &zones);
-            for (uint32_t j = n; j < rep_r; j++)
-                set[j] = UINT32_MAX;
-        }
+    } else if (rep_r && plc_replicas_walk_all(s, rep_r, rep) != 0) {
+        placer_snapshot_free(s);
+        return NULL;
     }
     s->rep = rep;
     s->rep_r = rep_r;

@@ -18,6 +18,11 @@ extern const plc_strategy_ops plc_jump_ops;
 extern const plc_strategy_ops plc_rendezvous_ops;
 extern const plc_strategy_ops plc_maglev_ops;
 extern const plc_strategy_ops plc_compat_ops;
+extern const plc_strategy_ops plc_memento_ops;
+extern const plc_strategy_ops plc_anchor_ops;
+extern const plc_strategy_ops plc_dx_ops;
+extern const plc_strategy_ops plc_jumpback_ops;
+extern const plc_strategy_ops plc_binomial_ops;
 
 static const plc_strategy_ops *const registry[] = {
     [PLACER_RING] = &plc_ring_ops,
@@ -26,6 +31,11 @@ static const plc_strategy_ops *const registry[] = {
     [PLACER_RENDEZVOUS] = &plc_rendezvous_ops,
     [PLACER_MAGLEV] = &plc_maglev_ops,
     [PLACER_EMULATED] = &plc_compat_ops,
+    [PLACER_MEMENTO] = &plc_memento_ops,
+    [PLACER_ANCHOR] = &plc_anchor_ops,
+    [PLACER_DX] = &plc_dx_ops,
+    [PLACER_JUMPBACK] = &plc_jumpback_ops,
+    [PLACER_BINOMIAL] = &plc_binomial_ops,
 };
 #define NREGISTRY (sizeof registry / sizeof registry[0])
 

@@ -1,0 +1,178 @@
+/*
+ * bench_buckets.c -- the bucket strategies of issue 27 on 1,000 buckets
+ * (1,000 nodes of weight 1), in one process beside jump's snapshot and
+ * their plain references (tests/ref_buckets.c, the baselines):
+ *   buckets/<strategy>/<state>/single   placer_lookup, key hashing included
+ *   buckets/<strategy>/<state>/batch    placer_lookup_batch of BENCH_KEYS
+ *   buckets/<strategy>/<state>/hash     placer_lookup_hash (pre-hashed keys)
+ *   buckets/<strategy>/<state>/hash_batch  placer_lookup_hash_batch
+ *   buckets/<strategy>/<state>/reference   the reference on the same hashes
+ * <state> is "full" (no removals) or "10pct" (100 random nodes removed one
+ * build at a time from the previous snapshot: memento, anchor, dx).
+ */
+#define PLACER_STATIC_LINKING_ONLY
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benches.h"
+#include "fixtures.h"
+#include "ref_buckets.h"
+#include "shim.h"
+
+#define NB 1000u
+#define NSTRAT 6
+static const int strategies[NSTRAT] = {PLACER_JUMP, PLACER_MEMENTO, PLACER_ANCHOR, PLACER_DX,
+                                       PLACER_JUMPBACK, PLACER_BINOMIAL};
+
+typedef struct prepared {
+    placer_snapshot *s;
+    ref_memento m;
+    ref_anchor a;
+    ref_dx d;
+    int ready;
+} prepared;
+static prepared prep[NSTRAT][2];
+
+static placer_snapshot *build(int st, const uint32_t *ids, uint32_t n, const placer_snapshot *prev)
+{
+    placer_builder *b = placer_builder_new();
+    placer_builder_set_strategy(b, st);
+    char id[16];
+    for (uint32_t i = 0; i < n; i++) {
+        snprintf(id, sizeof id, "node-%04u", ids[i]);
+        placer_builder_add_node(b, id, NULL, 1.0);
+    }
+    placer_builder_set_previous(b, prev);
+    placer_snapshot *s = NULL;
+    placer_builder_build(b, 1, &s);
+    placer_builder_free(b);
+    return s;
+}
+
+static uint32_t bucket_of_node(const placer_snapshot *s, const char *id)
+{
+    for (uint32_t i = 0; i < placer_token_count(s); i++) {
+        uint64_t t;
+        uint32_t o;
+        placer_token_at(s, i, &t, &o);
+        if (!strcmp(placer_node_id(s, o), id))
+            return (uint32_t)t;
+    }
+    return 0;
+}
+
+static prepared *prepare(int si, int removed)
+{
+    prepared *p = &prep[si][removed];
+    if (p->ready)
+        return p;
+    int st = strategies[si];
+    static uint32_t ids[NB];
+    uint32_t n = NB;
+    for (uint32_t i = 0; i < NB; i++)
+        ids[i] = i;
+    p->s = build(st, ids, n, NULL);
+    uint32_t cap = st == PLACER_DX ? 2048 : 2000; /* the default capacities of 1,000 buckets */
+    ref_memento_init(&p->m, NB);
+    ref_anchor_init(&p->a, cap);
+    ref_dx_init(&p->d, cap);
+    for (uint32_t i = 0; i < NB; i++) {
+        ref_memento_add(&p->m);
+        ref_anchor_add(&p->a);
+        ref_dx_add(&p->d);
+    }
+    uint64_t r = 12345;
+    for (uint32_t k = 0; removed && k < NB / 10; k++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t at = (uint32_t)((r >> 33) % n);
+        char id[16];
+        snprintf(id, sizeof id, "node-%04u", ids[at]);
+        uint32_t bucket = bucket_of_node(p->s, id);
+        ids[at] = ids[--n];
+        placer_snapshot *t = build(st, ids, n, p->s);
+        placer_snapshot_free(p->s);
+        p->s = t;
+        ref_memento_remove(&p->m, bucket);
+        ref_anchor_remove(&p->a, bucket);
+        ref_dx_remove(&p->d, bucket);
+    }
+    p->ready = 1;
+    return p;
+}
+
+typedef struct bucket_case {
+    int si, removed, mode; /* mode: 0 single, 1 batch, 2 hash, 3 hash_batch, 4 reference */
+} bucket_case;
+
+static uint32_t ref_of(int st, const prepared *p, uint64_t h)
+{
+    switch (st) {
+    case PLACER_MEMENTO: return (uint32_t)ref_memento_lookup(&p->m, h);
+    case PLACER_ANCHOR: return ref_anchor_lookup(&p->a, h);
+    case PLACER_DX: return ref_dx_lookup(&p->d, h);
+    case PLACER_JUMPBACK: return ref_jumpback(h, NB);
+    case PLACER_BINOMIAL: return ref_binomial(h, NB);
+    default: return (uint32_t)placer_jump_hash(h, NB);
+    }
+}
+
+static void bench_bucket(plc_bench *b, const void *arg)
+{
+    const bucket_case *c = arg;
+    const ring_fixture *f = bench_fixture(1);
+    prepared *p = prepare(c->si, c->removed);
+    if (!p->s) {
+        plc_bench_skip(b, "build failed");
+        return;
+    }
+    static uint32_t owners[BENCH_KEYS];
+    uint64_t acc = 0;
+    int st = strategies[c->si];
+    while (plc_bench_keep_running(b, BENCH_KEYS)) {
+        switch (c->mode) {
+        case 0:
+            for (uint32_t i = 0; i < BENCH_KEYS; i++)
+                acc += (uint32_t)placer_lookup(p->s, f->key_ptrs[i], BENCH_KEY_LEN);
+            break;
+        case 1:
+            placer_lookup_batch(p->s, f->key_ptrs, f->key_lens, BENCH_KEYS, owners);
+            acc += owners[acc % BENCH_KEYS];
+            break;
+        case 2:
+            for (uint32_t i = 0; i < BENCH_KEYS; i++)
+                acc += (uint32_t)placer_lookup_hash(p->s, f->hashes[i]);
+            break;
+        case 3:
+            placer_lookup_hash_batch(p->s, f->hashes, BENCH_KEYS, owners);
+            acc += owners[acc % BENCH_KEYS];
+            break;
+        default:
+            for (uint32_t i = 0; i < BENCH_KEYS; i++)
+                acc += ref_of(st, p, f->hashes[i]);
+        }
+    }
+    plc_bench_keep(acc);
+    plc_bench_set_items(b, plc_bench_iterations(b));
+    plc_bench_counter(b, "snapshot_bytes", (double)placer_snapshot_layout_bytes(p->s), 0);
+}
+
+void register_bucket_benches(void)
+{
+    static const char *const modes[5] = {"single", "batch", "hash", "hash_batch", "reference"};
+    static bucket_case cases[NSTRAT * 2 * 5];
+    static char names[NSTRAT * 2 * 5][64];
+    int k = 0;
+    for (int si = 0; si < NSTRAT; si++)
+        for (int removed = 0; removed < 2; removed++) {
+            int st = strategies[si];
+            if (removed && st != PLACER_MEMENTO && st != PLACER_ANCHOR && st != PLACER_DX)
+                continue;
+            for (int mode = 0; mode < 5; mode++, k++) {
+                cases[k] = (bucket_case){si, removed, mode};
+                snprintf(names[k], sizeof names[k], "buckets/%s/%s/%s", placer_strategy_name(st),
+                         removed ? "10pct" : "full", modes[mode]);
+                plc_bench_register(names[k], bench_bucket, &cases[k]);
+            }
+        }
+}

@@ -1,0 +1,39 @@
+/*
+ * bucket_hash.h -- the random streams of the bucket strategies (memento,
+ * anchor, dx, jumpback, binomial): every draw they make is a function of
+ * the key's 64-bit position and a small index (a bucket, a level, a probe
+ * number), so answers are the same on every machine and for every n.
+ */
+#ifndef PLC_ENGINE_BUCKET_HASH_H
+#define PLC_ENGINE_BUCKET_HASH_H
+
+#include <stdint.h>
+
+#define PLC_GOLDEN64 UINT64_C(0x9e3779b97f4a7c15)
+
+/* SplitMix64's finaliser: a bijection of 64-bit words whose every output
+ * bit depends on every input bit. */
+static inline uint64_t plc_mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= UINT64_C(0xbf58476d1ce4e5b9);
+    x ^= x >> 27;
+    x *= UINT64_C(0x94d049bb133111eb);
+    return x ^ (x >> 31);
+}
+
+/* Draw number `i` of the stream of position h (the papers' h_i(k), a hash
+ * of the key seeded by i). */
+static inline uint64_t plc_draw(uint64_t h, uint64_t i)
+{
+    return plc_mix64(h + (i + 1) * PLC_GOLDEN64);
+}
+
+/* A draw to [0, n), n < 2^32, by a multiply of its top 32 bits (Lemire):
+ * no division, a bias below n / 2^32. */
+static inline uint32_t plc_below(uint64_t r, uint32_t n)
+{
+    return (uint32_t)(((r >> 32) * (uint64_t)n) >> 32);
+}
+
+#endif

@@ -1,0 +1,118 @@
+/*
+ * strategy_dx.c -- DxHash (Dong and Wang, 2023) over a power-of-two
+ * capacity of buckets (bucket_history.c keeps the buckets and the order of
+ * removals, which decides the bucket the next node gets).
+ *
+ * The paper's rule: a key's pseudo-random sequence of buckets (draw i of
+ * the key, masked to the capacity) is probed until a working bucket is
+ * found. Removing a bucket moves only its keys (to the next working one of
+ * their sequences); adding one takes, from every other bucket, only the
+ * keys whose sequences reach it first. The answer depends on the set of
+ * working buckets alone. After PROBES misses (probability (1 - w/a)^64)
+ * the key takes the first working bucket after its last probe, cyclically:
+ * that keeps both properties and bounds the work when few buckets work.
+ * Expected probes: a / w.
+ *
+ * Memory: the bucket -> node table, the history and the working list: 8
+ * bytes per bucket of capacity.
+ */
+#include "bucket_hash.h"
+#include "bucket_history.h"
+
+#define PROBES 64u
+
+static size_t dx_aux_words(uint32_t n, uint32_t nhist)
+{
+    (void)n;
+    (void)nhist;
+    return 0;
+}
+
+static int dx_aux_fill(const plc_bhist *h, uint32_t *aux, uint32_t *mask)
+{
+    (void)aux;
+    *mask = h->n - 1;
+    return 0;
+}
+
+static uint32_t dx_bucket(const plc_bhist *h, uint64_t pos)
+{
+    const uint32_t *own = h->own, mask = h->mask;
+    uint32_t b = 0;
+    for (uint32_t i = 0; i < PROBES; i++) {
+        b = (uint32_t)(plc_draw(pos, i) >> 32) & mask;
+        if (own[b] != PLC_NO_NODE)
+            return b;
+    }
+    do
+        b = (b + 1) & mask;
+    while (own[b] == PLC_NO_NODE);
+    return b;
+}
+
+static uint32_t dx_owner(const placer_snapshot *s, uint64_t h, int target)
+{
+    const plc_bhist *st = plc_bhist_of(s, target);
+    return st->own[dx_bucket(st, h)];
+}
+
+static void dx_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t n,
+                           uint32_t *owners)
+{
+    const plc_bhist *st = s->bh;
+    for (size_t i = 0; i < n; i++)
+        owners[i] = st->own[dx_bucket(st, h[i])];
+}
+
+static uint32_t dx_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want,
+                            uint32_t *zones)
+{
+    return plc_bhist_replicas(s, dx_bucket(s->bh, h), out, want, zones);
+}
+
+static const plc_bhist_rules rules = {
+    .strategy = PLACER_DX,
+    .fixed = 1,
+    .pow2 = 1,
+    .any_add = 1,
+    .aux_words = dx_aux_words,
+    .aux_fill = dx_aux_fill,
+};
+
+static int dx_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
+{
+    return plc_bhist_build(b, epoch, &rules, out);
+}
+
+static int dx_decode_check(plc_dec *d, const placer_builder *b)
+{
+    return plc_bhist_decode_check(d, b, &rules);
+}
+
+static int dx_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, placer_snapshot **out)
+{
+    return plc_bhist_decode_build(d, b, epoch, &rules, out);
+}
+
+const plc_strategy_ops plc_dx_ops = {
+    .id = PLACER_DX,
+    .name = "dx",
+    .key_hashes = PLC_PLACER_HASHES,
+    .options = PLACER_OPTION_TOKENS | PLACER_OPTION_PREVIOUS | PLACER_OPTION_CAPACITY,
+    .traits = PLACER_TRAIT_BUCKETS | PLACER_TRAIT_HISTORY,
+    /* def 0: twice the first build's buckets, at least 64 (placer.h) */
+    .capacity = {1, PLACER_MAX_TOKENS, 0, 0, "capacity"},
+    .build = dx_build,
+    .lookup = plc_lookup_by_hash,
+    .lookup_batch = plc_lookup_batch_by_hash,
+    .owner = dx_owner,
+    .owner_batch = dx_owner_batch,
+    .replicas = dx_replicas,
+    .encode_sections = plc_bhist_encode_sections,
+    .encode_section = plc_bhist_encode_section,
+    .decode_sections = plc_bhist_decode_sections,
+    .decode_check = dx_decode_check,
+    .decode_build = dx_decode_build,
+    .token_count = plc_bhist_token_count,
+    .token_at = plc_bhist_token_at,
+};
