@@ -64,9 +64,13 @@ static void usage(FILE *out)
             "       placer help COMMAND | placer COMMAND --help\n"
             "\n"
             "placer answers which node owns a key, from an immutable snapshot of a\n"
-            "placement: a ring, partitions (vBuckets), jump, rendezvous or Maglev.\n"
-            "\n"
-            "commands:\n");
+            "placement. Strategies (membership files' \"strategy\"):\n ");
+    /* From the registry, so a new strategy appears here by itself. */
+    placer_strategy_traits t = {.size = sizeof t};
+    for (int id = placer_strategy_next(0); id; id = placer_strategy_next(id))
+        if (placer_strategy_describe(id, &t) == 0 && !(t.traits & PLACER_TRAIT_IMPLIED))
+            fprintf(out, " %s", t.name);
+    fprintf(out, "\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(out, "  %-17s %s\n", commands[i].name, commands[i].summary);
     fprintf(out,

@@ -149,7 +149,7 @@ static int option_for(plc_mctx *c, int strategy, unsigned option)
 {
     if (traits_of(strategy).options & option)
         return 0;
-    char uses[128] = "";
+    char uses[256] = "";
     strategies_with(option, 0, uses, sizeof uses);
     return not_for(c, strategy, uses);
 }
@@ -163,7 +163,7 @@ static int pick_strategy(plc_mctx *c, const json_t *v, int *out)
         *out = id;
         return 0;
     }
-    char list[128] = "";
+    char list[256] = "";
     for (id = placer_strategy_next(0); id; id = placer_strategy_next(id)) {
         t = traits_of(id);
         if (choosable(&t))
