@@ -13,14 +13,21 @@ takes, built without per-key Python work where the container allows:
                      the caller's offsets, not copied
   pyarrow arrays     string, binary and their large forms: the column's own
                      offsets and data buffers (when pyarrow is installed)
-  lists of str       one join (a NUL between keys) and one encode; the key
-                     boundaries are the NULs, found on the bytes, and the keys
-                     are passed where they lie (pointers: the unpacked calls);
-                     when a key holds a NUL itself, packed with byte offsets
-                     from the keys' lengths instead
+  lists of str       one join (a NUL between keys) and one encode: CPython's
+                     own UTF-8 form of the joined str, which for ASCII text is
+                     the str's bytes themselves (no copy); the keys are passed
+                     where they lie (pointers: the unpacked calls). When every
+                     key has the same length (the total says which, a count
+                     of the NULs and a strided read of where the separators
+                     must be prove it) the pointers are an arithmetic
+                     sequence; otherwise the key boundaries are the NULs,
+                     found on the bytes. When a key holds a NUL itself,
+                     packed with byte offsets from the keys' lengths instead
   lists of bytes     the same, without the encode
 Anything else (mixed lists, object arrays of bytes and str) goes key by key.
 """
+import ctypes
+
 import numpy as np
 
 from . import _lib
@@ -35,10 +42,12 @@ class Packed:
     None, for the unpacked batch calls; gathering them into a new packed
     buffer would cost a pass over every byte for nothing."""
 
-    __slots__ = ("buf", "address", "offsets", "n", "shape", "ptrs", "lens")
+    __slots__ = ("buf", "address", "offsets", "n", "shape", "ptrs", "lens", "owner")
 
-    def __init__(self, buf, offsets, shape, lens=None, stride=0, starts=None):
+    def __init__(self, buf, offsets, shape, lens=None, stride=0, starts=None, ptrs=None,
+                 owner=None):
         self.buf = np.frombuffer(buf, dtype=np.uint8) if not isinstance(buf, np.ndarray) else buf
+        self.owner = owner  # what holds buf's memory when buf does not (a str)
         self.address = self.buf.ctypes.data if self.buf.size else 0
         self.shape = shape
         self.ptrs = self.lens = None
@@ -46,10 +55,12 @@ class Packed:
             self.offsets = None
             self.n = len(lens)
             self.lens = lens.astype(np.uintp, copy=False)
-            if starts is None:
-                starts = np.arange(self.n, dtype=np.uintp) * np.uintp(stride)
-            starts += np.uintp(self.address)  # starts is ours: made for this batch
-            self.ptrs = starts
+            if ptrs is None:
+                if starts is None:
+                    starts = np.arange(self.n, dtype=np.uintp) * np.uintp(stride)
+                starts += np.uintp(self.address)  # starts is ours: made for this batch
+                ptrs = starts
+            self.ptrs = ptrs
         else:
             self.offsets = offsets
             self.n = len(offsets) - 1
@@ -143,11 +154,61 @@ def _pack_u(keys):
     return Packed(data, widths[_from_lengths(lens).astype(np.intp)], keys.shape)
 
 
-def _split_at_nuls(data, n):
-    """data is n keys joined by NUL bytes: a batch of pointers to the keys
-    where they lie in data (no copy), or None when some key holds a NUL
-    itself (more NULs than separators)."""
-    raw = np.frombuffer(data, dtype=np.uint8)
+def _utf8_function():
+    """CPython's PyUnicode_AsUTF8AndSize (public C API), or None elsewhere."""
+    try:
+        f = ctypes.pythonapi.PyUnicode_AsUTF8AndSize
+    except (AttributeError, OSError):
+        return None
+    f.restype = ctypes.c_void_p
+    f.argtypes = [ctypes.py_object, ctypes.POINTER(ctypes.c_ssize_t)]
+    return f
+
+
+_AS_UTF8 = _utf8_function()
+
+
+def _utf8(text):
+    """The UTF-8 bytes of text as a uint8 array, and the object that holds
+    them (keep it alive while the array is used). Through CPython's own
+    UTF-8 form of the str: for ASCII text, the str's bytes themselves, no
+    copy; otherwise encoded once and kept in the str. A lone surrogate
+    raises UnicodeEncodeError, as str.encode does."""
+    if _AS_UTF8 is None:
+        data = text.encode("utf-8")
+        return np.frombuffer(data, dtype=np.uint8), data
+    size = ctypes.c_ssize_t()
+    address = _AS_UTF8(text, ctypes.byref(size))  # raises what CPython raised
+    if not size.value:
+        return np.zeros(0, dtype=np.uint8), text
+    view = (ctypes.c_char * size.value).from_address(address)
+    return np.frombuffer(view, dtype=np.uint8), text
+
+
+def _same_length(raw, n):
+    """The byte length of every key when raw is n keys of one length
+    joined by NULs and no key holds a NUL, else None. The total gives the
+    only possible length L; exactly n - 1 NULs, each where a separator of
+    L-byte keys must be (every L + 1 bytes), prove it."""
+    width, rest = divmod(len(raw) + 1, n)
+    if rest or width == 0:
+        return None
+    key_len = width - 1
+    if n > 1 and (np.count_nonzero(raw) != len(raw) - (n - 1) or raw[key_len::width].any()):
+        return None
+    return key_len
+
+
+def _split_at_nuls(raw, n, owner=None):
+    """raw (uint8) is n keys joined by NUL bytes: a batch of pointers to
+    the keys where they lie in raw (no copy), or None when some key holds a
+    NUL itself (more NULs than separators)."""
+    key_len = _same_length(raw, n)
+    if key_len is not None:
+        base = raw.ctypes.data if raw.size else 0
+        ptrs = np.arange(base, base + n * (key_len + 1), key_len + 1, dtype=np.uintp)
+        return Packed(raw, None, (n,), lens=np.full(n, key_len, dtype=np.uintp), ptrs=ptrs,
+                      owner=owner)
     seps = np.flatnonzero(raw == 0)
     if len(seps) != n - 1:
         return None
@@ -158,15 +219,16 @@ def _split_at_nuls(data, n):
     lens[:-1] = seps
     lens[-1] = len(raw)
     lens -= starts
-    return Packed(raw, None, (n,), lens=lens, starts=starts)
+    return Packed(raw, None, (n,), lens=lens, starts=starts, owner=owner)
 
 
 def _pack_str_list(keys):
     joined = "\0".join(keys)  # TypeError when an item is not a str
-    data = joined.encode("utf-8")
-    p = _split_at_nuls(data, len(keys))
+    raw, owner = _utf8(joined)
+    p = _split_at_nuls(raw, len(keys), owner)
     if p is not None:
         return p
+    del raw, owner
     joined = "".join(keys)
     data = joined.encode("utf-8")
     counts = np.fromiter(map(len, keys), dtype=np.uint64, count=len(keys))
@@ -179,7 +241,8 @@ def _pack_str_list(keys):
 
 
 def _pack_bytes_list(keys):
-    p = _split_at_nuls(b"\0".join(keys), len(keys))  # TypeError when an item is not bytes-like
+    joined = b"\0".join(keys)  # TypeError when an item is not bytes-like
+    p = _split_at_nuls(np.frombuffer(joined, dtype=np.uint8), len(keys))
     if p is not None:
         return p
     data = b"".join(keys)  # TypeError when an item is not bytes-like

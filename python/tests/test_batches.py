@@ -40,6 +40,22 @@ def test_lists_without_nuls_take_the_separator_path(snap):
     assert snap.lookup_batch([wide, b"z"]).tolist() == singles(snap, [wide.tobytes(), b"z"])
 
 
+def test_lists_of_keys_of_one_length(snap):
+    # the arithmetic pointers: every key of one byte length, no NUL in a key
+    for keys in (["k%05d" % i for i in range(1000)], ["\u00e9t\u00e9%03d" % i for i in range(200)],
+                 ["a\x00b"], ["", ""], ["same", "size", "keys"]):
+        assert snap.lookup_batch(keys).tolist() == singles(snap, keys)
+        raw = [k.encode() for k in keys]
+        assert snap.lookup_batch(raw).tolist() == singles(snap, raw)
+    # totals that fit one length while the keys do not: the NUL count or the
+    # separators' places give them away
+    for keys in (["ab", "\x00\x00\x00", "e"], ["a\x00", "bc"], ["abc", "d", "ef\x00"],
+                 ["\x00", "\x00"], ["ab", "c", "def"], ["\u00e9", "ab"]):
+        assert snap.lookup_batch(keys).tolist() == singles(snap, keys), keys
+        raw = [k.encode() for k in keys]
+        assert snap.lookup_batch(raw).tolist() == singles(snap, raw), keys
+
+
 def test_list_of_bytes_and_mixed(snap):
     keys = [k.encode() for k in STR_KEYS] + [bytes(range(256))]
     assert snap.lookup_batch(keys).tolist() == singles(snap, keys)
