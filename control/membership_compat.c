@@ -29,7 +29,7 @@ static const char *const key_hashes[] = {
     "default", "one_at_a_time", "md5",    "crc",    "crc16", "crc32",  "crc32a",
     "fnv1_64", "fnv1a_64",      "fnv1_32", "fnv1a_32", "hsieh", "murmur", "jenkins",
     "murmur3", NULL};
-static const char *const haproxy_hashes[] = {"sdbm", "djb2", "wt6", "crc32", NULL};
+static const char *const haproxy_hashes[] = {"sdbm", "djb2", "wt6", "crc32", "source", NULL};
 
 static const char *program_name(int program)
 {

@@ -119,7 +119,7 @@ refused '{"compat": "memcached", "nodes": [{"id": "a"}]}' '1:12: compat: expecte
 refused '{"compat": "libmemcached",
  "distribution": "modula", "nodes": [{"id": "a", "address": "h:1"}]}' '2:18: distribution: "modula" is not a distribution of libmemcached \(its own: "ketama_weighted", "ketama"\)' "a distribution libmemcached does not have"
 refused '{"compat": "twemproxy", "key_hash": "murmur3", "nodes": [{"id": "a"}]}' '1:37: key_hash: "murmur3" is not a key hash of twemproxy \(its own: "one_at_a_time", "md5"' "a key hash twemproxy does not have"
-refused '{"compat": "haproxy", "key_hash": "placer", "nodes": [{"id": "a"}]}' '1:35: key_hash: "placer" is not a key hash of haproxy \(its own: "sdbm", "djb2", "wt6", "crc32"\)' "placer's own hash in a mode"
+refused '{"compat": "haproxy", "key_hash": "placer", "nodes": [{"id": "a"}]}' '1:35: key_hash: "placer" is not a key hash of haproxy \(its own: "sdbm", "djb2", "wt6", "crc32", "source"\)' "placer's own hash in a mode"
 refused '{"compat": "redis", "distribution": "ketama", "nodes": [{"id": "a"}]}' '1:37: distribution: redis has no distribution to choose' "a distribution for Redis"
 refused '{"compat": "nginx", "nodes": [{"id": "a", "address": "h:1", "weight": 1.5}]}' '1:71: nodes\[0\]\.weight: expected an integer from 1 to 4294967295 \(nginx.s weights are integers\)' "a non-integer weight"
 refused '{"compat": "redis", "nodes": [{"id": "a", "weight": 1}]}' '1:53: nodes\[0\]\.weight: Redis Cluster has no weights' "a weight for Redis"

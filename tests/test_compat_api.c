@@ -301,7 +301,7 @@ static void every_mode(void)
     static const char *const tw_hashes[] = {"one_at_a_time", "md5",      "crc16",   "crc32",
                                             "crc32a",        "fnv1_64",  "fnv1a_64", "fnv1_32",
                                             "fnv1a_32",      "hsieh",    "murmur",  "jenkins"};
-    static const char *const hp_hashes[] = {"sdbm", "djb2", "wt6", "crc32"};
+    static const char *const hp_hashes[] = {"sdbm", "djb2", "wt6", "crc32", "source"};
     for (int n = 1; n <= NODES; n += NODES - 1) {
         check_mode(&(mode){PLACER_COMPAT_LIBMEMCACHED, NULL, NULL, 0, NULL}, n, NULL);
         for (size_t h = 0; h < sizeof lm_hashes / sizeof *lm_hashes; h++) {
@@ -509,9 +509,10 @@ static void names(void)
     CHECK(!placer_compat_has_key_hash(PLACER_COMPAT_NONE, "md5"));
     CHECK(!placer_compat_has_key_hash(PLACER_COMPAT_TWEMPROXY, NULL));
     CHECK(strcmp(placer_strategy_name(PLACER_EMULATED), "compat") == 0);
-    for (int id = PLACER_HASH_COMPAT_FIRST; id < PLACER_HASH_COMPAT_FIRST + 19; id++)
+    for (int id = PLACER_HASH_COMPAT_FIRST; id < PLACER_HASH_COMPAT_FIRST + 20; id++)
         CHECK(placer_key_hash_name(id) != NULL);
-    CHECK(placer_key_hash_name(PLACER_HASH_COMPAT_FIRST + 19) == NULL);
+    CHECK(!strcmp(placer_key_hash_name(PLACER_HASH_COMPAT_FIRST + 19), "haproxy-source"));
+    CHECK(placer_key_hash_name(PLACER_HASH_COMPAT_FIRST + 20) == NULL);
 }
 
 int main(void)

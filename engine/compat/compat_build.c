@@ -766,7 +766,7 @@ static int resolve(const plc_compat_config *c, plc_compat_layout *l)
             return PLACER_EINVAL;
         if (h == 0)
             h = PLC_CH_HAP_SDBM; /* hash-type's default function */
-        if (h < PLC_CH_HAP_SDBM || h > PLC_CH_HAP_CRC32)
+        if ((h < PLC_CH_HAP_SDBM || h > PLC_CH_HAP_CRC32) && h != PLC_CH_HAP_SOURCE)
             return PLACER_EINVAL;
         break;
     case PLC_COMPAT_REDIS:

@@ -399,6 +399,15 @@ uint32_t plc_hash_wt6(const void *key, size_t len)
     return h0 ^ h1;
 }
 
+uint32_t plc_hash_haproxy_source(const void *key, size_t len)
+{
+    const unsigned char *p = key;
+    uint32_t h = 0;
+    for (size_t i = 0; i + 4 <= len; i += 4)
+        h ^= (uint32_t)p[i] << 24 | (uint32_t)p[i + 1] << 16 | (uint32_t)p[i + 2] << 8 | p[i + 3];
+    return h;
+}
+
 uint32_t plc_hash_haproxy_full(uint32_t a)
 {
     a = (a + 0x7ed55d16u) + (a << 12);
@@ -432,6 +441,7 @@ plc_compat_hash_fn plc_compat_hash_function(int id)
     case PLC_CH_HAP_WT6: return plc_hash_wt6;
     case PLC_CH_HAP_CRC32: return plc_hash_crc32_ieee;
     case PLC_CH_REDIS_CRC16: return plc_hash_redis_crc16;
+    case PLC_CH_HAP_SOURCE: return plc_hash_haproxy_source;
     default: return NULL;
     }
 }

@@ -32,6 +32,7 @@ enum {
     PLC_CH_HAP_WT6,
     PLC_CH_HAP_CRC32,
     PLC_CH_REDIS_CRC16,       /* CRC16-XMODEM, 16 bits */
+    PLC_CH_HAP_SOURCE,        /* haproxy's balance source: XOR of the address's 32-bit words */
     PLC_CH_COUNT_
 };
 
@@ -60,6 +61,10 @@ uint32_t plc_hash_sdbm(const void *key, size_t len);
 uint32_t plc_hash_djb2(const void *key, size_t len);
 uint32_t plc_hash_wt6(const void *key, size_t len);
 uint32_t plc_hash_redis_crc16(const void *key, size_t len);
+/* haproxy's get_server_sh (backend.c): the XOR of the key's whole 32-bit
+ * words read big-endian (the client address, 4 or 16 bytes in network
+ * order); bytes past the last whole word are not read. */
+uint32_t plc_hash_haproxy_source(const void *key, size_t len);
 
 /* The CRC16-XMODEM table (polynomial 0x1021). */
 extern const uint16_t plc_crc16_xmodem[256];

@@ -56,6 +56,7 @@ static const name_id ketama_hashes[] = {
 static const name_id haproxy_hashes[] = {
     {"sdbm", PLC_CH_HAP_SDBM}, {"djb2", PLC_CH_HAP_DJB2},
     {"wt6", PLC_CH_HAP_WT6},   {"crc32", PLC_CH_HAP_CRC32},
+    {"source", PLC_CH_HAP_SOURCE}, /* balance source's address hash, no hash-type function */
 };
 
 int plc_compat_program_id(const char *name)

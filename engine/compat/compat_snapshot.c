@@ -55,7 +55,7 @@ const char *plc_compat_key_hash_label(int key_hash)
         [PLC_CH_MURMUR3] = "murmur3",             [PLC_CH_NGX_CRC32] = "nginx-crc32",
         [PLC_CH_HAP_SDBM] = "haproxy-sdbm",       [PLC_CH_HAP_DJB2] = "haproxy-djb2",
         [PLC_CH_HAP_WT6] = "haproxy-wt6",         [PLC_CH_HAP_CRC32] = "haproxy-crc32",
-        [PLC_CH_REDIS_CRC16] = "redis-crc16",
+        [PLC_CH_REDIS_CRC16] = "redis-crc16",     [PLC_CH_HAP_SOURCE] = "haproxy-source",
     };
     int ch = PLC_CH_OF_KEY_HASH(key_hash);
     return ch >= 1 && ch < PLC_CH_COUNT_ ? names[ch] : NULL;
