@@ -39,3 +39,24 @@ int plc_ctl_build_membership(const char *text, size_t len, const char *name, int
         snprintf(why, why_len, "%s: %s", name, placer_strerror(err));
     return err;
 }
+
+int plc_ctl_import_doc(int err, char *doc, size_t doc_len, const char *name, int has_epoch,
+                       uint64_t epoch, placer_snapshot **out, char *why, size_t why_len)
+{
+    char *notes = NULL;
+    if (!err && why && why_len && why[0]) {
+        size_t n = strlen(why) + 1;
+        notes = placer_mem_alloc(n);
+        if (notes)
+            memcpy(notes, why, n);
+        else
+            err = PLACER_ENOMEM;
+    }
+    if (!err)
+        err = plc_ctl_build_membership(doc, doc_len, name, has_epoch, epoch, out, why, why_len);
+    if (!err && notes)
+        snprintf(why, why_len, "%s", notes);
+    placer_mem_free(notes);
+    placer_mem_free(doc);
+    return err;
+}

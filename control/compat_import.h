@@ -1,9 +1,9 @@
 /*
  * compat_import.h -- what the imports of other programs' configurations
- * (twemproxy_import.c, redis_import.c) share: each writes a membership
- * document, and a snapshot is built from it through
- * placer_membership_parse, so an import and `placer build` of the
- * document it writes are the same placement.
+ * (twemproxy_import.c, redis_import.c, haproxy_import.c, nginx_import.c)
+ * share: each writes a membership document, and a snapshot is built from
+ * it through placer_membership_parse, so an import and `placer build` of
+ * the document it writes are the same placement.
  */
 #ifndef PLC_CONTROL_COMPAT_IMPORT_H
 #define PLC_CONTROL_COMPAT_IMPORT_H
@@ -24,5 +24,13 @@ int plc_ctl_dump_membership(const json_t *doc, char **text, size_t *len);
  * document's. Returns 0 and *out, or the parse or build error with why. */
 int plc_ctl_build_membership(const char *text, size_t len, const char *name, int has_epoch,
                              uint64_t epoch, placer_snapshot **out, char *why, size_t why_len);
+
+/* The end of every placer_*_import: err is what its membership call
+ * returned, doc and doc_len the document it wrote (released here). When err
+ * is 0 the document is built (plc_ctl_build_membership) into *out, and on
+ * success why keeps the notes the membership call left in it. Returns err,
+ * or the build's error. */
+int plc_ctl_import_doc(int err, char *doc, size_t doc_len, const char *name, int has_epoch,
+                       uint64_t epoch, placer_snapshot **out, char *why, size_t why_len);
 
 #endif

@@ -27,6 +27,7 @@
 #include "compat_import.h"
 #include "control_alloc.h"
 #include "haproxy_lex.h"
+#include "import_messages.h"
 #include "placer_control.h"
 
 #define MAX_ID 1048575u   /* placer's haproxy ids (id * 4096 + j must not wrap) */
@@ -52,10 +53,7 @@ typedef struct hap_settings {
 
 typedef struct hap {
     const char *want;
-    char *why;
-    size_t why_len;
-    char notes[1024];
-    size_t notes_at;
+    plc_imp_msgs msgs;
     size_t line;
     hap_settings defaults[MAX_DEFAULTS];
     size_t ndefaults;
@@ -69,37 +67,21 @@ static int fail(hap *h, const char *fmt, ...) __attribute__((format(printf, 2, 3
 
 static int fail(hap *h, const char *fmt, ...)
 {
-    if (h->why && h->why_len) {
-        int n = h->line ? snprintf(h->why, h->why_len, "line %zu: ", h->line) : 0;
-        va_list ap;
-        va_start(ap, fmt);
-        if (n >= 0 && (size_t)n < h->why_len)
-            vsnprintf(h->why + n, h->why_len - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
-    return PLACER_EFORMAT;
+    va_list ap;
+    va_start(ap, fmt);
+    int err = plc_imp_failv(&h->msgs, NULL, h->line, fmt, ap);
+    va_end(ap);
+    return err;
 }
 
 static void note(hap *h, size_t line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static void note(hap *h, size_t line, const char *fmt, ...)
 {
-    size_t cap = sizeof h->notes;
-    if (h->notes_at + 16 >= cap)
-        return;
-    int n = snprintf(h->notes + h->notes_at, cap - h->notes_at, "%sline %zu: ",
-                     h->notes_at ? "; " : "", line);
-    if (n < 0 || (size_t)n >= cap - h->notes_at) {
-        h->notes[h->notes_at] = '\0';
-        return;
-    }
-    h->notes_at += (size_t)n;
     va_list ap;
     va_start(ap, fmt);
-    n = vsnprintf(h->notes + h->notes_at, cap - h->notes_at, fmt, ap);
+    plc_imp_notev(&h->msgs, NULL, line, fmt, ap);
     va_end(ap);
-    h->notes_at = n < 0 ? h->notes_at : h->notes_at + (size_t)n >= cap ? cap - 1
-                                                                      : h->notes_at + (size_t)n;
 }
 
 /* A word for a message, escaped as placer_escape escapes (control bytes
@@ -113,22 +95,6 @@ static const char *shown(const char *w, char *out, size_t n)
 static int eq(const char *a, const char *b)
 {
     return !strcmp(a, b);
-}
-
-/* 0 .. max from digits only, else -1. */
-static long long number(const char *s, long long max)
-{
-    long long v = 0;
-    if (!*s)
-        return -1;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return -1;
-        v = v * 10 + (*s - '0');
-        if (v > max)
-            return -1;
-    }
-    return v;
 }
 
 static int section_keyword(const char *w)
@@ -171,8 +137,8 @@ static int parse_balance(hap *h, hap_settings *s, const hap_line *l)
             else if (eq(o, "path-only"))
                 path_only = 1;
             else if ((eq(o, "len") || eq(o, "depth")) && i + 1 < l->n &&
-                     number(l->word[i + 1], 2147483647) > 0)
-                *(eq(o, "len") ? &len : &depth) = number(l->word[++i], 2147483647);
+                     plc_imp_decimal(l->word[i + 1], 2147483647) > 0)
+                *(eq(o, "len") ? &len : &depth) = plc_imp_decimal(l->word[++i], 2147483647);
             else
                 return fail(h, "balance uri: \"%s\": expected len N, depth N, whole or path-only "
                                "(haproxy refuses it too)", shown(o, w, sizeof w));
@@ -270,13 +236,13 @@ static int server_options(hap *h, const hap_line *l, size_t from, int *weight, l
                 return fail(h, "%s: its value is missing", k);
             const char *v = l->word[++i];
             if (eq(k, "weight")) {
-                long long n = number(v, MAX_WEIGHT);
+                long long n = plc_imp_decimal(v, MAX_WEIGHT);
                 if (n < 0)
                     return fail(h, "weight \"%s\": haproxy's weights are 0 to %d",
                                 shown(v, w, sizeof w), MAX_WEIGHT);
                 *weight = (int)n;
             } else {
-                long long n = number(v, 2147483647);
+                long long n = plc_imp_decimal(v, 2147483647);
                 if (n < 1)
                     return fail(h, "id \"%s\": haproxy's ids are integers above 0",
                                 shown(v, w, sizeof w));
@@ -538,8 +504,8 @@ int placer_haproxy_membership(const char *cfg, size_t len, const char *backend, 
     if (h && doc && !json_object_set_new(doc, "compat", json_string("haproxy")) &&
         (h->servers = json_array()) != NULL) {
         h->want = backend;
-        h->why = why;
-        h->why_len = why_len;
+        h->msgs.why = why;
+        h->msgs.why_len = why_len;
         h->last_defaults = -1;
         err = read_config(h, cfg, len);
         if (!err)
@@ -547,7 +513,7 @@ int placer_haproxy_membership(const char *cfg, size_t len, const char *backend, 
         if (!err)
             err = plc_ctl_dump_membership(doc, json, json_len);
         if (!err && why && why_len)
-            snprintf(why, why_len, "%s", h->notes);
+            snprintf(why, why_len, "%s", h->msgs.notes);
     }
     if (h)
         json_decref(h->servers);
@@ -566,9 +532,6 @@ int placer_haproxy_import(const char *cfg, size_t len, const char *backend, uint
     char *doc = NULL;
     size_t doc_len = 0;
     int err = placer_haproxy_membership(cfg, len, backend, &doc, &doc_len, why, why_len);
-    if (!err)
-        err = plc_ctl_build_membership(doc, doc_len, "the backend's membership", 1, epoch, out,
-                                       why, why_len);
-    placer_mem_free(doc);
-    return err;
+    return plc_ctl_import_doc(err, doc, doc_len, "the backend's membership", 1, epoch, out, why,
+                              why_len);
 }

@@ -28,6 +28,7 @@
 
 #include "compat_import.h"
 #include "control_alloc.h"
+#include "import_messages.h"
 #include "nginx_lex.h"
 #include "placer_control.h"
 
@@ -40,10 +41,7 @@ enum { CTX_MAIN, CTX_HTTP, CTX_STREAM, CTX_CHOSEN, CTX_OTHER };
 
 typedef struct ngx {
     const char *want;
-    char *why;
-    size_t why_len;
-    char notes[1024];
-    size_t notes_at;
+    plc_imp_msgs msgs;
     char prefix[PATH_LEN]; /* the main file's directory, with its '/' */
     size_t files;
     int found;             /* upstreams of that name */
@@ -62,38 +60,23 @@ static int fail(ngx *g, const char *fmt, ...) __attribute__((format(printf, 2, 3
 
 static int fail(ngx *g, const char *fmt, ...)
 {
-    if (g->why && g->why_len) {
-        int n = g->file ? snprintf(g->why, g->why_len, "%s:%zu: ", g->file, g->line) : 0;
-        va_list ap;
-        va_start(ap, fmt);
-        if (n >= 0 && (size_t)n < g->why_len)
-            vsnprintf(g->why + n, g->why_len - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
-    return PLACER_EFORMAT;
+    va_list ap;
+    va_start(ap, fmt);
+    int err = plc_imp_failv(&g->msgs, g->file, g->line, fmt, ap);
+    va_end(ap);
+    return err;
 }
 
 static void note(ngx *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void note(ngx *g, const char *fmt, ...)
 {
-    size_t cap = sizeof g->notes;
-    if (g->notes_at + 16 >= cap)
-        return;
-    int n = snprintf(g->notes + g->notes_at, cap - g->notes_at, "%s%s:%zu: ",
-                     g->notes_at ? "; " : "", g->file, g->line);
-    if (n < 0 || (size_t)n >= cap - g->notes_at) {
-        g->notes[g->notes_at] = '\0';
-        return;
-    }
-    g->notes_at += (size_t)n;
     va_list ap;
     va_start(ap, fmt);
-    n = vsnprintf(g->notes + g->notes_at, cap - g->notes_at, fmt, ap);
+    plc_imp_notev(&g->msgs, g->file, g->line, fmt, ap);
     va_end(ap);
-    g->notes_at = n < 0 ? g->notes_at : g->notes_at + (size_t)n >= cap ? cap - 1
-                                                                      : g->notes_at + (size_t)n;
 }
+
 
 /* A word for a message, escaped as placer_escape escapes (control bytes
  * as \xNN, a backslash doubled), cut to what fits out (n bytes). */
@@ -180,21 +163,6 @@ static int literal_address(const char *a)
     return atoi(end + 1) >= 1 && atoi(end + 1) <= 65535;
 }
 
-static long long number(const char *s)
-{
-    long long v = 0;
-    if (!*s)
-        return -1;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return -1;
-        v = v * 10 + (*s - '0');
-        if (v > 2147483647)
-            return -1;
-    }
-    return v;
-}
-
 static int server(ngx *g, const json_t *words)
 {
     char w[80];
@@ -213,7 +181,7 @@ static int server(ngx *g, const json_t *words)
     for (size_t i = 2; i < n; i++) {
         const char *p = arg(words, i);
         if (!strncmp(p, "weight=", 7)) {
-            weight = number(p + 7);
+            weight = plc_imp_decimal(p + 7, 2147483647);
             if (weight < 1)
                 return fail(g, "server %s: invalid parameter \"%s\" (nginx's weights are 1 and up)",
                             addr, shown(p, w, sizeof w));
@@ -422,8 +390,8 @@ int placer_nginx_membership(const char *path, const char *upstream, char **json,
     if (g && doc && !json_object_set_new(doc, "compat", json_string("nginx")) &&
         (g->nodes = json_array()) != NULL && (g->files_seen = json_array()) != NULL) {
         g->want = upstream;
-        g->why = why;
-        g->why_len = why_len;
+        g->msgs.why = why;
+        g->msgs.why_len = why_len;
         const char *slash = strrchr(path, '/');
         size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
         if (dir >= sizeof g->prefix) {
@@ -438,7 +406,7 @@ int placer_nginx_membership(const char *path, const char *upstream, char **json,
         if (!err)
             err = plc_ctl_dump_membership(doc, json, json_len);
         if (!err && why && why_len)
-            snprintf(why, why_len, "%s", g->notes);
+            snprintf(why, why_len, "%s", g->msgs.notes);
     }
     if (g) {
         json_decref(g->nodes);
@@ -459,9 +427,6 @@ int placer_nginx_import(const char *path, const char *upstream, uint64_t epoch,
     char *doc = NULL;
     size_t doc_len = 0;
     int err = placer_nginx_membership(path, upstream, &doc, &doc_len, why, why_len);
-    if (!err)
-        err = plc_ctl_build_membership(doc, doc_len, "the upstream's membership", 1, epoch, out,
-                                       why, why_len);
-    placer_mem_free(doc);
-    return err;
+    return plc_ctl_import_doc(err, doc, doc_len, "the upstream's membership", 1, epoch, out, why,
+                              why_len);
 }

@@ -349,9 +349,6 @@ int placer_redis_import(const char *text, size_t len, placer_snapshot **out, cha
     char *doc = NULL;
     size_t doc_len = 0;
     int err = placer_redis_membership(text, len, &doc, &doc_len, why, why_len);
-    if (!err)
-        err = plc_ctl_build_membership(doc, doc_len, "the cluster's membership", 0, 0, out, why,
-                                       why_len);
-    placer_mem_free(doc);
-    return err;
+    return plc_ctl_import_doc(err, doc, doc_len, "the cluster's membership", 0, 0, out, why,
+                              why_len);
 }

@@ -490,9 +490,6 @@ int placer_twemproxy_import(const char *yaml, size_t len, const char *pool, uint
     char *doc = NULL;
     size_t doc_len = 0;
     int err = placer_twemproxy_membership(yaml, len, pool, &doc, &doc_len, why, why_len);
-    if (!err)
-        err = plc_ctl_build_membership(doc, doc_len, "the pool's membership", 1, epoch, out, why,
-                                       why_len);
-    placer_mem_free(doc);
-    return err;
+    return plc_ctl_import_doc(err, doc, doc_len, "the pool's membership", 1, epoch, out, why,
+                              why_len);
 }
