@@ -8,9 +8,10 @@
  * and "hash-balance-factor" from the last "defaults" section before it, or
  * from the named one of "backend NAME from DEFAULTS". Only the hashing
  * algorithms are imported (uri, url_param, hdr(), rdp-cookie: each hashes
- * one string with the hash-type function); the others send requests by
- * turn, load or chance and are refused with the line and why, and so is
- * "balance source" (its hash is no hash-type function: docs/COMPAT.md).
+ * one string with the hash-type function; source: the client address's
+ * bytes, by key hash "source", the XOR of their 32-bit words, whatever
+ * function hash-type names); the others send requests by turn, load or
+ * chance and are refused with the line and why.
  * hash-type follows haproxy's parser: consistent alone is sdbm with
  * avalanche, and no hash-type at all is map-based. Servers keep their
  * declaration order and get haproxy's ids (explicit "id", or the first
@@ -47,6 +48,7 @@ typedef struct hap_settings {
     int hash_type;           /* 0 unset (map-based), 1 consistent, 2 map-based */
     const char *fn;          /* NULL: none named (sdbm) */
     int avalanche;
+    int source;              /* balance source: key hash "source", fn unused */
     size_t factor_line;      /* hash-balance-factor's line, 0: none */
     int def_weight, def_backup, def_disabled;
 } hap_settings;
@@ -116,17 +118,18 @@ static int parse_balance(hap *h, hap_settings *s, const hap_line *l)
     char w[80];
     s->lb_line = h->line;
     s->lb = LB_HASHED;
+    s->source = 0;
     if (eq(a, "roundrobin") || eq(a, "static-rr") || eq(a, "leastconn") || eq(a, "first") ||
         !strncmp(a, "random", 6)) {
         s->lb = LB_REFUSED;
         snprintf(s->lb_why, sizeof s->lb_why, "balance %s sends requests by %s, not by a key: no "
-                 "placement can follow it (placer imports uri, url_param, hdr() and rdp-cookie)",
+                 "placement can follow it (placer imports source, uri, url_param, hdr() and "
+                 "rdp-cookie)",
                  a, eq(a, "leastconn") ? "load" : !strncmp(a, "random", 6) ? "chance" : "turn");
     } else if (eq(a, "source")) {
-        s->lb = LB_REFUSED;
-        snprintf(s->lb_why, sizeof s->lb_why, "balance source hashes the client address by "
-                 "XOR of its 32-bit words, not with a hash-type function: placer has no such "
-                 "key hash (docs/COMPAT.md)");
+        s->source = 1;
+        snprintf(s->key, sizeof s->key, "the client's address: its 4 (IPv4) or 16 (IPv6) bytes "
+                 "in network order (placer lookup --hex)");
     } else if (eq(a, "uri")) {
         int whole = 0, path_only = 0;
         long long len = 0, depth = 0;
@@ -482,10 +485,14 @@ static int membership(hap *h, json_t *doc)
         return fail(h, "backend \"%s\" has no server in its hash (none active with a weight)",
                     h->want);
     }
+    if (s->source && s->fn)
+        note(h, s->lb_line, "balance source hashes the address itself: hash-type's %s is not "
+                            "used", s->fn);
     note(h, s->lb_line, "the key is %s", s->key);
     json_object_set_new(doc, "distribution", json_string(s->hash_type == 1 ? "consistent"
                                                                            : "map-based"));
-    json_object_set_new(doc, "key_hash", json_string(s->fn ? s->fn : "sdbm"));
+    json_object_set_new(doc, "key_hash",
+                        json_string(s->source ? "source" : s->fn ? s->fn : "sdbm"));
     json_object_set_new(doc, "avalanche", json_boolean(s->avalanche));
     json_object_set_new(doc, "nodes", nodes);
     return json_object_size(doc) == 5 ? 0 : PLACER_ENOMEM;

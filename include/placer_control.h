@@ -135,7 +135,8 @@ PLACER_CONTROL_API int placer_twemproxy_import(const char *yaml, size_t len, con
  * reads it, as a membership document (docs/COMPAT.md): "compat":
  * "haproxy", "distribution" (hash-type's, map-based when none, as haproxy),
  * "key_hash" and "avalanche" (written out, as haproxy's parser resolves
- * them), and one node per server in the hash ("id": its name, "address",
+ * them; "source" for balance source, whose key is the client address's
+ * bytes), and one node per server in the hash ("id": its name, "address",
  * "weight", "hash_id": its id, explicit or haproxy's automatic one). The
  * backend inherits balance, hash-type and default-server from its
  * defaults section. Servers of weight 0, disabled or backup are left out
@@ -143,8 +144,8 @@ PLACER_CONTROL_API int placer_twemproxy_import(const char *yaml, size_t len, con
  * why (when not NULL) holding notes ("line N: ...; line M: ...": what was
  * left out, what the key is) or "", or PLACER_ENULL, PLACER_ENOMEM, or
  * PLACER_EFORMAT with why ("line N: ...") for what haproxy refuses, a
- * balance that places by no key (roundrobin, leastconn, ..., and source,
- * whose hash placer has not), hash-balance-factor (bounded loads are
+ * balance that places by no key (roundrobin, leastconn, first, random),
+ * hash-balance-factor (bounded loads are
  * placer's per-lookup choice), server-template, no such backend. *json and
  * *json_len as placer_twemproxy_membership's. */
 PLACER_CONTROL_API int placer_haproxy_membership(const char *cfg, size_t len, const char *backend,
@@ -152,7 +153,8 @@ PLACER_CONTROL_API int placer_haproxy_membership(const char *cfg, size_t len, co
                                          size_t why_len);
 
 /* placer_haproxy_membership's document built at `epoch` into *out: keys go
- * where haproxy sends them. */
+ * where haproxy sends them. On success why holds the notes, as
+ * placer_haproxy_membership's. */
 PLACER_CONTROL_API int placer_haproxy_import(const char *cfg, size_t len, const char *backend,
                                      uint64_t epoch, placer_snapshot **out, char *why,
                                      size_t why_len);
@@ -174,7 +176,8 @@ PLACER_CONTROL_API int placer_nginx_membership(const char *path, const char *ups
                                        size_t *json_len, char *why, size_t why_len);
 
 /* placer_nginx_membership's document built at `epoch` into *out: keys go
- * where nginx sends them. */
+ * where nginx sends them. On success why holds the notes, as
+ * placer_nginx_membership's. */
 PLACER_CONTROL_API int placer_nginx_import(const char *path, const char *upstream, uint64_t epoch,
                                    placer_snapshot **out, char *why, size_t why_len);
 

@@ -527,7 +527,36 @@ HAPROXY_FORMS = [
     ("hash-type map-based", "left-out", "url_param k", "backend", "param"),
     ("hash-type consistent crc32", None, "uri depth 2", "backend", "uri"),
     ("hash-type consistent", None, "hdr(X-Key)", "backend", "hdr"),
+    # balance source: the key is the client address's 4 bytes (connections
+    # from 127.x.y.z: loopback takes any 127/8 source), whatever function
+    # hash-type names; its avalanche is hash-type's
+    ("hash-type consistent", None, "source", "backend", "source"),
+    ("hash-type map-based", None, "source", "backend", "source"),
+    ("hash-type consistent sdbm", None, "source", "backend", "source"),
+    ("hash-type map-based djb2 avalanche", None, "source", "backend", "source"),
 ]
+
+
+def source_addresses(n):
+    """n distinct loopback addresses 127.x.y.z (fixed seed)."""
+    rng = random.Random(26)
+    out = set()
+    while len(out) < n:
+        out.add("127.%d.%d.%d" % (rng.randint(0, 255), rng.randint(0, 255), rng.randint(1, 254)))
+    return sorted(out)
+
+
+def ask_sources(port, addrs):
+    """The backend index haproxy chose for a connection from each address."""
+    out = []
+    for a in addrs:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT, source_address=(a, 0))
+        conn.request("GET", "/")
+        r = conn.getresponse()
+        body = r.read()
+        conn.close()
+        out.append(int(body) if r.status == 200 else -1)
+    return out
 
 
 def haproxy_forms(tmp, bports, keys, log):
@@ -565,6 +594,9 @@ def haproxy_forms(tmp, bports, keys, log):
             paths = ["/%s/%s/%s?q=%d" % (k, keys[(i * 7) % len(keys)], k[:3], i)
                      for i, k in enumerate(keys)]
             asked, placed = ask_paths(fp, paths), [uri_key(p, 2) for p in paths]
+        elif ask == "source":
+            addrs = source_addresses(len(keys))
+            asked, placed = ask_sources(fp, addrs), [socket.inet_aton(a) for a in addrs]
         else:
             # hdr(): haproxy hashes the header's first comma-separated value;
             # an empty one falls back to round robin (get_server_hh): no key
@@ -573,7 +605,17 @@ def haproxy_forms(tmp, bports, keys, log):
         snap = import_haproxy(tmp, cfg, fi)
         compare("import-haproxy, " + what, asked,
                 [int(o[1:]) for o, _, _ in placer_lookup(PLACER, snap, placed)])
-        if extra is None and (ht is None or len(ht.split()) == 2):
+        if ask == "source":
+            # the membership a user writes for it: key_hash "source", the
+            # avalanche said (a named key_hash without it means none)
+            w = ht.split()
+            m = {"compat": "haproxy", "key_hash": "source", "distribution": w[1],
+                 "avalanche": w[-1] == "avalanche" or w[1:] == ["consistent"],
+                 "nodes": [{"id": "s%d" % i, "weight": WEIGHTS[i]} for i in range(len(bports))]}
+            snap = user_build(PLACER, tmp, "haproxy-source-%d" % fi, m)
+            compare("placer build, " + what, asked,
+                    [int(o[1:]) for o, _, _ in placer_lookup(PLACER, snap, placed)])
+        elif extra is None and (ht is None or len(ht.split()) == 2):
             # the documented membership default: no "avalanche", no "key_hash"
             m = {"compat": "haproxy", "nodes": [{"id": "s%d" % i, "weight": WEIGHTS[i]}
                                                  for i in range(len(bports))]}

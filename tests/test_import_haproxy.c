@@ -87,6 +87,45 @@ static void test_fields(void)
     CHECK_EQ(placer_haproxy_import(cfg, strlen(cfg), "b", 9, &s, why, sizeof why), 0);
     CHECK_EQ(placer_node_count(s), 3);
     CHECK_EQ(placer_snapshot_epoch(s), 9);
+    CHECK(strstr(why, "line 14: server s4 is a backup: left out") != NULL); /* notes kept */
+    placer_snapshot_free(s);
+}
+
+/* balance source: key hash "source" whatever function hash-type names, the
+ * avalanche as hash-type says; the key is the address's bytes, whose
+ * 32-bit words haproxy XORs (bytes past the last whole word unread). */
+static void test_source(void)
+{
+    char why[1024];
+    const char *three = "  server a 127.0.0.1:80\n  server b 127.0.0.2:80\n"
+                        "  server c 127.0.0.3:80\n";
+    char text[512];
+    snprintf(text, sizeof text, "backend b\n  balance source\n  hash-type consistent\n%s", three);
+    json_t *d = doc_of(text, "b", why, sizeof why);
+    CHECK(!strcmp(json_string_value(json_object_get(d, "key_hash")), "source"));
+    CHECK(!strcmp(json_string_value(json_object_get(d, "distribution")), "consistent"));
+    CHECK(json_is_true(json_object_get(d, "avalanche")));
+    CHECK(strstr(why, "line 2: the key is the client's address: its 4 (IPv4) or 16 (IPv6) bytes") != NULL);
+    json_decref(d);
+    snprintf(text, sizeof text, "backend b\n  balance source\n  hash-type map-based djb2\n%s", three);
+    d = doc_of(text, "b", why, sizeof why);
+    CHECK(!strcmp(json_string_value(json_object_get(d, "key_hash")), "source"));
+    CHECK(json_is_false(json_object_get(d, "avalanche")));
+    CHECK(strstr(why, "hash-type's djb2 is not used") != NULL);
+    json_decref(d);
+    placer_snapshot *s = NULL;
+    CHECK_EQ(placer_haproxy_import(text, strlen(text), "b", 1, &s, why, sizeof why), 0);
+    static const unsigned char v4[5] = {127, 0, 0, 1, 'x'};
+    unsigned char v6[16] = {127, 0, 0, 1}; /* 127.0.0.1 ^ 0 ^ 0 ^ 0 */
+    int bad = 0;
+    for (unsigned i = 0; i < 256; i++) {
+        unsigned char a[4] = {10, 1, 2, (unsigned char)i}, b[16] = {0};
+        memcpy(b + 12, a, 4); /* ::10.1.2.i: the same XOR */
+        bad += placer_lookup(s, a, 4) != placer_lookup(s, b, 16);
+    }
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(placer_lookup(s, v4, 4), placer_lookup(s, v4, 5));
+    CHECK_EQ(placer_lookup(s, v4, 4), placer_lookup(s, v6, 16));
     placer_snapshot_free(s);
 }
 
@@ -111,7 +150,6 @@ static void test_refusals(void)
     refused("backend b\n  balance roundrobin\n" S, "b", "line 2: balance roundrobin sends requests by turn");
     refused("backend b\n  balance leastconn\n" S, "b", "by load, not by a key");
     refused("backend b\n  balance random(2)\n" S, "b", "by chance");
-    refused("backend b\n  balance source\n" S, "b", "line 2: balance source hashes the client address");
     refused("backend b\n" S, "b", "has no balance: haproxy's default is roundrobin");
     refused("backend b\n  balance wild\n" S, "b", "balance \"wild\": haproxy 2.6 has no such algorithm");
     refused("backend b\n  balance uri depth x\n" S, "b", "balance uri: \"depth\": expected len N");
@@ -188,6 +226,7 @@ static void test_mutations(void)
 int main(void)
 {
     test_fields();
+    test_source();
     test_refusals();
     test_mutations();
     return check_done("test_import_haproxy");
