@@ -202,7 +202,8 @@ int cli_file_and_json(const char *cmd, int argc, char **argv, void (*usage)(FILE
 
 /* ---- imports into compatibility modes (import_compat.c) ---- */
 
-/* What import-twemproxy and import-redis were asked. */
+/* What an import command (import-twemproxy, -redis, -haproxy, -nginx) was
+ * asked. */
 typedef struct cli_import {
     const char *input, *output, *membership_out, *pool;
     const char *doc_name; /* what messages call the membership the import wrote */
@@ -216,6 +217,14 @@ enum {
     CLI_OPT_IMPORT_JSON,
     CLI_OPT_IMPORT_POOL,
 };
+
+/* The options every import takes; a command adds its NAME option (with
+ * CLI_OPT_IMPORT_POOL) and {0}. */
+#define CLI_IMPORT_OPTIONS                                                    \
+    {"output", required_argument, NULL, 'o'},                                 \
+        {"epoch", required_argument, NULL, CLI_OPT_IMPORT_EPOCH},             \
+        {"membership-out", required_argument, NULL, CLI_OPT_IMPORT_MEMBERSHIP}, \
+        {"json", no_argument, NULL, CLI_OPT_IMPORT_JSON}, CLI_HELP_OPTION
 
 /* Their options (-o, --epoch, --membership-out, --json) and the one input
  * file into *im. Returns CLI_OK, CLI_OPT_HELP (usage printed) or
@@ -231,6 +240,26 @@ int cli_import_membership(const char *cmd, const cli_import *im, const char *doc
 
 /* The summary line (or --json document) of an imported snapshot. */
 int cli_import_summary(const char *cmd, const cli_import *im, const placer_snapshot *s);
+
+/* One import command: its library call, which writes the membership
+ * document of the input (text, len: the file's contents; NULL, 0 when
+ * by_path: the call reads im->input itself) with notes or the error in why. */
+typedef struct cli_importer {
+    const char *cmd;         /* "import-haproxy" */
+    const char *doc_name;    /* what messages call the document */
+    const char *name_option; /* "--backend": a required NAME; NULL: optional */
+    int by_path;             /* the call takes the path (nginx: includes are relative to it) */
+    const struct option *options;
+    void (*usage)(FILE *);
+    int (*membership)(const cli_import *im, const char *text, size_t len, char **doc,
+                      size_t *doc_len, char *why, size_t why_len);
+} cli_importer;
+
+/* The whole command: options, the input, the call; its error (with the
+ * input's name unless by_path: the call's messages name their file) or
+ * its notes on standard error; then cli_import_membership. Returns an exit
+ * status. */
+int cli_import_run(const cli_importer *imp, int argc, char **argv);
 
 /* ---- how a snapshot places keys, in words (compat_output.c) ---- */
 

@@ -26,38 +26,23 @@ void cmd_import_nginx_usage(FILE *out)
 }
 
 static const struct option options[] = {
-    {"output", required_argument, NULL, 'o'},
+    CLI_IMPORT_OPTIONS,
     {"upstream", required_argument, NULL, CLI_OPT_IMPORT_POOL},
-    {"epoch", required_argument, NULL, CLI_OPT_IMPORT_EPOCH},
-    {"membership-out", required_argument, NULL, CLI_OPT_IMPORT_MEMBERSHIP},
-    {"json", no_argument, NULL, CLI_OPT_IMPORT_JSON},
-    CLI_HELP_OPTION,
     {0},
 };
 
+/* a path, not text: nginx's includes are relative to it */
+static int membership(const cli_import *im, const char *text, size_t len, char **doc,
+                      size_t *doc_len, char *why, size_t why_len)
+{
+    (void)text;
+    (void)len;
+    return placer_nginx_membership(im->input, im->pool, doc, doc_len, why, why_len);
+}
+
 int cmd_import_nginx(int argc, char **argv)
 {
-    const char *cmd = "import-nginx";
-    cli_import im = {0};
-    im.doc_name = "the upstream's membership";
-    int rc = cli_import_options(cmd, argc, argv, options, cmd_import_nginx_usage, &im);
-    if (rc)
-        return rc == CLI_OPT_HELP ? CLI_OK : rc;
-    if (!im.pool) {
-        cli_usage_error(cmd, "no --upstream NAME");
-        return CLI_USAGE;
-    }
-    char *doc = NULL, why[1024];
-    size_t doc_len = 0;
-    /* a path, not text: nginx's includes are relative to it */
-    int err = placer_nginx_membership(im.input, im.pool, &doc, &doc_len, why, sizeof why);
-    if (err) {
-        fprintf(stderr, "placer %s: %s\n", cmd, *why ? why : placer_strerror(err));
-        return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
-    }
-    if (*why)
-        fprintf(stderr, "placer %s: note: %s\n", cmd, why);
-    rc = cli_import_membership(cmd, &im, doc, doc_len);
-    placer_mem_free(doc);
-    return rc;
+    static const cli_importer imp = {"import-nginx", "the upstream's membership", "--upstream", 1,
+                                     options, cmd_import_nginx_usage, membership};
+    return cli_import_run(&imp, argc, argv);
 }

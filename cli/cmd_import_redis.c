@@ -1,7 +1,6 @@
 /* cmd_import_redis.c -- `placer import-redis NODES.txt -o FILE.snap`: the
  * text of a Redis Cluster's CLUSTER NODES into a snapshot that maps keys
  * to slots and slots to masters (and their replicas) as the cluster does. */
-#include <stdlib.h>
 
 #include "cli.h"
 
@@ -28,34 +27,20 @@ void cmd_import_redis_usage(FILE *out)
 }
 
 static const struct option options[] = {
-    {"output", required_argument, NULL, 'o'},
-    {"epoch", required_argument, NULL, CLI_OPT_IMPORT_EPOCH},
-    {"membership-out", required_argument, NULL, CLI_OPT_IMPORT_MEMBERSHIP},
-    {"json", no_argument, NULL, CLI_OPT_IMPORT_JSON},
-    CLI_HELP_OPTION,
+    CLI_IMPORT_OPTIONS,
     {0},
 };
 
+static int membership(const cli_import *im, const char *text, size_t len, char **doc,
+                      size_t *doc_len, char *why, size_t why_len)
+{
+    (void)im;
+    return placer_redis_membership(text, len, doc, doc_len, why, why_len);
+}
+
 int cmd_import_redis(int argc, char **argv)
 {
-    const char *cmd = "import-redis";
-    cli_import im = {0};
-    im.doc_name = "the cluster's membership";
-    int rc = cli_import_options(cmd, argc, argv, options, cmd_import_redis_usage, &im);
-    if (rc)
-        return rc == CLI_OPT_HELP ? CLI_OK : rc;
-    char *text, *doc = NULL;
-    size_t len, doc_len = 0;
-    if ((rc = cli_read_file(cmd, im.input, &text, &len)) != CLI_OK)
-        return rc;
-    char why[512];
-    int err = placer_redis_membership(text, len, &doc, &doc_len, why, sizeof why);
-    free(text);
-    if (err) {
-        fprintf(stderr, "placer %s: %s: %s\n", cmd, im.input, *why ? why : placer_strerror(err));
-        return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
-    }
-    rc = cli_import_membership(cmd, &im, doc, doc_len);
-    placer_mem_free(doc);
-    return rc;
+    static const cli_importer imp = {"import-redis", "the cluster's membership", NULL, 0,
+                                     options, cmd_import_redis_usage, membership};
+    return cli_import_run(&imp, argc, argv);
 }

@@ -1,7 +1,6 @@
 /* cmd_import_twemproxy.c -- `placer import-twemproxy NUTCRACKER.yml --pool
  * NAME -o FILE.snap`: one pool of the configuration nutcracker runs with
  * into a snapshot that places keys where nutcracker sends them. */
-#include <stdlib.h>
 
 #include "cli.h"
 
@@ -27,35 +26,20 @@ void cmd_import_twemproxy_usage(FILE *out)
 }
 
 static const struct option options[] = {
-    {"output", required_argument, NULL, 'o'},
+    CLI_IMPORT_OPTIONS,
     {"pool", required_argument, NULL, CLI_OPT_IMPORT_POOL},
-    {"epoch", required_argument, NULL, CLI_OPT_IMPORT_EPOCH},
-    {"membership-out", required_argument, NULL, CLI_OPT_IMPORT_MEMBERSHIP},
-    {"json", no_argument, NULL, CLI_OPT_IMPORT_JSON},
-    CLI_HELP_OPTION,
     {0},
 };
 
+static int membership(const cli_import *im, const char *text, size_t len, char **doc,
+                      size_t *doc_len, char *why, size_t why_len)
+{
+    return placer_twemproxy_membership(text, len, im->pool, doc, doc_len, why, why_len);
+}
+
 int cmd_import_twemproxy(int argc, char **argv)
 {
-    const char *cmd = "import-twemproxy";
-    cli_import im = {0};
-    im.doc_name = "the pool's membership";
-    int rc = cli_import_options(cmd, argc, argv, options, cmd_import_twemproxy_usage, &im);
-    if (rc)
-        return rc == CLI_OPT_HELP ? CLI_OK : rc;
-    char *text, *doc = NULL;
-    size_t len, doc_len = 0;
-    if ((rc = cli_read_file(cmd, im.input, &text, &len)) != CLI_OK)
-        return rc;
-    char why[512];
-    int err = placer_twemproxy_membership(text, len, im.pool, &doc, &doc_len, why, sizeof why);
-    free(text);
-    if (err) {
-        fprintf(stderr, "placer %s: %s: %s\n", cmd, im.input, *why ? why : placer_strerror(err));
-        return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
-    }
-    rc = cli_import_membership(cmd, &im, doc, doc_len);
-    placer_mem_free(doc);
-    return rc;
+    static const cli_importer imp = {"import-twemproxy", "the pool's membership", NULL, 0,
+                                     options, cmd_import_twemproxy_usage, membership};
+    return cli_import_run(&imp, argc, argv);
 }

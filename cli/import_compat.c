@@ -1,5 +1,6 @@
-/* import_compat.c -- what import-twemproxy and import-redis share: the
- * membership document an import wrote, optionally saved
+/* import_compat.c -- what the import commands (twemproxy, redis, haproxy,
+ * nginx) share: their options and input, the library's membership call and
+ * its messages, the membership document it wrote, optionally saved
  * (--membership-out), built as `placer build` builds it, saved and
  * summarised. */
 #include <stdlib.h>
@@ -108,4 +109,34 @@ int cli_import_options(const char *cmd, int argc, char **argv, const struct opti
         return CLI_USAGE;
     }
     return CLI_OK;
+}
+
+int cli_import_run(const cli_importer *imp, int argc, char **argv)
+{
+    const char *cmd = imp->cmd;
+    cli_import im = {0};
+    im.doc_name = imp->doc_name;
+    int rc = cli_import_options(cmd, argc, argv, imp->options, imp->usage, &im);
+    if (rc)
+        return rc == CLI_OPT_HELP ? CLI_OK : rc;
+    if (imp->name_option && !im.pool) {
+        cli_usage_error(cmd, "no %s NAME", imp->name_option);
+        return CLI_USAGE;
+    }
+    char *text = NULL, *doc = NULL, why[1024] = "";
+    size_t len = 0, doc_len = 0;
+    if (!imp->by_path && (rc = cli_read_file(cmd, im.input, &text, &len)) != CLI_OK)
+        return rc;
+    int err = imp->membership(&im, text, len, &doc, &doc_len, why, sizeof why);
+    free(text);
+    const char *input = imp->by_path ? "" : im.input, *colon = imp->by_path ? "" : ": ";
+    if (err) {
+        fprintf(stderr, "placer %s: %s%s%s\n", cmd, input, colon, *why ? why : placer_strerror(err));
+        return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
+    }
+    if (*why)
+        fprintf(stderr, "placer %s: %s%snote: %s\n", cmd, input, colon, why);
+    rc = cli_import_membership(cmd, &im, doc, doc_len);
+    placer_mem_free(doc);
+    return rc;
 }
