@@ -1,6 +1,8 @@
 """Snapshots from other systems' maps (libplacer-control's importers,
-docs/COMPAT.md): a twemproxy pool, Redis Cluster's CLUSTER NODES, a
-Couchbase bucket configuration. Each takes the text itself or a path."""
+docs/COMPAT.md): a twemproxy pool, a haproxy backend, an nginx upstream,
+Redis Cluster's CLUSTER NODES, a Couchbase bucket configuration. Each takes
+the text itself or a path, but nginx's, which takes a path (its includes
+are relative to the file)."""
 import ctypes
 import os
 
@@ -20,10 +22,18 @@ def _text(source):
 
 
 def _snapshot(err, out, why, name):
+    """The imported snapshot, with the importer's notes (what was left out
+    or ignored, what the key is; "" when none) as .import_notes; or
+    PlacerError with name (None: the message names its file itself) and
+    why."""
     from ._snapshot import Snapshot
     detail = why.value.decode("utf-8", "replace") if why is not None else ""
-    check(err, "%s: %s" % (name, detail) if detail else name)
-    return Snapshot(out.value)
+    if err:
+        check(err, detail if name is None and detail else
+              "%s: %s" % (name, detail) if detail else name)
+    snap = Snapshot(out.value)
+    snap.import_notes = detail
+    return snap
 
 
 def import_twemproxy(source, pool=None, epoch=0):
@@ -36,6 +46,42 @@ def import_twemproxy(source, pool=None, epoch=0):
     err = _lib.twemproxy_import(text, len(text), pool.encode() if pool is not None else None,
                                 unsigned("epoch", epoch), ctypes.byref(out), why, len(why))
     return _snapshot(err, out, why, name)
+
+
+def import_haproxy(source, backend, epoch=0):
+    """One backend (or listen section) of a haproxy.cfg (source: its text
+    as bytes, or its path) as a snapshot placing keys where haproxy 2.6
+    sends them, at epoch (default 0, as `placer import-haproxy`). What was
+    left out (backup, disabled, weight 0 servers) and what the key is are
+    in the snapshot's .import_notes; a refusal raises PlacerError
+    (PLACER_EFORMAT, "FILE: line N: ...")."""
+    text, name = _text(source)
+    out, why = ctypes.c_void_p(), ctypes.create_string_buffer(1024)
+    err = _lib.haproxy_import(text, len(text), _name_arg("backend", backend),
+                              unsigned("epoch", epoch), ctypes.byref(out), why, len(why))
+    return _snapshot(err, out, why, name)
+
+
+def import_nginx(path, upstream, epoch=0):
+    """One upstream (in http {} or stream {}) of an nginx configuration, the
+    file at path (never its text: nginx's includes are relative to the
+    file) with its includes, as a snapshot placing keys where nginx
+    1.22 sends them, at epoch (default 0, as `placer import-nginx`). Notes
+    as import_haproxy's; a refusal raises PlacerError (PLACER_EFORMAT,
+    "FILE:LINE: ...")."""
+    path = os.fsencode(path)  # str, bytes or a path object; TypeError for anything else
+    out, why = ctypes.c_void_p(), ctypes.create_string_buffer(1024)
+    err = _lib.nginx_import(path, _name_arg("upstream", upstream), unsigned("epoch", epoch),
+                            ctypes.byref(out), why, len(why))
+    return _snapshot(err, out, why, None if why.value else os.fsdecode(path))
+
+
+def _name_arg(what, name):
+    if not isinstance(name, str):
+        raise TypeError("%s: a str, not %s" % (what, type(name).__name__))
+    if "\0" in name:
+        raise ValueError("%s: a name without NUL characters" % what)
+    return name.encode()
 
 
 def import_redis(source):

@@ -1,0 +1,170 @@
+"""placer.import_haproxy and placer.import_nginx against `placer
+import-haproxy` / `import-nginx` on the files tests/test_import_haproxy.c and
+tests/test_import_nginx.c import: the same snapshot bytes, the same notes,
+the same refusals (tests/compat_programs.py proves the command against the
+real programs)."""
+import os
+import subprocess
+
+import pytest
+
+import placer
+
+CLI = os.environ.get("PLACER_CLI", "placer")
+
+# tests/test_import_haproxy.c's configuration
+HAPROXY_CFG = (
+    "global\n  maxconn 256\n"
+    "defaults other\n  balance uri depth 2\n"
+    "defaults\n  mode http\n  balance url_param k\n  hash-type consistent\n"
+    "  default-server weight 2\n"
+    "backend b   # comment\n"
+    "  server s1 127.0.0.1:1 weight 1 check inter 2s\n"
+    "  server s2 127.0.0.1:2 id 7\n"
+    "  server s3 127.0.0.1:3 weight 0\n"
+    "  server s4 127.0.0.1:4 backup\n"
+    "  server s5 127.0.0.1:5 disabled\n"
+    "  server \"s6\" '127.0.0.1:6'\n"
+    "backend c from other\n  hash-type map-based crc32 avalanche\n"
+    "  server a 10.0.0.1:80 weight 0\n  server b\\x2d2 10.0.0.2:80\n")
+
+# tests/test_import_nginx.c's first configuration, its includes and glob
+NGINX_FILES = {
+    "nginx.conf": "events { }\nhttp {\n  include conf.d/*.conf;\n  include conf.d/none*.conf;\n"
+                  "  upstream other { server 10.0.0.9:80; }\n}\n"
+                  "stream {\n  upstream s { hash $remote_addr; server 127.0.0.1:7000; }\n}\n",
+    "conf.d/a.conf": "# the cache\nupstream u {\n  include conf.d/servers.inc;\n"
+                     "  hash $arg_k consistent;\n}\n",
+    "conf.d/servers.inc": "server 127.0.0.1:8001 weight=2 max_fails=3;\n"
+                          "server \"127.0.0.1:8002\";\nserver 127.0.0.1:8003 down;\n"
+                          "server 'unix:/tmp/x.sock' ;\nserver [::1]:8004;\nserver 127.0.0.1:8001;\n",
+}
+
+
+def cli(*args):
+    """(exit status, stdout, stderr) of the placer command."""
+    r = subprocess.run([CLI, *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return r.returncode, r.stdout, r.stderr.decode()
+
+
+def note_of(stderr, cmd):
+    """The notes the command printed ("placer CMD: [FILE: ]note: ...")."""
+    line = [l for l in stderr.splitlines() if ": note: " in l]
+    assert len(line) == 1, stderr
+    assert line[0].startswith("placer %s: " % cmd)
+    return line[0].split(": note: ", 1)[1]
+
+
+@pytest.fixture
+def haproxy_cfg(tmp_path):
+    path = tmp_path / "haproxy.cfg"
+    path.write_text(HAPROXY_CFG)
+    return path
+
+
+@pytest.fixture
+def nginx_conf(tmp_path):
+    for name, text in NGINX_FILES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return tmp_path / "nginx.conf"
+
+
+@pytest.mark.parametrize("backend", ["b", "c"])
+def test_haproxy_is_the_commands(tmp_path, haproxy_cfg, backend):
+    out = tmp_path / "h.snap"
+    rc, _, err = cli("import-haproxy", haproxy_cfg, "--backend", backend, "--epoch", 9, "-o", out)
+    assert rc == 0, err
+    from_path = placer.import_haproxy(haproxy_cfg, backend, epoch=9)
+    from_text = placer.import_haproxy(HAPROXY_CFG.encode(), backend, epoch=9)
+    assert from_path.encode() == out.read_bytes() == from_text.encode()
+    assert from_path.strategy == "compat" and from_path.epoch == 9
+    assert from_path.import_notes == note_of(err, "import-haproxy")
+    # the same owners, key by key, as the command's snapshot
+    cmd = placer.load(out)
+    keys = ["k%d" % i for i in range(500)]
+    assert from_path.lookup_batch(keys).tolist() == cmd.lookup_batch(keys).tolist()
+
+
+def test_haproxy_notes_and_defaults(haproxy_cfg):
+    s = placer.import_haproxy(haproxy_cfg, "b")
+    assert s.epoch == 0 and list(s.node_ids) == ["s1", "s2", "s6"]
+    assert "server s4 is a backup: left out" in s.import_notes
+    assert "the key is the value of URL parameter \"k\"" in s.import_notes
+
+
+@pytest.mark.parametrize("text, backend, message", [
+    (HAPROXY_CFG, "nope", "no backend or listen section \"nope\""),
+    ("backend x\n  balance roundrobin\n  server a 1.2.3.4:80\n", "x", "line 2: balance roundrobin"),
+    ("backend x\n  balance uri\n  hash-type consistent md5\n", "x", "line 3: hash-type: \"md5\""),
+    ("backend x\n  balance uri\n  server a 1.2.3.4:80 weight 300\n", "x", "line 3: weight \"300\""),
+])
+def test_haproxy_refusals_are_the_commands(tmp_path, text, backend, message):
+    path = tmp_path / "bad.cfg"
+    path.write_text(text)
+    rc, _, err = cli("import-haproxy", path, "--backend", backend, "-o", tmp_path / "x.snap")
+    assert rc != 0 and message in err
+    with pytest.raises(placer.PlacerError) as e:
+        placer.import_haproxy(path, backend)
+    assert e.value.name == "PLACER_EFORMAT"
+    # the command's message is "placer import-haproxy: " and the module's detail
+    assert err.strip() == "placer import-haproxy: " + e.value.detail
+
+
+def test_haproxy_arguments(haproxy_cfg):
+    with pytest.raises(TypeError):
+        placer.import_haproxy(haproxy_cfg, b"b")
+    with pytest.raises(ValueError):
+        placer.import_haproxy(haproxy_cfg, "b\0c")
+    with pytest.raises(placer.PlacerError) as e:
+        placer.import_haproxy(haproxy_cfg, "b", epoch=-1)
+    assert e.value.name == "PLACER_ERANGE"
+    with pytest.raises(FileNotFoundError):
+        placer.import_haproxy(haproxy_cfg.parent / "missing.cfg", "b")
+
+
+@pytest.mark.parametrize("upstream", ["u", "s"])
+def test_nginx_is_the_commands(tmp_path, nginx_conf, upstream):
+    out = tmp_path / "n.snap"
+    rc, _, err = cli("import-nginx", nginx_conf, "--upstream", upstream, "--epoch", 4, "-o", out)
+    assert rc == 0, err
+    s = placer.import_nginx(nginx_conf, upstream, epoch=4)
+    assert s.encode() == out.read_bytes()
+    assert placer.import_nginx(str(nginx_conf), upstream, epoch=4).encode() == out.read_bytes()
+    assert s.import_notes == note_of(err, "import-nginx")
+    keys = ["/item/%d" % i for i in range(500)]
+    assert s.lookup_batch(keys).tolist() == placer.load(out).lookup_batch(keys).tolist()
+
+
+def test_nginx_nodes_and_notes(nginx_conf):
+    s = placer.import_nginx(nginx_conf, "u")
+    assert list(s.node_ids) == ["127.0.0.1:8001", "127.0.0.1:8002", "unix:/tmp/x.sock",
+                                "[::1]:8004", "127.0.0.1:8001#2"]
+    assert "conf.d/servers.inc:3: server 127.0.0.1:8003 is down: left out" in s.import_notes
+    assert "conf.d/a.conf:4: the key is the value of \"$arg_k\"" in s.import_notes
+
+
+@pytest.mark.parametrize("text, upstream, message", [
+    ("http { upstream u { server 127.0.0.1:1; } }\n", "u", "has no hash directive"),
+    ("http {\n upstream u {\n  hash $k;\n  server 127.0.0.1:1 backup;\n }\n}\n", "u",
+     "nginx.conf:4: server 127.0.0.1:1: backup"),
+    ("http {\n  include missing.conf;\n}\n", "u", "nginx.conf:2: cannot open"),
+    ("http { upstream u { hash $k; server 127.0.0.1:1; }\n", "u", "unexpected end of file"),
+    ("http { upstream v { hash $k; server 127.0.0.1:1; } }\n", "u", "no upstream \"u\""),
+])
+def test_nginx_refusals_are_the_commands(tmp_path, text, upstream, message):
+    path = tmp_path / "nginx.conf"
+    path.write_text(text)
+    rc, _, err = cli("import-nginx", path, "--upstream", upstream, "-o", tmp_path / "x.snap")
+    assert rc != 0 and message in err
+    with pytest.raises(placer.PlacerError) as e:
+        placer.import_nginx(path, upstream)
+    assert e.value.name == "PLACER_EFORMAT"
+    assert err.strip() == "placer import-nginx: " + e.value.detail
+
+
+def test_nginx_takes_a_path_only(nginx_conf):
+    with pytest.raises(TypeError):
+        placer.import_nginx(bytearray(b"http {}"), "u")
+    with pytest.raises(TypeError):
+        placer.import_nginx(nginx_conf, None)
