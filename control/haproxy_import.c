@@ -86,19 +86,6 @@ static void note(hap *h, size_t line, const char *fmt, ...)
     va_end(ap);
 }
 
-/* A word for a message, escaped as placer_escape escapes (control bytes
- * as \xNN, a backslash doubled), cut to what fits out (n bytes). */
-static const char *shown(const char *w, char *out, size_t n)
-{
-    placer_escape(out, n, w, strlen(w));
-    return out;
-}
-
-static int eq(const char *a, const char *b)
-{
-    return !strcmp(a, b);
-}
-
 static int section_keyword(const char *w)
 {
     static const char *const kw[] = {"global", "defaults", "frontend", "backend", "listen",

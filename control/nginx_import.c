@@ -78,19 +78,6 @@ static void note(ngx *g, const char *fmt, ...)
 }
 
 
-/* A word for a message, escaped as placer_escape escapes (control bytes
- * as \xNN, a backslash doubled), cut to what fits out (n bytes). */
-static const char *shown(const char *w, char *out, size_t n)
-{
-    placer_escape(out, n, w, strlen(w));
-    return out;
-}
-
-static int eq(const char *a, const char *b)
-{
-    return !strcmp(a, b);
-}
-
 static const char *arg(const json_t *words, size_t i)
 {
     return json_string_value(json_array_get(words, i));

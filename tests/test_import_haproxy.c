@@ -10,22 +10,28 @@
 #include <string.h>
 
 #include "check.h"
+#include "import_mutations.h"
 #include "placer_control.h"
 
-static const char cfg[] =
-    "global\n  maxconn 256\n"
-    "defaults other\n  balance uri depth 2\n"
-    "defaults\n  mode http\n  balance url_param k\n  hash-type consistent\n"
-    "  default-server weight 2\n"
-    "backend b   # comment\n"
-    "  server s1 127.0.0.1:1 weight 1 check inter 2s\n"
-    "  server s2 127.0.0.1:2 id 7\n"
-    "  server s3 127.0.0.1:3 weight 0\n"
-    "  server s4 127.0.0.1:4 backup\n"
-    "  server s5 127.0.0.1:5 disabled\n"
-    "  server \"s6\" '127.0.0.1:6'\n"
-    "backend c from other\n  hash-type map-based crc32 avalanche\n"
-    "  server a 10.0.0.1:80 weight 0\n  server b\\x2d2 10.0.0.2:80\n";
+#ifndef TEST_DATA
+#define TEST_DATA "tests/data"
+#endif
+
+/* tests/data/haproxy.cfg (python/tests/test_import_configs.py imports it too) */
+static char cfg[4096];
+
+static void read_cfg(void)
+{
+    FILE *f = fopen(TEST_DATA "/haproxy.cfg", "rb");
+    size_t n = f ? fread(cfg, 1, sizeof cfg - 1, f) : 0;
+    if (f)
+        fclose(f);
+    if (!n) {
+        fprintf(stderr, "cannot read %s/haproxy.cfg\n", TEST_DATA);
+        exit(1);
+    }
+    cfg[n] = '\0';
+}
 
 static json_t *doc_of(const char *text, const char *backend, char *why, size_t why_len)
 {
@@ -194,30 +200,10 @@ static void test_mutations(void)
     size_t len = strlen(cfg);
     char *buf = malloc(len + 1);
     for (int round = 0; round < 3000; round++) {
-        memcpy(buf, cfg, len);
-        size_t n = len;
-        for (int e = 0; e < 1 + (int)(check_rand(&rng) % 4) && n > 1; e++) {
-            size_t at = check_rand(&rng) % n;
-            static const char bytes[] = " \t\n#\"'\\$x0123456789-:()";
-            if (check_rand(&rng) % 2)
-                buf[at] = bytes[check_rand(&rng) % (sizeof bytes - 1)];
-            else
-                n = at + 1;
-        }
+        size_t n = mutate(buf, cfg, len, " \t\n#\"'\\$x0123456789-:()", &rng);
         char *doc = NULL, why[512];
         int err = placer_haproxy_membership(buf, n, round % 2 ? "b" : "c", &doc, NULL, why, sizeof why);
-        CHECK_ALL(err == 0 || (err == PLACER_EFORMAT && *why), "mutations: imported or refused with a reason");
-        if (!err) {
-            placer_builder *b = NULL;
-            uint64_t epoch;
-            int got = placer_membership_parse(doc, strlen(doc), "doc", &b, &epoch, why, sizeof why);
-            placer_snapshot *s = NULL;
-            CHECK_ALL(got >= 0 && placer_builder_build(b, epoch, &s) == 0, "mutations: the document builds");
-            if (got < 0)
-                fprintf(stderr, "%s\n%s\n", why, doc);
-            placer_snapshot_free(s);
-            placer_builder_free(b);
-        }
+        check_mutant(err, doc, why, sizeof why);
         placer_mem_free(doc);
     }
     free(buf);
@@ -225,6 +211,7 @@ static void test_mutations(void)
 
 int main(void)
 {
+    read_cfg();
     test_fields();
     test_source();
     test_refusals();

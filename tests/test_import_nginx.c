@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "import_mutations.h"
 #include "placer_control.h"
 
 static char dir[256];
@@ -159,32 +160,11 @@ static void test_mutations(void)
     size_t len = sizeof base - 1;
     char buf[sizeof base];
     for (int round = 0; round < 2000; round++) {
-        memcpy(buf, base, len);
-        size_t n = len;
-        for (int e = 0; e < 1 + (int)(check_rand(&rng) % 4) && n > 1; e++) {
-            size_t at = check_rand(&rng) % n;
-            static const char bytes[] = " \t\n#\"'\\;{}$x0123456789=:";
-            if (check_rand(&rng) % 2)
-                buf[at] = bytes[check_rand(&rng) % (sizeof bytes - 1)];
-            else
-                n = at + 1;
-        }
-        put("nginx.conf", buf, n);
+        put("nginx.conf", buf, mutate(buf, base, len, " \t\n#\"'\\;{}$x0123456789=:", &rng));
         char path[512], *doc = NULL, why[512];
         snprintf(path, sizeof path, "%s/nginx.conf", dir);
         int err = placer_nginx_membership(path, "u", &doc, NULL, why, sizeof why);
-        CHECK_ALL(err == 0 || (err == PLACER_EFORMAT && *why), "mutations: imported or refused with a reason");
-        if (!err) {
-            placer_builder *b = NULL;
-            uint64_t epoch;
-            int got = placer_membership_parse(doc, strlen(doc), "doc", &b, &epoch, why, sizeof why);
-            placer_snapshot *s = NULL;
-            CHECK_ALL(got >= 0 && placer_builder_build(b, epoch, &s) == 0, "mutations: the document builds");
-            if (got < 0)
-                fprintf(stderr, "%s\n%s\n", why, doc);
-            placer_snapshot_free(s);
-            placer_builder_free(b);
-        }
+        check_mutant(err, doc, why, sizeof why);
         placer_mem_free(doc);
     }
 }

@@ -1,6 +1,6 @@
 """placer.import_haproxy and placer.import_nginx against `placer
-import-haproxy` / `import-nginx` on the files tests/test_import_haproxy.c and
-tests/test_import_nginx.c import: the same snapshot bytes, the same notes,
+import-haproxy` / `import-nginx` on the files tests/test_import_haproxy.c
+(tests/data/haproxy.cfg) and tests/test_import_nginx.c import: the same snapshot bytes, the same notes,
 the same refusals (tests/compat_programs.py proves the command against the
 real programs)."""
 import os
@@ -12,21 +12,9 @@ import placer
 
 CLI = os.environ.get("PLACER_CLI", "placer")
 
-# tests/test_import_haproxy.c's configuration
-HAPROXY_CFG = (
-    "global\n  maxconn 256\n"
-    "defaults other\n  balance uri depth 2\n"
-    "defaults\n  mode http\n  balance url_param k\n  hash-type consistent\n"
-    "  default-server weight 2\n"
-    "backend b   # comment\n"
-    "  server s1 127.0.0.1:1 weight 1 check inter 2s\n"
-    "  server s2 127.0.0.1:2 id 7\n"
-    "  server s3 127.0.0.1:3 weight 0\n"
-    "  server s4 127.0.0.1:4 backup\n"
-    "  server s5 127.0.0.1:5 disabled\n"
-    "  server \"s6\" '127.0.0.1:6'\n"
-    "backend c from other\n  hash-type map-based crc32 avalanche\n"
-    "  server a 10.0.0.1:80 weight 0\n  server b\\x2d2 10.0.0.2:80\n")
+DATA = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "data")
+with open(os.path.join(DATA, "haproxy.cfg")) as f:
+    HAPROXY_CFG = f.read()  # tests/test_import_haproxy.c imports it too
 
 # tests/test_import_nginx.c's first configuration, its includes and glob
 NGINX_FILES = {
@@ -55,9 +43,22 @@ def note_of(stderr, cmd):
     return line[0].split(": note: ", 1)[1]
 
 
+def refused_alike(path, text, message, cmd, option, name, module_import):
+    """text at path refused by the command (its message holding message)
+    and by the module with PLACER_EFORMAT and the same message."""
+    path.write_text(text)
+    rc, _, err = cli(cmd, path, option, name, "-o", path.parent / "x.snap")
+    assert rc != 0 and message in err
+    with pytest.raises(placer.PlacerError) as e:
+        module_import(path, name)
+    assert e.value.name == "PLACER_EFORMAT"
+    # the command says "placer CMD: " and then the module's detail
+    assert err.strip() == "placer %s: %s" % (cmd, e.value.detail)
+
+
 @pytest.fixture
 def haproxy_cfg(tmp_path):
-    path = tmp_path / "haproxy.cfg"
+    path = tmp_path / "haproxy.cfg"  # a copy: the command and the module see one path
     path.write_text(HAPROXY_CFG)
     return path
 
@@ -100,15 +101,8 @@ def test_haproxy_notes_and_defaults(haproxy_cfg):
     ("backend x\n  balance uri\n  server a 1.2.3.4:80 weight 300\n", "x", "line 3: weight \"300\""),
 ])
 def test_haproxy_refusals_are_the_commands(tmp_path, text, backend, message):
-    path = tmp_path / "bad.cfg"
-    path.write_text(text)
-    rc, _, err = cli("import-haproxy", path, "--backend", backend, "-o", tmp_path / "x.snap")
-    assert rc != 0 and message in err
-    with pytest.raises(placer.PlacerError) as e:
-        placer.import_haproxy(path, backend)
-    assert e.value.name == "PLACER_EFORMAT"
-    # the command's message is "placer import-haproxy: " and the module's detail
-    assert err.strip() == "placer import-haproxy: " + e.value.detail
+    refused_alike(tmp_path / "bad.cfg", text, message, "import-haproxy", "--backend", backend,
+                  placer.import_haproxy)
 
 
 def test_haproxy_arguments(haproxy_cfg):
@@ -153,14 +147,8 @@ def test_nginx_nodes_and_notes(nginx_conf):
     ("http { upstream v { hash $k; server 127.0.0.1:1; } }\n", "u", "no upstream \"u\""),
 ])
 def test_nginx_refusals_are_the_commands(tmp_path, text, upstream, message):
-    path = tmp_path / "nginx.conf"
-    path.write_text(text)
-    rc, _, err = cli("import-nginx", path, "--upstream", upstream, "-o", tmp_path / "x.snap")
-    assert rc != 0 and message in err
-    with pytest.raises(placer.PlacerError) as e:
-        placer.import_nginx(path, upstream)
-    assert e.value.name == "PLACER_EFORMAT"
-    assert err.strip() == "placer import-nginx: " + e.value.detail
+    refused_alike(tmp_path / "nginx.conf", text, message, "import-nginx", "--upstream", upstream,
+                  placer.import_nginx)
 
 
 def test_nginx_takes_a_path_only(nginx_conf):
