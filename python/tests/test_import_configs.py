@@ -43,19 +43,6 @@ def note_of(stderr, cmd):
     return line[0].split(": note: ", 1)[1]
 
 
-def refused_alike(path, text, message, cmd, option, name, module_import):
-    """text at path refused by the command (its message holding message)
-    and by the module with PLACER_EFORMAT and the same message."""
-    path.write_text(text)
-    rc, _, err = cli(cmd, path, option, name, "-o", path.parent / "x.snap")
-    assert rc != 0 and message in err
-    with pytest.raises(placer.PlacerError) as e:
-        module_import(path, name)
-    assert e.value.name == "PLACER_EFORMAT"
-    # the command says "placer CMD: " and then the module's detail
-    assert err.strip() == "placer %s: %s" % (cmd, e.value.detail)
-
-
 @pytest.fixture
 def haproxy_cfg(tmp_path):
     path = tmp_path / "haproxy.cfg"  # a copy: the command and the module see one path
@@ -71,20 +58,26 @@ def nginx_conf(tmp_path):
     return tmp_path / "nginx.conf"
 
 
+def same_as_the_command(tmp_path, program, path, name, snap, keys):
+    """snap (imported at epoch 9) is the snapshot `placer import-PROGRAM
+    PATH --epoch 9` writes, byte for byte, with the notes it prints, and
+    places keys alike."""
+    out = tmp_path / "cmd.snap"
+    option = "--upstream" if program == "nginx" else "--backend"
+    rc, _, err = cli("import-" + program, path, option, name, "--epoch", 9, "-o", out)
+    assert rc == 0, err
+    assert snap.encode() == out.read_bytes()
+    assert snap.strategy == "compat" and snap.epoch == 9
+    assert snap.import_notes == note_of(err, "import-" + program)
+    assert snap.lookup_batch(keys).tolist() == placer.load(out).lookup_batch(keys).tolist()
+
+
 @pytest.mark.parametrize("backend", ["b", "c"])
 def test_haproxy_is_the_commands(tmp_path, haproxy_cfg, backend):
-    out = tmp_path / "h.snap"
-    rc, _, err = cli("import-haproxy", haproxy_cfg, "--backend", backend, "--epoch", 9, "-o", out)
-    assert rc == 0, err
-    from_path = placer.import_haproxy(haproxy_cfg, backend, epoch=9)
-    from_text = placer.import_haproxy(HAPROXY_CFG.encode(), backend, epoch=9)
-    assert from_path.encode() == out.read_bytes() == from_text.encode()
-    assert from_path.strategy == "compat" and from_path.epoch == 9
-    assert from_path.import_notes == note_of(err, "import-haproxy")
-    # the same owners, key by key, as the command's snapshot
-    cmd = placer.load(out)
     keys = ["k%d" % i for i in range(500)]
-    assert from_path.lookup_batch(keys).tolist() == cmd.lookup_batch(keys).tolist()
+    for source in (haproxy_cfg, HAPROXY_CFG.encode()):  # a path, or the text
+        same_as_the_command(tmp_path, "haproxy", haproxy_cfg, backend,
+                            placer.import_haproxy(source, backend, epoch=9), keys)
 
 
 def test_haproxy_notes_and_defaults(haproxy_cfg):
@@ -92,17 +85,6 @@ def test_haproxy_notes_and_defaults(haproxy_cfg):
     assert s.epoch == 0 and list(s.node_ids) == ["s1", "s2", "s6"]
     assert "server s4 is a backup: left out" in s.import_notes
     assert "the key is the value of URL parameter \"k\"" in s.import_notes
-
-
-@pytest.mark.parametrize("text, backend, message", [
-    (HAPROXY_CFG, "nope", "no backend or listen section \"nope\""),
-    ("backend x\n  balance roundrobin\n  server a 1.2.3.4:80\n", "x", "line 2: balance roundrobin"),
-    ("backend x\n  balance uri\n  hash-type consistent md5\n", "x", "line 3: hash-type: \"md5\""),
-    ("backend x\n  balance uri\n  server a 1.2.3.4:80 weight 300\n", "x", "line 3: weight \"300\""),
-])
-def test_haproxy_refusals_are_the_commands(tmp_path, text, backend, message):
-    refused_alike(tmp_path / "bad.cfg", text, message, "import-haproxy", "--backend", backend,
-                  placer.import_haproxy)
 
 
 def test_haproxy_arguments(haproxy_cfg):
@@ -119,15 +101,10 @@ def test_haproxy_arguments(haproxy_cfg):
 
 @pytest.mark.parametrize("upstream", ["u", "s"])
 def test_nginx_is_the_commands(tmp_path, nginx_conf, upstream):
-    out = tmp_path / "n.snap"
-    rc, _, err = cli("import-nginx", nginx_conf, "--upstream", upstream, "--epoch", 4, "-o", out)
-    assert rc == 0, err
-    s = placer.import_nginx(nginx_conf, upstream, epoch=4)
-    assert s.encode() == out.read_bytes()
-    assert placer.import_nginx(str(nginx_conf), upstream, epoch=4).encode() == out.read_bytes()
-    assert s.import_notes == note_of(err, "import-nginx")
     keys = ["/item/%d" % i for i in range(500)]
-    assert s.lookup_batch(keys).tolist() == placer.load(out).lookup_batch(keys).tolist()
+    for path in (nginx_conf, str(nginx_conf)):
+        same_as_the_command(tmp_path, "nginx", nginx_conf, upstream,
+                            placer.import_nginx(path, upstream, epoch=9), keys)
 
 
 def test_nginx_nodes_and_notes(nginx_conf):
@@ -138,17 +115,38 @@ def test_nginx_nodes_and_notes(nginx_conf):
     assert "conf.d/a.conf:4: the key is the value of \"$arg_k\"" in s.import_notes
 
 
-@pytest.mark.parametrize("text, upstream, message", [
-    ("http { upstream u { server 127.0.0.1:1; } }\n", "u", "has no hash directive"),
-    ("http {\n upstream u {\n  hash $k;\n  server 127.0.0.1:1 backup;\n }\n}\n", "u",
+# (importer, file text, backend or upstream, what the refusal says)
+REFUSALS = [
+    ("haproxy", HAPROXY_CFG, "nope", "no backend or listen section \"nope\""),
+    ("haproxy", "backend x\n  balance roundrobin\n  server a 1.2.3.4:80\n", "x",
+     "line 2: balance roundrobin"),
+    ("haproxy", "backend x\n  balance uri\n  hash-type consistent md5\n", "x",
+     "line 3: hash-type: \"md5\""),
+    ("haproxy", "backend x\n  balance uri\n  server a 1.2.3.4:80 weight 300\n", "x",
+     "line 3: weight \"300\""),
+    ("nginx", "http { upstream u { server 127.0.0.1:1; } }\n", "u", "has no hash directive"),
+    ("nginx", "http {\n upstream u {\n  hash $k;\n  server 127.0.0.1:1 backup;\n }\n}\n", "u",
      "nginx.conf:4: server 127.0.0.1:1: backup"),
-    ("http {\n  include missing.conf;\n}\n", "u", "nginx.conf:2: cannot open"),
-    ("http { upstream u { hash $k; server 127.0.0.1:1; }\n", "u", "unexpected end of file"),
-    ("http { upstream v { hash $k; server 127.0.0.1:1; } }\n", "u", "no upstream \"u\""),
-])
-def test_nginx_refusals_are_the_commands(tmp_path, text, upstream, message):
-    refused_alike(tmp_path / "nginx.conf", text, message, "import-nginx", "--upstream", upstream,
-                  placer.import_nginx)
+    ("nginx", "http {\n  include missing.conf;\n}\n", "u", "nginx.conf:2: cannot open"),
+    ("nginx", "http { upstream u { hash $k; server 127.0.0.1:1; }\n", "u", "unexpected end of file"),
+    ("nginx", "http { upstream v { hash $k; server 127.0.0.1:1; } }\n", "u", "no upstream \"u\""),
+]
+
+
+@pytest.mark.parametrize("program, text, name, message", REFUSALS)
+def test_refusals_are_the_commands(tmp_path, program, text, name, message):
+    """The file refused by the command (its message holding message) and by
+    the module with PLACER_EFORMAT and the same message."""
+    path = tmp_path / ("nginx.conf" if program == "nginx" else "bad.cfg")
+    path.write_text(text)
+    option = "--upstream" if program == "nginx" else "--backend"
+    rc, _, err = cli("import-" + program, path, option, name, "-o", tmp_path / "x.snap")
+    assert rc != 0 and message in err
+    with pytest.raises(placer.PlacerError) as e:
+        getattr(placer, "import_" + program)(path, name)
+    assert e.value.name == "PLACER_EFORMAT"
+    # the command says "placer import-PROGRAM: " and then the module's detail
+    assert err.strip() == "placer import-%s: %s" % (program, e.value.detail)
 
 
 def test_nginx_takes_a_path_only(nginx_conf):
