@@ -7,12 +7,12 @@ The libraries are looked up, in order:
   2. in the directory `meson install` put them in, when the module was
      installed by meson (_paths.py);
   3. by the dynamic linker, as an installed program finds them
-     (libplacer.so.0 and libplacer-control.so.0 on the library path).
+     (libplacer.so.1 and libplacer-control.so.1 on the library path).
 """
 import ctypes
 import os
 
-_SONAMES = {"placer": "libplacer.so.0", "placer-control": "libplacer-control.so.0"}
+_SONAMES = {"placer": "libplacer.so.1", "placer-control": "libplacer-control.so.1"}
 
 
 class LibraryNotFound(OSError):
@@ -36,7 +36,7 @@ def _load(name):
         for file in (soname, "lib%s.so" % name):
             path = os.path.join(d, file)
             if os.path.exists(path):
-                # RTLD_GLOBAL: libplacer-control's need for libplacer.so.0 is
+                # RTLD_GLOBAL: libplacer-control's need for libplacer.so.1 is
                 # met by the copy already loaded, wherever it came from.
                 return ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
             tried.append(path)
