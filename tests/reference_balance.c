@@ -92,7 +92,7 @@ static int ref_one(uint64_t *tok, uint32_t *own, uint32_t *m, const double *w, c
         uint32_t best = NO_NODE;
         double best_score = 0;
         uint64_t best_d = 0;
-        for (uint32_t b = 0; b < nc && b < BAND && c[b].key >= thr; b++) {
+        for (uint32_t b = 0; b < nc && b < BAND && (b == 0 || c[b].key >= thr); b++) {
             uint32_t o = c[b].node;
             uint64_t keep = wlen[o] / 16 ? wlen[o] / 16 : 1, cap = wlen[o] - keep;
             uint64_t d = q < cap ? q : cap;

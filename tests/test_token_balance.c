@@ -18,6 +18,7 @@
  *   - determinism, the first node, argument errors.
  * The shares themselves are checked against a plain per-token sum.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -699,6 +700,32 @@ static void test_work_bounded(void)
     CHECK(big <= 4.0 * (BALANCE_BAND * BALANCE_BAND + 64 * 17));
 }
 
+/* Weights at the ends of the doubles (plc_tokens_balance takes any positive
+ * finite weight; the builder only 2^-32 .. 2^32): keys overflow to +inf
+ * and the slack to inf or NaN, yet the band keeps its best candidate,
+ * never a range too narrow to split, and the engine still agrees with the
+ * reference. */
+static void test_extreme_weights(void)
+{
+    static const double ws[][4] = {{1e-300, 1, 1, 1e300}, {1e300, 1e300, 1e-300, 1e-300},
+                                   {1e-300, 1e-300, 1e-300, 1e-300}, {DBL_MAX, 1, DBL_MIN, 2}};
+    uint64_t tok[6] = {5, 6, 7, UINT64_C(1) << 62, UINT64_C(1) << 63, UINT64_MAX - 3};
+    uint32_t own[6] = {0, 1, 2, 0, 1, 2}, zones[4] = {0, 1, 0, 1};
+    for (size_t k = 0; k < sizeof ws / sizeof ws[0]; k++) {
+        uint64_t a[8], b[8];
+        plc_token_nodes nodes = {ws[k], zones, 4};
+        int ea = plc_tokens_balance((plc_token_ring){tok, own, 6}, nodes, 3, 8, 0, a);
+        int eb = ref_tokens_balance(tok, own, 6, ws[k], zones, 4, 3, 8, 0, b);
+        CHECK_EQ(ea, eb);
+        if (ea)
+            continue;
+        CHECK(memcmp(a, b, sizeof a) == 0);
+        for (int j = 0; j < 8; j++)
+            for (int i = 0; i < 6; i++)
+                CHECK_ALL(a[j] != tok[i], "extreme weights: no token on an existing one");
+    }
+}
+
 static void test_deterministic(void)
 {
     double w[30];
@@ -733,6 +760,7 @@ int main(void)
     test_deterministic();
     test_against_reference();
     test_narrow_ranges();
+    test_extreme_weights();
     test_incremental();
     test_work_bounded();
     return check_done("token_balance");

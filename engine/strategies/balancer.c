@@ -305,7 +305,7 @@ static split score_split(plc_balancer *B, uint32_t x, uint32_t o, uint64_t q)
 }
 
 /* The band: up to BALANCE_BAND candidates from the top of the key heap, in
- * key order, with key >= thr. A best-first walk: the frontier holds heap
+ * key order, the first one and those after it with key >= thr. A best-first walk: the frontier holds heap
  * positions whose parents were taken. Returns how many, in band[]. */
 static uint32_t band_of(plc_balancer *B, double thr, uint32_t *band)
 {
@@ -320,7 +320,10 @@ static uint32_t band_of(plc_balancer *B, double thr, uint32_t *band)
                 bi = i;
         }
         uint32_t at = front[bi], o = B->nh[at];
-        if (!(B->key[o] >= thr))
+        /* the best always (when it can be split at all: a NaN threshold,
+         * from extreme weights, must not leave the band empty); the others
+         * within the threshold; never a node too narrow to split */
+        if (B->key[o] == -INFINITY || (nb && !(B->key[o] >= thr)))
             break;
         band[nb++] = o;
         front[bi] = front[--nf];

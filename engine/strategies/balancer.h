@@ -20,9 +20,9 @@
  *     from the bottom of a candidate's widest range (p, s]: the token
  *     p + d, so x owns (p, p + d] and the candidate keeps the rest;
  *   - the band: the candidates ordered by key (descending, then index),
- *     at most BALANCE_BAND of them, all with key >= the best key minus
- *     BALANCE_SLACK * 2^64 / W (ratios share / weight share within
- *     BALANCE_SLACK of the best);
+ *     at most BALANCE_BAND of them: the first, and those after it with
+ *     key >= the first's minus BALANCE_SLACK * 2^64 / W (ratios share /
+ *     weight share within BALANCE_SLACK of the best);
  *   - among the band, the one whose split evens out x's zone ring most:
  *     in the ring of x's zone's tokens alone, x's new token takes g =
  *     p + d - (the zone's last token <= p, wrapping) from f, the owner
