@@ -3,10 +3,12 @@
  *
  * History decides: a node keeps the tokens it was given (explicit ones, or
  * those it has in the previous snapshot, matched by id), and every other
- * node, in index order, gets its tokens from the allocator
- * (token_balance.c) against the ring of all the tokens so far -- those of
- * the nodes that are not draining, since the ring is balanced for after the
- * transition. Without a previous snapshot the nodes are thus added one at
+ * node, in index order, joins one allocator (balancer.h) that holds the
+ * ring of all the tokens so far -- those of the nodes that are not
+ * draining, since the ring is balanced for after the transition (a
+ * draining node without tokens joins after all the others, so that no
+ * other node's tokens are chosen against its). Without a previous
+ * snapshot the nodes are thus added one at
  * a time in membership order, and the same membership history gives the
  * same ring; with one, removing a node leaves everyone else's tokens alone.
  */
