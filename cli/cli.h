@@ -162,6 +162,14 @@ int cli_read_secret(const char *cmd, const char *path, unsigned char secret[16])
  * compat program it names, else key_hash "couchbase"; into out. */
 void cli_why_no_secret(const char *text, size_t len, char *out, size_t cap);
 
+/* previous_seed.c: does the membership document name a top-level "seed"?
+ * And `build --previous`'s seed rule: without "seed" the builder takes
+ * prev's seed; with another seed than prev's the build is refused (the
+ * message on stderr, CLI_BADINPUT); keyed prev: nothing to do. */
+int cli_membership_names_seed(const char *text, size_t len);
+int cli_previous_seed(const char *cmd, const char *in, const char *prev_path, int names_seed,
+                      placer_builder *b, const placer_snapshot *prev);
+
 /* Encode s and write it to path (cli_write_file; mode 0600 when s holds a
  * secret). */
 int cli_save_snapshot(const char *cmd, const char *path, const placer_snapshot *s);

@@ -21,7 +21,9 @@ void cmd_build_usage(FILE *out)
             "                      node's tokens (new nodes get theirs against that ring), so\n"
             "                      only what must move moves; the key hash (and secret) is\n"
             "                      kept unless the file or --secret-file says otherwise, so\n"
-            "                      no key moves\n"
+            "                      no key moves; so is the seed when the file has no \"seed\"\n"
+            "                      (a file naming another seed than OLD's is refused: every\n"
+            "                      key would move)\n"
             "  --secret-file F     key the placement: hash keys and tokens with SipHash-1-3\n"
             "                      under the 128-bit secret in F (16 raw bytes or 32 hex\n"
             "                      digits; F must be private to its owner). The secret is\n"
@@ -128,6 +130,7 @@ int cmd_build(int argc, char **argv)
     char no_secret[160] = "";
     if (got >= 0 && secret_path)
         cli_why_no_secret(text, len, no_secret, sizeof no_secret);
+    int names_seed = got >= 0 && prev_path && cli_membership_names_seed(text, len);
     free(text);
     if (got < 0) {
         fprintf(stderr, "placer build: %s\n", got == PLACER_EFORMAT ? why : placer_strerror(got));
@@ -141,6 +144,11 @@ int cmd_build(int argc, char **argv)
         return rc;
     }
     placer_builder_set_previous(b, prev);
+    if ((rc = cli_previous_seed("build", in, prev_path, names_seed, b, prev))) {
+        placer_builder_free(b);
+        placer_snapshot_free(prev);
+        return rc;
+    }
     int err = 0;
     if (secret_path) {
         unsigned char secret[16];

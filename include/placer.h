@@ -346,8 +346,12 @@ PLACER_API int placer_builder_set_previous(placer_builder *b, const placer_snaps
  *                           owners take the ranges). A join moves only the
  *                           new node's share, a removal only the leaver's,
  *                           and the removal after a drain nothing more.
- *                           Cost: O(tokens so far * new tokens) per node
- *                           allocated, O(nodes) per token handed over.
+ *                           (The exact rule: engine/strategies/balancer.h.)
+ *                           A draining node with no tokens yet gets its
+ *                           own after every other node. Cost: O((K +
+ *                           log N) log n) per token allocated (K = 32
+ *                           candidates; 8,000 nodes x 16 tokens build in
+ *                           about 1 s), O(nodes) per token handed over.
  * Returns 0, PLACER_ENULL or PLACER_EINVAL (not a PLACER_TOKENS_*). Building
  * any other strategy with PLACER_TOKENS_BALANCED fails with PLACER_EINVAL. */
 #define PLACER_TOKENS_RANDOM 1
@@ -629,19 +633,23 @@ PLACER_API int placer_lookup_live(const placer_snapshot *s, const void *key, siz
  * Zadimoghaddam, SODA 2018; Envoy's hash_balance_factor), PLACER_RING only.
  * loads[i] is the caller's current load of node i (placer_node_count(s)
  * entries: keys, connections, requests in flight...), total their sum, c
- * >= 1 the balance factor. The nodes that may take keys are the active and
- * draining ones (m of them); the capacity is ceil(c * (total + 1) / m),
- * the new key counted, computed exactly in integers with c read to
- * millionths (1.1 is 11/10; c past 2^32 acts as 2^32: no node is ever
- * full). *owner_out receives
+ * >= 1 the balance factor (+inf allowed). The nodes that may take keys are
+ * the active and draining ones (m of them); the capacity is
+ * ceil(c * (total + 1) / m), the new key counted, computed exactly in
+ * integers with c read to millionths (1.1 is 11/10). c from 2^32 up to
+ * +inf acts as 2^32: the capacity is then past total, so no node whose
+ * load is at most total is full and the answer is the first node clockwise
+ * that may take keys (the usual owner when it may): unbounded placement.
+ * *owner_out receives
  * the first node clockwise from the key's position that may take keys and
  * whose load is below the capacity: the usual owner (placer_lookup) when it
  * is. The caller then adds the key's load to loads[*owner_out] and to
  * total; if every placement goes through this call, no node ever holds
  * more than ceil(c * total / m). Cost: a lookup and two reads while the
  * owner is under the capacity; a walk clockwise otherwise.
- * Returns 0, PLACER_ENULL, PLACER_EINVAL (c below 1, not finite, or no
- * node under the capacity: the loads of the eligible nodes sum past total),
+ * Returns 0, PLACER_ENULL, PLACER_EINVAL (c NaN or below 1 -- negatives,
+ * zeros, subnormals, -inf -- or no node under the capacity: the loads of
+ * the eligible nodes sum past total),
  * PLACER_ENOTSUP (not a ring) or PLACER_ENOLIVE (no node active or
  * draining); *owner_out is untouched on error. */
 PLACER_API int placer_lookup_bounded(const placer_snapshot *s, const void *key, size_t len,

@@ -77,9 +77,10 @@ uint32_t ref_bounded_owner(const uint64_t *tokens, const uint32_t *owners, uint3
                            const int *states, uint32_t nnodes, const uint32_t *loads,
                            uint64_t total, double c, uint64_t h);
 
-/* The balanced token allocator as first written (tests/reference_balance.c):
- * the same arguments and answer as engine/token_balance.h's
- * plc_tokens_balance, each token rescanning the whole ring. */
+/* The balanced token allocator's rule (engine/strategies/balancer.h)
+ * recomputed from the ring for every token (tests/reference_balance.c):
+ * the same arguments and answer as engine/strategies/token_balance.h's
+ * plc_tokens_balance. */
 int ref_tokens_balance(const uint64_t *tokens, const uint32_t *owners, uint32_t n,
                        const double *weights, const uint32_t *zones, uint32_t nnodes,
                        uint32_t node, uint32_t count, uint64_t base, uint64_t *out);

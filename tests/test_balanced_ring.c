@@ -17,6 +17,7 @@
  *     rings the hash pointer), keeps the bound over a whole
  *     insert sequence, and reports its errors.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -405,12 +406,40 @@ static void test_bounded(int hash)
     uint32_t o = 77;
     CHECK_EQ(placer_lookup_bounded(s, "k", 1, loads, total, 0.99, &o), PLACER_EINVAL);
     CHECK_EQ(placer_lookup_bounded(s, "k", 1, loads, total, NAN, &o), PLACER_EINVAL);
-    CHECK_EQ(placer_lookup_bounded(s, "k", 1, loads, total, INFINITY, &o), PLACER_EINVAL);
+    CHECK_EQ(placer_lookup_bounded(s, "k", 1, loads, total, -INFINITY, &o), PLACER_EINVAL);
+    CHECK_EQ(placer_lookup_bounded(s, "k", 1, loads, total, -1.0, &o), PLACER_EINVAL);
+    CHECK_EQ(placer_lookup_bounded(s, "k", 1, loads, total, -0.0, &o), PLACER_EINVAL);
+    CHECK_EQ(placer_lookup_bounded(s, "k", 1, loads, total, 0.0, &o), PLACER_EINVAL);
+    CHECK_EQ(placer_lookup_bounded(s, "k", 1, loads, total, DBL_TRUE_MIN, &o), PLACER_EINVAL);
+    CHECK_EQ(placer_lookup_bounded(s, "k", 1, loads, total, DBL_MIN, &o), PLACER_EINVAL);
+    CHECK_EQ(placer_lookup_bounded(s, "k", 1, loads, total, nextafter(1.0, 0.0), &o), PLACER_EINVAL);
+    CHECK_EQ(placer_lookup_bounded(s, "k", 1, loads, total, -NAN, &o), PLACER_EINVAL);
     CHECK_EQ(placer_lookup_bounded(s, "k", 1, loads, 0, 1.25, &o), PLACER_EINVAL); /* all full */
     CHECK_EQ(placer_lookup_bounded(s, "k", 1, NULL, total, 1.25, &o), PLACER_ENULL);
     CHECK_EQ(placer_lookup_bounded(NULL, "k", 1, loads, total, 1.25, &o), PLACER_ENULL);
     CHECK_EQ(placer_lookup_bounded(s, NULL, 1, loads, total, 1.25, &o), PLACER_ENULL);
     CHECK_EQ(o, 77);
+    /* c past 2^32, up to +inf (placer.h): acts as 2^32, no node is full, so
+     * the key stays with its owner however loaded (here the owner of "k"
+     * holds every key placed so far, where c = 1.25 walks on) */
+    {
+        uint32_t heavy[30] = {0}, usual = (uint32_t)placer_lookup(s, "k", 1), walked = 0;
+        heavy[usual] = 1000000;
+        CHECK_EQ(placer_lookup_bounded(s, "k", 1, heavy, 1000000, 1.25, &walked), 0);
+        CHECK(walked != usual);
+        const double big[] = {4294967296.0, 1e18, 1e300, 1e301, DBL_MAX, INFINITY};
+        for (size_t i = 0; i < sizeof big / sizeof *big; i++) {
+            uint32_t got = 77;
+            CHECK_ALL(placer_lookup_bounded(s, "k", 1, heavy, 1000000, big[i], &got) == 0 && got == usual,
+                      "c from 2^32 to +inf: the usual owner");
+        }
+        /* loads far past total (inconsistent), every node full even at
+         * 2^32 (capacity 2^32 / m): refused, not wrapped */
+        for (int k = 0; k < 30; k++)
+            heavy[k] = UINT32_MAX;
+        CHECK_EQ(placer_lookup_bounded(s, "k", 1, heavy, 0, INFINITY, &o), PLACER_EINVAL);
+        CHECK_EQ(o, 77);
+    }
     /* the router: same answer; a loads array too short for the snapshot */
     placer_router *rt = placer_router_new(s);
     uint64_t epoch = 0;

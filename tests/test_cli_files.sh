@@ -140,6 +140,26 @@ expect_exit 0 "build balanced --previous" -- "$placer" build "$dir/bal2.json" -o
 expect_exit 0 "diff balanced" -- "$placer" diff "$dir/bal.snap" "$dir/bal2.snap"
 if awk '/^moved:/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+x$/) r = $i + 0; exit !(r > 0 && r <= 1.1) }' "$out"; then ok; else bad "a balanced join moves at most 1.1x the ideal"; cat "$out" >&2; fi
 expect_out '^b12 +0\.0000% +[0-9.]+%$' "only the newcomer receives"
+# --previous carries the seed as it carries the key hash: a membership
+# without "seed" over a seed-99 previous keeps 99 (no key moves but the
+# newcomer's); one that names another seed is refused with the reason
+# (every key would move); the same seed is fine.
+sed 's/"epoch": 1,/"epoch": 1, "seed": 99,/' "$dir/bal.json" >"$dir/bal99.json"
+expect_exit 0 "build balanced, seed 99" -- "$placer" build "$dir/bal99.json" -o "$dir/bal99.snap"
+expect_exit 0 "build without a seed over a seed-99 previous" -- "$placer" build "$dir/bal2.json" -o "$dir/bal99b.snap" --previous "$dir/bal99.snap"
+expect_exit 0 "verify: the seed carried" -- "$placer" verify --json "$dir/bal99b.snap"
+expect_out '"seed":99[,}]' "the rebuild keeps the previous seed"
+expect_exit 0 "diff after a seedless rebuild" -- "$placer" diff "$dir/bal99.snap" "$dir/bal99b.snap"
+expect_out '^b12 +0\.0000% +[0-9.]+%$' "only the newcomer receives (seed carried)"
+sed 's/"epoch": 2,/"epoch": 2, "seed": 7,/' "$dir/bal2.json" >"$dir/bal2-seed7.json"
+expect_exit 2 "another seed than --previous's" -- "$placer" build "$dir/bal2-seed7.json" -o "$dir/x.snap" --previous "$dir/bal99.snap"
+expect_out 'seed 7 differs from --previous .*bal99\.snap.*seed 99.*every key would move' "the refusal says why"
+[ ! -e "$dir/x.snap" ] && ok || bad "a refused build wrote its output"
+sed 's/"epoch": 2,/"epoch": 2, "seed": 99,/' "$dir/bal2.json" >"$dir/bal2-seed99.json"
+expect_exit 0 "the same seed as --previous's" -- "$placer" build "$dir/bal2-seed99.json" -o "$dir/bal99c.snap" --previous "$dir/bal99.snap"
+cmp -s "$dir/bal99b.snap" "$dir/bal99c.snap" && ok || bad "seed left out and seed 99 give different snapshots"
+expect_exit 0 "build --help names the seed rule" -- "$placer" build --help
+expect_out 'seed' "build --help says what --previous does with the seed"
 sed 's/"balanced"/"even"/' "$dir/bal.json" >"$dir/bad-tokens.json"
 expect_exit 2 "unknown token allocation" -- "$placer" build "$dir/bad-tokens.json" -o "$dir/x.snap"
 expect_out 'tokens' "the field is named"

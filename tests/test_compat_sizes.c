@@ -270,8 +270,58 @@ static void forged(void)
           "make 15800 points or slots; the file lists 15600", "libmemcached ketama 100 servers reweighted");
 }
 
+/* Honest snapshots of every program and distribution, weights sharing a
+ * common divisor (haproxy's map is total weight / gcd slots) or not,
+ * decode: the decoder's one bound (what the file lists; nginx's ring
+ * twice that + 4,096) is what the layout builder reserves and makes. */
+static void honest_decode(void)
+{
+    static const struct {
+        int program;
+        const char *dist;
+    } modes[] = {
+        {PLACER_COMPAT_LIBMEMCACHED, "ketama_weighted"}, {PLACER_COMPAT_LIBMEMCACHED, "ketama"},
+        {PLACER_COMPAT_TWEMPROXY, "ketama"},             {PLACER_COMPAT_TWEMPROXY, "modula"},
+        {PLACER_COMPAT_NGINX, "consistent"},             {PLACER_COMPAT_NGINX, "hash"},
+        {PLACER_COMPAT_HAPROXY, "consistent"},           {PLACER_COMPAT_HAPROXY, "map-based"},
+    };
+    static const double weights[][3] = {{2, 4, 6}, {3, 3, 3}, {1, 2, 3}, {10, 20, 30}, {7, 7, 14}};
+    int decoded = 0;
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+        for (size_t w = 0; w < sizeof weights / sizeof weights[0]; w++) {
+            placer_builder *b = placer_builder_new();
+            for (uint32_t i = 0; i < 7; i++) {
+                char id[32], a[32];
+                snprintf(id, sizeof id, "s%u", i);
+                snprintf(a, sizeof a, "10.3.0.%u:80", i);
+                placer_builder_add_node(b, id, NULL, weights[w][i % 3]);
+                placer_builder_set_address(b, i, a);
+            }
+            placer_compat_options o = {.size = sizeof o, .distribution = modes[m].dist};
+            CHECK_EQ(placer_builder_set_compat(b, modes[m].program, &o), 0);
+            placer_snapshot *s = NULL, *d = NULL;
+            CHECK_EQ(placer_builder_build(b, 1, &s), 0);
+            void *buf = NULL;
+            size_t len = 0;
+            CHECK_EQ(placer_snapshot_encode(s, &buf, &len), 0);
+            char why[256] = "";
+            int rc = placer_snapshot_decode_ex(buf, len, &d, why, sizeof why);
+            CHECK_ALL(rc == 0, "an honest compat snapshot decodes");
+            if (rc)
+                fprintf(stderr, "compat_sizes: %s weights %g/%g/%g: %s (%s)\n", modes[m].dist,
+                        weights[w][0], weights[w][1], weights[w][2], placer_strerror(rc), why);
+            decoded += rc == 0;
+            placer_snapshot_free(d);
+            placer_buffer_free(buf);
+            placer_snapshot_free(s);
+            placer_builder_free(b);
+        }
+    printf("compat_sizes: %d honest snapshots decoded under the one bound\n", decoded);
+}
+
 int main(void)
 {
+    honest_decode();
     nginx_copies();
     sizes_exact();
     twemproxy_cap();

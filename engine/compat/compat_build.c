@@ -663,13 +663,15 @@ static int build_table(const plc_compat_config *c, plc_compat_layout *l, const u
                            &total);
     if (rc)
         return rc;
-    if (total > total_cap)
-        return PLACER_ETOOMANY;
     uint32_t div = 1;
     if (l->program == PLC_COMPAT_HAPROXY) {
         div = haproxy_gcd(c); /* lb_map.c: weights over their greatest common divisor */
         total /= div;
     }
+    /* the slots made, as layout_size counts them (over the gcd): the bound
+     * a decoder sets is exactly that */
+    if (total > total_cap)
+        return PLACER_ETOOMANY;
     l->n = (uint32_t)total;
     l->owners = plc_malloc(sizeof *l->owners * l->n);
     if (!l->owners)

@@ -194,10 +194,8 @@ int plc_compat_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, place
                                               ? "up to " : "",
                             (unsigned long long)size,
                             (unsigned long long)d->s[PLC_SEC_COMPAT_OWNERS].count);
-    /* The rebuild itself keeps a hard bound with room to spare (a layout
-     * builder may reserve more room than the points it makes), so an
-     * error in the size estimate can cost a refusal, never unbounded work. */
-    b->compat_max_points = 2 * d->s[PLC_SEC_COMPAT_OWNERS].count + 256u * (uint64_t)b->nnodes + 4096u;
+    /* The rebuild runs under the same bound: the layout builder reserves
+     * and makes what plc_compat_layout_size computes (compat_build.c). */
     placer_snapshot *s = NULL;
     if (!err)
         err = plc_compat_snapshot_build(b, b->ops, epoch, &s);

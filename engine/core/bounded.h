@@ -21,7 +21,8 @@
 #define PLC_BOUNDED_C_MAX 4294967296.0
 
 /* ceil(c * (total + 1) / m), exactly (128-bit integers, c in millionths),
- * saturated to UINT64_MAX; c >= 1 and finite, m >= 1 (the caller checks).
+ * saturated to UINT64_MAX; c >= 1 (+inf allowed: read as
+ * PLC_BOUNDED_C_MAX), m >= 1 (the caller checks).
  * Since the m loads sum to total, at least one is below it: m * that >=
  * c * (total + 1) > total. */
 uint64_t plc_bounded_capacity(uint64_t total, double c, uint32_t m);

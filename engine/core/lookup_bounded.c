@@ -33,7 +33,9 @@ int placer_lookup_bounded(const placer_snapshot *s, const void *key, size_t len,
                           const uint32_t *loads, uint64_t total, double c, uint32_t *owner_out)
 {
     PLC_VALIDATE_OR_RET(s && (key || !len) && loads && owner_out, PLACER_ENULL);
-    PLC_VALIDATE_OR_RET(c >= 1 && c <= 1e300, PLACER_EINVAL); /* NaN fails too */
+    /* c in [1, +inf]: NaN, -inf, negatives, zeros and subnormals fail; from
+     * 2^32 on (+inf too) plc_bounded_fraction reads it as 2^32 */
+    PLC_VALIDATE_OR_RET(c >= 1, PLACER_EINVAL);
     if (!(s->ops->traits & PLACER_TRAIT_BOUNDED))
         return PLACER_ENOTSUP;
     uint32_t m = s->nbounded;

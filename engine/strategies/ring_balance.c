@@ -3,10 +3,12 @@
  *
  * History decides: a node keeps the tokens it was given (explicit ones, or
  * those it has in the previous snapshot, matched by id), and every other
- * node, in index order, gets its tokens from the allocator
- * (token_balance.c) against the ring of all the tokens so far -- those of
- * the nodes that are not draining, since the ring is balanced for after the
- * transition. Without a previous snapshot the nodes are thus added one at
+ * node, in index order, joins one allocator (balancer.h) that holds the
+ * ring of all the tokens so far -- those of the nodes that are not
+ * draining, since the ring is balanced for after the transition (a
+ * draining node without tokens joins after all the others, so that no
+ * other node's tokens are chosen against its). Without a previous
+ * snapshot the nodes are thus added one at
  * a time in membership order, and the same membership history gives the
  * same ring; with one, removing a node leaves everyone else's tokens alone.
  */
@@ -15,62 +17,58 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "balancer.h"
 #include "builder_internal.h"
 #include "radix_sort.h"
 #include "ring_balance.h"
 #include "snapshot_internal.h"
 #include "token_balance.h"
 
+/* A ring of (token, owner) pairs, ascending. */
 typedef struct growing {
     uint64_t *tok;
     uint32_t *own;
-    uint32_t n, cap;
+    uint32_t n;
 } growing;
-
-static int grow(growing *g, uint32_t more)
-{
-    if ((uint64_t)g->n + more <= g->cap)
-        return 0;
-    uint64_t cap = ((uint64_t)g->n + more) * 2;
-    if (cap > PLACER_MAX_TOKENS)
-        cap = (uint64_t)g->n + more;
-    if (cap > PLACER_MAX_TOKENS)
-        return PLACER_ETOOMANY;
-    uint64_t *t = plc_realloc(g->tok, (size_t)cap * sizeof *t);
-    if (t)
-        g->tok = t;
-    uint32_t *o = plc_realloc(g->own, (size_t)cap * sizeof *o);
-    if (o)
-        g->own = o;
-    if (!t || !o)
-        return PLACER_ENOMEM;
-    g->cap = (uint32_t)cap;
-    return 0;
-}
-
-/* Merge k ascending tokens of node x into the sorted ring g (after equal
- * tokens already there). g has room. */
-static void merge_in(growing *g, uint32_t x, const uint64_t *t, uint32_t k)
-{
-    uint32_t i = g->n, j = k, at = g->n + k;
-    while (j > 0) {
-        if (i > 0 && g->tok[i - 1] > t[j - 1]) {
-            at--, i--;
-            g->tok[at] = g->tok[i];
-            g->own[at] = g->own[i];
-        } else {
-            at--, j--;
-            g->tok[at] = t[j];
-            g->own[at] = x;
-        }
-    }
-    g->n += k;
-}
 
 static int by_token(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
+}
+
+/* The ring of the tokens in out of the nodes with kept[n] set that are
+ * not draining, ascending, equal tokens by node index: one radix sort
+ * (stable, entries made in node order). */
+static int ring_of(const plc_balanced *out, uint32_t N, const uint8_t *kept,
+                   const placer_builder *b, growing *g)
+{
+    uint64_t n = 0;
+    for (uint32_t o = 0; o < N; o++)
+        if (kept[o] && b->nodes[o].state != PLACER_NODE_DRAINING)
+            n += out->first[o + 1] - out->first[o];
+    plc_sort_entry *e = plc_malloc((size_t)(n ? n : 1) * sizeof *e);
+    plc_sort_entry *tmp = plc_malloc((size_t)(n ? n : 1) * sizeof *tmp);
+    g->tok = plc_malloc((size_t)(n ? n : 1) * sizeof *g->tok);
+    g->own = plc_malloc((size_t)(n ? n : 1) * sizeof *g->own);
+    int err = PLACER_ENOMEM;
+    if (e && tmp && g->tok && g->own) {
+        size_t m = 0;
+        for (uint32_t o = 0; o < N; o++)
+            if (kept[o] && b->nodes[o].state != PLACER_NODE_DRAINING)
+                for (uint32_t j = out->first[o]; j < out->first[o + 1]; j++)
+                    e[m++] = (plc_sort_entry){out->tokens[j], o, 0};
+        const plc_sort_entry *sorted = plc_radix_sort(e, tmp, m);
+        for (size_t i = 0; i < m; i++) {
+            g->tok[i] = sorted[i].token;
+            g->own[i] = sorted[i].owner;
+        }
+        g->n = (uint32_t)m;
+        err = 0;
+    }
+    plc_free(e);
+    plc_free(tmp);
+    return err;
 }
 
 /* The tokens of previous's nodes (a node joining there: from its target),
@@ -361,6 +359,7 @@ int plc_ring_balance(const placer_builder *b, plc_balanced *out)
     uint8_t *kept = plc_calloc(N, 1); /* 1: tokens given (explicit, previous) */
     double *weight = plc_malloc((size_t)N * sizeof *weight);
     growing g = {0};
+    plc_balancer *bal = NULL;
     int err = PLACER_ENOMEM;
     out->first = plc_calloc((size_t)N + 1, sizeof *out->first);
     if (!count || !fill || !zone || !kept || !weight || !out->first)
@@ -427,34 +426,34 @@ int plc_ring_balance(const placer_builder *b, plc_balanced *out)
     }
     if (p)
         previous_tokens(b, of_prev, out, fill);
-    /* The ring so far: the given tokens of the nodes that are not draining. */
-    for (uint32_t n = 0; n < N; n++) {
-        uint64_t *t = out->tokens + out->first[n];
-        if (!kept[n])
-            continue;
-        qsort(t, count[n], sizeof *t, by_token);
-        if (b->nodes[n].state == PLACER_NODE_DRAINING)
-            continue;
-        if ((err = grow(&g, count[n])))
-            goto fail;
-        merge_in(&g, n, t, count[n]);
-    }
-    plc_token_nodes nodes = {weight, zone, N};
-    for (uint32_t n = 0; n < N; n++) {
+    /* The ring so far: the given tokens of the nodes that are not draining
+     * (equal tokens by node index); then the others join one balancer in
+     * index order, the draining ones last, so that the ring every other
+     * node joins holds no draining node's tokens. */
+    for (uint32_t n = 0; n < N; n++)
         if (kept[n])
-            continue;
-        uint64_t *t = out->tokens + out->first[n];
-        const plc_bnode *node = &b->nodes[n];
-        uint64_t base = placer_hash64(b->seed, node->id, node->id_len);
-        plc_token_ring ring = {g.tok, g.own, g.n};
-        if ((err = plc_tokens_balance(ring, nodes, n, count[n], base, t)))
-            goto fail;
-        if (node->state == PLACER_NODE_DRAINING)
-            continue;
-        if ((err = grow(&g, count[n])))
-            goto fail;
-        merge_in(&g, n, t, count[n]);
-    }
+            qsort(out->tokens + out->first[n], count[n], sizeof *out->tokens, by_token);
+    if ((err = ring_of(out, N, kept, b, &g)))
+        goto fail;
+    plc_token_nodes nodes = {weight, zone, N};
+    if ((err = plc_balancer_new((plc_token_ring){g.tok, g.own, g.n}, nodes, count, &bal)))
+        goto fail;
+    for (int draining = 0; draining < 2; draining++)
+        for (uint32_t n = 0; n < N; n++) {
+            const plc_bnode *node = &b->nodes[n];
+            if (kept[n] || (node->state == PLACER_NODE_DRAINING) != draining)
+                continue;
+            uint64_t base = placer_hash64(b->seed, node->id, node->id_len);
+            if ((err = plc_balancer_join(bal, n, count[n], base, out->tokens + out->first[n])))
+                goto fail;
+        }
+    plc_free(g.tok);
+    plc_free(g.own);
+    g = (growing){0};
+    for (uint32_t n = 0; n < N; n++)
+        kept[n] = 1;
+    if ((err = ring_of(out, N, kept, b, &g)))
+        goto fail;
     if ((err = hand_over(b, absent, zone, weight, &g, out)))
         goto fail;
     goto done;
@@ -470,6 +469,7 @@ done:
     plc_free(weight);
     plc_free(g.tok);
     plc_free(g.own);
+    plc_balancer_free(bal);
     return err;
 }
 

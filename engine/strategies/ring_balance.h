@@ -1,8 +1,8 @@
 /*
  * ring_balance.h -- every node's tokens for a ring built with
  * PLACER_TOKENS_BALANCED (ring_balance.c): explicit tokens and those of the
- * previous snapshot are kept, the other nodes' are allocated
- * (token_balance.h) one node at a time in index order; the tokens of the
+ * previous snapshot are kept, the other nodes' are allocated (balancer.h)
+ * one node at a time in index order, draining ones last; the tokens of the
  * nodes leaving (draining, or gone since the previous snapshot) are handed
  * over to the nodes most under their share.
  */

@@ -7,11 +7,11 @@
  * that helps the balance most. Here each token takes q = (the new node's
  * share) / (its token count) -- so its ranges come out even and its share
  * ends on target -- from the widest range of some node, that node chosen
- * by how much the split lowers sum_i (own_i - target_i)^2 / target_i, the
- * squared deviation of ownership from weight share relative to that share:
- *   - first in the whole ring, where a key's first owner lives: in effect
- *     the node furthest above its share;
- *   - then, among the nodes within ZONE_SLACK of the best, in the ring of
+ * by its share over its weight share and by how much the split lowers
+ * sum_i (own_i - target_i)^2 / target_i in the zone's ring:
+ *   - first in the whole ring, where a key's first owner lives: the
+ *     nodes furthest above their share;
+ *   - then, among those within ZONE_SLACK of the furthest, in the ring of
  *     the joining node's zone alone: with one replica per zone (placer's
  *     zone-aware replica walk when replicas = zones) a node's replicated
  *     load is its share of its zone's ring.
@@ -20,19 +20,17 @@
  * join moves exactly the new node's share, and removing the newest node
  * gives back the ring before it.
  *
- * Per token the work is one pass over the nodes: each node's ranges sit in
- * a max-heap by width (only the victim's top changes), the zone's tokens in
- * sorted arrays (binary searches). tests/reference_balance.c is the same
- * algorithm rescanning the ring for every token, and gives the same tokens.
- * Ownership is tracked in doubles updated by the same operations in the
- * same order everywhere, so the result is deterministic; the tokens
- * themselves are exact 64-bit integers.
+ * plc_tokens_balance is one join of the incremental allocator
+ * (balancer.h, where the rule is spelled out); the builder keeps one
+ * balancer for all its joins. tests/reference_balance.c recomputes the
+ * rule from the ring for every token and must give the same tokens.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "balancer.h"
 #include "placer.h"
 #include "token_balance.h"
 
@@ -117,324 +115,29 @@ void plc_token_zone_shares(plc_token_ring ring, plc_token_nodes nodes, uint32_t 
     }
 }
 
-/* Change of (a - tau)^2 / tau when a grows by delta. */
-static double dq(double a, double delta, double tau)
-{
-    return delta * (2.0 * (a - tau) + delta) / tau;
-}
-
-/* One range of a node: (p, s], len = s - p (UINT64_MAX for the whole ring). */
-typedef struct range {
-    uint64_t len, s, p;
-} range;
-_Static_assert(sizeof(range) % 8 == 0, "ranges pack in 8-byte words");
-
-/* Wider first; among equal widths the one ending first (the lower slot). */
-static int wider(const range *a, const range *b)
-{
-    return a->len != b->len ? a->len > b->len : a->s < b->s;
-}
-
-/* Restore the heap property of h[0..n) from i down. */
-static void sift_down(range *h, uint32_t n, uint32_t i)
-{
-    for (;;) {
-        uint32_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < n && wider(&h[l], &h[m]))
-            m = l;
-        if (r < n && wider(&h[r], &h[m]))
-            m = r;
-        if (m == i)
-            return;
-        range t = h[i];
-        h[i] = h[m];
-        h[m] = t;
-        i = m;
-    }
-}
-
-/* The tokens of the new node's zone, sorted: those of the ring (with their
- * owners) and the new node's own, kept apart so an insert is cheap. */
-typedef struct zone_tokens {
-    const uint64_t *tok; /* the ring's, ascending, in slot order */
-    const uint32_t *own;
-    uint32_t n;
-    uint64_t *mine; /* the new node's so far, ascending */
-    uint32_t nmine;
-} zone_tokens;
-
-/* First index with a[i] >= v (n when none). */
-static uint32_t lower(const uint64_t *a, uint32_t n, uint64_t v)
-{
-    uint32_t lo = 0, hi = n;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (a[mid] < v)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* The zone's token at or before p (the last of equal ones), wrapping to the
- * largest; and the first at or after s, wrapping to the smallest, with its
- * owner (x for the new node's). nz > 0. */
-static uint64_t zone_before(const zone_tokens *Z, uint64_t p)
-{
-    int has = 0;
-    uint64_t best = 0;
-    uint32_t i = p == UINT64_MAX ? Z->n : lower(Z->tok, Z->n, p + 1); /* past those <= p */
-    if (i > 0) {
-        best = Z->tok[i - 1];
-        has = 1;
-    }
-    uint32_t j = p == UINT64_MAX ? Z->nmine : lower(Z->mine, Z->nmine, p + 1);
-    if (j > 0 && (!has || Z->mine[j - 1] > best)) {
-        best = Z->mine[j - 1];
-        has = 1;
-    }
-    if (has)
-        return best;
-    uint64_t a = Z->n ? Z->tok[Z->n - 1] : 0, b = Z->nmine ? Z->mine[Z->nmine - 1] : 0;
-    return Z->n && (!Z->nmine || a >= b) ? a : b;
-}
-
-static uint32_t zone_after(const zone_tokens *Z, uint64_t s, uint32_t x)
-{
-    uint32_t i = lower(Z->tok, Z->n, s), j = lower(Z->mine, Z->nmine, s);
-    if (i == Z->n && j == Z->nmine) { /* wrap */
-        i = 0;
-        j = 0;
-    }
-    if (i < Z->n && (j >= Z->nmine || Z->tok[i] <= Z->mine[j]))
-        return Z->own[i];
-    return x;
-}
-
-typedef struct state {
-    const plc_token_nodes *nodes;
-    double *share, *target;   /* per node: ownership, weight share */
-    double *zshare, *ztarget; /* per node: of its zone's ring (x's zone only) */
-    uint32_t *first;          /* node o's ranges: heap[first[o] .. first[o + 1]) */
-    range *heap;
-    zone_tokens Z;
-    double *pscore;           /* per node: the whole-ring score of its widest range */
-    uint64_t *dval;
-} state;
-
-/* What a token of x taking d from range r does to the zone ring: the score,
- * *g the zone-ring share x gains, *oz whom from (NONE: nobody, x's own). */
-static double zone_score(const state *S, uint32_t x, const range *r, uint64_t d, double *g,
-                         uint32_t *oz)
-{
-    *oz = NONE;
-    *g = 0;
-    if (!S->Z.n && !S->Z.nmine)
-        return 0;
-    uint32_t from = zone_after(&S->Z, r->s, x);
-    if (from == x)
-        return 0;
-    *g = ((double)(r->p - zone_before(&S->Z, r->p)) + (double)d) / TWO64;
-    *oz = from;
-    return dq(S->zshare[x], *g, S->ztarget[x]) + dq(S->zshare[from], -*g, S->ztarget[from]);
-}
-
-/* Place one token of node x taking at most q; 0 or PLACER_ETOOMANY. Only
- * each node's widest range is a candidate: splitting it keeps the node's
- * ranges even, so that a later drain hands out even pieces. */
-static int place_one(state *S, uint32_t x, uint64_t q)
-{
-    uint32_t N = S->nodes->n, best = NONE;
-    double best_p = INFINITY;
-    for (uint32_t o = 0; o < N; o++) {
-        S->pscore[o] = INFINITY;
-        if (o == x || S->first[o] == S->first[o + 1] || S->heap[S->first[o]].len < 2)
-            continue;
-        uint64_t len = S->heap[S->first[o]].len;
-        uint64_t cap = len - len / 16; /* leave the owner a sixteenth at least */
-        uint64_t d = q < cap ? q : cap;
-        double dd = (double)d / TWO64;
-        S->pscore[o] = dq(S->share[x], dd, S->target[x]) + dq(S->share[o], -dd, S->target[o]);
-        S->dval[o] = d;
-        best_p = fmin(best_p, S->pscore[o]);
-    }
-    /* Among the candidates nearly as good for the whole ring (within
-     * ZONE_SLACK of the best victim's surplus), the best for the zone's ring;
-     * then the best for the whole ring; then the lowest slot. */
-    double limit = best_p + 2 * ZONE_SLACK * ((double)q / TWO64);
-    double best_score = INFINITY, best_ps = INFINITY;
-    for (uint32_t o = 0; o < N; o++) {
-        if (!(S->pscore[o] <= limit))
-            continue;
-        double g;
-        uint32_t oz;
-        const range *r = &S->heap[S->first[o]];
-        double score = zone_score(S, x, r, S->dval[o], &g, &oz);
-        if (best == NONE || score < best_score ||
-            (score == best_score &&
-             (S->pscore[o] < best_ps ||
-              (S->pscore[o] == best_ps && r->s < S->heap[S->first[best]].s)))) {
-            best_score = score;
-            best_ps = S->pscore[o];
-            best = o;
-        }
-    }
-    if (best == NONE)
-        return PLACER_ETOOMANY;
-    uint32_t o = best;
-    range *r = &S->heap[S->first[o]];
-    uint64_t d = S->dval[o], t = r->p + d;
-    double dd = (double)d / TWO64, g;
-    uint32_t oz;
-    zone_score(S, x, r, d, &g, &oz);
-    S->share[x] += dd;
-    S->share[o] -= dd;
-    if (oz != NONE) {
-        S->zshare[x] += g;
-        S->zshare[oz] -= g;
-    } else if (!S->Z.n && !S->Z.nmine) {
-        S->zshare[x] = 1.0; /* the first of its zone owns all its zone's ring */
-    }
-    /* the victim keeps (t, s]; the new token joins the zone's tokens */
-    r->len = r->s - t;
-    r->p = t;
-    sift_down(S->heap + S->first[o], S->first[o + 1] - S->first[o], 0);
-    uint32_t at = lower(S->Z.mine, S->Z.nmine, t);
-    memmove(S->Z.mine + at + 1, S->Z.mine + at, (size_t)(S->Z.nmine - at) * sizeof *S->Z.mine);
-    S->Z.mine[at] = t;
-    S->Z.nmine++;
-    return 0;
-}
-
-/* The per-node heaps of ranges and the zone's tokens, from the ring. */
-static void setup(state *S, plc_token_ring ring, uint32_t z, uint64_t *ztok, uint32_t *zown)
-{
-    const plc_token_nodes *nodes = S->nodes;
-    uint32_t N = nodes->n, nz = 0;
-    for (uint32_t i = 0; i < ring.n; i++)
-        S->first[ring.owners[i] + 1]++;
-    for (uint32_t o = 0; o < N; o++)
-        S->first[o + 1] += S->first[o];
-    for (uint32_t i = 0; i < ring.n; i++) {
-        uint64_t hi, len = range_len(ring.tokens, ring.n, i, &hi);
-        uint64_t p = ring.tokens[i ? i - 1 : ring.n - 1];
-        S->heap[S->first[ring.owners[i]]++] = (range){hi ? UINT64_MAX : len, ring.tokens[i], p};
-        if (nodes->zones[ring.owners[i]] == z) {
-            ztok[nz] = ring.tokens[i];
-            zown[nz++] = ring.owners[i];
-        }
-    }
-    for (uint32_t o = N; o > 0; o--)
-        S->first[o] = S->first[o - 1];
-    S->first[0] = 0;
-    for (uint32_t o = 0; o < N; o++) {
-        uint32_t n = S->first[o + 1] - S->first[o];
-        for (uint32_t i = n / 2; i-- > 0;)
-            sift_down(S->heap + S->first[o], n, i);
-    }
-    S->Z = (zone_tokens){ztok, zown, nz, NULL, 0};
-}
-
-static int check_args(plc_token_ring ring, plc_token_nodes nodes, uint32_t node, uint32_t count)
-{
-    if (!count || node >= nodes.n || (ring.n && (!ring.tokens || !ring.owners)) ||
-        !nodes.weights || !nodes.zones)
-        return PLACER_EINVAL;
-    for (uint32_t i = 0; i < nodes.n; i++)
-        if (!(nodes.weights[i] > 0) || !isfinite(nodes.weights[i]))
-            return PLACER_EINVAL;
-    for (uint32_t i = 0; i < ring.n; i++)
-        if (ring.owners[i] >= nodes.n || ring.owners[i] == node ||
-            (i && ring.tokens[i] < ring.tokens[i - 1]))
-            return PLACER_EINVAL;
-    if ((uint64_t)ring.n + count > PLACER_MAX_TOKENS)
-        return PLACER_ETOOMANY;
-    return 0;
-}
-
 int plc_tokens_balance(plc_token_ring ring, plc_token_nodes nodes, uint32_t node,
                        uint32_t count, uint64_t base, uint64_t *out)
 {
-    int err = check_args(ring, nodes, node, count);
-    if (err)
-        return err;
-    if (!out)
+    if (!count || node >= nodes.n || !out || !nodes.weights || !nodes.zones ||
+        (ring.n && (!ring.tokens || !ring.owners)))
         return PLACER_EINVAL;
-    if (!ring.n) { /* evenly spaced from base, then ascending */
-        uint64_t step = UINT64_MAX / count, wrap = 0;
-        for (uint32_t j = 0; j < count; j++) {
-            uint64_t t = base + step * j;
-            wrap = wrap ? wrap : (j && t < base ? j : 0);
-            out[j] = t;
-        }
-        if (wrap) { /* rotate so the wrapped ones come first */
-            uint64_t *tmp = plc_malloc((size_t)count * sizeof *tmp);
-            if (!tmp)
-                return PLACER_ENOMEM;
-            memcpy(tmp, out + wrap, (size_t)(count - wrap) * sizeof *tmp);
-            memcpy(tmp + count - wrap, out, (size_t)wrap * sizeof *tmp);
-            memcpy(out, tmp, (size_t)count * sizeof *tmp);
-            plc_free(tmp);
-        }
-        return 0;
-    }
-    uint32_t N = nodes.n;
-    state S = {0};
-    S.nodes = &nodes;
-    /* One block for all the working arrays, 8-byte ones first: the shares
-     * and targets (4N), scores (N), split sizes (N), the range heaps and the
-     * zone's tokens (ring.n each), the new tokens (count), then the heap
-     * offsets (N + 1) and the zone's owners (ring.n). */
-    size_t n8 = (size_t)N * 6 + (size_t)ring.n * (sizeof(range) / 8 + 1) + count;
-    size_t bytes = n8 * 8 + ((size_t)N + 1 + ring.n) * 4;
-    unsigned char *block = plc_malloc(bytes);
-    uint64_t *ztok = NULL, *mine = NULL;
-    uint32_t *zown = NULL;
-    err = PLACER_ENOMEM;
-    if (block) {
-        S.share = (double *)block;
-        S.pscore = S.share + (size_t)N * 4;
-        S.dval = (uint64_t *)(S.pscore + N);
-        S.heap = (range *)(S.dval + N);
-        ztok = (uint64_t *)(S.heap + ring.n);
-        mine = ztok + ring.n;
-        S.first = (uint32_t *)(mine + count);
-        zown = S.first + N + 1;
-        memset(S.share, 0, (size_t)N * 4 * sizeof *S.share);
-        memset(S.first, 0, ((size_t)N + 1) * sizeof *S.first);
-        err = 0;
-        S.target = S.share + N;
-        S.zshare = S.target + N;
-        S.ztarget = S.zshare + N;
-        uint32_t z = nodes.zones[node];
-        setup(&S, ring, z, ztok, zown);
-        S.Z.mine = mine;
-        plc_token_shares(ring, N, S.share);
-        plc_token_zone_shares(ring, nodes, z, S.zshare);
-        /* targets: weight shares among the nodes that own tokens, and x; in
-         * the zone's ring, among those of x's zone */
-        for (uint32_t i = 0; i < ring.n; i++)
-            S.target[ring.owners[i]] = 1;
-        S.target[node] = 1;
-        double W = 0, Wz = 0;
-        for (uint32_t i = 0; i < N; i++)
-            if (S.target[i] > 0) {
-                W += nodes.weights[i];
-                Wz += nodes.zones[i] == z ? nodes.weights[i] : 0;
-            }
-        for (uint32_t i = 0; i < N; i++) {
-            S.ztarget[i] = S.target[i] > 0 && nodes.zones[i] == z ? nodes.weights[i] / Wz : 1;
-            S.target[i] = S.target[i] > 0 ? nodes.weights[i] / W : 1;
-        }
-        double qf = ldexp(S.target[node] / count, 64);
-        uint64_t q = qf >= TWO64 ? UINT64_MAX : qf < 1 ? 1 : (uint64_t)qf;
-        for (uint32_t j = 0; j < count && !err; j++)
-            err = place_one(&S, node, q);
-        if (!err)
-            memcpy(out, mine, (size_t)count * sizeof *out);
-    }
-    plc_free(block);
+    if ((uint64_t)ring.n + count > PLACER_MAX_TOKENS)
+        return PLACER_ETOOMANY;
+    for (uint32_t i = 0; i < ring.n; i++)
+        if (ring.owners[i] >= nodes.n || ring.owners[i] == node)
+            return PLACER_EINVAL;
+    uint32_t *room = plc_calloc((size_t)nodes.n, sizeof *room);
+    if (!room)
+        return PLACER_ENOMEM;
+    for (uint32_t i = 0; i < ring.n; i++)
+        room[ring.owners[i]]++;
+    room[node] = count;
+    plc_balancer *B = NULL;
+    int err = plc_balancer_new(ring, nodes, room, &B);
+    if (!err)
+        err = plc_balancer_join(B, node, count, base, out);
+    plc_balancer_free(B);
+    plc_free(room);
     return err;
 }
 

@@ -1,0 +1,249 @@
+/*
+ * test_decode_budget.c -- the heaviest snapshots under 1 MB that each
+ * strategy's decoder can be handed, honest and forged, decode or are
+ * refused within a budget proportional to their size (issue 29: no forged
+ * snapshot under 1 MB may take more than 1 s of CPU; docs/FORMAT.md, "What
+ * decoding costs", gives the work per strategy):
+ *   - a balanced ring of 2,000 nodes x 16 tokens with 3 replica sets per
+ *     token (the walk is O(T x R^2)); Maglev's table of 239,999 rows;
+ *     65,536 partitions x 3
+ *     copies; memento, anchor and dx with 15,000 of
+ *     20,000 buckets removed (their lookup arrays are rebuilt from the
+ *     history); compat modes at their largest (haproxy's map of 201,000
+ *     slots and ring of 112,000 points, nginx's ring, libmemcached's and
+ *     twemproxy's ketama);
+ *   - each as built, then 25 forgeries of it: every weight 255/256 (the
+ *     compat layouts then ask for far more than the file lists), and words
+ *     overwritten inside the tables, histories and node records, the
+ *     checksum made right again (docs/FORMAT.md says anyone can), each
+ *     refused or decoded.
+ * The budget is CPU time, generous (the decodes take milliseconds): 1 s per
+ * MiB of file, x20 under a sanitizer. With a directory argument every case
+ * is built 16 times smaller and written there, as built and with its
+ * weights forged (how fuzz/corpus/decode/heavy-* were made: seeds of each
+ * shape for fuzz_decode, small enough to mutate quickly).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "codec_format.h"
+#include "placer.h"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SLOWDOWN 20.0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SLOWDOWN 20.0
+#endif
+#endif
+#ifndef SLOWDOWN
+#define SLOWDOWN 1.0
+#endif
+
+static double cpu_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static double worst_per_mib; /* seconds per MiB over every decode */
+
+/* Decode buf under the budget; the result code. */
+static int decode_timed(const unsigned char *buf, size_t len, const char *what, int forged)
+{
+    placer_snapshot *s = NULL;
+    double t0 = cpu_seconds();
+    int rc = placer_snapshot_decode(buf, len, &s);
+    double spent = cpu_seconds() - t0, budget = SLOWDOWN * (double)len / (1 << 20);
+    double per = spent / ((double)len / (1 << 20));
+    worst_per_mib = per > worst_per_mib ? per : worst_per_mib;
+    CHECK_ALL(spent <= budget, "decoded or refused within 1 s of CPU per MiB");
+    if (spent > budget)
+        fprintf(stderr, "decode_budget: %s%s: %.3f s for %zu bytes\n", what, forged ? " (forged)" : "",
+                spent, len);
+    if (!forged)
+        CHECK_ALL(rc == 0, "the honest file decodes");
+    placer_snapshot_free(s);
+    return rc;
+}
+
+static uint64_t st = 29;
+static uint32_t shrink = 1; /* 16 when writing the corpus */
+
+/* The node records' section of an encoded snapshot, and its count. */
+static unsigned char *node_records(unsigned char *buf, uint64_t *count)
+{
+    uint32_t k = plc_rd32(buf + PLC_H_SECTIONS);
+    for (uint32_t i = 0; i < k; i++) {
+        const unsigned char *e = buf + PLC_FMT_HEADER + (size_t)i * PLC_FMT_ENTRY;
+        if (plc_rd32(e) == PLC_SEC_NODES) {
+            *count = plc_rd64(e + 24);
+            return buf + plc_rd64(e + 8);
+        }
+    }
+    return NULL;
+}
+
+static void write_file(const char *dir, const char *name, const char *suffix,
+                       const unsigned char *buf, size_t len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/heavy-%s%s", dir, name, suffix);
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(buf, 1, len, f) == len);
+    if (f)
+        fclose(f);
+}
+
+/* Build, encode, check the size, decode it and 24 forgeries of it. */
+static void heavy(placer_builder *b, const char *name, const char *dir)
+{
+    placer_snapshot *s = NULL;
+    int rc = placer_builder_build(b, 7, &s);
+    CHECK_ALL(rc == 0, "the heavy snapshot builds");
+    if (rc) {
+        fprintf(stderr, "decode_budget: %s: %s (%s)\n", name, placer_strerror(rc),
+                placer_builder_error(b));
+        return;
+    }
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    CHECK_EQ(placer_snapshot_encode(s, (void **)&buf, &len), 0);
+    placer_snapshot_free(s);
+    CHECK_ALL(len < 1000000, "under 1 MB");
+    if (dir)
+        write_file(dir, name, "", buf, len);
+    double t0 = cpu_seconds();
+    decode_timed(buf, len, name, 0);
+    double honest = cpu_seconds() - t0;
+    unsigned char *f = malloc(len);
+    int refused = 0;
+    /* every weight 255 and 256 in turn, as issue 29's forged haproxy map:
+     * the compat modes' layouts then ask for far more than the file lists */
+    memcpy(f, buf, len);
+    uint64_t n = 0;
+    unsigned char *rec = node_records(f, &n);
+    for (uint64_t i = 0; rec && i < n; i++)
+        memcpy(rec + i * PLC_FMT_NODE, &(const double[2]){256, 255}[i % 2], 8);
+    plc_wr32(f + PLC_H_CRC, plc_fmt_crc(f, len));
+    refused += decode_timed(f, len, name, 1) != 0;
+    if (dir)
+        write_file(dir, name, "-reweighted", f, len);
+    for (int k = 0; k < 24; k++) {
+        memcpy(f, buf, len);
+        /* a few words past the header and section table: tables, histories,
+         * records; sometimes a count-like large value, sometimes a small one */
+        for (int j = 0; j < 1 + k % 4; j++) {
+            size_t at = PLC_FMT_HEADER + (size_t)(check_rand(&st) % (len - PLC_FMT_HEADER - 4));
+            uint32_t v = k % 3 == 0 ? UINT32_MAX - (uint32_t)(check_rand(&st) % 4)
+                         : k % 3 == 1 ? (uint32_t)(check_rand(&st) % 8)
+                                      : (uint32_t)check_rand(&st);
+            memcpy(f + at, &v, 4);
+        }
+        plc_wr32(f + PLC_H_CRC, plc_fmt_crc(f, len));
+        refused += decode_timed(f, len, name, 1) != 0;
+    }
+    printf("decode_budget: %-22s %7zu bytes, decoded in %.1f ms; %d of 25 forgeries refused\n", name,
+           len, honest * 1e3, refused);
+    free(f);
+    placer_buffer_free(buf);
+}
+
+/* n nodes of weight `weight` (0: weights 1 .. 200), in 3 zones. */
+static placer_builder *nodes(uint32_t n, double weight, int addresses)
+{
+    placer_builder *b = placer_builder_new();
+    for (uint32_t i = 0; i < n; i++) {
+        char id[32], zone[8], a[40];
+        snprintf(id, sizeof id, "n%u", i);
+        snprintf(zone, sizeof zone, "z%u", i % 3);
+        double w = weight > 0 ? weight : 1 + i % 200; /* 0: 1 .. 200, no common divisor */
+        CHECK_ALL(placer_builder_add_node(b, id, zone, w) == (int)i, "node added");
+        if (addresses) {
+            snprintf(a, sizeof a, "10.%u.%u.%u:11211", i >> 16, (i >> 8) & 255, i & 255);
+            placer_builder_set_address(b, i, a);
+        }
+    }
+    return b;
+}
+
+/* A bucket strategy with 15,000 of 20,000 buckets removed: the first
+ * build, then one following it without the removed nodes. */
+static void bucket_history(int strategy, const char *name, const char *dir)
+{
+    placer_builder *b = placer_builder_new();
+    placer_builder_set_strategy(b, strategy);
+    if (strategy != PLACER_MEMENTO)
+        placer_builder_set_capacity(b, 32768 / shrink);
+    for (uint32_t i = 0; i < 20000 / shrink; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "n%u", i);
+        placer_builder_add_node(b, id, NULL, 1);
+    }
+    placer_snapshot *first = NULL;
+    CHECK_EQ(placer_builder_build(b, 1, &first), 0);
+    placer_builder_free(b);
+    b = placer_builder_new();
+    placer_builder_set_strategy(b, strategy);
+    for (uint32_t i = 0; i < 20000 / shrink; i++)
+        if (i % 4 == 3 || i == 20000 / shrink - 1) { /* the last bucket stays, so memento's range does too */
+            char id[32];
+            snprintf(id, sizeof id, "n%u", i);
+            placer_builder_add_node(b, id, NULL, 1);
+        }
+    placer_builder_set_previous(b, first);
+    heavy(b, name, dir);
+    placer_builder_free(b);
+    placer_snapshot_free(first);
+}
+
+static void compat(int program, const char *dist, uint32_t n, double weight, const char *name,
+                   const char *dir)
+{
+    placer_builder *b = nodes(n / shrink, weight, 1);
+    placer_compat_options o = {.size = sizeof o, .distribution = dist};
+    CHECK_EQ(placer_builder_set_compat(b, program, &o), 0);
+    heavy(b, name, dir);
+    placer_builder_free(b);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : NULL;
+    shrink = dir ? 16 : 1;
+    placer_builder *b = nodes(2000 / shrink, 1, 0);
+    placer_builder_set_token_allocation(b, PLACER_TOKENS_BALANCED);
+    placer_builder_set_vnodes(b, 16);
+    placer_builder_set_replicas(b, 3);
+    heavy(b, "ring-balanced", dir);
+    placer_builder_free(b);
+
+    b = nodes(64, 1, 0);
+    placer_builder_set_strategy(b, PLACER_MAGLEV);
+    placer_builder_set_partitions(b, dir ? 14983 : 239999); /* primes */
+    heavy(b, "maglev", dir);
+    placer_builder_free(b);
+
+    b = nodes(500 / shrink, 1, 0);
+    placer_builder_set_strategy(b, PLACER_PARTITIONS);
+    placer_builder_set_partitions(b, 65536 / shrink);
+    placer_builder_set_replicas(b, 3);
+    heavy(b, "partitions", dir);
+    placer_builder_free(b);
+
+    bucket_history(PLACER_MEMENTO, "memento-history", dir);
+    bucket_history(PLACER_ANCHOR, "anchor-history", dir);
+    bucket_history(PLACER_DX, "dx-history", dir);
+
+    compat(PLACER_COMPAT_HAPROXY, "map-based", 2000, 0, "haproxy-map", dir);
+    compat(PLACER_COMPAT_HAPROXY, "consistent", 500, 7, "haproxy-consistent", dir);
+    compat(PLACER_COMPAT_NGINX, "consistent", 360, 2, "nginx-consistent", dir);
+    compat(PLACER_COMPAT_LIBMEMCACHED, "ketama_weighted", 700, 1, "libmemcached-ketama", dir);
+    compat(PLACER_COMPAT_TWEMPROXY, "ketama", 700, 1, "twemproxy-ketama", dir);
+    printf("decode_budget: worst %.3f s of CPU per MiB (budget %.0f)\n", worst_per_mib, SLOWDOWN);
+    return check_done("decode_budget");
+}
