@@ -17,14 +17,16 @@ typedef struct plc_sort_entry {
     uint32_t seq; /* the caller's (compat: insertion order); not read by the sort */
 } plc_sort_entry;
 
-/* Stable LSD radix sort of e[0..n) by token, 8 bits per pass: the
- * histograms (on the stack) come from one read pass, four of them when the
- * tokens fit in 32 bits, and a pass in which every token has the same digit
- * is skipped (32-bit tokens take four passes at most). The passes
- * ping-pong between e and tmp (n entries), so the result is in whichever
- * buffer the last pass wrote: the return value (never NULL: the sort
- * allocates nothing; callers may still test it). Short arrays are sorted
- * in place by insertion, as stably. */
+/* Stable MSD radix sort of e[0..n) by token: the first digit (up to 11
+ * bits, as wide as leaves buckets of about 8 entries) moves e into tmp in
+ * one pass over memory, then each bucket is sorted in place in tmp by
+ * narrower digits with the start of e as its scratch (cache-resident), and
+ * buckets under 48 entries by insertion. Equal high bits are skipped in one
+ * jump to the highest bit that differs (32-bit points cost no extra pass).
+ * The histograms are on the stack (at most 16 KiB a level, a level per
+ * digit). The result is in the buffer returned: e or tmp (never NULL: the
+ * sort allocates nothing; callers may still test it). Short arrays are
+ * sorted in place by insertion, as stably. */
 plc_sort_entry *plc_radix_sort(plc_sort_entry *e, plc_sort_entry *tmp, size_t n);
 
 #endif

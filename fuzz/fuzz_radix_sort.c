@@ -1,0 +1,52 @@
+/*
+ * fuzz_radix_sort.c -- differential: plc_radix_sort (engine/core/radix_sort.c)
+ * against a stable insertion sort on entries whose tokens come from the
+ * input, spread by a mode byte over the shapes that take the sort's paths
+ * (equal high bits, clusters, repeats, 32-bit points).
+ *
+ * Input: mode (1 byte), repeat (1), then 8-byte tokens.
+ */
+#include "fuzz.h"
+#include "radix_sort.h"
+
+#define MAX_N 4096
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static plc_sort_entry e[MAX_N], tmp[MAX_N], want[MAX_N];
+    fuzz_producer p = {data, size};
+    unsigned mode = fuzz_u8(&p), repeat = fuzz_u8(&p) % 16 + 1;
+    size_t n = 0;
+    while (p.size >= 8 && n < MAX_N) {
+        uint64_t t = fuzz_u64(&p);
+        if (mode & 1)
+            t &= 0xffffffffu;      /* compat points */
+        if (mode & 2)
+            t >>= (mode >> 4) * 4; /* equal high bits */
+        if (mode & 4)
+            t &= ~(uint64_t)0xffff; /* equal low bits: clusters */
+        for (unsigned r = 0; r < repeat && n < MAX_N; r++, n++)
+            e[n] = (plc_sort_entry){t, (uint32_t)n * 2654435761u, (uint32_t)n};
+    }
+    /* scale past the sort's insertion bound and its narrow digits: copies
+     * of the tokens, each copy's told apart in bits 8.. or 40.. */
+    if ((mode & 8) && n) {
+        size_t n0 = n;
+        unsigned shift = mode & 0x30 ? 8 : 40;
+        for (; n < MAX_N; n++)
+            e[n] = (plc_sort_entry){e[n % n0].token ^ (uint64_t)(n / n0) << shift,
+                                    (uint32_t)n * 2654435761u, (uint32_t)n};
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i;
+        for (; j > 0 && want[j - 1].token > e[i].token; j--)
+            want[j] = want[j - 1];
+        want[j] = e[i];
+    }
+    plc_sort_entry *got = plc_radix_sort(e, tmp, n);
+    FUZZ_ASSERT(got == e || got == tmp);
+    for (size_t i = 0; i < n; i++)
+        FUZZ_ASSERT(got[i].token == want[i].token && got[i].owner == want[i].owner &&
+                    got[i].seq == want[i].seq);
+    return 0;
+}
