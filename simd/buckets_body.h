@@ -12,8 +12,11 @@
  * while key i is answered from its line, so AHEAD misses are in flight and
  * no h[] array is written and read back. Lengths are checked once per run
  * of RUN keys: a run of 16-, 32- or 64-byte keys takes a copy of the hash
- * with the length constant. Hashes a line cannot decide are gathered and
- * go down the tree together (its lockstep descent), SLOW at a time.
+ * with the length constant (32 bytes: bkt_hash32, the seed's terms hoisted
+ * and the CRC lane on a 64-bit chain). Hashes a line cannot decide are
+ * gathered and go down the tree together (its lockstep descent), SLOW at a
+ * time. Optionally define PLC_HASH64_STEP64 (the step on a 64-bit chain,
+ * where the hardware's result is already zero-extended).
  */
 #include "buckets.h"
 #include "hash64_v2_body.h"
@@ -67,25 +70,38 @@ static void bkt_slow_flush(const plc_bkt *k, bkt_slow *s, uint32_t *owners)
     s->n = 0;
 }
 
-/* Answer hash h of query i from its line, or queue it for the tree. */
-static inline void bkt_resolve(const plc_bkt *k, const plc_bkt_line *line, uint32_t shift,
-                               uint32_t sshift, uint64_t h, size_t i, uint32_t *owners,
-                               bkt_slow *s)
+/* The batches carry each hash rotated left by the line bits b: the line is
+ * its low b bits and the suffix its top 16, so one variable shift (the
+ * rotate) serves both, and the suffix is a constant shift. */
+static inline uint64_t bkt_rot(uint64_t h, uint32_t bits)
 {
-    uint32_t o = bkt_line_owner(&line[h >> shift], h, sshift);
-    owners[i] = o;
-    if (__builtin_expect(o == PLC_BKT_CROWDED, 0)) { /* under 1% of keys: predicted */
-        s->h[s->n] = h;
-        s->at[s->n] = i;
-        if (++s->n == SLOW)
-            bkt_slow_flush(k, s, owners);
+    return h << bits | h >> (-bits & 63);
+}
+
+/* Answer query i, of rotated hash rot, from its line, or queue it for the
+ * tree: a tie or a crowded line (under 1% of keys: predicted branches). */
+static inline void bkt_resolve(const plc_bkt *k, const plc_bkt_line *line, uint64_t mask,
+                               uint64_t rot, size_t i, uint32_t *owners, bkt_slow *s)
+{
+    const plc_bkt_line *l = &line[rot & mask];
+    int16_t q = (int16_t)((int32_t)(rot >> 48) - 0x8000);
+    uint32_t r = bkt_rank(l, q);
+    uint32_t o = l->own[r];
+    if (__builtin_expect(l->suf[r] != q && o != PLC_BKT_CROWDED, 1)) {
+        owners[i] = o;
+        return;
     }
+    s->h[s->n] = rot >> k->bits | rot << (-k->bits & 63); /* the hash again */
+    s->at[s->n] = i;
+    if (++s->n == SLOW)
+        bkt_slow_flush(k, s, owners);
 }
 
 void PLC_BKT_BATCH(const plc_bkt *k, const uint64_t *h, size_t n, uint32_t *owners)
 {
     const plc_bkt_line *line = k->line;
-    const uint32_t shift = k->shift, sshift = k->sshift;
+    const uint32_t bits = k->bits, shift = k->shift;
+    const uint64_t mask = ((uint64_t)1 << bits) - 1;
     bkt_slow s;
     s.n = 0;
     for (size_t i = 0; i < n && i < AHEAD; i++)
@@ -93,53 +109,93 @@ void PLC_BKT_BATCH(const plc_bkt *k, const uint64_t *h, size_t n, uint32_t *owne
     for (size_t i = 0; i < n; i++) {
         if (i + AHEAD < n)
             __builtin_prefetch(&line[h[i + AHEAD] >> shift]);
-        bkt_resolve(k, line, shift, sshift, h[i], i, owners, &s);
+        bkt_resolve(k, line, mask, bkt_rot(h[i], bits), i, owners, &s);
     }
     if (s.n)
         bkt_slow_flush(k, &s, owners);
 }
 
-/* Keys j .. e-1, each hashed with length LEN: hash key j, answer key
- * j - AHEAD (hashed AHEAD steps ago, its line prefetched then). */
-#define BKT_RUN(LEN)                                                                 \
-    for (; j < e; j++) {                                                             \
-        uint64_t x = plc_hash64_v2_body(seed, keys[j], (LEN));                       \
-        if (j >= AHEAD)                                                              \
-            bkt_resolve(k, line, shift, sshift, ring[j % AHEAD], j - AHEAD, owners, &s); \
+/* The crc32c step on a 64-bit chain: the hardware instruction's result is
+ * already zero-extended, so no move truncates it between steps. */
+#ifndef PLC_HASH64_STEP64
+#define PLC_HASH64_STEP64(c, w) ((uint64_t)PLC_HASH64_STEP((uint32_t)(c), (w)))
+#endif
+
+/* placer-v2 of a 32-byte key (plc_hash64_v2_body with len 32, the same
+ * words, pairs and result) with the seed's terms hoisted: a0 the CRC lane's
+ * start, b0 the multiply lane's (seed ^ K0 ^ 32), sm the multiplier seed,
+ * sk = sm ^ K1. */
+static inline uint64_t bkt_hash32(const void *key, uint64_t a0, uint64_t b0, uint64_t sm,
+                                  uint64_t sk)
+{
+    const unsigned char *p = key;
+    uint64_t w0 = plc_load64le(p), w1 = plc_load64le(p + 8);
+    uint64_t w2 = plc_load64le(p + 16), w3 = plc_load64le(p + 24);
+    uint64_t a = PLC_HASH64_STEP64(PLC_HASH64_STEP64(a0, w0), w1);
+    uint64_t x = w0 ^ b0, b = plc_mum_fold(x, w1 ^ sm) + x;
+    a = PLC_HASH64_STEP64(PLC_HASH64_STEP64(a, w2), w3);
+    x = w2 ^ b;
+    b = plc_mum_fold(x, w3 ^ sm) + x;
+    return plc_mum_fold(b, a ^ sk);
+}
+
+/* Keys j .. e-1, each hashed by HASH (of keys[j]): hash key j and prefetch
+ * its line, answer key j - AHEAD (hashed AHEAD steps ago). The first AHEAD
+ * keys of the batch only hash, in a loop of their own. */
+#define BKT_RUN(HASH)                                                                \
+    for (; j < e && j < AHEAD; j++) {                                                \
+        uint64_t x = bkt_rot((HASH), bits);                                          \
         ring[j % AHEAD] = x;                                                         \
-        __builtin_prefetch(&line[x >> shift]);                                       \
+        __builtin_prefetch(&line[x & mask]);                                         \
+    }                                                                                \
+    for (; j < e; j++) {                                                             \
+        uint64_t x = bkt_rot((HASH), bits);                                          \
+        bkt_resolve(k, line, mask, ring[j % AHEAD], j - AHEAD, owners, &s);          \
+        ring[j % AHEAD] = x;                                                         \
+        __builtin_prefetch(&line[x & mask]);                                         \
+    }
+
+/* Keys j .. n-1 in runs of RUN keys, each run's lengths checked once: a run
+ * of 16-, 32- or 64-byte keys takes a copy of the hash with the length
+ * constant. */
+#define BKT_RUNS(LOOP)                                                               \
+    for (size_t j = 0; j < n;) {                                                     \
+        size_t e = n - j < RUN ? n : j + RUN;                                        \
+        size_t len0 = lens[j], diff = 0;                                             \
+        for (size_t q = j; q < e; q++)                                               \
+            diff |= lens[q] ^ len0;                                                  \
+        if (!diff && len0 == 32) {                                                   \
+            LOOP(bkt_hash32(keys[j], a0, b0, sm, sk))                                \
+        } else if (!diff && len0 == 16) {                                            \
+            LOOP(plc_hash64_v2_body(seed, keys[j], 16))                              \
+        } else if (!diff && len0 == 64) {                                            \
+            LOOP(plc_hash64_v2_body(seed, keys[j], 64))                              \
+        } else {                                                                     \
+            LOOP(plc_hash64_v2_body(seed, keys[j], lens[j]))                         \
+        }                                                                            \
     }
 
 void PLC_BKT_KEY_BATCH(const plc_bkt *k, uint64_t seed, const void *const *keys,
                        const size_t *lens, size_t n, uint32_t *owners)
 {
     const plc_bkt_line *line = k->line;
-    const uint32_t shift = k->shift, sshift = k->sshift;
-    uint64_t ring[AHEAD];
+    const uint32_t bits = k->bits;
+    const uint64_t mask = ((uint64_t)1 << bits) - 1;
+    const uint64_t sm = plc_hash64_v2_mult_seed(seed), sk = sm ^ PLC_H64_K1;
+    const uint64_t a0 = (uint32_t)seed ^ (uint32_t)(seed >> 32), b0 = seed ^ PLC_H64_K0 ^ 32;
     bkt_slow s;
     s.n = 0;
-    for (size_t j = 0; j < n;) {
-        size_t e = n - j < RUN ? n : j + RUN;
-        size_t len0 = lens[j], diff = 0;
-        for (size_t q = j; q < e; q++)
-            diff |= lens[q] ^ len0;
-        if (!diff && len0 == 32) {
-            BKT_RUN(32)
-        } else if (!diff && len0 == 16) {
-            BKT_RUN(16)
-        } else if (!diff && len0 == 64) {
-            BKT_RUN(64)
-        } else {
-            BKT_RUN(lens[j])
-        }
-    }
+    uint64_t ring[AHEAD];
+    BKT_RUNS(BKT_RUN)
     for (size_t i = n > AHEAD ? n - AHEAD : 0; i < n; i++)
-        bkt_resolve(k, line, shift, sshift, ring[i % AHEAD], i, owners, &s);
+        bkt_resolve(k, line, mask, ring[i % AHEAD], i, owners, &s);
     if (s.n)
         bkt_slow_flush(k, &s, owners);
 }
 
 #undef BKT_RUN
+#undef BKT_RUNS
+#undef PLC_HASH64_STEP64
 #undef AHEAD
 #undef RUN
 #undef SLOW

@@ -20,3 +20,4 @@ static inline uint32_t hw_crc_step(uint32_t crc, uint64_t w)
 {
     return (uint32_t)simde_mm_crc32_u64(crc, w);
 }
+#define PLC_HASH64_STEP64(c, w) ((uint64_t)simde_mm_crc32_u64((c), (w)))

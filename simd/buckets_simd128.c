@@ -18,6 +18,7 @@ static inline uint32_t hw_crc_step(uint32_t crc, uint64_t w)
 {
     return (uint32_t)simde_mm_crc32_u64(crc, w);
 }
+#define PLC_HASH64_STEP64(c, w) ((uint64_t)simde_mm_crc32_u64((c), (w)))
 
 #define PLC_BKT_ONE plc_bkt_simd128
 #define PLC_BKT_BATCH plc_bkt_batch_simd128
