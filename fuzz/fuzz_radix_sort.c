@@ -1,6 +1,6 @@
 /*
  * fuzz_radix_sort.c -- differential: plc_radix_sort (engine/core/radix_sort.c)
- * against a stable insertion sort on entries whose tokens come from the
+ * against a stable merge sort on entries whose tokens come from the
  * input, spread by a mode byte over the shapes that take the sort's paths
  * (equal high bits, clusters, repeats, 32-bit points).
  *
@@ -11,9 +11,28 @@
 
 #define MAX_N 4096
 
+static plc_sort_entry e[MAX_N], tmp[MAX_N], want[MAX_N], scratch[MAX_N];
+
+/* Stable merge sort by token (the reference: O(n log n), so that inputs of
+ * MAX_N entries stay quick under ASan). */
+static void ref_sort(plc_sort_entry *a, size_t n)
+{
+    if (n < 2)
+        return;
+    size_t h = n / 2, i = 0, j = h, k = 0;
+    ref_sort(a, h);
+    ref_sort(a + h, n - h);
+    while (i < h && j < n)
+        scratch[k++] = a[j].token < a[i].token ? a[j++] : a[i++];
+    while (i < h)
+        scratch[k++] = a[i++];
+    while (j < n)
+        scratch[k++] = a[j++];
+    memcpy(a, scratch, n * sizeof *a);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static plc_sort_entry e[MAX_N], tmp[MAX_N], want[MAX_N];
     fuzz_producer p = {data, size};
     unsigned mode = fuzz_u8(&p), repeat = fuzz_u8(&p) % 16 + 1;
     size_t n = 0;
@@ -37,12 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             e[n] = (plc_sort_entry){e[n % n0].token ^ (uint64_t)(n / n0) << shift,
                                     (uint32_t)n * 2654435761u, (uint32_t)n};
     }
-    for (size_t i = 0; i < n; i++) {
-        size_t j = i;
-        for (; j > 0 && want[j - 1].token > e[i].token; j--)
-            want[j] = want[j - 1];
-        want[j] = e[i];
-    }
+    memcpy(want, e, n * sizeof *e);
+    ref_sort(want, n);
     plc_sort_entry *got = plc_radix_sort(e, tmp, n);
     FUZZ_ASSERT(got == e || got == tmp);
     for (size_t i = 0; i < n; i++)
