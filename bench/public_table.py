@@ -24,9 +24,10 @@ def medians(path):
 m = medians(sys.argv[1])
 rows = defaultdict(dict)
 for name, ns in m.items():
-    if not name.startswith("public/"):
-        continue
-    _, isa, ring, keys, what = name.split("/", 4)
+    parts = name.split("/", 4)
+    if not name.startswith("public/") or len(parts) != 5:
+        continue  # public/layout/... rows are per snapshot, not per key
+    _, isa, ring, keys, what = parts
     rows[(ring, keys, isa)][what] = ns
 cols = ["placer_batch", "router_batch", "placer_dependent", "floor", "reference_stree",
         "crc32c+std_lower_bound", "placer_hash_only", "floor_hash_only"]
