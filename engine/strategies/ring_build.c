@@ -4,7 +4,7 @@
  * Order of equal tokens is part of the protocol: (token, node id, vnode
  * index). Rather than compare strings while sorting, the entries are
  * generated already ordered by (id, vnode) -- nodes visited in id order,
- * vnodes ascending -- and then sorted by token with a stable LSD radix sort,
+ * vnodes ascending -- and then sorted by token with a stable MSD radix sort,
  * which keeps that order among equal tokens. The sort is O(n) and needs no
  * comparison callback, which matters for 2^20-token rings.
  */
