@@ -1,7 +1,7 @@
 /*
  * buckets_build.c -- lay out the lines of buckets.h over a built S+ tree:
- * one pass over the lines in order with one cursor over the tokens, so the
- * build reads each token once and writes each line once, O(n + 2^b).
+ * one pass over the tokens in order (their leaves), each line written once
+ * as the tokens reach and pass it, O(n + 2^b).
  */
 #include "buckets.h"
 
@@ -27,56 +27,64 @@ size_t plc_bkt_bytes(uint32_t bits)
     return sizeof(plc_bkt_line) << bits;
 }
 
-/* The owner that answers past token i - 1: token i's, or the wrap's. */
-static uint32_t owner_from(const plc_stree *t, uint32_t i)
+/* Close line l holding k tokens (its first min(k, 16) lanes written): the
+ * rest padded with `after`, the owner past its range; 16 or more tokens
+ * make it crowded, every rank "ask the tree". Returns 1 when crowded. */
+static uint32_t close_line(plc_bkt_line *l, uint32_t k, uint16_t after)
 {
-    return i < t->n ? plc_stree_owner_at(t, i) : t->wrap_owner;
-}
-
-/* The line of tokens lo..hi-1 (all inside its range). */
-static void fill_line(plc_bkt_line *l, const plc_stree *t, uint32_t sshift, uint32_t lo,
-                      uint32_t hi)
-{
-    uint32_t k = hi - lo;
-    if (k >= PLC_BKT_LANES) { /* crowded: every rank reads "ask the tree" */
+    if (k >= PLC_BKT_LANES) {
         for (uint32_t j = 0; j < PLC_BKT_LANES; j++) {
             l->suf[j] = PLC_BKT_PAD;
             l->own[j] = PLC_BKT_CROWDED;
         }
-        return;
+        return 1;
     }
-    uint16_t after = (uint16_t)owner_from(t, hi);
-    for (uint32_t j = 0; j < PLC_BKT_LANES; j++) {
-        if (j < k) {
-            uint16_t s = (uint16_t)((plc_stree_token(t, lo + j) >> sshift) ^ 0x8000u);
-            memcpy(&l->suf[j], &s, sizeof s); /* the bias, without a signed conversion */
-            l->own[j] = (uint16_t)plc_stree_owner_at(t, lo + j);
-        } else {
-            l->suf[j] = PLC_BKT_PAD;
-            l->own[j] = after;
-        }
+    for (uint32_t j = k; j < PLC_BKT_LANES; j++) {
+        l->suf[j] = PLC_BKT_PAD;
+        l->own[j] = after;
     }
+    return 0;
 }
 
+/* One pass over the tokens in order, leaf by leaf (no index arithmetic per
+ * token): each token goes to its line's next lane, and a token of a later
+ * line closes the lines before it (itself their "after" owner); the lines
+ * past the last token close on the wrap's owner. */
 void plc_bkt_build(plc_bkt *k, const plc_stree *t, uint32_t bits, void *mem)
 {
     plc_bkt_line *line = mem;
     uint64_t m = (uint64_t)1 << bits;
+    const uint32_t shift = 64 - bits, sshift = 48 - bits;
     k->line = line;
     k->bits = bits;
-    k->shift = 64 - bits;
-    k->sshift = 48 - bits;
-    k->ncrowded = 0;
+    k->shift = shift;
+    k->sshift = sshift;
     k->tree = t;
-    uint32_t i = 0; /* the cursor: the first token not in an earlier line */
-    for (uint64_t e = 0; e < m; e++) {
-        uint32_t lo = i;
-        if (e + 1 == m)
-            i = t->n;
-        else
-            while (i < t->n && plc_stree_token(t, i) >> k->shift == e)
-                i++;
-        fill_line(&line[e], t, k->sshift, lo, i);
-        k->ncrowded += i - lo >= PLC_BKT_LANES;
+    uint32_t crowded = 0, count = 0; /* tokens in line cur so far */
+    uint64_t cur = 0;
+    for (uint32_t l = 0, i = 0; l < t->nleaves; l++) {
+        const plc_stree_leaf *leaf = &t->leaves[l];
+        for (uint32_t j = 0; j < PLC_STREE_LEAF && i < t->n; j++, i++) {
+            uint64_t tok = (uint64_t)leaf->key[j] ^ PLC_STREE_SIGN;
+            uint16_t own = (uint16_t)leaf->owner[j];
+            uint64_t e = tok >> shift;
+            if (e != cur) { /* close cur and the empty lines up to e */
+                crowded += close_line(&line[cur], count, own);
+                while (++cur < e)
+                    close_line(&line[cur], 0, own);
+                count = 0;
+            }
+            if (count < PLC_BKT_LANES) {
+                uint16_t sv = (uint16_t)((tok >> sshift) ^ 0x8000u);
+                memcpy(&line[cur].suf[count], &sv, sizeof sv); /* the bias, no signed conversion */
+                line[cur].own[count] = own;
+            }
+            count++;
+        }
     }
+    uint16_t wrap = (uint16_t)t->wrap_owner;
+    crowded += close_line(&line[cur], count, wrap);
+    while (++cur < m)
+        close_line(&line[cur], 0, wrap);
+    k->ncrowded = crowded;
 }
