@@ -17,6 +17,7 @@
 #include "crc32c.h"
 #include "bytehash.h"
 #include "crc_batch.h"
+#include "jump.h"
 #include "md5x8.h"
 #include "rendezvous.h"
 #include "siphash.h"
@@ -132,6 +133,25 @@ static const plc_siphash_kernel sip_choices[] = {
 };
 #define NSIP (sizeof sip_choices / sizeof sip_choices[0])
 
+/* Jump hash: AVX2 lanes for batches; single keys with the loop in
+ * doubles where SSE4.1 truncates (x86-64), else the paper's loop. */
+typedef struct jump_choice {
+    plc_jump_fn one;
+    plc_jump_batch_fn batch;
+    const char *name;
+    unsigned needs;
+} jump_choice;
+
+static const jump_choice jump_choices[] = {
+#if defined(PLC_HAVE_AVX2) && defined(PLC_HAVE_SIMD128) && !defined(__aarch64__)
+    {plc_jump_sse41, plc_jump_batch_avx2, "jump-avx2", PLC_CPU_AVX2 | PLC_CPU_SSE42},
+#endif
+#if defined(PLC_HAVE_SIMD128) && !defined(__aarch64__)
+    {plc_jump_sse41, plc_jump_batch_scalar, "jump-sse4.1", PLC_CPU_SSE42},
+#endif
+    {plc_jump_hash, plc_jump_batch_scalar, "jump-scalar", 0},
+};
+
 #if defined(PLC_HAVE_AVX512) && defined(PLC_HAVE_AVX2)
 /* AVX-512 has its own kernel for some byte hashes (wt6): the others keep
  * their AVX2 one. */
@@ -183,7 +203,9 @@ static void fill_compat(plc_kernels *k, unsigned f)
  * nothing). */
 static void fill(plc_kernels *k, unsigned f)
 {
-    size_t i = 0, c = 0, s = 0, r = 0, h = 0;
+    size_t i = 0, c = 0, s = 0, r = 0, h = 0, j = 0;
+    while ((jump_choices[j].needs & f) != jump_choices[j].needs)
+        j++;
     while ((sip_choices[h].needs & f) != sip_choices[h].needs)
         h++;
     while ((crc32_choices[i].needs & f) != crc32_choices[i].needs)
@@ -232,6 +254,9 @@ static void fill(plc_kernels *k, unsigned f)
         .md5_name = "nettle",
         .bytehash_name = "bytehash-x4",
         .crc_batch_name = "none",
+        .jump = jump_choices[j].one,
+        .jump_batch = jump_choices[j].batch,
+        .jump_name = jump_choices[j].name,
     };
     fill_compat(k, f);
 }

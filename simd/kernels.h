@@ -17,6 +17,7 @@
 #include "bytehash.h"
 #include "dir.h"
 #include "hashfn.h"
+#include "jump.h"
 #include "rendezvous.h"
 #include "stree.h"
 
@@ -99,6 +100,11 @@ typedef struct plc_kernels {
     plc_crc_batch_fn crc32_batch;      /* IEEE CRC-32 of each key */
     plc_crc16_batch_fn crc16_batch;    /* CRC16-XMODEM of each key */
     const char *md5_name, *bytehash_name, *crc_batch_name;
+    /* Jump hash (memento's first step), bit-identical to plc_jump_hash:
+     * one key, and a batch of keys' loops in flight. */
+    plc_jump_fn jump;
+    plc_jump_batch_fn jump_batch;
+    const char *jump_name;
 } plc_kernels;
 
 /* The current table; never NULL. Thread-safe. */
