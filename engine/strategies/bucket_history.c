@@ -33,6 +33,7 @@
 #include "alloc.h"
 #include "bucket_history.h"
 #include "codec_decode.h"
+#include "kernels.h"
 #include "named.h"
 
 #define GONE (PLC_NO_NODE - 1) /* a bucket in use whose node does not keep it */
@@ -326,7 +327,8 @@ static plc_bhist *lay_out(const plc_bhist_rules *r, const state *st, unsigned ch
     for (uint32_t i = 0; i < st->n; i++)
         if (own[i] != PLC_NO_NODE)
             wk[nw++] = i;
-    *h = (plc_bhist){st->n, st->nhist, nw, 0, own, hist, wk, aux};
+    const plc_kernels *k = plc_kernels_get();
+    *h = (plc_bhist){st->n, st->nhist, nw, 0, own, hist, wk, aux, k->jump, k->jump_batch};
     return r->aux_fill(h, aux, &h->mask) ? NULL : h;
 }
 
@@ -359,9 +361,14 @@ static int assemble(const placer_builder *b, uint64_t epoch, const plc_bhist_rul
     return 0;
 }
 
-int plc_bhist_build(placer_builder *b, uint64_t epoch, const plc_bhist_rules *r,
-                    placer_snapshot **out)
+static const plc_bhist_rules *rules_of(const placer_builder *b)
 {
+    return b->ops->module;
+}
+
+int plc_bhist_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
+{
+    const plc_bhist_rules *r = rules_of(b);
     state cur = {0}, tgt = {0};
     int moving = plc_builder_in_transition(b);
     int err = start_state(b, r, &cur);
@@ -381,10 +388,12 @@ int plc_bhist_build(placer_builder *b, uint64_t epoch, const plc_bhist_rules *r,
     return err;
 }
 
-uint32_t plc_bhist_replicas(const placer_snapshot *s, uint32_t bucket, uint32_t *out, uint32_t want,
+uint32_t plc_bhist_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want,
                             uint32_t *zones)
 {
-    return plc_replicas_walk_flat(s, s->table.own, s->table.n, bucket, out, want, zones);
+    const plc_bhist_rules *r = s->ops->module;
+    return plc_replicas_walk_flat(s, s->table.own, s->table.n, r->bucket(s->bh, h), out, want,
+                                  zones);
 }
 
 uint32_t plc_bhist_encode_sections(const placer_snapshot *s, plc_fmt_section *out)
@@ -462,8 +471,9 @@ static int check_placement(plc_dec *d, const placer_builder *b, const plc_bhist_
     return err;
 }
 
-int plc_bhist_decode_check(plc_dec *d, const placer_builder *b, const plc_bhist_rules *r)
+int plc_bhist_decode_check(plc_dec *d, const placer_builder *b)
 {
+    const plc_bhist_rules *r = rules_of(b);
     if (d->version == PLC_FMT_VERSION_1)
         return plc_dec_fail(d, PLACER_ECORRUPT, "strategy %u in format 1", d->strategy);
     int err = check_placement(d, b, r, 0);
@@ -472,9 +482,9 @@ int plc_bhist_decode_check(plc_dec *d, const placer_builder *b, const plc_bhist_
     return err;
 }
 
-int plc_bhist_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch,
-                           const plc_bhist_rules *r, placer_snapshot **out)
+int plc_bhist_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, placer_snapshot **out)
 {
+    const plc_bhist_rules *r = rules_of(b);
     state st[2];
     uint32_t *copy[4] = {NULL, NULL, NULL, NULL};
     int places = d->have[PLC_SEC_TARGET_TABLE] ? 2 : 1, err = 0;

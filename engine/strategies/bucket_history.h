@@ -18,6 +18,7 @@
 #ifndef PLC_ENGINE_BUCKET_HISTORY_H
 #define PLC_ENGINE_BUCKET_HISTORY_H
 
+#include "jump.h"
 #include "strategy_ops.h"
 
 /* One placement, in the snapshot's payload. */
@@ -30,6 +31,8 @@ typedef struct plc_bhist {
     const uint32_t *hist; /* [nhist]: removed buckets, oldest first */
     const uint32_t *work; /* [nwork]: buckets in use, ascending (placer_token_at) */
     const uint32_t *aux;  /* the module's lookup arrays */
+    plc_jump_fn jump;     /* the dispatched jump kernels (kernels.h), for memento */
+    plc_jump_batch_fn jump_batch;
 } plc_bhist;
 
 typedef struct plc_bhist_rules {
@@ -40,7 +43,12 @@ typedef struct plc_bhist_rules {
     /* the lookup arrays of a state: their size in u32, and their values */
     size_t (*aux_words)(uint32_t n, uint32_t nhist);
     int (*aux_fill)(const plc_bhist *st, uint32_t *aux, uint32_t *mask); /* 0 or PLACER_ENOMEM */
+    /* the bucket of a position (replicas walk from it) */
+    uint32_t (*bucket)(const plc_bhist *st, uint64_t pos);
 } plc_bhist_rules;
+
+/* A module's rules are its ops' `module` (strategy_ops.h), so the build,
+ * decode and replica calls below are the modules' ops themselves. */
 
 /* The current or target placement of s. */
 static inline const plc_bhist *plc_bhist_of(const placer_snapshot *s, int target)
@@ -48,11 +56,10 @@ static inline const plc_bhist *plc_bhist_of(const placer_snapshot *s, int target
     return target ? s->tbh : s->bh;
 }
 
-int plc_bhist_build(placer_builder *b, uint64_t epoch, const plc_bhist_rules *r,
-                    placer_snapshot **out);
+int plc_bhist_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
 
-/* The replica walk from bucket `bucket` over the buckets in use. */
-uint32_t plc_bhist_replicas(const placer_snapshot *s, uint32_t bucket, uint32_t *out, uint32_t want,
+/* The replica walk from the position's bucket over the buckets in use. */
+uint32_t plc_bhist_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want,
                             uint32_t *zones);
 
 /* Codec (sections 8, 9, 15, 16) and tokens, for the three modules' ops. */
@@ -60,9 +67,8 @@ uint32_t plc_bhist_encode_sections(const placer_snapshot *s, plc_fmt_section *ou
 void plc_bhist_encode_section(const placer_snapshot *s, const plc_fmt_section *sec,
                               unsigned char *p);
 void plc_bhist_decode_sections(int transition, unsigned *must, unsigned *may);
-int plc_bhist_decode_check(plc_dec *d, const placer_builder *b, const plc_bhist_rules *r);
-int plc_bhist_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch,
-                           const plc_bhist_rules *r, placer_snapshot **out);
+int plc_bhist_decode_check(plc_dec *d, const placer_builder *b);
+int plc_bhist_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, placer_snapshot **out);
 uint32_t plc_bhist_token_count(const placer_snapshot *s);
 void plc_bhist_token_at(const placer_snapshot *s, uint32_t i, uint64_t *token, uint32_t *owner);
 

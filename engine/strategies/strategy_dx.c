@@ -64,12 +64,6 @@ static void dx_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t n
         owners[i] = st->own[dx_bucket(st, h[i])];
 }
 
-static uint32_t dx_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want,
-                            uint32_t *zones)
-{
-    return plc_bhist_replicas(s, dx_bucket(s->bh, h), out, want, zones);
-}
-
 static const plc_bhist_rules rules = {
     .strategy = PLACER_DX,
     .fixed = 1,
@@ -77,22 +71,8 @@ static const plc_bhist_rules rules = {
     .any_add = 1,
     .aux_words = dx_aux_words,
     .aux_fill = dx_aux_fill,
+    .bucket = dx_bucket,
 };
-
-static int dx_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
-{
-    return plc_bhist_build(b, epoch, &rules, out);
-}
-
-static int dx_decode_check(plc_dec *d, const placer_builder *b)
-{
-    return plc_bhist_decode_check(d, b, &rules);
-}
-
-static int dx_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, placer_snapshot **out)
-{
-    return plc_bhist_decode_build(d, b, epoch, &rules, out);
-}
 
 const plc_strategy_ops plc_dx_ops = {
     .id = PLACER_DX,
@@ -102,17 +82,18 @@ const plc_strategy_ops plc_dx_ops = {
     .traits = PLACER_TRAIT_BUCKETS | PLACER_TRAIT_HISTORY,
     /* def 0: twice the first build's buckets, at least 64 (placer.h) */
     .capacity = {1, PLACER_MAX_TOKENS, 0, 0, "capacity"},
-    .build = dx_build,
+    .build = plc_bhist_build,
     .lookup = plc_lookup_by_hash,
     .lookup_batch = plc_lookup_batch_by_hash,
     .owner = dx_owner,
     .owner_batch = dx_owner_batch,
-    .replicas = dx_replicas,
+    .replicas = plc_bhist_replicas,
     .encode_sections = plc_bhist_encode_sections,
     .encode_section = plc_bhist_encode_section,
     .decode_sections = plc_bhist_decode_sections,
-    .decode_check = dx_decode_check,
-    .decode_build = dx_decode_build,
+    .decode_check = plc_bhist_decode_check,
+    .decode_build = plc_bhist_decode_build,
     .token_count = plc_bhist_token_count,
     .token_at = plc_bhist_token_at,
+    .module = &rules,
 };

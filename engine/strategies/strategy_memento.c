@@ -112,33 +112,12 @@ static void memento_owner_batch(const placer_snapshot *s, const uint64_t *h, siz
         owners[i] = st->own[memento_bucket(st, h[i])];
 }
 
-static uint32_t memento_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out,
-                                 uint32_t want, uint32_t *zones)
-{
-    return plc_bhist_replicas(s, memento_bucket(s->bh, h), out, want, zones);
-}
-
 static const plc_bhist_rules rules = {
     .strategy = PLACER_MEMENTO,
     .aux_words = memento_aux_words,
     .aux_fill = memento_aux_fill,
+    .bucket = memento_bucket,
 };
-
-static int memento_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
-{
-    return plc_bhist_build(b, epoch, &rules, out);
-}
-
-static int memento_decode_check(plc_dec *d, const placer_builder *b)
-{
-    return plc_bhist_decode_check(d, b, &rules);
-}
-
-static int memento_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch,
-                                placer_snapshot **out)
-{
-    return plc_bhist_decode_build(d, b, epoch, &rules, out);
-}
 
 const plc_strategy_ops plc_memento_ops = {
     .id = PLACER_MEMENTO,
@@ -146,17 +125,18 @@ const plc_strategy_ops plc_memento_ops = {
     .key_hashes = PLC_PLACER_HASHES,
     .options = PLACER_OPTION_TOKENS | PLACER_OPTION_PREVIOUS,
     .traits = PLACER_TRAIT_BUCKETS | PLACER_TRAIT_HISTORY,
-    .build = memento_build,
+    .build = plc_bhist_build,
     .lookup = plc_lookup_by_hash,
     .lookup_batch = plc_lookup_batch_by_hash,
     .owner = memento_owner,
     .owner_batch = memento_owner_batch,
-    .replicas = memento_replicas,
+    .replicas = plc_bhist_replicas,
     .encode_sections = plc_bhist_encode_sections,
     .encode_section = plc_bhist_encode_section,
     .decode_sections = plc_bhist_decode_sections,
-    .decode_check = memento_decode_check,
-    .decode_build = memento_decode_build,
+    .decode_check = plc_bhist_decode_check,
+    .decode_build = plc_bhist_decode_build,
     .token_count = plc_bhist_token_count,
     .token_at = plc_bhist_token_at,
+    .module = &rules,
 };

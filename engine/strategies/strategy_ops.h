@@ -107,6 +107,9 @@ typedef struct plc_strategy_ops {
     /* stats: placer_token_count and placer_token_at (i already checked). */
     uint32_t (*token_count)(const placer_snapshot *s);
     void (*token_at)(const placer_snapshot *s, uint32_t i, uint64_t *token, uint32_t *owner);
+    /* what code the module shares with others reads of it (bucket_history.c:
+     * its plc_bhist_rules); NULL for the rest */
+    const void *module;
 } plc_strategy_ops;
 
 /* The strategy's operations, or NULL when `strategy` is no registered
