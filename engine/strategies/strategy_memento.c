@@ -24,7 +24,6 @@
 
 #include "bucket_hash.h"
 #include "bucket_history.h"
-#include "jump.h"
 
 #define NONE UINT32_MAX
 
@@ -80,11 +79,9 @@ static inline uint32_t replacer(const plc_bhist *h, uint32_t b)
     }
 }
 
-static uint32_t memento_bucket(const plc_bhist *h, uint64_t pos)
+/* The paper's loop from a removed bucket b (r: its replacer). */
+static uint32_t replace(const plc_bhist *h, uint64_t pos, uint32_t b)
 {
-    uint32_t b = (uint32_t)plc_jump_hash(pos, (int32_t)h->n);
-    if (h->own[b] != PLC_NO_NODE)
-        return b;
     for (uint32_t r = replacer(h, b); r != NONE;) {
         uint32_t x = plc_below(plc_draw(pos, b), r);
         uint32_t d = replacer(h, x);
@@ -98,18 +95,30 @@ static uint32_t memento_bucket(const plc_bhist *h, uint64_t pos)
     return b;
 }
 
+static uint32_t memento_bucket(const plc_bhist *h, uint64_t pos)
+{
+    uint32_t b = (uint32_t)h->jump(pos, (int32_t)h->n);
+    return h->own[b] != PLC_NO_NODE ? b : replace(h, pos, b);
+}
+
 static uint32_t memento_owner(const placer_snapshot *s, uint64_t h, int target)
 {
     const plc_bhist *st = plc_bhist_of(s, target);
     return st->own[memento_bucket(st, h)];
 }
 
+/* Jump's loops of the whole batch in flight (the dispatched kernel: AVX2
+ * lanes, or four scalar ones), then the replacements of the keys whose
+ * bucket was removed. */
 static void memento_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t n,
                                 uint32_t *owners)
 {
     const plc_bhist *st = s->bh;
-    for (size_t i = 0; i < n; i++)
-        owners[i] = st->own[memento_bucket(st, h[i])];
+    st->jump_batch(h, n, (int32_t)st->n, owners);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t b = owners[i];
+        owners[i] = st->own[st->own[b] != PLC_NO_NODE ? b : replace(st, h[i], b)];
+    }
 }
 
 static const plc_bhist_rules rules = {
