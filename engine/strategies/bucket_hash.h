@@ -36,4 +36,14 @@ static inline uint32_t plc_below(uint64_t r, uint32_t n)
     return (uint32_t)(((r >> 32) * (uint64_t)n) >> 32);
 }
 
+/* x, hidden from the optimiser, so that a select built from it stays a
+ * select (a compiler that knows the value would branch on it again). */
+static inline uint32_t plc_opaque32(uint32_t x)
+{
+#if defined(__GNUC__)
+    __asm__("" : "+r"(x));
+#endif
+    return x;
+}
+
 #endif

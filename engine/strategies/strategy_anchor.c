@@ -15,7 +15,12 @@
  * [0, A[b]); while x was removed before b (A[x] >= A[b]) x = K[x]; b = x.
  * Expected steps: 1 + ln(a / w) for w working buckets.
  *
- * Memory: A, K and the bucket -> node table (12 bytes per bucket of
+ * Layout: A and K side by side, one 8-byte record per bucket, and in a
+ * working bucket's record (A = 0, K unused: the walk only follows K of
+ * removed buckets) its node instead, so a lookup reads one record per
+ * step and the answer in the last one, with no separate owner read.
+ *
+ * Memory: the records and the bucket -> node table (12 bytes per bucket of
  * capacity), plus the history and the working list (together one u32 per
  * bucket): 16 bytes per bucket of capacity.
  */
@@ -30,54 +35,100 @@ static size_t anchor_aux_words(uint32_t n, uint32_t nhist)
     return 2 * (size_t)n;
 }
 
-static int anchor_aux_fill(const plc_bhist *h, uint32_t *aux, uint32_t *mask)
+/* rec[2b] = A[b], rec[2b + 1] = K[b] when b is removed, its node when not. */
+static int anchor_aux_fill(const plc_bhist *h, uint32_t *rec, uint32_t *mask)
 {
     (void)mask;
-    uint32_t *A = aux, *K = aux + h->n, *W = plc_malloc((size_t)h->n * 2 * sizeof *W);
+    uint32_t *W = plc_malloc((size_t)h->n * 2 * sizeof *W);
     if (!W)
         return PLACER_ENOMEM;
     uint32_t *L = W + h->n, N = h->n;
     for (uint32_t b = 0; b < h->n; b++) {
-        A[b] = 0;
-        K[b] = W[b] = L[b] = b;
+        rec[2 * b] = 0;
+        rec[2 * b + 1] = W[b] = L[b] = b;
     }
     for (uint32_t i = 0; i < h->nhist; i++) {
         uint32_t b = h->hist[i];
         N--;
-        A[b] = N;
+        rec[2 * b] = N;
         W[L[b]] = W[N];
         L[W[N]] = L[b];
-        K[b] = W[N];
+        rec[2 * b + 1] = W[N];
     }
+    for (uint32_t b = 0; b < h->n; b++)
+        if (!rec[2 * b])
+            rec[2 * b + 1] = h->own[b];
     plc_free(W);
     return 0;
 }
 
+/* One step from removed bucket b (a = A[b] > 0): the paper's inner walk. */
+static inline uint32_t anchor_step(const uint32_t *rec, uint64_t pos, uint32_t b, uint32_t a)
+{
+    uint32_t x = plc_below(plc_draw(pos, b), a);
+    while (rec[2 * x] >= a)
+        x = rec[2 * x + 1];
+    return x;
+}
+
+/* The first step is taken whether or not the first bucket works (a
+ * select, not a branch: it works for about w / a of the keys, a coin toss
+ * at the default capacity); the loop's branch is then taken only by the
+ * keys whose second bucket is removed too. */
 static uint32_t anchor_bucket(const plc_bhist *h, uint64_t pos)
 {
-    const uint32_t *A = h->aux, *K = h->aux + h->n;
-    uint32_t b = plc_range_slot(pos, h->n);
-    while (A[b]) {
-        uint32_t x = plc_below(plc_draw(pos, b), A[b]);
-        while (A[x] >= A[b])
-            x = K[x];
-        b = x;
-    }
+    const uint32_t *rec = h->aux;
+    uint32_t b = plc_range_slot(pos, h->n), a = rec[2 * b];
+    uint32_t x = plc_below(plc_draw(pos, b), a), keep = plc_opaque32((uint32_t)(a != 0) - 1);
+    uint32_t lim = a | keep; /* no A reaches UINT32_MAX: no walk when b works */
+    b = (b & keep) | (x & ~keep); /* b still when it works, else x */
+    while (__builtin_expect(rec[2 * b] >= lim, 0))
+        b = rec[2 * b + 1];
+    for (; (a = rec[2 * b]);)
+        b = anchor_step(rec, pos, b, a);
     return b;
 }
 
 static uint32_t anchor_owner(const placer_snapshot *s, uint64_t h, int target)
 {
     const plc_bhist *st = plc_bhist_of(s, target);
-    return st->own[anchor_bucket(st, h)];
+    return st->aux[2 * anchor_bucket(st, h) + 1];
 }
 
+/* The keys in waves: every key's first record, then one step for each key
+ * still on a removed bucket, again and again, the survivors of a wave
+ * compacted without a branch, so the keys' draws and loads overlap and
+ * only the rare inner walk branches. */
 static void anchor_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t n,
                                uint32_t *owners)
 {
     const plc_bhist *st = s->bh;
-    for (size_t i = 0; i < n; i++)
-        owners[i] = st->own[anchor_bucket(st, h[i])];
+    const uint32_t *rec = st->aux;
+    uint32_t b[64], a[64];
+    uint8_t live[64];
+    for (size_t at = 0; at < n; at += 64) {
+        uint32_t m = n - at < 64 ? (uint32_t)(n - at) : 64, k = 0;
+        const uint64_t *pos = h + at;
+        for (uint32_t j = 0; j < m; j++) {
+            b[j] = plc_range_slot(pos[j], st->n);
+            a[j] = rec[2 * b[j]];
+            live[k] = (uint8_t)j;
+            k += a[j] != 0;
+        }
+        while (k) {
+            uint32_t left = 0;
+            for (uint32_t t = 0; t < k; t++) {
+                uint32_t j = live[t];
+                b[j] = anchor_step(rec, pos[j], b[j], a[j]);
+                a[j] = rec[2 * b[j]];
+                live[left] = (uint8_t)j;
+                left += a[j] != 0;
+            }
+            k = left;
+        }
+        for (uint32_t j = 0; j < m; j++)
+            owners[at + j] = rec[2 * b[j] + 1];
+    }
 }
 
 static const plc_bhist_rules rules = {
