@@ -56,12 +56,41 @@ static uint32_t dx_owner(const placer_snapshot *s, uint64_t h, int target)
     return st->own[dx_bucket(st, h)];
 }
 
+/* The keys in waves, one probe each per wave: probe i of every key still
+ * looking, the keys that missed compacted without a branch for probe
+ * i + 1, so the draws of many keys overlap and no probe's outcome is a
+ * branch; the few keys left after PROBES waves walk as dx_bucket does. */
 static void dx_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t n,
                            uint32_t *owners)
 {
     const plc_bhist *st = s->bh;
-    for (size_t i = 0; i < n; i++)
-        owners[i] = st->own[dx_bucket(st, h[i])];
+    const uint32_t *own = st->own, mask = st->mask;
+    uint32_t b[64];
+    uint8_t live[64];
+    for (size_t at = 0; at < n; at += 64) {
+        uint32_t m = n - at < 64 ? (uint32_t)(n - at) : 64, k = m;
+        const uint64_t *pos = h + at;
+        for (uint32_t j = 0; j < m; j++)
+            live[j] = (uint8_t)j;
+        for (uint32_t i = 0; i < PROBES && k; i++) {
+            uint32_t left = 0;
+            for (uint32_t t = 0; t < k; t++) {
+                uint32_t j = live[t];
+                b[j] = (uint32_t)(plc_draw(pos[j], i) >> 32) & mask;
+                live[left] = (uint8_t)j;
+                left += own[b[j]] == PLC_NO_NODE;
+            }
+            k = left;
+        }
+        for (uint32_t t = 0; t < k; t++) {
+            uint32_t j = live[t];
+            do
+                b[j] = (b[j] + 1) & mask;
+            while (own[b[j]] == PLC_NO_NODE);
+        }
+        for (uint32_t j = 0; j < m; j++)
+            owners[at + j] = own[b[j]];
+    }
 }
 
 static const plc_bhist_rules rules = {
