@@ -6,10 +6,12 @@
  * carried through the codec byte for byte and deterministically; anchor's
  * capacity; batches against single lookups; balance.
  */
+#define PLACER_STATIC_LINKING_ONLY
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "isa.h"
 #include "placer.h"
 #include "ref_buckets.h"
 
@@ -171,6 +173,8 @@ static void test_history(int st, uint32_t steps, uint64_t seed)
     }
     uint64_t *h = malloc(NKEYS * sizeof *h);
     uint32_t *before = malloc(NKEYS * sizeof *before), by[4096];
+    uint32_t *batch = malloc(NKEYS * sizeof *batch);
+    int batch_ok = 1;
     placer_snapshot *s = build(st, &m, NULL, cap);
     for (uint32_t i = 0; i < NKEYS; i++) {
         char key[24];
@@ -224,6 +228,10 @@ static void test_history(int st, uint32_t steps, uint64_t seed)
             }
             refok &= by[ref_lookup(st, &r, h[i])] == now;
         }
+        /* batches (their lanes and waves) == single lookups, on every change */
+        placer_lookup_hash_batch(t, h, NKEYS, batch);
+        for (uint32_t i = 0; i < NKEYS; i++)
+            batch_ok &= (int)batch[i] == placer_lookup_hash(t, h[i]);
         if (step % 25 == 0) {
             codec_ok &= round_trip(t, h, 2000);
             double f = 0;
@@ -243,7 +251,8 @@ static void test_history(int st, uint32_t steps, uint64_t seed)
     CHECK_ALL(buckets_ok, "a joiner gets the bucket the paper's add gives");
     CHECK_ALL(codec_ok, "decode(encode(s)) == s, byte for byte, lookups equal");
     CHECK_ALL(moved_ok, "placer_moved_fraction near one node's share");
-    if (!minimal || !refok || !buckets_ok || !codec_ok || !moved_ok)
+    CHECK_ALL(batch_ok, "placer_lookup_hash_batch == placer_lookup_hash after every change");
+    if (!minimal || !refok || !buckets_ok || !codec_ok || !moved_ok || !batch_ok)
         fprintf(stderr, "  (strategy %s)\n", name);
     /* The same membership history gives the same bytes. */
     members x = hist[0];
@@ -266,6 +275,7 @@ static void test_history(int st, uint32_t steps, uint64_t seed)
     placer_snapshot_free(s);
     free(h);
     free(before);
+    free(batch);
     ref_memento_free(&r.m);
     ref_anchor_free(&r.a);
     ref_dx_free(&r.d);
@@ -535,8 +545,19 @@ static void test_handoff(void)
     }
 }
 
+/* Every CPU level's kernels (memento's jump: AVX2 lanes, SSE4.1, the
+ * portable ones) through short histories against the references. */
+static void at_level(void *ctx, const cpu_level *level)
+{
+    (void)ctx;
+    (void)level;
+    for (size_t i = 0; i < 3; i++)
+        test_history(five[i], 60, 77 + i);
+}
+
 int main(void)
 {
+    for_each_cpu_level(at_level, NULL);
     test_handoff();
     test_forged();
     test_functions();
