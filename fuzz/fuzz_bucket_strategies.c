@@ -7,8 +7,12 @@
  * probed position has the reference's owner, only the leaver's keys moved
  * (or keys moved only to the joiner), and the snapshot decodes to the
  * same bytes. Anchor's and dx's capacity comes from the input too: a join
- * past it must be refused, and change nothing.
+ * past it must be refused, and change nothing. Batches of a length the
+ * input chooses (placer_lookup_hash_batch: memento's jump lanes, anchor's
+ * and dx's waves) must give the reference's owners too, with the
+ * machine's kernels or, as the first byte says, the portable ones.
  */
+#define PLACER_STATIC_LINKING_ONLY
 #include "fuzz.h"
 #include "placer.h"
 #include "ref_buckets.h"
@@ -126,7 +130,9 @@ static void check_codec(const placer_snapshot *s)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_producer p = {data, size};
-    hist h = {.st = five[fuzz_u8(&p) % 5]};
+    uint8_t first = fuzz_u8(&p);
+    hist h = {.st = five[first % 5]};
+    placer_set_cpu_mask((first / 5) & 1 ? 0u : ~0u); /* kernels are chosen at build */
     int anywhere = h.st == PLACER_MEMENTO || h.st == PLACER_ANCHOR || h.st == PLACER_DX;
     uint32_t start = 1 + fuzz_u8(&p) % 16;
     h.cap = start + fuzz_u8(&p) % 48;
@@ -194,6 +200,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             else
                 FUZZ_ASSERT(now == before[i] || now == who);
         }
+        uint32_t nbatch = 1 + op % PROBES, batch[PROBES];
+        FUZZ_ASSERT(placer_lookup_hash_batch(t, probe, nbatch, batch) == 0);
+        for (uint32_t i = 0; i < nbatch; i++)
+            FUZZ_ASSERT(owner_of_bucket(t, ref_lookup(&h, probe[i])) == id_of(t, batch[i]));
         check_codec(t);
         placer_snapshot_free(s);
         s = t;
