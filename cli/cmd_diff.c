@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "diff_buckets.h"
 #include "diff_sampled.h"
 
 void cmd_diff_usage(FILE *out)
@@ -20,7 +21,10 @@ void cmd_diff_usage(FILE *out)
             "ranges of the hash space (lo, hi] (\"placer_diff\"); jump and rendezvous have\n"
             "no ranges and are sampled at evenly spaced positions: 2^20, fewer when a\n"
             "rendezvous snapshot has many nodes (every lookup scores every node: 128 at\n"
-            "100,000 nodes), the count and the 95%% confidence interval printed.\n"
+            "100,000 nodes), the count and the 95%% confidence interval printed. Two\n"
+            "snapshots of one bucket strategy (jump, memento, anchor, dx, jumpback,\n"
+            "binomial) also get the fraction their buckets say should move: buckets\n"
+            "removed, added and given to another node, each in use holding an equal share.\n"
             "Snapshots that hash keys differently (a compat snapshot and a placer ring, two\n"
             "compat modes, two seeds) are compared by keys: each key of a sample looked up\n"
             "in both, the moved fraction with the sample size and a 95%% interval (100,000\n"
@@ -317,6 +321,8 @@ int cmd_diff(int argc, char **argv)
     double moved = 0;
     int exact = 0;
     uint32_t samples = 0;
+    cli_bucket_diff bd;
+    int buckets = 0;
     int err = !out_of || !into ? PLACER_ENOMEM
               : by_keys.key_file || by_keys.generated ? PLACER_EINVAL
                                                       : placer_diff(a, b, &m, &count);
@@ -352,6 +358,9 @@ int cmd_diff(int argc, char **argv)
                 moved += 1.0 / samples;
             }
         }
+        buckets = cli_diff_buckets(a, b, &bd);
+        if (buckets < 0)
+            err = PLACER_ENOMEM;
     }
     if (err) {
         fprintf(stderr, "placer diff: %s%s\n", placer_strerror(err),
@@ -378,6 +387,16 @@ int cmd_diff(int argc, char **argv)
             cli_json_put(doc, "confidence95", cli_json_num(cli_confidence95(moved, samples)));
         }
         cli_json_put(doc, "ranges", cli_json_u64(count));
+        if (buckets > 0) {
+            json_t *o = json_object();
+            cli_json_put(o, "expected", cli_json_num(bd.expected));
+            cli_json_put(o, "old", json_integer(bd.old_buckets));
+            cli_json_put(o, "new", json_integer(bd.new_buckets));
+            cli_json_put(o, "removed", json_integer(bd.removed));
+            cli_json_put(o, "added", json_integer(bd.added));
+            cli_json_put(o, "reassigned", json_integer(bd.reassigned));
+            cli_json_put(doc, "buckets", o);
+        }
     } else {
         if (exact)
             printf("moved: %.4f%% of keys (exact ranges); ideal %.4f%%", 100 * moved, 100 * ideal);
@@ -387,6 +406,11 @@ int cmd_diff(int argc, char **argv)
                    100 * moved, samples, 100 * cli_confidence95(moved, samples), 100 * ideal);
         if (ideal > 0)
             printf(", %.2fx the ideal", moved / ideal);
+        if (buckets > 0)
+            printf("\nexpected from the buckets: %.4f%% of keys (%u -> %u buckets in use: %u removed, "
+                   "%u added, %u given to another node)",
+                   100 * bd.expected, bd.old_buckets, bd.new_buckets, bd.removed, bd.added,
+                   bd.reassigned);
         printf("\n%-24s %10s %10s\n", "node", "gives", "receives");
     }
     for (uint32_t pass = 0; pass < 2; pass++) {

@@ -85,6 +85,22 @@ for s in partitions jump rendezvous maglev; do
     esac
 done
 
+# Bucket strategies: diff adds what the buckets say should move. 40 equal
+# nodes, the 8th leaves from the middle: memento, anchor and dx expect its
+# share, 2.5000%; jump twice that (the last bucket's node fills the hole).
+for s in memento anchor dx jump; do
+    awk 'BEGIN { printf "{\"strategy\": \"'$s'\", \"nodes\": ["; for (i = 0; i < 40; i++) printf "%s{\"id\": \"n%02d\"}", i ? ", " : "", i; print "]}" }' >"$dir/b1.json"
+    sed 's/{"id": "n07"}, //' "$dir/b1.json" >"$dir/b2.json"
+    "$placer" build "$dir/b1.json" -o "$dir/b1.snap" >/dev/null &&
+        "$placer" build "$dir/b2.json" -o "$dir/b2.snap" --previous "$dir/b1.snap" >/dev/null || bad "build $s b1/b2"
+    expect_exit 0 "diff $s buckets" -- "$placer" diff "$dir/b1.snap" "$dir/b2.snap"
+    want=$([ $s = jump ] && echo '5\.0000% of keys \(40 -> 39 buckets in use: 1 removed, 0 added, 1 given' ||
+        echo '2\.5000% of keys \(40 -> 39 buckets in use: 1 removed, 0 added, 0 given')
+    expect_out "^expected from the buckets: $want" "diff $s: the expected share from the buckets"
+    expect_exit 0 "diff $s buckets --json" -- "$placer" diff "$dir/b1.snap" "$dir/b2.snap" --json
+    expect_out '"buckets":\{"expected":0\.0[25][0-9]*,"old":40,"new":39,"removed":1,"added":0,"reassigned":[01]\}' "diff $s --json: buckets"
+done
+
 # A join in progress: diff prints what the transition will move (owner ->
 # next owner, per node), checked against lookup's own owner and next owner
 # of 20,000 keys; stats gives the joining node its target share.
