@@ -71,20 +71,26 @@ static inline uint32_t anchor_step(const uint32_t *rec, uint64_t pos, uint32_t b
     return x;
 }
 
-/* The first step is taken whether or not the first bucket works (a
- * select, not a branch: it works for about w / a of the keys, a coin toss
- * at the default capacity); the loop's branch is then taken only by the
- * keys whose second bucket is removed too. */
-static uint32_t anchor_bucket(const plc_bhist *h, uint64_t pos)
+/* The first step, taken whether or not the first bucket works (a select,
+ * not a branch: it works for about w / a of the keys, a coin toss at the
+ * default capacity); then the walk, which only keys whose second bucket
+ * is removed too reach (rare), the bucket returned. */
+static inline uint32_t anchor_first(const uint32_t *rec, uint32_t n, uint64_t pos)
 {
-    const uint32_t *rec = h->aux;
-    uint32_t b = plc_range_slot(pos, h->n), a = rec[2 * b];
+    uint32_t b = plc_range_slot(pos, n), a = rec[2 * b];
     uint32_t x = plc_below(plc_draw(pos, b), a), keep = plc_opaque32((uint32_t)(a != 0) - 1);
     uint32_t lim = a | keep; /* no A reaches UINT32_MAX: no walk when b works */
     b = (b & keep) | (x & ~keep); /* b still when it works, else x */
     while (__builtin_expect(rec[2 * b] >= lim, 0))
         b = rec[2 * b + 1];
-    for (; (a = rec[2 * b]);)
+    return b;
+}
+
+static uint32_t anchor_bucket(const plc_bhist *h, uint64_t pos)
+{
+    const uint32_t *rec = h->aux;
+    uint32_t b = anchor_first(rec, h->n, pos);
+    for (uint32_t a; (a = rec[2 * b]);)
         b = anchor_step(rec, pos, b, a);
     return b;
 }
@@ -95,10 +101,10 @@ static uint32_t anchor_owner(const placer_snapshot *s, uint64_t h, int target)
     return st->aux[2 * anchor_bucket(st, h) + 1];
 }
 
-/* The keys in waves: every key's first record, then one step for each key
- * still on a removed bucket, again and again, the survivors of a wave
- * compacted without a branch, so the keys' draws and loads overlap and
- * only the rare inner walk branches. */
+/* The keys in waves: every key's first step (anchor_first, no branch),
+ * then one step for each key still on a removed bucket, again and again,
+ * the survivors of a wave compacted without a branch, so the keys' draws
+ * and loads overlap and only the rare inner walk branches. */
 static void anchor_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t n,
                                uint32_t *owners)
 {
@@ -110,7 +116,7 @@ static void anchor_owner_batch(const placer_snapshot *s, const uint64_t *h, size
         uint32_t m = n - at < 64 ? (uint32_t)(n - at) : 64, k = 0;
         const uint64_t *pos = h + at;
         for (uint32_t j = 0; j < m; j++) {
-            b[j] = plc_range_slot(pos[j], st->n);
+            b[j] = anchor_first(rec, st->n, pos[j]);
             a[j] = rec[2 * b[j]];
             live[k] = (uint8_t)j;
             k += a[j] != 0;
