@@ -7,6 +7,9 @@
  *   buckets/<strategy>/<state>/hash     placer_lookup_hash (pre-hashed keys)
  *   buckets/<strategy>/<state>/hash_batch  placer_lookup_hash_batch
  *   buckets/<strategy>/<state>/reference   the reference on the same hashes
+ *   buckets/memento/<state>/hash_sw, hash_batch_sw   the same snapshot decoded
+ *       with the CPU mask at 0: the portable jump kernels (the paper's loop,
+ *       four interleaved scalar lanes) beside the dispatched ones
  * <state> is "full" (no removals) or "10pct" (100 random nodes removed one
  * build at a time from the previous snapshot: memento, anchor, dx).
  */
@@ -27,6 +30,7 @@ static const int strategies[NSTRAT] = {PLACER_JUMP, PLACER_MEMENTO, PLACER_ANCHO
 
 typedef struct prepared {
     placer_snapshot *s;
+    placer_snapshot *sw; /* s decoded with the portable kernels */
     ref_memento m;
     ref_anchor a;
     ref_dx d;
@@ -97,12 +101,21 @@ static prepared *prepare(int si, int removed)
         ref_anchor_remove(&p->a, bucket);
         ref_dx_remove(&p->d, bucket);
     }
+    void *buf;
+    size_t len;
+    if (p->s && placer_snapshot_encode(p->s, &buf, &len) == 0) {
+        placer_set_cpu_mask(0); /* kernels are copied when a snapshot is made */
+        placer_snapshot_decode(buf, len, &p->sw);
+        placer_set_cpu_mask(~0u);
+        placer_buffer_free(buf);
+    }
     p->ready = 1;
     return p;
 }
 
 typedef struct bucket_case {
-    int si, removed, mode; /* mode: 0 single, 1 batch, 2 hash, 3 hash_batch, 4 reference */
+    int si, removed, mode; /* mode: 0 single, 1 batch, 2 hash, 3 hash_batch, 4 reference,
+                            * 5 hash_sw, 6 hash_batch_sw */
 } bucket_case;
 
 static uint32_t ref_of(int st, const prepared *p, uint64_t h)
@@ -147,6 +160,14 @@ static void bench_bucket(plc_bench *b, const void *arg)
             placer_lookup_hash_batch(p->s, f->hashes, BENCH_KEYS, owners);
             acc += owners[acc % BENCH_KEYS];
             break;
+        case 5:
+            for (uint32_t i = 0; i < BENCH_KEYS; i++)
+                acc += (uint32_t)placer_lookup_hash(p->sw, f->hashes[i]);
+            break;
+        case 6:
+            placer_lookup_hash_batch(p->sw, f->hashes, BENCH_KEYS, owners);
+            acc += owners[acc % BENCH_KEYS];
+            break;
         default:
             for (uint32_t i = 0; i < BENCH_KEYS; i++)
                 acc += ref_of(st, p, f->hashes[i]);
@@ -159,16 +180,17 @@ static void bench_bucket(plc_bench *b, const void *arg)
 
 void register_bucket_benches(void)
 {
-    static const char *const modes[5] = {"single", "batch", "hash", "hash_batch", "reference"};
-    static bucket_case cases[NSTRAT * 2 * 5];
-    static char names[NSTRAT * 2 * 5][64];
+    static const char *const modes[7] = {"single",    "batch",   "hash",         "hash_batch",
+                                         "reference", "hash_sw", "hash_batch_sw"};
+    static bucket_case cases[NSTRAT * 2 * 7];
+    static char names[NSTRAT * 2 * 7][64];
     int k = 0;
     for (int si = 0; si < NSTRAT; si++)
         for (int removed = 0; removed < 2; removed++) {
             int st = strategies[si];
             if (removed && st != PLACER_MEMENTO && st != PLACER_ANCHOR && st != PLACER_DX)
                 continue;
-            for (int mode = 0; mode < 5; mode++, k++) {
+            for (int mode = 0; mode < (st == PLACER_MEMENTO ? 7 : 5); mode++, k++) {
                 cases[k] = (bucket_case){si, removed, mode};
                 snprintf(names[k], sizeof names[k], "buckets/%s/%s/%s", placer_strategy_name(st),
                          removed ? "10pct" : "full", modes[mode]);
