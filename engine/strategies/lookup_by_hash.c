@@ -6,7 +6,7 @@
  */
 #include "strategy_ops.h"
 
-#define CHUNK 32u
+#define CHUNK 128u
 
 int plc_lookup_by_hash(const placer_snapshot *s, const void *key, size_t len)
 {
