@@ -1,0 +1,66 @@
+/* icount_buckets.c -- the bucket lookups' instruction counts under
+ * cachegrind (bench/RESULTS.md, issue 27):
+ *   valgrind --tool=cachegrind --branch-sim=yes --cache-sim=no \
+ *       build/bench/icount_buckets STRATEGY MODE
+ * STRATEGY 7 memento, 8 anchor, 9 dx; MODE 0: the setup alone, 1
+ * placer_lookup_hash, 2 placer_lookup_hash_batch, 3 the plain reference
+ * (tests/ref_buckets.c); N keys after 100 random removals from 1,000
+ * buckets. Per key: (count of MODE - count of MODE 0) / N. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "placer.h"
+#include "ref_buckets.h"
+#define NB 1000u
+#define N 65536u
+static placer_snapshot *build(int st, const uint32_t *ids, uint32_t n, const placer_snapshot *prev)
+{
+    placer_builder *b = placer_builder_new();
+    placer_builder_set_strategy(b, st);
+    char id[16];
+    for (uint32_t i = 0; i < n; i++) { snprintf(id, sizeof id, "node-%04u", ids[i]); placer_builder_add_node(b, id, NULL, 1.0); }
+    placer_builder_set_previous(b, prev);
+    placer_snapshot *s = NULL;
+    placer_builder_build(b, 1, &s);
+    placer_builder_free(b);
+    return s;
+}
+static uint32_t bucket_of_node(const placer_snapshot *s, const char *id)
+{
+    for (uint32_t i = 0; i < placer_token_count(s); i++) { uint64_t t; uint32_t o; placer_token_at(s, i, &t, &o);
+        if (!strcmp(placer_node_id(s, o), id)) return (uint32_t)t; }
+    return 0;
+}
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: icount_buckets STRATEGY MODE\n");
+        return 2;
+    }
+    int st = atoi(argv[1]), mode = atoi(argv[2]);
+    static uint32_t ids[NB], owners[N]; static uint64_t h[N];
+    uint32_t n = NB;
+    for (uint32_t i = 0; i < NB; i++) ids[i] = i;
+    placer_snapshot *s = build(st, ids, n, NULL);
+    ref_memento m; ref_anchor a; ref_dx d;
+    ref_memento_init(&m, NB); ref_anchor_init(&a, 2000); ref_dx_init(&d, 2048);
+    for (uint32_t i = 0; i < NB; i++) { ref_memento_add(&m); ref_anchor_add(&a); ref_dx_add(&d); }
+    uint64_t r = 12345;
+    for (uint32_t k = 0; k < NB / 10; k++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t at = (uint32_t)((r >> 33) % n); char id[16];
+        snprintf(id, sizeof id, "node-%04u", ids[at]);
+        uint32_t bucket = bucket_of_node(s, id);
+        ids[at] = ids[--n];
+        placer_snapshot *t = build(st, ids, n, s); placer_snapshot_free(s); s = t;
+        ref_memento_remove(&m, bucket); ref_anchor_remove(&a, bucket); ref_dx_remove(&d, bucket);
+    }
+    uint64_t x = 1, acc = 0;
+    for (uint32_t i = 0; i < N; i++) { x = x * 6364136223846793005ull + 1; h[i] = x ^ (x >> 29) * 0x9e3779b97f4a7c15ull; }
+    if (mode == 1) for (uint32_t i = 0; i < N; i++) acc += (uint32_t)placer_lookup_hash(s, h[i]);
+    if (mode == 2) { placer_lookup_hash_batch(s, h, N, owners); acc += owners[7]; }
+    if (mode == 3) for (uint32_t i = 0; i < N; i++)
+        acc += st == PLACER_MEMENTO ? (uint32_t)ref_memento_lookup(&m, h[i]) : st == PLACER_ANCHOR ? ref_anchor_lookup(&a, h[i]) : ref_dx_lookup(&d, h[i]);
+    printf("%llu\n", (unsigned long long)acc);
+    return 0;
+}
