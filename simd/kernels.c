@@ -80,7 +80,6 @@ static const crc_choice crc_choices[] = {
 #endif
     {plc_crc32c_sw, CRC_HASHES(sw), "slicing-by-8", "crc32c-sw+mum", 0},
 };
-#define NCRC (sizeof crc_choices / sizeof crc_choices[0])
 
 /* IEEE CRC-32: folding with PCLMULQDQ (and SSE4.1 extracts) or tables. */
 typedef struct crc32_choice {
@@ -95,7 +94,6 @@ static const crc32_choice crc32_choices[] = {
 #endif
     {plc_crc32_sw, "slicing-by-8", 0},
 };
-#define NCRC32 (sizeof crc32_choices / sizeof crc32_choices[0])
 
 /* Rendezvous scoring: 8 candidates per step with AVX-512, or one. */
 typedef struct hrw_choice {
@@ -116,7 +114,6 @@ static const hrw_choice hrw_choices[] = {
     {plc_hrw_best_scalar, plc_hrw_scores_scalar, plc_hrw_best_uniform_scalar,
      plc_hrw_scores_uniform_scalar, plc_hrw_best_classes_scalar, "hrw-scalar", 0},
 };
-#define NHRW (sizeof hrw_choices / sizeof hrw_choices[0])
 
 /* SipHash-1-3 across keys: 8, 4 or 2 lanes, or one key at a time. */
 static const plc_siphash_kernel sip_choices[] = {
