@@ -13,13 +13,8 @@
 #include <simde/x86/sse4.2.h>
 
 #include "crc32c.h"
+#include "hw_crc_step.h"
 #include "load.h"
-
-static inline uint32_t step64(uint32_t crc, uint64_t w)
-{
-    return (uint32_t)simde_mm_crc32_u64(crc, w);
-}
-
 
 static inline const unsigned char *three_way(const unsigned char *p, size_t block, uint32_t *crc,
                                              const uint32_t shift[4][256])
@@ -52,7 +47,7 @@ uint32_t plc_crc32c_hw(uint32_t crc, const void *data, size_t len)
         len -= 3 * PLC_CRC32C_SHORT;
     }
     while (len >= 8) {
-        c = step64(c, plc_load64le(p));
+        c = hw_crc_step(c, plc_load64le(p));
         p += 8;
         len -= 8;
     }
@@ -63,7 +58,7 @@ uint32_t plc_crc32c_hw(uint32_t crc, const void *data, size_t len)
 
 #define PLC_HASH64_NAME plc_hash64_hw
 #define PLC_HASH64_BATCH_NAME plc_hash64_batch_hw
-#define PLC_HASH64_STEP step64
+#define PLC_HASH64_STEP hw_crc_step
 #define PLC_HASH64_KEYED_NAME plc_hash_v1_hw
 #define PLC_HASH64_KEYED_BATCH_NAME plc_hash_v1_batch_hw
 #include "hash64_body.h"

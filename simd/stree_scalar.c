@@ -3,22 +3,7 @@
 #include <stdint.h>
 
 #include "crc32c.h"
-
-static inline uint32_t rank_node(const int64_t *key, int64_t x)
-{
-    uint32_t r = 0;
-    for (int i = 0; i < 8; i++)
-        r += key[i] < x;
-    return r;
-}
-
-static inline uint32_t rank_leaf(const int64_t *key, int64_t x)
-{
-    uint32_t r = 0;
-    for (int i = 0; i < 5; i++)
-        r += key[i] < x;
-    return r;
-}
+#include "stree_rank_scalar.h"
 
 #define PLC_STREE_ONE plc_stree_scalar
 #define PLC_STREE_BATCH plc_stree_batch_scalar
