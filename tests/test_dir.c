@@ -8,14 +8,16 @@
  * holding hundreds of tokens, owners repeated so that whole entries answer
  * alone or by the one token they hold (SPLIT, and hashes too close to its
  * token to call); at the size plc_dir_choose_bits picks and at forced sizes from 1
- * bit up.
+ * bit up. The kernels are the dispatch table's at each CPU level this
+ * machine has (tests/isa.h), every level on the same sets.
  */
+#define PLACER_STATIC_LINKING_ONLY
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
-#include "cpu.h"
 #include "dir.h"
+#include "isa.h"
 #include "kernels.h"
 #include "reference.h"
 #include "stree.h"
@@ -92,29 +94,24 @@ static void check_bits(const uint64_t *t, const uint32_t *o, uint32_t n, uint32_
     for (size_t i = 0; i < nq; i++)
         want[i] = o[ref_lower_bound_wrap(t, n, q[i])];
 
-    unsigned f = plc_cpu_detected();
-    size_t nk;
-    const plc_search_kernel *k = plc_search_kernels(&nk);
-    for (size_t j = 0; j < nk; j++) {
-        if ((k[j].needs & f) != k[j].needs)
-            continue;
-        long bad = 0, bad_batch = 0;
-        for (size_t i = 0; i < nq; i++)
-            bad += k[j].dir_one(&d, q[i]) != want[i];
-        k[j].dir_batch(&d, q, nq, got);
-        for (size_t i = 0; i < nq; i++)
-            bad_batch += got[i] != want[i];
-        /* Odd batch lengths: the tail group. */
-        size_t part = nq > 45 ? 45 : nq;
-        memset(got, 0xff, part * sizeof *got);
-        k[j].dir_batch(&d, q, part, got);
-        for (size_t i = 0; i < part; i++)
-            bad_batch += got[i] != want[i];
-        if (bad || bad_batch)
-            fprintf(stderr, "%s n=%u bits=%u: %s single %ld wrong, batch %ld wrong\n", what, n, bits,
-                    k[j].name, bad, bad_batch);
-        CHECK_ALL(bad == 0 && bad_batch == 0, "every directory kernel == lower_bound with wrap");
-    }
+    /* This level's directory kernels, single and batched. */
+    const plc_kernels *k = plc_kernels_get();
+    long bad = 0, bad_batch = 0;
+    for (size_t i = 0; i < nq; i++)
+        bad += k->dir_search(&d, q[i]) != want[i];
+    k->dir_search_batch(&d, q, nq, got);
+    for (size_t i = 0; i < nq; i++)
+        bad_batch += got[i] != want[i];
+    /* Odd batch lengths: the tail group. */
+    size_t part = nq > 45 ? 45 : nq;
+    memset(got, 0xff, part * sizeof *got);
+    k->dir_search_batch(&d, q, part, got);
+    for (size_t i = 0; i < part; i++)
+        bad_batch += got[i] != want[i];
+    if (bad || bad_batch)
+        fprintf(stderr, "%s n=%u bits=%u: %s single %ld wrong, batch %ld wrong\n", what, n, bits,
+                k->search_name, bad, bad_batch);
+    CHECK_ALL(bad == 0 && bad_batch == 0, "every directory kernel == lower_bound with wrap");
     free(q);
     free(want);
     free(got);
@@ -178,8 +175,11 @@ static void both_owner_kinds(uint64_t *t, uint32_t n, uint64_t *rng, const char 
     free(o);
 }
 
-int main(void)
+/* Every set at one CPU level; the same sets at every level. */
+static void at_level(void *ctx, const cpu_level *level)
 {
+    (void)ctx;
+    (void)level;
     uint64_t rng = 4242;
     static const uint32_t sizes[] = {1, 2, 5, 6, 10, 11, 63, 64, 65, 100, 1024, 4097, 30720};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
@@ -237,6 +237,11 @@ int main(void)
         free(o);
         free(t);
     }
+}
+
+int main(void)
+{
+    CHECK(for_each_cpu_level(at_level, NULL) >= 1);
     /* Every kind of entry was exercised (else the test proved less than it says). */
     printf("entries seen: %ld answer alone, %ld split, %ld leaf, %ld crowded (tree)\n", seen.owner,
            seen.split, seen.leaf, seen.big);

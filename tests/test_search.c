@@ -10,13 +10,18 @@
  * its lower_bound index: picking any duplicate but the first is caught.
  * The reference is the textbook lower_bound, itself checked against a
  * linear scan on the small sets.
+ *
+ * The kernels are the dispatch table's at each CPU level this machine has
+ * (tests/isa.h): every level runs the same sets (the generator restarts
+ * from one seed), and the portable level also checks the baselines.
  */
+#define PLACER_STATIC_LINKING_ONLY
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
-#include "cpu.h"
 #include "eytzinger.h"
+#include "isa.h"
 #include "kernels.h"
 #include "reference.h"
 #include "search.h"
@@ -76,7 +81,8 @@ static uint64_t *make_queries(const uint64_t *t, uint32_t n, uint64_t *rng, size
 
 static const char *sizes_desc = "every kernel == lower_bound with wrap";
 
-static void check_set(const uint64_t *tokens, uint32_t n, uint64_t *rng, const char *what)
+static void check_set(const uint64_t *tokens, uint32_t n, uint64_t *rng, const char *what,
+                      const cpu_level *level)
 {
     uint32_t *owners = malloc((size_t)n * sizeof *owners);
     for (uint32_t i = 0; i < n; i++)
@@ -96,55 +102,54 @@ static void check_set(const uint64_t *tokens, uint32_t n, uint64_t *rng, const c
             CHECK_ALL((lin == n ? 0 : lin) == want[i], "reference == linear scan");
         }
 
-    unsigned f = plc_cpu_detected();
-    size_t nk;
-    const plc_search_kernel *k = plc_search_kernels(&nk);
-    for (size_t j = 0; j < nk; j++) {
-        if ((k[j].needs & f) != k[j].needs)
-            continue;
-        long bad = 0;
-        for (size_t i = 0; i < nq; i++)
-            bad += k[j].one(&l.tree, q[i]) != want[i] || k[j].index(&l.tree, q[i]) != want[i];
-        k[j].batch(&l.tree, q, nq, got);
-        long bad_batch = 0;
-        for (size_t i = 0; i < nq; i++)
-            bad_batch += got[i] != want[i];
-        /* The fused kernels: hash the key, then the same answer. */
-        long bad_key = 0;
-        uint64_t seed = check_rand(rng);
-        enum { NKEYS = 300 };
-        static unsigned char keybuf[NKEYS][40];
-        const void *keys[NKEYS];
-        size_t lens[NKEYS];
-        uint32_t kout[NKEYS];
-        for (int i = 0; i < NKEYS; i++) {
-            lens[i] = (size_t)(i % 41);
-            for (size_t b = 0; b < lens[i]; b++)
-                keybuf[i][b] = (unsigned char)check_rand(rng);
-            keys[i] = keybuf[i];
-        }
-        k[j].key_batch(&l.tree, seed, keys, lens, NKEYS, kout);
-        for (int i = 0; i < NKEYS; i++) {
-            uint32_t w = ref_lower_bound_wrap(tokens, n, plc_kernels_sw()->hash64_v2(seed, keys[i], lens[i]));
-            bad_key += k[j].key_one(&l.tree, seed, keys[i], lens[i]) != w;
-            bad_key += kout[i] != w;
-        }
-        if (bad || bad_batch || bad_key)
-            fprintf(stderr, "%s n=%u: %s single %ld wrong, batch %ld wrong, keyed %ld wrong\n", what,
-                    n, k[j].name, bad, bad_batch, bad_key);
-        CHECK_ALL(bad == 0 && bad_batch == 0 && bad_key == 0, sizes_desc);
-    }
+    /* This level's search kernels, single, batched and fused with the hash. */
+    const plc_kernels *k = plc_kernels_get();
     long bad = 0;
-    for (size_t i = 0; i < nq; i++) {
-        bad += plc_eytzinger_search(&l.eyt, q[i]) != want[i];
-        bad += plc_search_branchless(tokens, n, q[i]) != want[i];
-    }
-    plc_eytzinger_batch(&l.eyt, q, nq, got);
     for (size_t i = 0; i < nq; i++)
-        bad += got[i] != want[i];
-    if (bad)
-        fprintf(stderr, "%s n=%u: eytzinger/branchless %ld wrong\n", what, n, bad);
-    CHECK_ALL(bad == 0, "eytzinger and branchless binary == lower_bound with wrap");
+        bad += k->search(&l.tree, q[i]) != want[i] || k->index(&l.tree, q[i]) != want[i];
+    k->search_batch(&l.tree, q, nq, got);
+    long bad_batch = 0;
+    for (size_t i = 0; i < nq; i++)
+        bad_batch += got[i] != want[i];
+    /* The fused kernels: hash the key, then the same answer. */
+    long bad_key = 0;
+    uint64_t seed = check_rand(rng);
+    enum { NKEYS = 300 };
+    static unsigned char keybuf[NKEYS][40];
+    const void *keys[NKEYS];
+    size_t lens[NKEYS];
+    uint32_t kout[NKEYS];
+    for (int i = 0; i < NKEYS; i++) {
+        lens[i] = (size_t)(i % 41);
+        for (size_t b = 0; b < lens[i]; b++)
+            keybuf[i][b] = (unsigned char)check_rand(rng);
+        keys[i] = keybuf[i];
+    }
+    k->lookup_batch(&l.tree, seed, keys, lens, NKEYS, kout);
+    for (int i = 0; i < NKEYS; i++) {
+        uint32_t w = ref_lower_bound_wrap(tokens, n, plc_kernels_sw()->hash64_v2(seed, keys[i], lens[i]));
+        bad_key += k->lookup(&l.tree, seed, keys[i], lens[i]) != w;
+        bad_key += kout[i] != w;
+    }
+    if (bad || bad_batch || bad_key)
+        fprintf(stderr, "%s n=%u: level %s, %s single %ld wrong, batch %ld wrong, keyed %ld wrong\n",
+                what, n, level->name, k->search_name, bad, bad_batch, bad_key);
+    CHECK_ALL(bad == 0 && bad_batch == 0 && bad_key == 0, sizes_desc);
+
+    /* The baselines use no CPU feature: checked once, at the portable level. */
+    if (level->mask == 0) {
+        bad = 0;
+        for (size_t i = 0; i < nq; i++) {
+            bad += plc_eytzinger_search(&l.eyt, q[i]) != want[i];
+            bad += plc_search_branchless(tokens, n, q[i]) != want[i];
+        }
+        plc_eytzinger_batch(&l.eyt, q, nq, got);
+        for (size_t i = 0; i < nq; i++)
+            bad += got[i] != want[i];
+        if (bad)
+            fprintf(stderr, "%s n=%u: eytzinger/branchless %ld wrong\n", what, n, bad);
+        CHECK_ALL(bad == 0, "eytzinger and branchless binary == lower_bound with wrap");
+    }
     free(q);
     free(want);
     free(got);
@@ -175,32 +180,27 @@ static uint64_t *sorted_tokens(uint32_t n, uint64_t *rng, int dup_every, int end
     return t;
 }
 
-int main(void)
+/* Every set at one CPU level; the same sets at every level. */
+static void at_level(void *ctx, const cpu_level *level)
 {
+    (void)ctx;
     static const uint32_t fixed[] = {1, 2, 7, 8, 9, 63, 64, 65, 72, 73, 511, 4096, 30720};
     uint64_t rng = 31337;
-    size_t nk;
-    const plc_search_kernel *k = plc_search_kernels(&nk);
-    printf("search kernels on this CPU:");
-    for (size_t j = 0; j < nk; j++)
-        if ((k[j].needs & plc_cpu_detected()) == k[j].needs)
-            printf(" %s", k[j].name);
-    printf(" eytzinger branchless-binary\n");
-
     for (size_t s = 0; s < sizeof fixed / sizeof fixed[0]; s++) {
         uint32_t n = fixed[s];
         for (int variant = 0; variant < 3; variant++) {
             uint64_t *t = sorted_tokens(n, &rng, variant == 1 ? 3 : 0, variant == 2);
-            check_set(t, n, &rng, variant == 0 ? "distinct" : variant == 1 ? "duplicates" : "ends");
+            check_set(t, n, &rng, variant == 0 ? "distinct" : variant == 1 ? "duplicates" : "ends",
+                      level);
             free(t);
         }
         uint64_t *same = malloc((size_t)n * sizeof *same);
         for (uint32_t i = 0; i < n; i++)
             same[i] = UINT64_C(0x8000000000000000);
-        check_set(same, n, &rng, "all equal");
+        check_set(same, n, &rng, "all equal", level);
         for (uint32_t i = 0; i < n; i++)
             same[i] = i < n / 2 ? 0 : UINT64_MAX;
-        check_set(same, n, &rng, "0 and max only");
+        check_set(same, n, &rng, "0 and max only", level);
         free(same);
     }
     /* Random sizes, non-powers of two, up to 2^24. */
@@ -211,8 +211,13 @@ int main(void)
     for (size_t s = 0; s < sizeof random_sizes / sizeof random_sizes[0]; s++) {
         uint64_t *t = sorted_tokens(random_sizes[s], &rng, 5, s % 2);
         printf("random size %u\n", random_sizes[s]);
-        check_set(t, random_sizes[s], &rng, "random size");
+        check_set(t, random_sizes[s], &rng, "random size", level);
         free(t);
     }
+}
+
+int main(void)
+{
+    CHECK(for_each_cpu_level(at_level, NULL) >= 1);
     return check_done("test_search");
 }
