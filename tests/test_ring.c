@@ -2,15 +2,17 @@
  * test_ring.c -- ring semantics: the first token >= hash owns the key, past
  * the last token the key wraps to the smallest; ties ordered by (token, node
  * id, vnode index); generated tokens at placer_hash64(seed, "<id>-<i>");
- * weights; determinism; seed 004's worked example; every kernel path against
- * a linear-scan reference, through the radix directory and through the S+
- * tree alone, and a hostile ring whose tokens crowd one directory entry.
+ * weights; determinism; seed 004's worked example; every kernel path (each
+ * CPU level, tests/isa.h) against a linear-scan reference, through the
+ * radix directory and through the S+ tree alone, and a hostile ring whose
+ * tokens crowd one directory entry.
  */
 #define PLACER_STATIC_LINKING_ONLY
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "isa.h"
 #include "placer.h"
 #include "reference.h"
 #include "snapshot_internal.h"
@@ -190,10 +192,9 @@ static void deterministic(void)
 }
 
 /* Random rings with many duplicate tokens, against the linear scan. */
-static void against_reference(unsigned mask)
+static void against_reference(void)
 {
-    placer_set_cpu_mask(mask);
-    uint64_t rng = 2024 + mask;
+    uint64_t rng = 2024;
     long bad = 0;
     for (int trial = 0; trial < 300; trial++) {
         int nnodes = 1 + (int)(check_rand(&rng) % 12);
@@ -248,13 +249,11 @@ static void against_reference(unsigned mask)
         placer_builder_free(b);
     }
     CHECK_ALL(bad == 0, "lookup == linear-scan reference on random rings");
-    placer_set_cpu_mask(~0u);
 }
 
 /* Batches answer exactly as single lookups; a bad batch writes nothing. */
-static void batches(unsigned mask)
+static void batches(void)
 {
-    placer_set_cpu_mask(mask);
     placer_builder *b = placer_builder_new();
     char id[16];
     for (int i = 0; i < 37; i++) {
@@ -299,7 +298,6 @@ static void batches(unsigned mask)
     CHECK_EQ(placer_lookup_hash_batch(NULL, hashes, 3, howners), PLACER_ENULL);
     placer_snapshot_free(s);
     placer_builder_free(b);
-    placer_set_cpu_mask(~0u);
 }
 
 /* The search layout (line table + S+ tree) costs at most 2x plain sorted
@@ -354,9 +352,8 @@ static void layout_memory(void)
 /* A hostile ring: 20,000 explicit tokens inside one directory entry (and a
  * few outside). Its hashes take the tree's descent (logarithmic, not a scan
  * of the entry) and every answer matches the linear-scan reference. */
-static void crowded_entry(unsigned mask)
+static void crowded_entry(void)
 {
-    placer_set_cpu_mask(mask);
     enum { N = 20000, NODES = 7 };
     static const char *const ids[NODES] = {"n0", "n1", "n2", "n3", "n4", "n5", "n6"};
     placer_builder *b = placer_builder_new();
@@ -364,7 +361,7 @@ static void crowded_entry(unsigned mask)
         placer_builder_add_node(b, ids[i], NULL, 1);
     static ref_token ref[N];
     uint32_t per_node[NODES] = {0};
-    uint64_t rng = 99 + mask, base = UINT64_C(0x5A5A000000000000);
+    uint64_t rng = 99, base = UINT64_C(0x5A5A000000000000);
     for (uint32_t i = 0; i < N; i++) {
         uint32_t n = (uint32_t)(check_rand(&rng) % NODES);
         uint64_t t = i < 5 ? check_rand(&rng) : base | (check_rand(&rng) >> 24);
@@ -390,7 +387,17 @@ static void crowded_entry(unsigned mask)
     CHECK_ALL(bad == 0, "a crowded directory entry == linear-scan reference");
     placer_snapshot_free(s);
     placer_builder_free(b);
-    placer_set_cpu_mask(~0u);
+}
+
+/* The ring's kernels at one CPU level (tests/isa.h): the snapshots built
+ * here take this level's. */
+static void at_level(void *ctx, const cpu_level *level)
+{
+    (void)ctx;
+    (void)level;
+    against_reference();
+    batches();
+    crowded_entry();
 }
 
 int main(void)
@@ -399,12 +406,7 @@ int main(void)
     ties_ordered_by_id_then_vnode();
     generated_tokens_and_weights();
     deterministic();
-    against_reference(~0u);
-    against_reference(0);
-    batches(~0u);
-    batches(0);
+    CHECK(for_each_cpu_level(at_level, NULL) >= 1);
     layout_memory();
-    crowded_entry(~0u);
-    crowded_entry(0);
     return check_done("test_ring");
 }
