@@ -1,7 +1,7 @@
 /*
  * radix_sort.h -- the stable sort both ring builders use: placer's rings
  * (ring_build.c, 64-bit tokens) and the compatibility modes' points
- * (compat_build.c, 32-bit points in the low bits). Stability is the
+ * (compat_layout_kit.c, 32-bit points in the low bits). Stability is the
  * tie-break both need: among equal tokens the order the entries were made
  * in (vnode order; the program's insertion order).
  */

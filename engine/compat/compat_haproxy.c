@@ -1,0 +1,120 @@
+/*
+ * compat_haproxy.c -- haproxy's consistent ring, as lb_chash.c builds it
+ * (docs/COMPAT.md): 16 * weight points full_hash(id * 4096 + j) per
+ * server, the nearer point winning, which the midpoint of every gap turns
+ * into the successor rule; and the server ids haproxy gives (cfgparse.c),
+ * which its points and its map's weights (compat_haproxy_map.c) use.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "compat_layout_kit.h"
+#include "compat_layouts.h"
+
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* haproxy's server ids: explicit ones kept; the others get, in declaration
+ * order, the first free id >= next_id, where next_id counts every server
+ * (cfgparse.c: next_id++ runs for explicit ids too). An id given this way
+ * is below every later next_id, so only explicit ids can be in the way:
+ * they are sorted once and skipped with a cursor, O(n log n) (the scan of
+ * every server per candidate was O(n^2): issue 29). */
+int plc_compat_haproxy_ids(const plc_compat_config *c, uint32_t *ids)
+{
+    uint32_t *taken = plc_malloc(sizeof *taken * (c->nnodes ? c->nnodes : 1));
+    if (!taken)
+        return PLACER_ENOMEM;
+    uint32_t nt = 0;
+    int rc = 0;
+    for (uint32_t i = 0; i < c->nnodes; i++) {
+        ids[i] = c->nodes[i].hash_id;
+        if (ids[i] > PLC_HAPROXY_MAX_ID)
+            rc = PLACER_EINVAL;
+        else if (ids[i])
+            taken[nt++] = ids[i];
+    }
+    if (!rc)
+        qsort(taken, nt, sizeof *taken, cmp_u32);
+    for (uint32_t k = 1; !rc && k < nt; k++)
+        if (taken[k] == taken[k - 1])
+            rc = PLACER_EINVAL; /* two servers with one explicit id */
+    uint32_t next = 1, t = 0;
+    for (uint32_t i = 0; !rc && i < c->nnodes; i++, next++) {
+        if (ids[i])
+            continue;
+        for (;;) {
+            while (t < nt && taken[t] < next)
+                t++;
+            if (t == nt || taken[t] != next)
+                break;
+            next++;
+        }
+        if (next > PLC_HAPROXY_MAX_ID)
+            rc = PLACER_EINVAL;
+        else
+            ids[i] = next;
+    }
+    plc_free(taken);
+    return rc;
+}
+
+static int consistent_points(const plc_compat_config *c, const plc_compat_layout *l,
+                             plc_compat_points *a)
+{
+    uint64_t total;
+    int rc = plc_compat_check_weights(c, PLC_HAPROXY_MAX_WEIGHT, &total);
+    if (rc)
+        return rc;
+    for (uint32_t i = 0; i < c->nnodes; i++)
+        for (uint32_t j = 0; j < 16u * c->nodes[i].weight; j++) {
+            uint32_t point = plc_hash_haproxy_full(l->hash_ids[i] * 4096u + j);
+            if ((rc = plc_compat_points_push(a, point, i)) != 0)
+                return rc;
+        }
+    return 0;
+}
+
+/* Nearest point -> successor: the midpoint of each gap, owned by the point
+ * before it (haproxy keeps the previous point when the distances tie). */
+static int add_midpoints(plc_compat_points *a)
+{
+    uint32_t n = a->n;
+    if (n < 2)
+        return 0;
+    int rc = plc_compat_points_sort(a);
+    if (rc)
+        return rc;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t lo = (uint32_t)a->v[i].token, hi = (uint32_t)a->v[(i + 1) % n].token;
+        uint32_t mid = lo + (uint32_t)(hi - lo) / 2u;
+        if ((rc = plc_compat_points_push(a, mid, a->v[i].owner)) != 0)
+            return rc;
+    }
+    return 0;
+}
+
+int plc_compat_haproxy_ring(const plc_compat_config *c, const plc_compat_layout *l,
+                            plc_compat_points *a)
+{
+    int rc = consistent_points(c, l, a);
+    return rc ? rc : add_midpoints(a);
+}
+
+uint32_t plc_compat_haproxy_gcd(const plc_compat_config *c)
+{
+    uint32_t g = c->nodes[0].weight;
+    for (uint32_t i = 1; i < c->nnodes && g > 1; i++) {
+        uint32_t w = c->nodes[i].weight;
+        while (w) {
+            uint32_t t = g % w;
+            g = w;
+            w = t;
+        }
+    }
+    return g;
+}

@@ -1,0 +1,48 @@
+/*
+ * compat_redis.c -- Redis Cluster's 16384 slots: from CLUSTER NODES (the
+ * builder's slot owners) or redis-cli --cluster create's even split.
+ */
+#include <math.h>
+#include <stdint.h>
+
+#include "alloc.h"
+#include "compat_layouts.h"
+#include "placer.h"
+
+void plc_compat_redis_even_split(uint32_t masters, uint32_t owner[PLC_REDIS_SLOTS])
+{
+    /* redis-cli.c clusterManagerCommandCreate(): float cursor, lround. */
+    float per = (float)PLC_REDIS_SLOTS / (float)masters;
+    float cursor = 0.0f;
+    long first = 0;
+    for (uint32_t i = 0; i < masters; i++) {
+        long last = lround(cursor + per - 1);
+        if (last > (long)PLC_REDIS_SLOTS || i == masters - 1)
+            last = (long)PLC_REDIS_SLOTS - 1;
+        if (last < first)
+            last = first;
+        for (long s = first; s <= last && s < (long)PLC_REDIS_SLOTS; s++)
+            owner[s] = i;
+        first = last + 1;
+        cursor += per;
+    }
+}
+
+int plc_compat_redis_table(const plc_compat_config *c, plc_compat_layout *l)
+{
+    l->kind = PLC_CL_TABLE;
+    l->n = PLC_REDIS_SLOTS;
+    l->owners = plc_malloc(sizeof *l->owners * PLC_REDIS_SLOTS);
+    if (!l->owners)
+        return PLACER_ENOMEM;
+    if (!c->slot_owner) {
+        plc_compat_redis_even_split(c->nnodes, l->owners);
+        return 0;
+    }
+    for (uint32_t s = 0; s < PLC_REDIS_SLOTS; s++) {
+        if (c->slot_owner[s] >= c->nnodes)
+            return PLACER_EINVAL; /* every slot needs a live owner */
+        l->owners[s] = c->slot_owner[s];
+    }
+    return 0;
+}
