@@ -62,8 +62,12 @@ def scan(root):
         text = open(path, encoding="utf-8").read()
         if rel.endswith(".py"):
             for n, line in enumerate(text.split("\n"), 1):
-                if re.search(r"\b\d+\s*:\s*[\"'](%s)[\"']" % names, line.split("#")[0]):
+                code = line.split("#")[0]
+                if re.search(r"\b\d+\s*:\s*[\"'](%s)[\"']" % names, code):
                     found.append("%s:%d: a table of strategy ids (ask placer_strategy_name)" % (rel, n))
+                elif re.search(r"strategy\w*\([^#]*\)\s*(==|!=)\s*\d+\b", code):
+                    found.append("%s:%d: compares a strategy id with a number (ask the registry: "
+                                 "strategy_traits)" % (rel, n))
             continue
         own = set()
         if rel.startswith(("engine/strategies/", "engine/compat/")):
@@ -104,7 +108,8 @@ static const int all[] = {PLACER_FOO, PLACER_FOO};
 /* s == PLACER_FOO in a comment is no comparison */
 int d(int s) { return f(s, PLACER_FOO); } // a call is no comparison
 """,
-    "python/placer/__init__.py": 'STRATEGIES = {1: "foo"}\n',
+    "python/placer/__init__.py": 'STRATEGIES = {1: "foo"}\n'
+                                 'slow = _lib.snapshot_strategy(s) == 4\n',
 }
 SELF_EXPECTED = [
     "cli/bad.c:1: compares PLACER_FOO",
@@ -113,6 +118,8 @@ SELF_EXPECTED = [
     "cli/bad.c:4: indexes a table with PLACER_FOO",
     "cli/bad.c:5: lists strategy ids (iterate placer_strategy_next)",
     "python/placer/__init__.py:1: a table of strategy ids (ask placer_strategy_name)",
+    "python/placer/__init__.py:2: compares a strategy id with a number (ask the registry: "
+    "strategy_traits)",
 ]
 
 

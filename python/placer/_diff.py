@@ -16,10 +16,12 @@ SAMPLE_LEAST = 64
 
 
 def sample_size(a, b, most=1 << 20):
-    """cli_sample_size: 2^20 positions, halved while rendezvous would score
-    more than 2^24 nodes in all."""
+    """cli_sample_size: 2^20 positions, halved while a strategy whose
+    lookups score every node (the registry's PLACER_TRAIT_SCANS_NODES:
+    rendezvous) would score more than 2^24 nodes in all."""
     def cost(s):
-        return _lib.node_count(s) + 64.0 if _lib.snapshot_strategy(s) == 4 else 64.0
+        scans = _lib.strategy_traits(_lib.snapshot_strategy(s)) & _lib.TRAIT_SCANS_NODES
+        return _lib.node_count(s) + 64.0 if scans else 64.0
     fit = SAMPLE_BUDGET / (cost(a) + cost(b))
     n = most
     while n > SAMPLE_LEAST and n > fit:

@@ -93,6 +93,32 @@ snapshot_seed = _fn(lib, "placer_snapshot_seed", ctypes.c_uint64, c_vp)
 snapshot_strategy = _fn(lib, "placer_snapshot_strategy", ctypes.c_int, c_vp)
 snapshot_in_transition = _fn(lib, "placer_snapshot_in_transition", ctypes.c_int, c_vp)
 strategy_name = _fn(lib, "placer_strategy_name", ctypes.c_char_p, ctypes.c_int)
+
+
+class StrategyCount(ctypes.Structure):
+    _fields_ = [("min", ctypes.c_uint32), ("max", ctypes.c_uint32), ("def_", ctypes.c_uint32),
+                ("prime", ctypes.c_int), ("what", ctypes.c_char_p)]
+
+
+class StrategyTraits(ctypes.Structure):
+    """placer_strategy_traits: what the registry says of a strategy."""
+    _fields_ = [("size", ctypes.c_size_t), ("id", ctypes.c_int), ("name", ctypes.c_char_p),
+                ("options", ctypes.c_uint), ("traits", ctypes.c_uint),
+                ("key_hashes", ctypes.c_uint64), ("partitions", StrategyCount),
+                ("capacity", StrategyCount)]
+
+
+strategy_describe = _fn(lib, "placer_strategy_describe", ctypes.c_int, ctypes.c_int,
+                        ctypes.POINTER(StrategyTraits))
+
+
+def strategy_traits(strategy):
+    """The registry's PLACER_TRAIT_* bits of a strategy id (0 for an unknown one)."""
+    t = StrategyTraits(size=ctypes.sizeof(StrategyTraits))
+    err = strategy_describe(strategy, ctypes.byref(t))
+    return 0 if err else t.traits
+
+
 snapshot_encode = _fn(lib, "placer_snapshot_encode", ctypes.c_int, c_vp, ctypes.POINTER(c_vp),
                       ctypes.POINTER(ctypes.c_size_t))
 buffer_free = _fn(lib, "placer_buffer_free", None, c_vp)
@@ -177,3 +203,4 @@ ENOLIVE = -14
 EFORMAT = -15
 HASH_SIPHASH13 = 4
 NODE_JOINING = 1
+TRAIT_SCANS_NODES = 0x80  # a lookup scores every node (rendezvous)
