@@ -89,7 +89,8 @@ class Snapshot:
 
     @property
     def strategy(self):
-        """"ring", "partitions", "jump", "rendezvous", "maglev" or "compat"."""
+        """The strategy's registry name ("ring", "partitions", "maglev", "compat", ...:
+        placer_strategy_name)."""
         return _name(_lib.strategy_name(self._call(_lib.snapshot_strategy)))
 
     @property
