@@ -1,7 +1,8 @@
 /*
  * test_buckets.c -- the bucketed line table (simd/buckets.h) in front of
- * the S+ tree: every kernel this CPU has, one hash, a batch of hashes, and
- * the fused hash + line kernels on keys, against the plain lower_bound of
+ * the S+ tree: the dispatch table's kernels at every CPU level this
+ * machine has (tests/isa.h, every level on the same rings), one hash, a
+ * batch of hashes, and the fused hash + line kernels on keys, against the plain lower_bound of
  * tests/reference.c (and its placer-v2 hash for keys). Edge and hostile
  * rings: tokens on line boundaries and next to them, 0 and UINT64_MAX,
  * equal tokens from different nodes, one token, every token in one line
@@ -10,12 +11,13 @@
  * sizes from 1 bit up. Keys in runs of 16, 32 and 64 bytes and mixed
  * lengths, batches of every length around the pipeline's depth.
  */
+#define PLACER_STATIC_LINKING_ONLY
 #include <stdlib.h>
 #include <string.h>
 
 #include "buckets.h"
 #include "check.h"
-#include "cpu.h"
+#include "isa.h"
 #include "kernels.h"
 #include "reference.h"
 #include "stree.h"
@@ -78,7 +80,7 @@ static void make_keys(size_t nk, unsigned char *bytes, const void **ptrs, size_t
     }
 }
 
-static void check_keys(const plc_search_kernel *k, const plc_bkt *l, const uint64_t *t,
+static void check_keys(const plc_kernels *k, const plc_bkt *l, const uint64_t *t,
                        const uint32_t *o, uint32_t n, uint64_t *rng, const char *what)
 {
     enum { NK = 1500 };
@@ -92,19 +94,20 @@ static void check_keys(const plc_search_kernel *k, const plc_bkt *l, const uint6
         want[i] = o[ref_lower_bound_wrap(t, n, ref_hash64_v2(seed, ptrs[i], lens[i]))];
     long bad = 0;
     for (size_t i = 0; i < NK; i++)
-        bad += k->bkt_key_one(l, seed, ptrs[i], lens[i]) != want[i];
+        bad += k->bkt_lookup(l, seed, ptrs[i], lens[i]) != want[i];
     /* Batch lengths around the pipeline's depth (32) and run (64), and all. */
     static const size_t parts[] = {0, 1, 31, 32, 33, 63, 64, 65, 200, NK};
     for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
         size_t m = parts[p], at = m == NK ? 0 : 7;
         memset(got, 0xee, sizeof got);
-        k->bkt_key_batch(l, seed, ptrs + at, lens + at, m, got);
+        k->bkt_lookup_batch(l, seed, ptrs + at, lens + at, m, got);
         for (size_t i = 0; i < m; i++)
             bad += got[i] != want[at + i];
         bad += got[m] != 0xeeeeeeeeu; /* nothing past the batch */
     }
     if (bad)
-        fprintf(stderr, "%s n=%u bits=%u: %s keys: %ld wrong\n", what, n, l->bits, k->name, bad);
+        fprintf(stderr, "%s n=%u bits=%u: %s keys: %ld wrong\n", what, n, l->bits, k->search_name,
+                bad);
     CHECK_ALL(bad == 0, "every fused hash + line kernel == placer-v2 + lower_bound with wrap");
 }
 
@@ -131,30 +134,25 @@ static void check_bits(const uint64_t *t, const uint32_t *o, uint32_t n, uint32_
         for (uint32_t j = 0; j < PLC_BKT_LANES; j++)
             ties_seen += ln->own[0] != PLC_BKT_CROWDED && ln->suf[j] == s && s != PLC_BKT_PAD;
     }
-    unsigned f = plc_cpu_detected();
-    size_t nk;
-    const plc_search_kernel *k = plc_search_kernels(&nk);
-    for (size_t j = 0; j < nk; j++) {
-        if ((k[j].needs & f) != k[j].needs)
-            continue;
-        long bad = 0, bad_batch = 0;
-        for (size_t i = 0; i < nq; i++)
-            bad += k[j].bkt_one(&l, q[i]) != want[i];
-        k[j].bkt_batch(&l, q, nq, got);
-        for (size_t i = 0; i < nq; i++)
-            bad_batch += got[i] != want[i];
-        size_t part = nq > 45 ? 45 : nq; /* shorter than the prefetch distance */
-        memset(got, 0xff, part * sizeof *got);
-        k[j].bkt_batch(&l, q, part, got);
-        for (size_t i = 0; i < part; i++)
-            bad_batch += got[i] != want[i];
-        if (bad || bad_batch)
-            fprintf(stderr, "%s n=%u bits=%u: %s single %ld wrong, batch %ld wrong\n", what, n,
-                    bits, k[j].name, bad, bad_batch);
-        CHECK_ALL(bad == 0 && bad_batch == 0, "every line kernel == lower_bound with wrap");
-        if (n <= 70000)
-            check_keys(&k[j], &l, t, o, n, rng, what);
-    }
+    /* This level's line kernels: one hash, a batch, and keys. */
+    const plc_kernels *k = plc_kernels_get();
+    long bad = 0, bad_batch = 0;
+    for (size_t i = 0; i < nq; i++)
+        bad += k->bkt_search(&l, q[i]) != want[i];
+    k->bkt_search_batch(&l, q, nq, got);
+    for (size_t i = 0; i < nq; i++)
+        bad_batch += got[i] != want[i];
+    size_t part = nq > 45 ? 45 : nq; /* shorter than the prefetch distance */
+    memset(got, 0xff, part * sizeof *got);
+    k->bkt_search_batch(&l, q, part, got);
+    for (size_t i = 0; i < part; i++)
+        bad_batch += got[i] != want[i];
+    if (bad || bad_batch)
+        fprintf(stderr, "%s n=%u bits=%u: %s single %ld wrong, batch %ld wrong\n", what, n, bits,
+                k->search_name, bad, bad_batch);
+    CHECK_ALL(bad == 0 && bad_batch == 0, "every line kernel == lower_bound with wrap");
+    if (n <= 70000)
+        check_keys(k, &l, t, o, n, rng, what);
     free(q);
     free(want);
     free(got);
@@ -208,10 +206,12 @@ static void owner_kinds(uint64_t *t, uint32_t n, uint64_t *rng, const char *what
     free(o);
 }
 
-int main(void)
+/* Every ring at one CPU level; the same rings at every level. */
+static void at_level(void *ctx, const cpu_level *level)
 {
+    (void)ctx;
+    (void)level;
     uint64_t rng = 2525;
-    (void)plc_kernels_get(); /* the software CRC tables the scalar fused kernel reads */
     static const uint32_t sizes[] = {1, 2, 15, 16, 17, 63, 64, 65, 100, 1024, 4097, 30720};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         uint32_t n = sizes[s];
@@ -264,6 +264,11 @@ int main(void)
         free(o);
         free(t);
     }
+}
+
+int main(void)
+{
+    CHECK(for_each_cpu_level(at_level, NULL) >= 1);
     printf("lines seen: %ld, %ld crowded; %ld suffix ties queried\n", lines_seen, crowded_seen,
            ties_seen);
     CHECK(crowded_seen > 0 && ties_seen > 0); /* both fallbacks were exercised */
