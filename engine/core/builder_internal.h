@@ -112,14 +112,9 @@ int plc_builder_find(const placer_builder *b, const char *id);
 uint32_t plc_builder_id_slot(const uint32_t *index, uint32_t cap, const placer_builder *b,
                              const char *id, size_t len);
 
-/* The builds of each strategy, reached through its plc_strategy_ops
- * (placer_builder_build checks the key hash and dispatches; the module
- * checks its own settings): *out untouched on error. */
-int plc_ring_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
-int plc_partitions_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
-int plc_jump_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
-int plc_rendezvous_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
-int plc_maglev_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
+/* Each strategy's build is reached through its plc_strategy_ops and
+ * declared in its module (engine/strategies/NAME_build.h): nothing here
+ * lists the strategies. */
 
 /* A compatibility mode's build (compat_mode_build.c): the builder's settings
  * checked against the mode (PLACER_EINVAL with b->why), then the program's

@@ -25,6 +25,7 @@
 
 #include "alloc.h"
 #include "builder_internal.h"
+#include "jump_build.h"
 #include "named.h"
 
 static uint32_t auto_buckets(const plc_bnode *n)

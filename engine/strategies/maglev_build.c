@@ -16,6 +16,7 @@
 
 #include "alloc.h"
 #include "builder_internal.h"
+#include "maglev_build.h"
 #include "named.h"
 
 #define SKIP_SEED UINT64_C(0x9e3779b97f4a7c15)

@@ -27,6 +27,7 @@
 
 #include "alloc.h"
 #include "builder_internal.h"
+#include "partitions_build.h"
 
 #define DEFAULT_COPIES 3u
 

@@ -12,6 +12,7 @@
 #include "alloc.h"
 #include "builder_internal.h"
 #include "kernels.h"
+#include "rendezvous_build.h"
 
 static size_t align_up(size_t n)
 {

@@ -17,6 +17,7 @@
 #include "radix_sort.h"
 #include "builder_internal.h"
 #include "ring_balance.h"
+#include "ring_build.h"
 #include "snapshot_internal.h"
 
 typedef plc_sort_entry entry; /* seq unused here */

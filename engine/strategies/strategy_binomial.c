@@ -23,6 +23,7 @@
  */
 #include "bucket_hash.h"
 #include "end_buckets.h"
+#include "jump_build.h"
 
 /* A random bucket of b's level [2^j, 2^(j+1)) (b itself for 0 and 1). */
 static inline uint32_t relocate(uint32_t b, uint64_t h)

@@ -7,6 +7,7 @@
  */
 #include "codec_decode.h"
 #include "jump.h"
+#include "jump_build.h"
 #include "strategy_ops.h"
 
 static uint32_t bucket_of(const plc_table *t, uint64_t h)

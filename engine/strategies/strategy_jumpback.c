@@ -24,6 +24,7 @@
  */
 #include "bucket_hash.h"
 #include "end_buckets.h"
+#include "jump_build.h"
 
 /* The largest point of range i's points, when its bit says it has one. */
 static inline uint32_t top_point(uint64_t h, uint32_t i)

@@ -6,6 +6,7 @@
  */
 #include "codec_decode.h"
 #include "fastrange.h"
+#include "maglev_build.h"
 #include "prime.h"
 #include "strategy_ops.h"
 #include "validate.h"

@@ -11,6 +11,7 @@
 #include "codec_decode.h"
 #include "compat_snapshot.h"
 #include "fastrange.h"
+#include "partitions_build.h"
 #include "strategy_ops.h"
 #include "validate.h"
 

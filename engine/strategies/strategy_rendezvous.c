@@ -6,6 +6,7 @@
  */
 #include "alloc.h"
 #include "codec_decode.h"
+#include "rendezvous_build.h"
 #include "strategy_ops.h"
 
 static uint32_t hrw_owner(const placer_snapshot *s, uint64_t h, int target)

@@ -7,6 +7,7 @@
  */
 #include "alloc.h"
 #include "codec_decode.h"
+#include "ring_build.h"
 #include "strategy_ops.h"
 
 static uint32_t ring_owner(const placer_snapshot *s, uint64_t h, int target)
