@@ -1,7 +1,7 @@
 /*
  * test_compat_haproxy_scale.c -- haproxy's server ids and its map-based
- * table, computed fast (engine/compat/compat_build.c: O(n log n) ids, an
- * event-driven fill), held to the O(n^2) and O(slots x nodes) code they
+ * table, computed fast (engine/compat/compat_haproxy.c: O(n log n) ids;
+ * compat_haproxy_map.c: an event-driven fill), held to the O(n^2) and O(slots x nodes) code they
  * replaced, kept here as written before (issue 29), on random pools: the
  * same ids, the same table slot for slot, the same refusals. Then sizes
  * the old code could not reach in a test's time: 10,000 servers of weights
