@@ -57,13 +57,17 @@ class Diff:
     ((lo, hi, from_id, to_id) per moved range of the hash space,
     lo < hash <= hi; empty when measured), and nodes: per node id, the
     fraction it gives and receives ({"id", "gives", "receives"}, the old
-    snapshot's nodes first, then those only in the new one)."""
+    snapshot's nodes first, then those only in the new one), and for two
+    snapshots of one bucket strategy, buckets: the fraction their buckets
+    say should move ({"expected", "old", "new", "removed", "added",
+    "reassigned"}, cli/diff_buckets.c has the model), else None."""
 
     def __init__(self, moved, exact, ranges, ideal=0.0, nodes=(), sample_size=None,
-                 confidence95=None):
+                 confidence95=None, buckets=None):
         self.moved, self.exact, self.ranges = moved, exact, ranges
         self.ideal, self.nodes = ideal, list(nodes)
         self.sample_size, self.confidence95 = sample_size, confidence95
+        self.buckets = buckets
 
     def as_dict(self, first_ranges=0):
         """The document `placer diff --json --ranges first_ranges` prints."""
@@ -72,6 +76,8 @@ class Diff:
             doc["sample_size"] = self.sample_size
             doc["confidence95"] = self.confidence95
         doc["ranges"] = len(self.ranges)
+        if self.buckets is not None:
+            doc["buckets"] = dict(self.buckets)
         doc["nodes"] = [dict(n) for n in self.nodes]
         doc["first_ranges"] = [{"lo": str(lo), "hi": str(hi), "from": f or "-", "to": t or "-"}
                                for (lo, hi, f, t) in self.ranges[:first_ranges]]
@@ -109,6 +115,33 @@ def _measured(a, b, ids_a, ids_b, samples):
     return float(moved_mask.sum()) / samples, gives, receives
 
 
+def _bucket_owners(s, ids):
+    """{bucket: owner id} of a bucket strategy's snapshot."""
+    t, o = ctypes.c_uint64(), ctypes.c_uint32()
+    owners = {}
+    for i in range(_lib.token_count(s)):
+        if _lib.token_at(s, i, ctypes.byref(t), ctypes.byref(o)) == 0 and o.value < len(ids):
+            owners[t.value] = ids[o.value]
+    return owners
+
+
+def _buckets(a, b, ids_a, ids_b):
+    """What `placer diff --json` prints as "buckets" (cli/diff_buckets.c):
+    with W_a buckets in use in a, W_b in b, S in both and R of those on
+    another node in b, 1 - (S - R) S / (W_a W_b) of the keys should move.
+    None unless a and b are snapshots of one bucket strategy."""
+    st = _lib.snapshot_strategy(a)
+    if st != _lib.snapshot_strategy(b) or not _lib.strategy_traits(st) & _lib.TRAIT_BUCKETS:
+        return None
+    x, y = _bucket_owners(a, ids_a), _bucket_owners(b, ids_b)
+    both = x.keys() & y.keys()
+    reassigned = sum(x[k] != y[k] for k in both)
+    na, nb, s = len(x), len(y), len(both)
+    expected = 1 - (s - reassigned) * s / (na * nb) if na and nb else float(na != nb)
+    return {"expected": expected, "old": na, "new": nb, "removed": na - s, "added": nb - s,
+            "reassigned": reassigned}
+
+
 def diff_snapshots(a, b, ids_a, ids_b, samples=None):
     moves = ctypes.POINTER(_lib.Move)()
     count = ctypes.c_size_t()
@@ -122,7 +155,7 @@ def diff_snapshots(a, b, ids_a, ids_b, samples=None):
             raise ValueError("samples must be a power of two (evenly spaced positions)")
         moved, gives, receives = _measured(a, b, ids_a, ids_b, n)
         return Diff(moved, False, [], ideal, _per_node(ids_a, ids_b, gives, receives), n,
-                    confidence95(moved, n))
+                    confidence95(moved, n), _buckets(a, b, ids_a, ids_b))
     check(err)
     try:
         frac = _lib.moves_fraction(moves, count.value)

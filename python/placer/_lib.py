@@ -82,6 +82,8 @@ replicas = _fn(lib, "placer_replicas", ctypes.c_int, c_vp, ctypes.c_char_p, ctyp
                c_u32p, ctypes.c_uint32)
 node_count = _fn(lib, "placer_node_count", ctypes.c_uint32, c_vp)
 token_count = _fn(lib, "placer_token_count", ctypes.c_uint32, c_vp)
+token_at = _fn(lib, "placer_token_at", ctypes.c_int, c_vp, ctypes.c_uint32,
+               ctypes.POINTER(ctypes.c_uint64), c_u32p)
 node_id = _fn(lib, "placer_node_id", ctypes.c_char_p, c_vp, ctypes.c_uint32)
 node_zone = _fn(lib, "placer_node_zone", ctypes.c_char_p, c_vp, ctypes.c_uint32)
 node_address = _fn(lib, "placer_node_address", ctypes.c_char_p, c_vp, ctypes.c_uint32)
@@ -203,4 +205,5 @@ ENOLIVE = -14
 EFORMAT = -15
 HASH_SIPHASH13 = 4
 NODE_JOINING = 1
+TRAIT_BUCKETS = 0x04  # tokens are bucket numbers of equal share (jump, memento, ...)
 TRAIT_SCANS_NODES = 0x80  # a lookup scores every node (rendezvous)

@@ -78,7 +78,7 @@ def test_stats_is_the_commands(tmp_path):
     assert {"max_over_target", "cv", "nodes", "zones", "layout"} <= set(s.stats())
 
 
-@pytest.mark.parametrize("strategy", ["ring", "jump", "rendezvous", "maglev"])
+@pytest.mark.parametrize("strategy", ["ring", "jump", "rendezvous", "maglev", "memento"])
 def test_diff_has_everything_the_command_has(tmp_path, strategy):
     def shape(m):
         m = dict(m, strategy=strategy)
@@ -103,6 +103,9 @@ def test_diff_has_everything_the_command_has(tmp_path, strategy):
     for x, y in zip(mine["nodes"], doc["nodes"]):
         assert x["gives"] == pytest.approx(y["gives"], abs=1e-12)
         assert x["receives"] == pytest.approx(y["receives"], abs=1e-12)
+    assert ("buckets" in doc) == (strategy in ("jump", "memento"))
+    if "buckets" in doc:
+        assert mine["buckets"] == pytest.approx(doc["buckets"], abs=1e-12)
     assert d.exact == (strategy in ("ring", "maglev"))
 
 
