@@ -14,10 +14,7 @@ static inline uint32_t bkt_rank(const plc_bkt_line *l, int16_t q)
     return (uint32_t)__builtin_popcount((uint32_t)simde_mm_movemask_epi8(gt));
 }
 
-static inline uint32_t hw_crc_step(uint32_t crc, uint64_t w)
-{
-    return (uint32_t)simde_mm_crc32_u64(crc, w);
-}
+#include "hw_crc_step.h" /* the dispatcher requires SSE4.2 with these kernels */
 #define PLC_HASH64_STEP64(c, w) ((uint64_t)simde_mm_crc32_u64((c), (w)))
 
 #define PLC_BKT_ONE plc_bkt_simd128
