@@ -31,7 +31,10 @@ cleanup() {
 }
 trap cleanup EXIT
 echo "=== A: $ref ($sha) in a temporary worktree"
-git -C "$root" worktree add --detach "$tmp/src" "$sha" >/dev/null 2>&1 || die "git worktree add failed" 3
+# Once more after a pause: another git command may hold the repository's lock.
+git -C "$root" worktree add --detach "$tmp/src" "$sha" >"$tmp/worktree.log" 2>&1 ||
+    { sleep 5; git -C "$root" worktree add --detach "$tmp/src" "$sha" >"$tmp/worktree.log" 2>&1; } ||
+    { tail -5 "$tmp/worktree.log" >&2; die "git worktree add failed" 3; }
 if ! { meson setup "$tmp/build" "$tmp/src" --buildtype=release -Dbench=enabled &&
     ninja -C "$tmp/build" bench/placer_bench; } >"$tmp/build-a.log" 2>&1; then
     tail -30 "$tmp/build-a.log"
