@@ -15,8 +15,10 @@
 # minimum 7; A B, then B A, so a drift of the machine's speed falls on
 # both), and per benchmark compares the medians of CPU time. It prints the
 # raw ratio B/A and the ratio normalised by $AB_NORM (default
-# hash64/32B/crc32c_hw_baseline: one crc32 instruction per 8 bytes, code
-# that the two builds must share -- check with git diff REF), which takes
+# codec/2^20/memcpy: libc's memcpy of a snapshot, no placer code; another
+# must be code the two builds share -- check with git diff REF -- and its
+# own B/A, printed first, near 1: crc32c_hw_baseline, which calls into
+# libplacer, moved to 0.72 against 88d386e, bench/RESULTS.md), which takes
 # out a change of the whole machine's speed, and in how many rounds B was
 # slower than A in the same round. A regression: normalised ratio over the
 # threshold and B slower in all rounds but at most one.
@@ -30,7 +32,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cmd=${1:-} base=${2:-}
 filter=${3:-'^(hash64|(search|lookup)/(30720|2\^20)/)'}
 threshold=${REGRESS_THRESHOLD:-10}
-usage() { sed -n '2,31p' "$0" >&2; exit 2; }
+usage() { sed -n '2,/^set /{/^set /!p}' "$0" >&2; exit 2; }
 [ -n "$cmd" ] && [ -n "$base" ] || usage
 case "$cmd" in save | compare | ab) ;; *) usage ;; esac
 [ "$cmd" != compare ] || [ -f "$base" ] || { echo "bench/regress.sh: no baseline file $base" >&2; exit 2; }

@@ -3,7 +3,7 @@
 # header says what it reports): REF's placer_bench and this tree's, run
 # alternately, compared by bench/ab_compare.py.
 #   $AB_ROUNDS      rounds, at least 7 (default 7)
-#   $AB_NORM        the normalising benchmark (default hash64/32B/crc32c_hw_baseline)
+#   $AB_NORM        the normalising benchmark (default codec/2^20/memcpy)
 #   $AB_KEEP        a directory to keep each run's JSON in (default: discarded)
 #   $AB_MIN_TIME    --benchmark_min_time per benchmark in seconds (default:
 #                   Google Benchmark's); 0.1 keeps 14 runs short on a busy machine
@@ -13,7 +13,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ref=${1:-} filter=${2:-}
 rounds=${AB_ROUNDS:-7}
-norm=${AB_NORM:-hash64/32B/crc32c_hw_baseline}
+norm=${AB_NORM:-codec/2^20/memcpy}
 threshold=${REGRESS_THRESHOLD:-10}
 build_b=${REGRESS_BUILD:-$root/build}
 die() { echo "bench/regress.sh ab: $1" >&2; exit "$2"; }
