@@ -272,8 +272,14 @@ static int twemproxy_names(plc_mctx *c, const json_t *root, const json_t *nodes)
     }
     for (size_t i = 0; i < n; i++) {
         const json_t *node = json_array_get(nodes, i), *w = json_object_get(node, "weight");
+        /* one float operation per assignment: engine/compat's ketama_share
+         * says why (s390x evaluates float expressions in double) */
         float pct = (float)(w ? (uint64_t)json_integer_value(w) : 1) / (float)total;
-        uint32_t pps = (uint32_t)(floorf((float)(pct * 160 / 4 * (float)n + 0.0000000001)) * 4);
+        float x = pct * 160;
+        x = x / 4;
+        x = x * (float)n;
+        x = (float)((double)x + 0.0000000001);
+        uint32_t pps = (uint32_t)(floorf(x) * 4);
         if (pps < 4)
             continue;
         char tail[16];

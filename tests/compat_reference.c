@@ -122,9 +122,13 @@ static void ring_points(const plc_compat_config *c, const plc_compat_layout *l, 
         for (uint32_t i = 0; i < c->nnodes; i++) {
             unsigned port;
             size_t hl = host_len_of(&c->nodes[i], &port);
+            /* one float operation per assignment, as x86-64 evaluates
+             * them (s390x would carry the expression in double) */
             float pct = (float)c->nodes[i].weight / (float)total;
-            unsigned groups = weighted ? (unsigned)floor((float)(pct * 40.0f * (float)c->nnodes + 1e-10f))
-                                       : 100u;
+            float x = pct * 40.0f;
+            x = x * (float)c->nnodes;
+            x = x + 1e-10f;
+            unsigned groups = weighted ? (unsigned)floor(x) : 100u;
             for (unsigned j = 0; j < groups; j++) {
                 /* "host-j", "host:port-j" when the port is not 11211 */
                 size_t n = put_text(buf, 0, c->nodes[i].address, hl);
@@ -146,7 +150,10 @@ static void ring_points(const plc_compat_config *c, const plc_compat_layout *l, 
         for (uint32_t k = 0; k < c->nnodes; k++) {
             uint32_t i = order[k];
             float pct = (float)c->nodes[i].weight / (float)total;
-            unsigned groups = (unsigned)floorf((float)(pct * 40.0f * (float)c->nnodes + 1e-10));
+            float x = pct * 40.0f;
+            x = x * (float)c->nnodes;
+            x = (float)((double)x + 1e-10);
+            unsigned groups = (unsigned)floorf(x);
             for (unsigned j = 0; j < groups; j++) {
                 size_t n = put_text(buf, 0, c->nodes[i].id, c->nodes[i].id_len);
                 buf[n++] = '-';
@@ -265,7 +272,9 @@ static uint32_t table_owner(const plc_compat_config *c, const plc_compat_layout 
         float per = 16384.0f / (float)c->nnodes, cursor = 0;
         long first = 0;
         for (uint32_t i = 0; i < c->nnodes; i++) {
-            long last = lround(cursor + per - 1);
+            float end = cursor + per;
+            end = end - 1;
+            long last = lround(end);
             if (i == c->nnodes - 1 || last > 16384)
                 last = 16383;
             if (last < first)

@@ -237,8 +237,9 @@ static void forge(int program, const char *dist, uint32_t nodes, const double w[
     CHECK_EQ(placer_snapshot_encode(s, (void **)&buf, &len), 0);
     uint64_t n = 0;
     unsigned char *rec = section(buf, PLC_SEC_NODES, &n);
-    for (uint64_t i = 0; rec && i < n; i++)
-        memcpy(rec + i * PLC_FMT_NODE, &w[i % 2], 8);
+    CHECK(rec != NULL);
+    for (uint64_t i = 0; rec && i < n; i++) /* the file's byte order, not the host's */
+        plc_wr_double(rec + i * PLC_FMT_NODE, w[i % 2]);
     plc_wr32(buf + PLC_H_CRC, plc_fmt_crc(buf, len));
     char why[256] = "";
     CHECK_EQ(placer_snapshot_decode_ex(buf, len, &d, why, sizeof why), PLACER_ECORRUPT);

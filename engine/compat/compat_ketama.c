@@ -21,17 +21,32 @@
 
 /* Weighted ketama's points for one server (a multiple of 4), in each
  * program's own float arithmetic: libmemcached's floor of a float sum,
- * twemproxy's floorf of a double one. */
-static uint32_t libmemcached_pps(uint32_t weight, uint64_t total, uint32_t live)
+ * twemproxy's floorf of a double one.
+ * Each operation is its own assignment: C rounds an assignment to float,
+ * but may evaluate a float expression in double (FLT_EVAL_METHOD 1: GCC
+ * on s390x in ISO C mode), and 1/100 * 160 / 4 * 100 is then 40 where the
+ * programs' x86-64 float steps give 39.999996 (156 points, not 160). One
+ * operation in double rounded to float is the float operation's result
+ * (53 >= 2 x 24 + 2 bits), so these are x86-64's bits on every host. */
+static float ketama_share(uint32_t weight, uint64_t total, uint32_t live)
 {
     float pct = (float)weight / (float)total;
-    return (uint32_t)((floor((float)(pct * 160 / 4 * (float)live + 0.0000000001F))) * 4);
+    float x = pct * 160;
+    x = x / 4;
+    x = x * (float)live;
+    return x;
+}
+
+static uint32_t libmemcached_pps(uint32_t weight, uint64_t total, uint32_t live)
+{
+    float x = ketama_share(weight, total, live) + 0.0000000001F;
+    return (uint32_t)(floor(x) * 4);
 }
 
 static uint32_t twemproxy_pps(uint32_t weight, uint64_t total, uint32_t live)
 {
-    float pct = (float)weight / (float)total;
-    return (uint32_t)((floorf((float)(pct * 160 / 4 * (float)live + 0.0000000001))) * 4);
+    float x = (float)((double)ketama_share(weight, total, live) + 0.0000000001);
+    return (uint32_t)(floorf(x) * 4);
 }
 
 static int libmemcached_weighted(const plc_compat_config *c, const plc_compat_layout *l)

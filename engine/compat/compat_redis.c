@@ -16,7 +16,9 @@ void plc_compat_redis_even_split(uint32_t masters, uint32_t owner[PLC_REDIS_SLOT
     float cursor = 0.0f;
     long first = 0;
     for (uint32_t i = 0; i < masters; i++) {
-        long last = lround(cursor + per - 1);
+        float end = cursor + per; /* one float step at a time (compat_ketama.c) */
+        end = end - 1;
+        long last = lround(end);
         if (last > (long)PLC_REDIS_SLOTS || i == masters - 1)
             last = (long)PLC_REDIS_SLOTS - 1;
         if (last < first)
