@@ -54,12 +54,30 @@ def _membership_text(membership):
         return f.read(), path
 
 
+def _previous_seed(b, prev, text):
+    """The seed places every key: a build that follows prev hashes with
+    prev's seed (cli/previous_seed.c does the same for the command). Keyed
+    snapshots hash with their secret, so their seed is left alone."""
+    if _lib.snapshot_key_hash(prev) == _lib.HASH_SIPHASH13:
+        return
+    was, now = _lib.snapshot_seed(prev), _lib.builder_seed(b)
+    if "seed" not in json.loads(text):
+        _check(_lib.builder_set_seed(b, was), "previous's seed")
+    elif now != was:
+        raise PlacerError(_lib.EINVAL, "seed %d differs from previous's seed %d: every key would "
+                          "move (the seed places keys); leave \"seed\" out to keep %d"
+                          % (now, was, was))
+
+
 def build(membership, epoch=None, previous=None, secret=None):
     """A snapshot from a membership: a dict (as the JSON file would hold),
     JSON bytes, or the path of a membership file (README.md). epoch
     overrides the membership's (0 to 2^64 - 1, else PlacerError
     PLACER_ERANGE); previous is the snapshot this one follows (partitions
-    and jump keep their assignments; its key hash and secret carry over);
+    and jump keep their assignments; its key hash, secret and seed carry
+    over: a membership without "seed" takes previous's, one naming another
+    seed is refused, PlacerError PLACER_EINVAL, as `placer build
+    --previous` does, since every key would move);
     secret: the 16 bytes of a "siphash13" membership's key."""
     if epoch is not None:
         epoch = _unsigned("epoch", epoch)
@@ -80,6 +98,7 @@ def build(membership, epoch=None, previous=None, secret=None):
             prev = previous._h.acquire()
             try:
                 _check(_lib.builder_set_previous(b, prev))
+                _previous_seed(b, prev, text)
             finally:
                 previous._h.release()
         if secret is not None:

@@ -180,3 +180,19 @@ def test_router_lookups_while_publishing():
     router.close()
     with pytest.raises(placer.PlacerError):
         router.epoch
+
+
+def test_previous_carries_the_seed_as_the_command_does():
+    old = placer.build(dict(PLAIN, seed=99))
+    # no "seed": the previous one's, so every key stays where it was
+    same = placer.build(dict(PLAIN, epoch=4), previous=old)
+    assert same.seed == 99
+    keys = ["key-%d" % i for i in range(2000)]
+    assert [same.lookup(k) for k in keys] == [old.lookup(k) for k in keys]
+    # the same seed named: fine; another one: refused with the reason
+    assert placer.build(dict(PLAIN, epoch=4, seed=99), previous=old).seed == 99
+    with pytest.raises(placer.PlacerError) as e:
+        placer.build(dict(PLAIN, epoch=4, seed=7), previous=old)
+    assert e.value.name == "PLACER_EINVAL" and "seed 7 differs from previous's seed 99" in str(e.value)
+    # without previous the membership's own default seed places keys elsewhere
+    assert placer.build(dict(PLAIN, epoch=4)).seed != 99
