@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "benches.h"
+#include "bucket_setup.h"
 #include "fixtures.h"
 #include "ref_buckets.h"
 #include "shim.h"
@@ -38,34 +39,6 @@ typedef struct prepared {
 } prepared;
 static prepared prep[NSTRAT][2];
 
-static placer_snapshot *build(int st, const uint32_t *ids, uint32_t n, const placer_snapshot *prev)
-{
-    placer_builder *b = placer_builder_new();
-    placer_builder_set_strategy(b, st);
-    char id[16];
-    for (uint32_t i = 0; i < n; i++) {
-        snprintf(id, sizeof id, "node-%04u", ids[i]);
-        placer_builder_add_node(b, id, NULL, 1.0);
-    }
-    placer_builder_set_previous(b, prev);
-    placer_snapshot *s = NULL;
-    placer_builder_build(b, 1, &s);
-    placer_builder_free(b);
-    return s;
-}
-
-static uint32_t bucket_of_node(const placer_snapshot *s, const char *id)
-{
-    for (uint32_t i = 0; i < placer_token_count(s); i++) {
-        uint64_t t;
-        uint32_t o;
-        placer_token_at(s, i, &t, &o);
-        if (!strcmp(placer_node_id(s, o), id))
-            return (uint32_t)t;
-    }
-    return 0;
-}
-
 static prepared *prepare(int si, int removed)
 {
     prepared *p = &prep[si][removed];
@@ -76,7 +49,7 @@ static prepared *prepare(int si, int removed)
     uint32_t n = NB;
     for (uint32_t i = 0; i < NB; i++)
         ids[i] = i;
-    p->s = build(st, ids, n, NULL);
+    p->s = bench_bucket_build(st, ids, n, NULL);
     uint32_t cap = st == PLACER_DX ? 2048 : 2000; /* the default capacities of 1,000 buckets */
     ref_memento_init(&p->m, NB);
     ref_anchor_init(&p->a, cap);
@@ -92,9 +65,9 @@ static prepared *prepare(int si, int removed)
         uint32_t at = (uint32_t)((r >> 33) % n);
         char id[16];
         snprintf(id, sizeof id, "node-%04u", ids[at]);
-        uint32_t bucket = bucket_of_node(p->s, id);
+        uint32_t bucket = bench_bucket_of_node(p->s, id);
         ids[at] = ids[--n];
-        placer_snapshot *t = build(st, ids, n, p->s);
+        placer_snapshot *t = bench_bucket_build(st, ids, n, p->s);
         placer_snapshot_free(p->s);
         p->s = t;
         ref_memento_remove(&p->m, bucket);

@@ -14,27 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bucket_setup.h"
 #include "placer.h"
 
 #define NB 1000u
 #define CHUNK 65536u
-
-static placer_snapshot *build(int st, const uint32_t *ids, uint32_t n, const placer_snapshot *prev)
-{
-    placer_builder *b = placer_builder_new();
-    placer_builder_set_strategy(b, st);
-    char id[16];
-    for (uint32_t i = 0; i < n; i++) {
-        snprintf(id, sizeof id, "node-%04u", ids[i]);
-        placer_builder_add_node(b, id, NULL, 1.0);
-    }
-    placer_builder_set_previous(b, prev);
-    placer_snapshot *s = NULL;
-    if (placer_builder_build(b, 1, &s))
-        fprintf(stderr, "build %s: %s\n", placer_strategy_name(st), placer_builder_error(b));
-    placer_builder_free(b);
-    return s;
-}
 
 /* 1,000 nodes, then (removed) 100 random ones taken out one build at a time. */
 static placer_snapshot *placement(int st, int removed)
@@ -42,13 +26,13 @@ static placer_snapshot *placement(int st, int removed)
     uint32_t ids[NB], n = NB;
     for (uint32_t i = 0; i < NB; i++)
         ids[i] = i;
-    placer_snapshot *s = build(st, ids, n, NULL);
+    placer_snapshot *s = bench_bucket_build(st, ids, n, NULL);
     uint64_t r = 12345;
     for (uint32_t k = 0; removed && s && k < NB / 10; k++) {
         r = r * 6364136223846793005ull + 1442695040888963407ull;
         uint32_t at = (uint32_t)((r >> 33) % n);
         ids[at] = ids[--n];
-        placer_snapshot *t = build(st, ids, n, s);
+        placer_snapshot *t = bench_bucket_build(st, ids, n, s);
         placer_snapshot_free(s);
         s = t;
     }
@@ -108,7 +92,7 @@ int main(int argc, char **argv)
     uint32_t ids[NB - NB / 10];
     for (uint32_t i = 0; i < NB - NB / 10; i++)
         ids[i] = i;
-    placer_snapshot *j = build(PLACER_JUMP, ids, NB - NB / 10, NULL);
+    placer_snapshot *j = bench_bucket_build(PLACER_JUMP, ids, NB - NB / 10, NULL);
     printf("%-9s  900 buckets            %.4f\n", "jump", max_over_mean(j, sets, keys));
     placer_snapshot_free(j);
     for (size_t i = 1; i < 4; i++) {

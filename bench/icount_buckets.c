@@ -9,28 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bucket_setup.h"
 #include "placer.h"
 #include "ref_buckets.h"
 #define NB 1000u
 #define N 65536u
-static placer_snapshot *build(int st, const uint32_t *ids, uint32_t n, const placer_snapshot *prev)
-{
-    placer_builder *b = placer_builder_new();
-    placer_builder_set_strategy(b, st);
-    char id[16];
-    for (uint32_t i = 0; i < n; i++) { snprintf(id, sizeof id, "node-%04u", ids[i]); placer_builder_add_node(b, id, NULL, 1.0); }
-    placer_builder_set_previous(b, prev);
-    placer_snapshot *s = NULL;
-    placer_builder_build(b, 1, &s);
-    placer_builder_free(b);
-    return s;
-}
-static uint32_t bucket_of_node(const placer_snapshot *s, const char *id)
-{
-    for (uint32_t i = 0; i < placer_token_count(s); i++) { uint64_t t; uint32_t o; placer_token_at(s, i, &t, &o);
-        if (!strcmp(placer_node_id(s, o), id)) return (uint32_t)t; }
-    return 0;
-}
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -41,7 +24,7 @@ int main(int argc, char **argv)
     static uint32_t ids[NB], owners[N]; static uint64_t h[N];
     uint32_t n = NB;
     for (uint32_t i = 0; i < NB; i++) ids[i] = i;
-    placer_snapshot *s = build(st, ids, n, NULL);
+    placer_snapshot *s = bench_bucket_build(st, ids, n, NULL);
     ref_memento m; ref_anchor a; ref_dx d;
     ref_memento_init(&m, NB); ref_anchor_init(&a, 2000); ref_dx_init(&d, 2048);
     for (uint32_t i = 0; i < NB; i++) { ref_memento_add(&m); ref_anchor_add(&a); ref_dx_add(&d); }
@@ -50,9 +33,9 @@ int main(int argc, char **argv)
         r = r * 6364136223846793005ull + 1442695040888963407ull;
         uint32_t at = (uint32_t)((r >> 33) % n); char id[16];
         snprintf(id, sizeof id, "node-%04u", ids[at]);
-        uint32_t bucket = bucket_of_node(s, id);
+        uint32_t bucket = bench_bucket_of_node(s, id);
         ids[at] = ids[--n];
-        placer_snapshot *t = build(st, ids, n, s); placer_snapshot_free(s); s = t;
+        placer_snapshot *t = bench_bucket_build(st, ids, n, s); placer_snapshot_free(s); s = t;
         ref_memento_remove(&m, bucket); ref_anchor_remove(&a, bucket); ref_dx_remove(&d, bucket);
     }
     uint64_t x = 1, acc = 0;
