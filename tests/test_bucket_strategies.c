@@ -547,6 +547,26 @@ static void test_handoff(void)
     }
 }
 
+/* A placement with no bucket in use (its only node joining, or draining in
+ * the target) is refused as jump refuses it: lookups walk until they reach
+ * a bucket in use (memento crashed and dx looped forever on such a
+ * snapshot before). */
+static void test_no_bucket_in_use(void)
+{
+    static const int states[] = {PLACER_NODE_JOINING, PLACER_NODE_DRAINING};
+    for (size_t si = 0; si < 5; si++)
+        for (size_t k = 0; k < 2; k++) {
+            placer_builder *b = placer_builder_new();
+            placer_builder_set_strategy(b, five[si]);
+            placer_builder_add_node(b, "n0", NULL, 1.0);
+            placer_builder_set_state(b, 0, states[k]);
+            placer_snapshot *s = NULL;
+            CHECK_EQ(placer_builder_build(b, 1, &s), PLACER_ENONODES);
+            CHECK(s == NULL);
+            placer_builder_free(b);
+        }
+}
+
 /* Every CPU level's kernels (memento's jump: AVX2 lanes, SSE4.1, the
  * portable ones) through short histories against the references. */
 static void at_level(void *ctx, const cpu_level *level)
@@ -561,6 +581,7 @@ int main(void)
 {
     for_each_cpu_level(at_level, NULL);
     test_handoff();
+    test_no_bucket_in_use();
     test_forged();
     test_functions();
     for (size_t i = 0; i < 5; i++)

@@ -301,6 +301,11 @@ static int place(placer_builder *b, const plc_bhist_rules *r, int target, state 
     if (!err)
         err = settle(b, r, st, &w);
     work_free(&w);
+    /* No bucket in use (every node joining, or every one draining in the
+     * target): refused as jump refuses it. The lookups' walks end only on
+     * a bucket in use, and the decoder refuses such a table. */
+    if (!err && st->nhist == st->n)
+        err = PLACER_ENONODES;
     return err;
 }
 
