@@ -14,8 +14,11 @@
  * (simd/stree_body.h) that hashes and descends: one indirect call per
  * lookup, and batches hash each group of keys straight into its lockstep
  * descent with prefetching. Strategies
- * without fused kernels (their pointers are NULL) take one well-predicted
- * branch to their module's operations (strategy_ops.h).
+ * without fused kernels (their pointers are NULL) take, right after the
+ * ring's line table test, one well-predicted branch to their module's
+ * single lookups, whose pointers the snapshot copied from the ops when it
+ * was made (s->module_lookup, s->module_lookup_hash): one indirect call,
+ * no ops table read.
  */
 #include "strategy_ops.h"
 #include "validate.h"
@@ -33,12 +36,12 @@ int placer_lookup_hash(const placer_snapshot *s, uint64_t hash)
         return PLACER_ENULL;
     if (s->bkt_search)
         return (int)s->bkt_search(&s->bkt, hash);
+    plc_module_hash_fn module = s->module_lookup_hash;
+    if (module)
+        return module(s, hash);
     if (s->dir_search)
         return (int)s->dir_search(&s->dir, hash);
-    if (s->search)
-        return (int)s->search(&s->tree, hash);
-    uint32_t o = s->ops->owner(s, hash, 0);
-    return o == PLC_NO_NODE ? PLACER_ENOLIVE : (int)o;
+    return (int)s->search(&s->tree, hash); /* a ring has one of the three */
 }
 
 uint64_t placer_snapshot_hash(const placer_snapshot *s, const void *key, size_t len)

@@ -34,6 +34,13 @@ static uint32_t number_zones(plc_node *nodes, uint32_t n, const uint32_t *order)
     return owning + run_owns;
 }
 
+/* placer_lookup_hash of a strategy with no lookup_hash op: its owner now. */
+static int lookup_hash_by_owner(const placer_snapshot *s, uint64_t h)
+{
+    uint32_t o = s->ops->owner(s, h, 0);
+    return o == PLC_NO_NODE ? PLACER_ENOLIVE : (int)o;
+}
+
 placer_snapshot *plc_snapshot_new(const placer_builder *b, size_t payload, uint64_t epoch,
                                   unsigned char **payload_at)
 {
@@ -79,6 +86,10 @@ placer_snapshot *plc_snapshot_new(const placer_builder *b, size_t payload, uint6
     const plc_kernels *k = plc_kernels_get();
     const plc_strategy_ops *ops = b->ops; /* not the registry: it calls the modules, which call here */
     s->ops = ops;
+    if (!ops->fused_stree) { /* the ring's lookups test its kernels first */
+        s->module_lookup = ops->lookup;
+        s->module_lookup_hash = ops->lookup_hash ? ops->lookup_hash : lookup_hash_by_owner;
+    }
     s->index = k->index;
     int fused;
     plc_hash_kernels(b->eff_hash, k, &s->hash, &s->hash_batch, &fused);

@@ -33,7 +33,13 @@
 #define PLC_NO_NODE PLACER_NO_NODE /* the public name, for the engine's tables */
 
 struct plc_strategy_ops; /* strategy_ops.h */
+
 struct plc_compat_index; /* compat_index.h */
+
+/* A strategy's own placer_lookup and placer_lookup_hash (strategy_ops.h):
+ * the owner of a key or of a position now, or PLACER_ENOLIVE. */
+typedef int (*plc_module_key_fn)(const placer_snapshot *s, const void *key, size_t len);
+typedef int (*plc_module_hash_fn)(const placer_snapshot *s, uint64_t h);
 
 /* The owners of a table strategy: slot i's copies are own[i * width ...],
  * the active one first; PLC_NO_NODE where a map has none. Partitions have
@@ -76,6 +82,13 @@ struct placer_snapshot {
     uint64_t seed;
     plc_stree_key_batch_fn lookup_batch;
     plc_stree_batch_fn search_batch;
+    /* the single lookups of a strategy without the ring's kernels (NULL
+     * for the ring): copied from its ops when the snapshot is made
+     * (plc_snapshot_new), so that placer_lookup and placer_lookup_hash
+     * test one pointer after the ring's line table and make one indirect
+     * call, with no ops table read */
+    plc_module_key_fn module_lookup;
+    plc_module_hash_fn module_lookup_hash;
     plc_hash_fn hash; /* the key hash: hash(&hkey, key, len) */
     plc_stree tree;
     plc_hash_batch_fn hash_batch;
@@ -145,7 +158,8 @@ uint32_t plc_distinct_zones(const placer_snapshot *s, const uint32_t *set, uint3
  * the active owner of a position now (target 0) or after the transition
  * (target 1; the current one when there is none), PLC_NO_NODE when a map
  * has none; plc_replicas_at: the replica set of a position;
- * plc_lookup_unfused: placer_lookup for a strategy without fused kernels. */
+ * plc_lookup_unfused: placer_lookup of a ring whose key hash has no fused
+ * kernel and no line table or directory. */
 uint64_t plc_position(const placer_snapshot *s, const void *key, size_t len);
 uint32_t plc_owner(const placer_snapshot *s, uint64_t h, int target);
 uint32_t plc_replicas_at(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want,
@@ -154,14 +168,17 @@ int plc_lookup_unfused(const placer_snapshot *s, const void *key, size_t len);
 
 /* placer_lookup without the argument checks, for lookup.c and the router:
  * the fused hash + line kernel when the snapshot has the line table
- * (one indirect call, one line read for nearly every key), else the hash
- * and the line table or directory (two), else the fused tree kernel (one),
- * else the strategy's lookup. */
+ * (one indirect call, one line read for nearly every key), else another
+ * strategy's own lookup (one), else the ring's hash and the line table or
+ * directory (two), else the fused tree kernel (one), else the ring's ops. */
 static inline int plc_lookup_key(const placer_snapshot *s, const void *key, size_t len)
 {
     plc_bkt_key_fn lines = s->bkt_lookup;
     if (__builtin_expect(lines != NULL, 1))
         return (int)lines(&s->bkt, s->seed, key, len);
+    plc_module_key_fn module = s->module_lookup;
+    if (module)
+        return module(s, key, len);
     if (s->bkt_search)
         return (int)s->bkt_search(&s->bkt, s->hash(&s->hkey, key, len));
     plc_dir_fn dir = s->dir_search;

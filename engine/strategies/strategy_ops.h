@@ -78,6 +78,11 @@ typedef struct plc_strategy_ops {
     /* lookup and batch of keys, when not fused: owner index or
      * PLACER_ENOLIVE; the batch writes PLACER_NO_NODE for the latter. */
     int (*lookup)(const placer_snapshot *s, const void *key, size_t len);
+    /* placer_lookup_hash when not fused: the owner of position h now, or
+     * PLACER_ENOLIVE; NULL: owner(s, h, 0), PLACER_ENOLIVE for
+     * PLACER_NO_NODE (snapshot_build.c). Both single lookups are
+     * copied into the snapshot's header when it is made. */
+    int (*lookup_hash)(const placer_snapshot *s, uint64_t h);
     void (*lookup_batch)(const placer_snapshot *s, const void *const *keys, const size_t *lens,
                          size_t n, uint32_t *owners);
     /* owner of a position now (target 0) or after the transition (target
