@@ -5,7 +5,8 @@
  * STRATEGY 7 memento, 8 anchor, 9 dx; MODE 0: the setup alone, 1
  * placer_lookup_hash, 2 placer_lookup_hash_batch, 3 the plain reference
  * (tests/ref_buckets.c); N keys after 100 random removals from 1,000
- * buckets. Per key: (count of MODE - count of MODE 0) / N. */
+ * buckets. Per key: (count of MODE - count of MODE 0) / N. Any other
+ * STRATEGY or MODE: the usage, exit status 2; a failed build: 1. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,15 +17,19 @@
 #define N 65536u
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: icount_buckets STRATEGY MODE\n");
+    int st = argc == 3 ? atoi(argv[1]) : 0, mode = argc == 3 ? atoi(argv[2]) : -1;
+    if (st < PLACER_MEMENTO || st > PLACER_DX || mode < 0 || mode > 3) {
+        fprintf(stderr, "usage: icount_buckets STRATEGY MODE\n"
+                        "  STRATEGY 7 memento, 8 anchor, 9 dx; MODE 0 setup alone, 1\n"
+                        "  placer_lookup_hash, 2 placer_lookup_hash_batch, 3 the reference\n");
         return 2;
     }
-    int st = atoi(argv[1]), mode = atoi(argv[2]);
     static uint32_t ids[NB], owners[N]; static uint64_t h[N];
     uint32_t n = NB;
     for (uint32_t i = 0; i < NB; i++) ids[i] = i;
     placer_snapshot *s = bench_bucket_build(st, ids, n, NULL);
+    if (!s)
+        return 1; /* bench_bucket_build said why */
     ref_memento m; ref_anchor a; ref_dx d;
     ref_memento_init(&m, NB); ref_anchor_init(&a, 2000); ref_dx_init(&d, 2048);
     for (uint32_t i = 0; i < NB; i++) { ref_memento_add(&m); ref_anchor_add(&a); ref_dx_add(&d); }
@@ -36,6 +41,8 @@ int main(int argc, char **argv)
         uint32_t bucket = bench_bucket_of_node(s, id);
         ids[at] = ids[--n];
         placer_snapshot *t = bench_bucket_build(st, ids, n, s); placer_snapshot_free(s); s = t;
+        if (!s)
+            return 1;
         ref_memento_remove(&m, bucket); ref_anchor_remove(&a, bucket); ref_dx_remove(&d, bucket);
     }
     uint64_t x = 1, acc = 0;
