@@ -56,6 +56,21 @@ static uint32_t dx_owner(const placer_snapshot *s, uint64_t h, int target)
     return st->own[dx_bucket(st, h)];
 }
 
+/* placer_lookup_hash and placer_lookup without the ops' owner call: the
+ * probes end on a bucket in use (every snapshot has one: builds refuse a
+ * placement without, the decoder a table without), whose node is never
+ * PLC_NO_NODE, so no PLACER_ENOLIVE test. */
+static int dx_lookup_hash(const placer_snapshot *s, uint64_t pos)
+{
+    const plc_bhist *st = s->bh;
+    return (int)st->own[dx_bucket(st, pos)];
+}
+
+static int dx_lookup(const placer_snapshot *s, const void *key, size_t len)
+{
+    return dx_lookup_hash(s, s->hash(&s->hkey, key, len));
+}
+
 /* The keys in waves, one probe each per wave: probe i of every key still
  * looking, the keys that missed compacted without a branch for probe
  * i + 1, so the draws of many keys overlap and no probe's outcome is a
@@ -112,7 +127,8 @@ const plc_strategy_ops plc_dx_ops = {
     /* def 0: twice the first build's buckets, at least 64 (placer.h) */
     .capacity = {1, PLACER_MAX_TOKENS, 0, 0, "capacity"},
     .build = plc_bhist_build,
-    .lookup = plc_lookup_by_hash,
+    .lookup = dx_lookup,
+    .lookup_hash = dx_lookup_hash,
     .lookup_batch = plc_lookup_batch_by_hash,
     .owner = dx_owner,
     .owner_batch = dx_owner_batch,
