@@ -82,13 +82,6 @@ struct placer_snapshot {
     uint64_t seed;
     plc_stree_key_batch_fn lookup_batch;
     plc_stree_batch_fn search_batch;
-    /* the single lookups of a strategy without the ring's kernels (NULL
-     * for the ring): copied from its ops when the snapshot is made
-     * (plc_snapshot_new), so that placer_lookup and placer_lookup_hash
-     * test one pointer after the ring's line table and make one indirect
-     * call, with no ops table read */
-    plc_module_key_fn module_lookup;
-    plc_module_hash_fn module_lookup_hash;
     plc_hash_fn hash; /* the key hash: hash(&hkey, key, len) */
     plc_stree tree;
     plc_hash_batch_fn hash_batch;
@@ -97,6 +90,14 @@ struct placer_snapshot {
     plc_stree_fn index; /* slot of the first token >= h: replica walks */
     const uint32_t *rep; /* rep_r precomputed replicas per slot, UINT32_MAX-padded */
     uint32_t rep_r;
+    /* the single lookups of a strategy without the ring's kernels (NULL
+     * for the ring): copied from its ops when the snapshot is made
+     * (plc_snapshot_new), so that placer_lookup and placer_lookup_hash
+     * test one pointer after the ring's line table and make one indirect
+     * call, with no ops table read; here, after what the ring's lookups
+     * read, so that their offsets stay as they were */
+    plc_module_key_fn module_lookup;
+    plc_module_hash_fn module_lookup_hash;
     /* cold */
     uint64_t epoch;
     const plc_node *nodes;
