@@ -76,18 +76,20 @@ size_t plc_bkt_bytes(uint32_t bits);
 void plc_bkt_build(plc_bkt *k, const plc_stree *t, uint32_t bits, void *mem);
 
 /* One hash; a batch of hashes; and, hashing with placer-v2 (seed) in the
- * same pass, a batch of keys and one key. */
+ * same pass, a batch of keys and one key. The key batch checks its keys
+ * first: it returns -1, and writes no owner, when a key is NULL with a
+ * nonzero length; else 0. */
 typedef uint32_t (*plc_bkt_fn)(const plc_bkt *k, uint64_t h);
 typedef void (*plc_bkt_batch_fn)(const plc_bkt *k, const uint64_t *h, size_t n, uint32_t *owners);
-typedef void (*plc_bkt_key_batch_fn)(const plc_bkt *k, uint64_t seed, const void *const *keys,
-                                     const size_t *lens, size_t n, uint32_t *owners);
+typedef int (*plc_bkt_key_batch_fn)(const plc_bkt *k, uint64_t seed, const void *const *keys,
+                                    const size_t *lens, size_t n, uint32_t *owners);
 typedef uint32_t (*plc_bkt_key_fn)(const plc_bkt *k, uint64_t seed, const void *key, size_t len);
 
 #define PLC_BKT_DECLARE(isa)                                                                   \
     uint32_t plc_bkt_##isa(const plc_bkt *k, uint64_t h);                                      \
     void plc_bkt_batch_##isa(const plc_bkt *k, const uint64_t *h, size_t n, uint32_t *owners); \
-    void plc_bkt_key_batch_##isa(const plc_bkt *k, uint64_t seed, const void *const *keys,     \
-                                 const size_t *lens, size_t n, uint32_t *owners);              \
+    int plc_bkt_key_batch_##isa(const plc_bkt *k, uint64_t seed, const void *const *keys,      \
+                                const size_t *lens, size_t n, uint32_t *owners);               \
     uint32_t plc_bkt_key_##isa(const plc_bkt *k, uint64_t seed, const void *key, size_t len)
 
 PLC_BKT_DECLARE(scalar);

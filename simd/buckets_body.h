@@ -6,23 +6,32 @@
  * what a line cannot decide), PLC_HASH64_STEP (the crc32c step the fused
  * kernels hash with, as for hash64_v2_body.h), and provide
  *   static inline uint32_t bkt_rank(const plc_bkt_line *l, int16_t q);
- * returning #{suf[j] < q}.
+ *   static inline uint32_t bkt_rank_bytes(const plc_bkt_line *l, int16_t q);
+ * returning #{suf[j] < q} and twice that (its byte offset in suf[], own[]).
  *
- * Batches are one pass: key i + AHEAD is hashed and its line prefetched
- * while key i is answered from its line, so AHEAD misses are in flight and
- * no h[] array is written and read back. Lengths are checked once per run
- * of RUN keys: a run of 16-, 32- or 64-byte keys takes a copy of the hash
- * with the length constant (32 bytes: bkt_hash32, the seed's terms hoisted
- * and the CRC lane on a 64-bit chain). Hashes a line cannot decide are
- * gathered and go down the tree together (its lockstep descent), SLOW at a
- * time. Optionally define PLC_HASH64_STEP64 (the step on a 64-bit chain,
- * where the hardware's result is already zero-extended).
+ * Batches of hashes prefetch each line AHEAD hashes before reading it. The
+ * key batch is one fused pass in blocks of AHEAD keys (after one
+ * vectorised pass over the pointers and lengths: the NULL-key check and
+ * "are all lengths equal"): while block i is answered from its lines,
+ * block i + 1 is hashed and its lines prefetched, slot by slot, so AHEAD
+ * misses are in flight, the hash's multiplies and CRCs run beside the
+ * lines' compares, and no hash is written and read back (the ring holds
+ * each key's line and suffix). When all lengths are equal, every block
+ * takes a copy of the hash with the length constant (32 bytes: bkt_hash32,
+ * the seed's terms hoisted and the CRC lane on a 64-bit chain); otherwise
+ * each block's lengths are checked the same way. Keys a line cannot decide
+ * are gathered and go down the tree together (its lockstep descent), SLOW
+ * at a time, hashed again. Optionally define PLC_HASH64_STEP64 (the step
+ * on a 64-bit chain, where the hardware's result is already
+ * zero-extended).
  */
+#include <stddef.h>
+#include <string.h>
+
 #include "buckets.h"
 #include "hash64_v2_body.h"
 
-#define AHEAD 32u /* a power of two: ring[i % AHEAD] */
-#define RUN 64u
+#define AHEAD 32u /* keys a block; a line is read about AHEAD keys after its prefetch */
 #define SLOW 32u
 
 /* The hash's 16 bits below the line's, biased like the line's suffixes. */
@@ -121,10 +130,17 @@ void PLC_BKT_BATCH(const plc_bkt *k, const uint64_t *h, size_t n, uint32_t *owne
 #define PLC_HASH64_STEP64(c, w) ((uint64_t)PLC_HASH64_STEP((uint32_t)(c), (w)))
 #endif
 
+/* The fused batch's constants: the lines, and placer-v2's seed terms
+ * hoisted (a0 the CRC lane's start, b0 the multiply lane's for a 32-byte
+ * key, sm the multiplier seed, sk = sm ^ K1). */
+typedef struct bkt_ctx {
+    const plc_bkt_line *line;
+    uint64_t mask, seed, a0, b0, sm, sk;
+    uint32_t bits;
+} bkt_ctx;
+
 /* placer-v2 of a 32-byte key (plc_hash64_v2_body with len 32, the same
- * words, pairs and result) with the seed's terms hoisted: a0 the CRC lane's
- * start, b0 the multiply lane's (seed ^ K0 ^ 32), sm the multiplier seed,
- * sk = sm ^ K1. */
+ * words, pairs and result) with the seed's terms hoisted. */
 static inline uint64_t bkt_hash32(const void *key, uint64_t a0, uint64_t b0, uint64_t sm,
                                   uint64_t sk)
 {
@@ -139,65 +155,212 @@ static inline uint64_t bkt_hash32(const void *key, uint64_t a0, uint64_t b0, uin
     return plc_mum_fold(b, a ^ sk);
 }
 
-/* Keys j .. e-1, each hashed by HASH (of keys[j]): hash key j and prefetch
- * its line, answer key j - AHEAD (hashed AHEAD steps ago). The first AHEAD
- * keys of the batch only hash, in a loop of their own. */
-#define BKT_RUN(HASH)                                                                \
-    for (; j < e && j < AHEAD; j++) {                                                \
-        uint64_t x = bkt_rot((HASH), bits);                                          \
-        ring[j % AHEAD] = x;                                                         \
-        __builtin_prefetch(&line[x & mask]);                                         \
-    }                                                                                \
-    for (; j < e; j++) {                                                             \
-        uint64_t x = bkt_rot((HASH), bits);                                          \
-        bkt_resolve(k, line, mask, ring[j % AHEAD], j - AHEAD, owners, &s);          \
-        ring[j % AHEAD] = x;                                                         \
-        __builtin_prefetch(&line[x & mask]);                                         \
-    }
+/* A block of up to AHEAD keys on its way: each key's line (prefetched when
+ * the key was hashed) and suffix. No hash is kept: the few keys a line
+ * cannot decide are hashed again for the tree. */
+typedef struct bkt_ring {
+    const plc_bkt_line *l[AHEAD];
+    int16_t q[AHEAD];
+} bkt_ring;
 
-/* Keys j .. n-1 in runs of RUN keys, each run's lengths checked once: a run
- * of 16-, 32- or 64-byte keys takes a copy of the hash with the length
- * constant. */
-#define BKT_RUNS(LOOP)                                                               \
-    for (size_t j = 0; j < n;) {                                                     \
-        size_t e = n - j < RUN ? n : j + RUN;                                        \
-        size_t len0 = lens[j], diff = 0;                                             \
-        for (size_t q = j; q < e; q++)                                               \
-            diff |= lens[q] ^ len0;                                                  \
-        if (!diff && len0 == 32) {                                                   \
-            LOOP(bkt_hash32(keys[j], a0, b0, sm, sk))                                \
-        } else if (!diff && len0 == 16) {                                            \
-            LOOP(plc_hash64_v2_body(seed, keys[j], 16))                              \
-        } else if (!diff && len0 == 64) {                                            \
-            LOOP(plc_hash64_v2_body(seed, keys[j], 64))                              \
-        } else {                                                                     \
-            LOOP(plc_hash64_v2_body(seed, keys[j], lens[j]))                         \
-        }                                                                            \
-    }
+/* The lines and the shifts of a block's staging, in registers: the
+ * project builds with -fno-strict-aliasing, so every field read through a
+ * pointer would be read again after each store to the ring. */
+typedef struct bkt_where {
+    const plc_bkt_line *line;
+    uint64_t mask;
+    uint32_t bits;
+} bkt_where;
 
-void PLC_BKT_KEY_BATCH(const plc_bkt *k, uint64_t seed, const void *const *keys,
-                       const size_t *lens, size_t n, uint32_t *owners)
+/* Where hash h goes: its line (h >> (64 - b)) and suffix, into slot t, and
+ * the line prefetched. With BMI2 each is one shrx; otherwise one rotate by
+ * the line bits serves both (the line is then the low bits, the suffix the
+ * top 16: constant shifts). */
+static inline void bkt_stage(bkt_where w, uint64_t h, bkt_ring *r, size_t t)
 {
-    const plc_bkt_line *line = k->line;
-    const uint32_t bits = k->bits;
-    const uint64_t mask = ((uint64_t)1 << bits) - 1;
-    const uint64_t sm = plc_hash64_v2_mult_seed(seed), sk = sm ^ PLC_H64_K1;
-    const uint64_t a0 = (uint32_t)seed ^ (uint32_t)(seed >> 32), b0 = seed ^ PLC_H64_K0 ^ 32;
-    bkt_slow s;
-    s.n = 0;
-    uint64_t ring[AHEAD];
-    BKT_RUNS(BKT_RUN)
-    for (size_t i = n > AHEAD ? n - AHEAD : 0; i < n; i++)
-        bkt_resolve(k, line, mask, ring[i % AHEAD], i, owners, &s);
-    if (s.n)
-        bkt_slow_flush(k, &s, owners);
+#if defined(__BMI2__)
+    const plc_bkt_line *l = w.line + (h >> (64 - w.bits));
+    r->q[t] = bkt_suffix(h, 48 - w.bits);
+#else
+    uint64_t rot = bkt_rot(h, w.bits);
+    const plc_bkt_line *l = w.line + (rot & w.mask);
+    r->q[t] = (int16_t)((int32_t)(rot >> 48) - 0x8000);
+#endif
+    r->l[t] = l;
+    __builtin_prefetch(l);
 }
 
-#undef BKT_RUN
-#undef BKT_RUNS
+static inline bkt_where bkt_where_of(const bkt_ctx *c)
+{
+    bkt_where w = {c->line, c->mask, c->bits};
+    return w;
+}
+
+/* One batch call: what the slow path needs, and the keys it queued. */
+typedef struct bkt_job {
+    const plc_bkt *k;
+    const void *const *keys;
+    const size_t *lens;
+    uint32_t *owners;
+    uint64_t seed;
+    uint32_t nslow;
+    size_t slow[SLOW]; /* keys the lines could not decide, by place */
+} bkt_job;
+
+/* The queued keys down the tree together (its lockstep descent), hashed
+ * again. */
+static void bkt_slow_flush_keys(bkt_job *j)
+{
+    uint64_t h[SLOW];
+    uint32_t o[SLOW];
+    for (uint32_t i = 0; i < j->nslow; i++)
+        h[i] = plc_hash64_v2_body(j->seed, j->keys[j->slow[i]], j->lens[j->slow[i]]);
+    PLC_BKT_TREE_BATCH(j->k->tree, h, j->nslow, o);
+    for (uint32_t i = 0; i < j->nslow; i++)
+        j->owners[j->slow[i]] = o[i];
+    j->nslow = 0;
+}
+
+/* Out of line: the fused loops keep their registers for the common case. */
+__attribute__((noinline)) static void bkt_slow_push(bkt_job *j, size_t i)
+{
+    j->slow[j->nslow] = i;
+    if (++j->nslow == SLOW)
+        bkt_slow_flush_keys(j);
+}
+
+/* Answer key i (out: its owner) of suffix q from its line l, or queue it
+ * for the tree: a tie or a crowded line (under 1% of keys: predicted
+ * branches). The rank comes as a byte offset (bkt_rank_bytes: 2r), and the
+ * owner and the tie's suffix are read at it. */
+static inline void bkt_answer_one(bkt_job *j, const plc_bkt_line *l, int16_t q, size_t i,
+                                  uint32_t *out)
+{
+    const unsigned char *b = (const unsigned char *)l;
+    size_t off = bkt_rank_bytes(l, q);
+    uint16_t o;
+    int16_t sq;
+    memcpy(&o, b + offsetof(plc_bkt_line, own) + off, 2);
+    memcpy(&sq, b + off, 2);
+    if (__builtin_expect(sq != q && o != PLC_BKT_CROWDED, 1))
+        *out = o;
+    else
+        bkt_slow_push(j, i);
+}
+
+/* One step of the fused loop: answer the m keys at `at` from r, slot by
+ * slot, and hash the nm <= m keys of the next block (at + AHEAD) into the
+ * slots as they free, prefetching their lines: each line is read about
+ * AHEAD keys after its prefetch, and the hash's multiplies and CRCs run
+ * beside the line's compare. HASH(key, t) hashes key t of the next block. */
+#define BKT_STEP(HASH)                                                               \
+    do {                                                                             \
+        const void *const *hk = j->keys + at + AHEAD;                                \
+        uint32_t *out = j->owners + at;                                              \
+        size_t t = 0;                                                                \
+        for (; t < nm; t++) {                                                        \
+            const plc_bkt_line *l_ = r->l[t];                                        \
+            int16_t q_ = r->q[t];                                                    \
+            bkt_stage(w, (HASH), r, t);                                              \
+            bkt_answer_one(j, l_, q_, at + t, out + t);                              \
+        }                                                                            \
+        for (; t < m; t++)                                                           \
+            bkt_answer_one(j, r->l[t], r->q[t], at + t, out + t);                    \
+    } while (0)
+
+static void bkt_step_32(bkt_job *j, const bkt_ctx *c, bkt_ring *r, size_t at, size_t m,
+                        size_t nm)
+{
+    const bkt_where w = bkt_where_of(c);
+    const uint64_t a0 = c->a0, b0 = c->b0, sm = c->sm, sk = c->sk;
+    BKT_STEP(bkt_hash32(hk[t], a0, b0, sm, sk));
+}
+
+static void bkt_step_len(bkt_job *j, const bkt_ctx *c, bkt_ring *r, size_t at, size_t m,
+                         size_t nm, size_t len)
+{
+    const bkt_where w = bkt_where_of(c);
+    const uint64_t seed = c->seed;
+    const size_t *hl = j->lens + at + AHEAD;
+    if (len == 16)
+        BKT_STEP(plc_hash64_v2_body(seed, hk[t], 16));
+    else if (len == 64)
+        BKT_STEP(plc_hash64_v2_body(seed, hk[t], 64));
+    else
+        BKT_STEP(plc_hash64_v2_body(seed, hk[t], hl[t]));
+}
+
+/* The m keys at `at`: every one's length if they are equal, else SIZE_MAX. */
+static size_t bkt_block_len(const size_t *lens, size_t at, size_t m)
+{
+    size_t len = lens[at], d = 0;
+    for (size_t i = at; i < at + m; i++)
+        d |= lens[i] ^ len;
+    return d ? SIZE_MAX : len;
+}
+
+/* One fused pass, in blocks of AHEAD keys: while block i is answered from
+ * its lines, block i + 1 is hashed and its lines prefetched (the first
+ * block is hashed alone, the last answered alone). The lengths are read
+ * once, with the keys checked, before any key is hashed: when all are equal (fixed-size keys, the usual
+ * case) every block takes the copy of the hash with that length constant
+ * (32 bytes: bkt_hash32); otherwise each block's lengths are checked the
+ * same way. */
+int PLC_BKT_KEY_BATCH(const plc_bkt *k, uint64_t seed, const void *const *keys,
+                      const size_t *lens, size_t n, uint32_t *owners)
+{
+    if (!n)
+        return 0;
+    /* One pass over the keys before any is hashed: a NULL key with a
+     * length fails the batch with nothing written, and equal lengths pick
+     * the loops below. Branch-free, so it vectorises. */
+    size_t len = lens[0], diff = 0, bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        diff |= lens[i] ^ len;
+        bad |= ((uintptr_t)keys[i] == 0) & (lens[i] != 0);
+    }
+    if (bad)
+        return -1;
+    len = diff ? SIZE_MAX : len;
+    bkt_ctx c;
+    c.line = k->line;
+    c.bits = k->bits;
+    c.mask = ((uint64_t)1 << k->bits) - 1;
+    c.seed = seed;
+    c.sm = plc_hash64_v2_mult_seed(seed);
+    c.sk = c.sm ^ PLC_H64_K1;
+    c.a0 = (uint32_t)seed ^ (uint32_t)(seed >> 32);
+    c.b0 = seed ^ PLC_H64_K0 ^ 32;
+    bkt_job j;
+    j.k = k;
+    j.keys = keys;
+    j.lens = lens;
+    j.owners = owners;
+    j.seed = seed;
+    j.nslow = 0;
+    bkt_ring ring;
+    {
+        size_t m = n < AHEAD ? n : AHEAD, bl = len == SIZE_MAX ? bkt_block_len(lens, 0, m) : len;
+        const bkt_where w = bkt_where_of(&c);
+        for (size_t t = 0; t < m; t++)
+            bkt_stage(w, plc_hash64_v2_body(seed, keys[t], bl == SIZE_MAX ? lens[t] : bl), &ring, t);
+    }
+    for (size_t at = 0; at < n; at += AHEAD) {
+        size_t m = n - at < AHEAD ? n - at : AHEAD, next = at + AHEAD;
+        size_t nm = next < n ? (n - next < AHEAD ? n - next : AHEAD) : 0;
+        size_t bl = len == SIZE_MAX && nm ? bkt_block_len(lens, next, nm) : len;
+        if (bl == 32)
+            bkt_step_32(&j, &c, &ring, at, m, nm);
+        else
+            bkt_step_len(&j, &c, &ring, at, m, nm, bl);
+    }
+    if (j.nslow)
+        bkt_slow_flush_keys(&j);
+    return 0;
+}
+
 #undef PLC_HASH64_STEP64
 #undef AHEAD
-#undef RUN
 #undef SLOW
 #undef PLC_BKT_ONE
 #undef PLC_BKT_BATCH

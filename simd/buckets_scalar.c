@@ -14,6 +14,12 @@ static inline uint32_t bkt_rank(const plc_bkt_line *l, int16_t q)
     return r;
 }
 
+/* The rank as a byte offset into suf[] or own[]. */
+static inline uint32_t bkt_rank_bytes(const plc_bkt_line *l, int16_t q)
+{
+    return 2 * bkt_rank(l, q);
+}
+
 #define PLC_BKT_ONE plc_bkt_scalar
 #define PLC_BKT_BATCH plc_bkt_batch_scalar
 #define PLC_BKT_KEY_BATCH plc_bkt_key_batch_scalar

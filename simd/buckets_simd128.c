@@ -14,6 +14,12 @@ static inline uint32_t bkt_rank(const plc_bkt_line *l, int16_t q)
     return (uint32_t)__builtin_popcount((uint32_t)simde_mm_movemask_epi8(gt));
 }
 
+/* The rank as a byte offset into suf[] or own[]. */
+static inline uint32_t bkt_rank_bytes(const plc_bkt_line *l, int16_t q)
+{
+    return 2 * bkt_rank(l, q);
+}
+
 #include "hw_crc_step.h" /* the dispatcher requires SSE4.2 with these kernels */
 #define PLC_HASH64_STEP64(c, w) ((uint64_t)simde_mm_crc32_u64((c), (w)))
 

@@ -95,15 +95,38 @@ static void check_keys(const plc_kernels *k, const plc_bkt *l, const uint64_t *t
     long bad = 0;
     for (size_t i = 0; i < NK; i++)
         bad += k->bkt_lookup(l, seed, ptrs[i], lens[i]) != want[i];
-    /* Batch lengths around the pipeline's depth (32) and run (64), and all. */
-    static const size_t parts[] = {0, 1, 31, 32, 33, 63, 64, 65, 200, NK};
-    for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
-        size_t m = parts[p], at = m == NK ? 0 : 7;
+    /* Batch lengths around the pipeline's block (32), and all; starting in
+     * a run of 32-, 16- and 64-byte keys (make_keys: one length for the
+     * whole batch up to 93 keys) and of random lengths. */
+    static const size_t parts[] = {0, 1, 31, 32, 33, 63, 64, 65, 93, 200, NK};
+    static const size_t starts[] = {7, 107, 207, 407};
+    for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++)
+        for (size_t a = 0; a < sizeof starts / sizeof starts[0]; a++) {
+            size_t m = parts[p], at = m == NK ? 0 : starts[a];
+            if (at + m > NK)
+                continue;
+            memset(got, 0xee, sizeof got);
+            bad += k->bkt_lookup_batch(l, seed, ptrs + at, lens + at, m, got) != 0;
+            for (size_t i = 0; i < m; i++)
+                bad += got[i] != want[at + i];
+            bad += got[m] != 0xeeeeeeeeu; /* nothing past the batch */
+        }
+    /* A NULL key with a length fails the batch before any owner is
+     * written, wherever it is; a NULL key of length 0 is the empty key. */
+    for (size_t p = 0; p < 3; p++) {
+        size_t at = 7, m = 65, where = p == 0 ? 0 : p == 1 ? 40 : 64;
+        const void *keep = ptrs[at + where];
+        size_t keep_len = lens[at + where];
+        ptrs[at + where] = NULL;
         memset(got, 0xee, sizeof got);
-        k->bkt_lookup_batch(l, seed, ptrs + at, lens + at, m, got);
-        for (size_t i = 0; i < m; i++)
-            bad += got[i] != want[at + i];
-        bad += got[m] != 0xeeeeeeeeu; /* nothing past the batch */
+        bad += k->bkt_lookup_batch(l, seed, ptrs + at, lens + at, m, got) != -1;
+        for (size_t i = 0; i <= m; i++)
+            bad += got[i] != 0xeeeeeeeeu;
+        lens[at + where] = 0;
+        bad += k->bkt_lookup_batch(l, seed, ptrs + at, lens + at, m, got) != 0;
+        bad += got[where] != o[ref_lower_bound_wrap(t, n, ref_hash64_v2(seed, "", 0))];
+        ptrs[at + where] = keep;
+        lens[at + where] = keep_len;
     }
     if (bad)
         fprintf(stderr, "%s n=%u bits=%u: %s keys: %ld wrong\n", what, n, l->bits, k->search_name,
