@@ -130,29 +130,32 @@ void PLC_BKT_BATCH(const plc_bkt *k, const uint64_t *h, size_t n, uint32_t *owne
 #define PLC_HASH64_STEP64(c, w) ((uint64_t)PLC_HASH64_STEP((uint32_t)(c), (w)))
 #endif
 
-/* The fused batch's constants: the lines, and placer-v2's seed terms
- * hoisted (a0 the CRC lane's start, b0 the multiply lane's for a 32-byte
- * key, sm the multiplier seed, sk = sm ^ K1). */
+/* The fused batch's constants: the lines, and placer-v2's seed terms for a
+ * 32-byte key hoisted: b0 the multiply lane's start (seed ^ K0 ^ 32), sm
+ * the multiplier seed, and sk32 = sm ^ K1 ^ crc4(a0): the CRC lane is
+ * linear (no pre- or post-inversion: crc(x ^ y, v ^ w) = crc(x, v) ^
+ * crc(y, w)), so the lane starts from 0 and its start a0's part, four
+ * steps of zero words from a0, is folded into the final term once a
+ * batch. One register less in the loop, the same bits. */
 typedef struct bkt_ctx {
     const plc_bkt_line *line;
-    uint64_t mask, seed, a0, b0, sm, sk;
+    uint64_t mask, seed, b0, sm, sk32;
     uint32_t bits;
 } bkt_ctx;
 
 /* placer-v2 of a 32-byte key (plc_hash64_v2_body with len 32, the same
- * words, pairs and result) with the seed's terms hoisted. */
-static inline uint64_t bkt_hash32(const void *key, uint64_t a0, uint64_t b0, uint64_t sm,
-                                  uint64_t sk)
+ * words, pairs and result), with the seed's terms as bkt_ctx holds them. */
+static inline uint64_t bkt_hash32(const void *key, uint64_t b0, uint64_t sm, uint64_t sk32)
 {
     const unsigned char *p = key;
     uint64_t w0 = plc_load64le(p), w1 = plc_load64le(p + 8);
     uint64_t w2 = plc_load64le(p + 16), w3 = plc_load64le(p + 24);
-    uint64_t a = PLC_HASH64_STEP64(PLC_HASH64_STEP64(a0, w0), w1);
+    uint64_t a = PLC_HASH64_STEP64(PLC_HASH64_STEP64(0, w0), w1);
     uint64_t x = w0 ^ b0, b = plc_mum_fold(x, w1 ^ sm) + x;
     a = PLC_HASH64_STEP64(PLC_HASH64_STEP64(a, w2), w3);
     x = w2 ^ b;
     b = plc_mum_fold(x, w3 ^ sm) + x;
-    return plc_mum_fold(b, a ^ sk);
+    return plc_mum_fold(b, a ^ sk32);
 }
 
 /* A block of up to AHEAD keys on its way: each key's line (prefetched when
@@ -173,14 +176,15 @@ typedef struct bkt_where {
 } bkt_where;
 
 /* Where hash h goes: its line (h >> (64 - b)) and suffix, into slot t, and
- * the line prefetched. With BMI2 each is one shrx; otherwise one rotate by
- * the line bits serves both (the line is then the low bits, the suffix the
+ * the line prefetched. With BMI2 one shrx gives both (the line bits above
+ * the suffix's 16); otherwise one rotate by the line bits serves both (the line is then the low bits, the suffix the
  * top 16: constant shifts). */
 static inline void bkt_stage(bkt_where w, uint64_t h, bkt_ring *r, size_t t)
 {
 #if defined(__BMI2__)
-    const plc_bkt_line *l = w.line + (h >> (64 - w.bits));
-    r->q[t] = bkt_suffix(h, 48 - w.bits);
+    uint64_t v = h >> (48 - w.bits); /* the line bits, then the suffix's 16 */
+    const plc_bkt_line *l = w.line + (v >> 16);
+    r->q[t] = (int16_t)(uint16_t)(v ^ 0x8000);
 #else
     uint64_t rot = bkt_rot(h, w.bits);
     const plc_bkt_line *l = w.line + (rot & w.mask);
@@ -268,12 +272,12 @@ static inline void bkt_answer_one(bkt_job *j, const plc_bkt_line *l, int16_t q, 
             bkt_answer_one(j, r->l[t], r->q[t], at + t, out + t);                    \
     } while (0)
 
-static void bkt_step_32(bkt_job *j, const bkt_ctx *c, bkt_ring *r, size_t at, size_t m,
+__attribute__((noinline)) static void bkt_step_32(bkt_job *j, const bkt_ctx *c, bkt_ring *r, size_t at, size_t m,
                         size_t nm)
 {
     const bkt_where w = bkt_where_of(c);
-    const uint64_t a0 = c->a0, b0 = c->b0, sm = c->sm, sk = c->sk;
-    BKT_STEP(bkt_hash32(hk[t], a0, b0, sm, sk));
+    const uint64_t b0 = c->b0, sm = c->sm, sk32 = c->sk32;
+    BKT_STEP(bkt_hash32(hk[t], b0, sm, sk32));
 }
 
 static void bkt_step_len(bkt_job *j, const bkt_ctx *c, bkt_ring *r, size_t at, size_t m,
@@ -328,8 +332,10 @@ int PLC_BKT_KEY_BATCH(const plc_bkt *k, uint64_t seed, const void *const *keys,
     c.mask = ((uint64_t)1 << k->bits) - 1;
     c.seed = seed;
     c.sm = plc_hash64_v2_mult_seed(seed);
-    c.sk = c.sm ^ PLC_H64_K1;
-    c.a0 = (uint32_t)seed ^ (uint32_t)(seed >> 32);
+    uint64_t a0 = (uint32_t)seed ^ (uint32_t)(seed >> 32);
+    for (int i = 0; i < 4; i++)
+        a0 = PLC_HASH64_STEP64(a0, 0);
+    c.sk32 = c.sm ^ PLC_H64_K1 ^ a0;
     c.b0 = seed ^ PLC_H64_K0 ^ 32;
     bkt_job j;
     j.k = k;

@@ -1,9 +1,9 @@
 /*
  * cpu.c -- detect instruction sets once.
  *
- * x86: cpuid leaf 1 (SSE4.2, PCLMULQDQ, OSXSAVE, AVX) and leaf 7 (AVX2,
- * AVX-512 F/DQ/BW/VL), then xgetbv(0) to confirm the OS saves the XMM/YMM
- * state (bits 1, 2) and the opmask/ZMM state (bits 5, 6, 7).
+ * x86: cpuid leaf 1 (SSE4.2, PCLMULQDQ, OSXSAVE, AVX, POPCNT) and leaf 7
+ * (AVX2 with BMI2, AVX-512 F/DQ/BW/VL), then xgetbv(0) to confirm the OS
+ * saves the XMM/YMM state (bits 1, 2) and the opmask/ZMM state (bits 5, 6, 7).
  * AArch64: getauxval(AT_HWCAP) for CRC32; NEON is architectural.
  */
 #include "cpu.h"
@@ -41,7 +41,8 @@ static unsigned detect(void)
     if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx))
         return out;
     int popcnt = (ecx1 >> 23) & 1; /* the AVX2 and AVX-512 kernels count mask bits */
-    if ((ebx & (1u << 5)) && popcnt)
+    int bmi2 = (ebx >> 8) & 1;      /* the AVX2 kernels are built with -mbmi2 (mulx, shrx) */
+    if ((ebx & (1u << 5)) && popcnt && bmi2)
         out |= PLC_CPU_AVX2;
     unsigned need512 = (1u << 16) | (1u << 17) | (1u << 30) | (1u << 31); /* F DQ BW VL */
     if ((ebx & need512) == need512 && (xcr0 & 0xe0) == 0xe0 && popcnt)

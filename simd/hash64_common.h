@@ -19,7 +19,13 @@
 /* high ^ low of the 128-bit product x * y */
 static inline uint64_t plc_mum_fold(uint64_t x, uint64_t y)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__BMI2__)
+    /* BMI2's mulx (the AVX2 kernels): x in rdx, both halves into any
+     * registers and no flags, so the batch loops need no moves around it. */
+    uint64_t lo, hi;
+    __asm__("mulx %3, %0, %1" : "=r"(lo), "=r"(hi) : "d"(x), "rm"(y));
+    return hi ^ lo;
+#elif defined(__x86_64__) && defined(__GNUC__)
     /* One mul into rdx:rax, stated: GCC 12 stores and reloads the low half
      * of an __int128 product inside unrolled batch loops (issue 25). */
     uint64_t lo, hi;
