@@ -112,9 +112,12 @@ static void check_keys(const plc_kernels *k, const plc_bkt *l, const uint64_t *t
             bad += got[m] != 0xeeeeeeeeu; /* nothing past the batch */
         }
     /* A NULL key with a length fails the batch before any owner is
-     * written, wherever it is; a NULL key of length 0 is the empty key. */
-    for (size_t p = 0; p < 3; p++) {
-        size_t at = 7, m = 65, where = p == 0 ? 0 : p == 1 ? 40 : 64;
+     * written, wherever it is (in the first block, a later one, the last,
+     * and past the 1,024 keys checked inside the pass); a NULL key of
+     * length 0 is the empty key. */
+    static const size_t null_at[][2] = {{65, 0}, {65, 40}, {65, 64}, {1400, 1300}}; /* m, where */
+    for (size_t p = 0; p < sizeof null_at / sizeof null_at[0]; p++) {
+        size_t at = 7, m = null_at[p][0], where = null_at[p][1];
         const void *keep = ptrs[at + where];
         size_t keep_len = lens[at + where];
         ptrs[at + where] = NULL;
