@@ -2,8 +2,14 @@
  * bench_public.c -- issue 25's matrix: the ring lookup measured where users
  * call it, the public functions on a snapshot built under each instruction
  * set (forced with the CPU mask: avx512, avx2, sse4.2, scalar; skipped when
- * the CPU lacks one), rings of 120 nodes x 256 (30,720 tokens) and 4,096
- * nodes x 256 (2^20 tokens), and two key streams of distinct 32-byte keys
+ * the CPU lacks one), rings of 120 nodes x 256 (30,720 tokens), 4,096
+ * nodes x 256 (2^20 tokens), 65,536 nodes x 256 (2^24 tokens: owners past
+ * the line table's 16 bits, so it keeps the radix directory), 65,535 x 256
+ * (the most nodes the line table holds; these two under the widest vector
+ * ISA only and without a router, for memory, and never in the CI smoke,
+ * which runs no public/ case), 120 nodes of weights 0.5, 1, 1.5, 2 x 256
+ * (38,400 tokens) and 120 x 256 with balanced tokens, and two key streams
+ * of distinct 32-byte keys
  * ("sess::%026zu" of i * 2654435761): 262,144 keys (8 MiB of keys, past the
  * caches) and 4,096 keys (resident). Items are lookups:
  *   public/ISA/RING/KEYS/placer_batch      placer_lookup_batch, 1,024 keys a call
@@ -66,12 +72,22 @@ static const isa_desc isas[] = {
 };
 #define NISA (sizeof isas / sizeof isas[0])
 
+/* weighted: node weights cycle 0.5, 1, 1.5, 2 (tokens follow the weight);
+ * balanced: PLACER_TOKENS_BALANCED; big: the 2^24-token ring, built under
+ * the widest vector ISA only (about 1 GB with its plain copies, the tree
+ * and the floor's table) and without a router copy. */
 typedef struct ring_desc {
     const char *name;
     uint32_t nodes, vnodes;
+    int weighted, balanced, big;
 } ring_desc;
 
-static const ring_desc rings[] = {{"120x256", 120, 256}, {"4096x256", 4096, 256}};
+static const ring_desc rings[] = {
+    {"120x256", 120, 256, 0, 0, 0},           {"4096x256", 4096, 256, 0, 0, 0},
+    {"65536x256", 65536, 256, 0, 0, 1},       {"65535x256", 65535, 256, 0, 0, 1},
+    {"120x256weighted", 120, 256, 1, 0, 0},
+    {"120x256balanced", 120, 256, 0, 1, 0},
+};
 #define NRING (sizeof rings / sizeof rings[0])
 
 typedef struct key_set {
@@ -122,11 +138,13 @@ static placer_snapshot *build_ring(const ring_desc *r)
 {
     placer_builder *b = placer_builder_new();
     placer_builder_set_vnodes(b, r->vnodes);
+    if (r->balanced)
+        placer_builder_set_token_allocation(b, PLACER_TOKENS_BALANCED);
     char id[32], zone[16];
     for (uint32_t n = 0; n < r->nodes; n++) {
         snprintf(id, sizeof id, "node-%04u", n);
         snprintf(zone, sizeof zone, "zone-%u", n % 3);
-        placer_builder_add_node(b, id, zone, 1.0);
+        placer_builder_add_node(b, id, zone, r->weighted ? 0.5 * (1 + n % 4) : 1.0);
     }
     placer_snapshot *s = NULL;
     if (placer_builder_build(b, 1, &s) != 0) {
@@ -168,7 +186,7 @@ static const pub_fixture *fixture_get(int isa, int ring)
     if (p->built)
         return p;
     p->snap = build_ring(&rings[ring]);
-    p->router = placer_router_new(build_ring(&rings[ring]));
+    p->router = rings[ring].big ? NULL : placer_router_new(build_ring(&rings[ring]));
     p->n = placer_token_count(p->snap);
     p->tokens = malloc((size_t)p->n * sizeof *p->tokens);
     p->owners = malloc((size_t)p->n * sizeof *p->owners);
@@ -248,6 +266,14 @@ static void bench(plc_bench *b, const void *arg)
     const isa_desc *isa = &isas[c->isa];
     if ((plc_cpu_detected() & isa->needs) != isa->needs) {
         plc_bench_skip(b, "this CPU lacks the instruction set");
+        return;
+    }
+    if (rings[c->ring].big && (c->isa > 1 || (c->isa == 1 && (plc_cpu_detected() & PLC_CPU_AVX512)))) {
+        plc_bench_skip(b, "2^24 tokens: the widest vector ISA only (memory)");
+        return;
+    }
+    if (rings[c->ring].big && c->what == R_BATCH) {
+        plc_bench_skip(b, "2^24 tokens: no router copy (memory)");
         return;
     }
     placer_set_cpu_mask(isa->mask);

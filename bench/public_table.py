@@ -8,9 +8,13 @@ import json
 import sys
 from collections import defaultdict
 
+LABELS = {}
+
 def medians(path):
     out = {}
     for b in json.load(open(path))["benchmarks"]:
+        if b.get("label"):
+            LABELS[b["run_name"]] = b["label"]
         if b.get("aggregate_name") == "median" or (b.get("run_type") == "iteration" and b["run_name"] not in out):
             if b.get("error_occurred") or b.get("skipped"):
                 continue
@@ -31,9 +35,9 @@ for name, ns in m.items():
     rows[(ring, keys, isa)][what] = ns
 cols = ["placer_batch", "router_batch", "placer_dependent", "floor", "reference_stree",
         "crc32c+std_lower_bound", "placer_hash_only", "floor_hash_only"]
-print("| ring | keys | ISA | " + " | ".join(cols) +
+print("| ring | keys | ISA | layout | " + " | ".join(cols) +
       " | batch/floor | S+/batch | lower_bound/batch | lower_bound/dependent | hash/floor hash |")
-print("|" + "---|" * (len(cols) + 8))
+print("|" + "---|" * (len(cols) + 9))
 for (ring, keys, isa), r in sorted(rows.items()):
     g = lambda k: r.get(k, float("nan"))
     cells = ["%.2f" % g(c) for c in cols]
@@ -41,5 +45,6 @@ for (ring, keys, isa), r in sorted(rows.items()):
               g("crc32c+std_lower_bound") / g("placer_batch"),
               g("crc32c+std_lower_bound") / g("placer_dependent"),
               g("placer_hash_only") / g("floor_hash_only")]
-    print("| %s | %s | %s | " % (ring, keys, isa) + " | ".join(cells) + " | " +
+    layout = LABELS.get("public/%s/%s/%s/placer_batch" % (isa, ring, keys), "")
+    print("| %s | %s | %s | %s | " % (ring, keys, isa, layout) + " | ".join(cells) + " | " +
           " | ".join("%.2fx" % x for x in ratios) + " |")
