@@ -24,6 +24,14 @@
  *   public/ISA/RING/KEYS/crc32c+std_lower_bound  that hash, std::lower_bound, owner
  *   public/ISA/RING/KEYS/placer_hash_only  the snapshot's batch hash kernel alone
  *   public/ISA/RING/KEYS/floor_hash_only   the floor's hash alone
+ *   public/ISA/RING/KEYS/batch_vs_floor    placer_batch and floor passes over
+ *                                          the stream alternating (the order
+ *                                          swapped each pair), CPU time of
+ *                                          each pass: counter batch_over_floor
+ *                                          is the median of the pairs' ratios
+ *                                          (a shared machine's speed changes
+ *                                          between cases, rarely within a
+ *                                          pair of passes a few ms long)
  * And the layout's cost at 4,096 nodes x 256, default CPU mask, items are
  * snapshots (or layouts):
  *   public/layout/4096x256/build       placer_builder_build
@@ -38,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "baselines.h"
 #include "benches.h"
@@ -52,10 +61,11 @@
 #define STREAM_KEYS 262144u
 #define RESIDENT_KEYS 4096u
 
-enum what { P_BATCH, P_DEPENDENT, R_BATCH, FLOOR, REF_STREE, STD_LB, P_HASH, F_HASH, NWHAT };
+enum what { P_BATCH, P_DEPENDENT, R_BATCH, FLOOR, REF_STREE, STD_LB, P_HASH, F_HASH, PAIRED, NWHAT };
 static const char *const what_names[NWHAT] = {
     "placer_batch", "placer_dependent", "router_batch",     "floor",
-    "reference_stree", "crc32c+std_lower_bound", "placer_hash_only", "floor_hash_only"};
+    "reference_stree", "crc32c+std_lower_bound", "placer_hash_only", "floor_hash_only",
+    "batch_vs_floor"};
 
 typedef struct isa_desc {
     const char *name;
@@ -260,6 +270,49 @@ static uint64_t run_pass(const pub_case *c, const pub_fixture *p, const key_set 
     return acc;
 }
 
+static double thread_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+#define MAX_PAIRS 4096u
+
+/* Floor and placer_batch passes alternating; the pairs' median ratio. */
+static void bench_paired(plc_bench *b, const pub_case *c, const pub_fixture *p, const key_set *ks)
+{
+    static double ratio[MAX_PAIRS];
+    pub_case fc = *c, pc = *c;
+    fc.what = FLOOR;
+    pc.what = P_BATCH;
+    uint32_t np = 0;
+    uint64_t acc = 0;
+    while (plc_bench_keep_running(b, 2 * (uint64_t)ks->n)) {
+        double t[2];
+        for (int k = 0; k < 2; k++) {
+            int placer = (k + (int)np) % 2 == 0;
+            double t0 = thread_ns();
+            acc += run_pass(placer ? &pc : &fc, p, ks);
+            t[placer] = thread_ns() - t0;
+        }
+        if (np < MAX_PAIRS)
+            ratio[np++] = t[1] / t[0];
+    }
+    plc_bench_keep(acc);
+    qsort(ratio, np, sizeof ratio[0], cmp_double);
+    plc_bench_set_items(b, plc_bench_iterations(b));
+    plc_bench_counter(b, "batch_over_floor", np ? ratio[np / 2] : 0, 0);
+    plc_bench_counter(b, "pairs", np, 0);
+    plc_bench_counter(b, "tokens", (double)p->n, 0);
+}
+
 static void bench(plc_bench *b, const void *arg)
 {
     const pub_case *c = arg;
@@ -285,6 +338,11 @@ static void bench(plc_bench *b, const void *arg)
         return;
     }
     uint64_t acc = 0;
+    if (c->what == PAIRED) {
+        bench_paired(b, c, p, ks);
+        placer_set_cpu_mask(~0u);
+        return;
+    }
     while (plc_bench_keep_running(b, ks->n))
         acc += run_pass(c, p, ks);
     plc_bench_keep(acc);

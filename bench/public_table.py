@@ -3,12 +3,15 @@
 per ISA, ring and key stream, the median CPU time per lookup of each case
 (ns) and placer's ratios to the floor, the reference S+ tree and
 std::lower_bound, all from the one process that wrote RESULT.json (run with
---benchmark_repetitions=7 --benchmark_enable_random_interleaving=true)."""
+--benchmark_repetitions=7 --benchmark_enable_random_interleaving=true), and
+batch_vs_floor's paired ratio (the median over repetitions of each
+repetition's median of alternating floor / placer_batch passes)."""
 import json
 import sys
 from collections import defaultdict
 
 LABELS = {}
+PAIRED = {}  # batch_vs_floor's counter: the median ratio of paired passes
 
 def medians(path):
     out = {}
@@ -18,6 +21,8 @@ def medians(path):
         if b.get("aggregate_name") == "median" or (b.get("run_type") == "iteration" and b["run_name"] not in out):
             if b.get("error_occurred") or b.get("skipped"):
                 continue
+            if "batch_over_floor" in b:
+                PAIRED[b["run_name"]] = b["batch_over_floor"]
             items = b.get("items_per_second")
             if not items:
                 continue
@@ -36,12 +41,14 @@ for name, ns in m.items():
 cols = ["placer_batch", "router_batch", "placer_dependent", "floor", "reference_stree",
         "crc32c+std_lower_bound", "placer_hash_only", "floor_hash_only"]
 print("| ring | keys | ISA | layout | " + " | ".join(cols) +
-      " | batch/floor | S+/batch | lower_bound/batch | lower_bound/dependent | hash/floor hash |")
-print("|" + "---|" * (len(cols) + 9))
+      " | batch/floor | paired batch/floor | S+/batch | lower_bound/batch | lower_bound/dependent | hash/floor hash |")
+print("|" + "---|" * (len(cols) + 10))
 for (ring, keys, isa), r in sorted(rows.items()):
     g = lambda k: r.get(k, float("nan"))
     cells = ["%.2f" % g(c) for c in cols]
-    ratios = [g("placer_batch") / g("floor"), g("reference_stree") / g("placer_batch"),
+    ratios = [g("placer_batch") / g("floor"),
+              PAIRED.get("public/%s/%s/%s/batch_vs_floor" % (isa, ring, keys), float("nan")),
+              g("reference_stree") / g("placer_batch"),
               g("crc32c+std_lower_bound") / g("placer_batch"),
               g("crc32c+std_lower_bound") / g("placer_dependent"),
               g("placer_hash_only") / g("floor_hash_only")]
