@@ -177,8 +177,8 @@ typedef struct bkt_where {
 
 /* Where hash h goes: its line (h >> (64 - b)) and suffix, into slot t, and
  * the line prefetched. With BMI2 one shrx gives both (the line bits above
- * the suffix's 16); otherwise one rotate by the line bits serves both (the line is then the low bits, the suffix the
- * top 16: constant shifts). */
+ * the suffix's 16); otherwise one rotate by the line bits serves both (the
+ * line is then the low bits, the suffix the top 16: constant shifts). */
 static inline void bkt_stage(bkt_where w, uint64_t h, bkt_ring *r, size_t t)
 {
 #if defined(__BMI2__)
@@ -256,7 +256,8 @@ static inline void bkt_answer_one(bkt_job *j, const plc_bkt_line *l, int16_t q, 
  * slot, and hash the nm <= m keys of the next block (at + AHEAD) into the
  * slots as they free, prefetching their lines: each line is read about
  * AHEAD keys after its prefetch, and the hash's multiplies and CRCs run
- * beside the line's compare. HASH(key, t) hashes key t of the next block. */
+ * beside the line's compare. HASH is the hash of hk[t], key t of the next
+ * block. */
 #define BKT_STEP(HASH)                                                               \
     do {                                                                             \
         const void *const *hk = j->keys + at + AHEAD;                                \
@@ -272,8 +273,10 @@ static inline void bkt_answer_one(bkt_job *j, const plc_bkt_line *l, int16_t q, 
             bkt_answer_one(j, r->l[t], r->q[t], at + t, out + t);                    \
     } while (0)
 
-__attribute__((noinline)) static void bkt_step_32(bkt_job *j, const bkt_ctx *c, bkt_ring *r, size_t at, size_t m,
-                        size_t nm)
+/* Out of line: its own registers (15 for ten loop invariants and the
+ * hash's temporaries), none taken by the batch's set-up around it. */
+__attribute__((noinline)) static void bkt_step_32(bkt_job *j, const bkt_ctx *c, bkt_ring *r,
+                                                  size_t at, size_t m, size_t nm)
 {
     const bkt_where w = bkt_where_of(c);
     const uint64_t b0 = c->b0, sm = c->sm, sk32 = c->sk32;
@@ -306,10 +309,10 @@ static size_t bkt_block_len(const size_t *lens, size_t at, size_t m)
 /* One fused pass, in blocks of AHEAD keys: while block i is answered from
  * its lines, block i + 1 is hashed and its lines prefetched (the first
  * block is hashed alone, the last answered alone). The lengths are read
- * once, with the keys checked, before any key is hashed: when all are equal (fixed-size keys, the usual
- * case) every block takes the copy of the hash with that length constant
- * (32 bytes: bkt_hash32); otherwise each block's lengths are checked the
- * same way. */
+ * once, with the keys checked, before any key is hashed: when all are
+ * equal (fixed-size keys, the usual case) every block takes the copy of the
+ * hash with that length constant (32 bytes: bkt_hash32); otherwise each
+ * block's lengths are checked the same way. */
 int PLC_BKT_KEY_BATCH(const plc_bkt *k, uint64_t seed, const void *const *keys,
                       const size_t *lens, size_t n, uint32_t *owners)
 {
@@ -349,7 +352,8 @@ int PLC_BKT_KEY_BATCH(const plc_bkt *k, uint64_t seed, const void *const *keys,
         size_t m = n < AHEAD ? n : AHEAD, bl = len == SIZE_MAX ? bkt_block_len(lens, 0, m) : len;
         const bkt_where w = bkt_where_of(&c);
         for (size_t t = 0; t < m; t++)
-            bkt_stage(w, plc_hash64_v2_body(seed, keys[t], bl == SIZE_MAX ? lens[t] : bl), &ring, t);
+            bkt_stage(w, plc_hash64_v2_body(seed, keys[t], bl == SIZE_MAX ? lens[t] : bl), &ring,
+                      t);
     }
     for (size_t at = 0; at < n; at += AHEAD) {
         size_t m = n - at < AHEAD ? n - at : AHEAD, next = at + AHEAD;

@@ -20,7 +20,8 @@ static inline uint32_t bkt_rank_bytes(const plc_bkt_line *l, int16_t q)
 {
     simde__m256i s = simde_mm256_load_si256((const simde__m256i *)l->suf);
     simde__m256i qv = simde_mm256_set1_epi16(q);
-    return (uint32_t)__builtin_popcount((uint32_t)simde_mm256_movemask_epi8(simde_mm256_cmpgt_epi16(qv, s)));
+    uint32_t gt = (uint32_t)simde_mm256_movemask_epi8(simde_mm256_cmpgt_epi16(qv, s));
+    return (uint32_t)__builtin_popcount(gt);
 }
 
 #include "hw_crc_step.h" /* the dispatcher requires SSE4.2 with these kernels */
