@@ -78,4 +78,20 @@ void plc_hash_v2_batch_hw(const plc_hash_key *k, const void *const *keys, const 
                          size_t n, uint64_t *out);
 #endif
 
+#if defined(PLC_HAVE_AVX2)
+/* The same hashes built with BMI2 (hash64_bmi2.c, the AVX2 library). */
+uint64_t plc_hash64_bmi2(uint64_t seed, const void *key, size_t len);
+void plc_hash64_batch_bmi2(uint64_t seed, const void *const *keys, const size_t *lens, size_t n,
+                           uint64_t *out);
+uint64_t plc_hash64_v2_bmi2(uint64_t seed, const void *key, size_t len);
+void plc_hash64_v2_batch_bmi2(uint64_t seed, const void *const *keys, const size_t *lens, size_t n,
+                              uint64_t *out);
+uint64_t plc_hash_v1_bmi2(const plc_hash_key *k, const void *key, size_t len);
+void plc_hash_v1_batch_bmi2(const plc_hash_key *k, const void *const *keys, const size_t *lens,
+                            size_t n, uint64_t *out);
+uint64_t plc_hash_v2_bmi2(const plc_hash_key *k, const void *key, size_t len);
+void plc_hash_v2_batch_bmi2(const plc_hash_key *k, const void *const *keys, const size_t *lens,
+                            size_t n, uint64_t *out);
+#endif
+
 #endif

@@ -75,6 +75,10 @@ typedef struct crc_choice {
         plc_hash_v1_##impl, plc_hash_v2_##impl, plc_hash_v1_batch_##impl, plc_hash_v2_batch_##impl
 
 static const crc_choice crc_choices[] = {
+#if defined(PLC_HAVE_AVX2) && defined(PLC_HAVE_CRC_HW)
+    /* the same CRC, the hashes' multiplies as BMI2's mulx */
+    {plc_crc32c_hw, CRC_HASHES(bmi2), CRC_HW_NAME, "sse4.2+mulx", PLC_CPU_AVX2 | PLC_CPU_SSE42},
+#endif
 #if defined(PLC_HAVE_CRC_HW)
     {plc_crc32c_hw, CRC_HASHES(hw), CRC_HW_NAME, HASH_HW_NAME, CRC_HW_NEEDS},
 #endif
