@@ -8,6 +8,11 @@
  * and two threads crashed in its comparator) is a race TSan reports here
  * (CI runs this test under TSan) and a crash or a wrong answer elsewhere.
  *
+ * The modes with leavers build twice: every node, then without every
+ * fourth one over the first build (placer_builder_set_previous), so the
+ * hand-over of balanced tokens and the bucket strategies' removal histories
+ * run on every thread too.
+ *
  * PLACER_THREAD_ROUNDS (default 2) sets how many times each thread goes
  * through every mode.
  */
@@ -29,27 +34,34 @@ typedef struct mode {
     const char *dist, *hash;
     int balanced, keyed;
     uint32_t nodes;
+    int leavers; /* built over a previous build that had every node */
 } mode;
 
 /* Many nodes where a sort or a per-node loop runs long enough for two
  * threads to meet in it (twemproxy sorts its servers by name). */
 static const mode modes[] = {
-    {"ring", PLACER_RING, 0, NULL, NULL, 0, 0, 40},
-    {"ring balanced", PLACER_RING, 0, NULL, NULL, 1, 0, 40},
-    {"ring keyed", PLACER_RING, 0, NULL, NULL, 0, 1, 40},
-    {"partitions", PLACER_PARTITIONS, 0, NULL, NULL, 0, 0, 40},
-    {"jump", PLACER_JUMP, 0, NULL, NULL, 0, 0, 40},
-    {"rendezvous", PLACER_RENDEZVOUS, 0, NULL, NULL, 0, 0, 40},
-    {"maglev", PLACER_MAGLEV, 0, NULL, NULL, 0, 0, 40},
-    {"libmemcached ketama_weighted", 0, PLACER_COMPAT_LIBMEMCACHED, "ketama_weighted", NULL, 0, 0, 30},
-    {"libmemcached ketama", 0, PLACER_COMPAT_LIBMEMCACHED, "ketama", "fnv1a_32", 0, 0, 30},
-    {"twemproxy ketama", 0, PLACER_COMPAT_TWEMPROXY, "ketama", NULL, 0, 0, 150},
-    {"twemproxy modula", 0, PLACER_COMPAT_TWEMPROXY, "modula", "murmur", 0, 0, 400},
-    {"nginx consistent", 0, PLACER_COMPAT_NGINX, "consistent", NULL, 0, 0, 20},
-    {"nginx hash", 0, PLACER_COMPAT_NGINX, "hash", NULL, 0, 0, 60},
-    {"haproxy consistent", 0, PLACER_COMPAT_HAPROXY, "consistent", NULL, 0, 0, 60},
-    {"haproxy map-based", 0, PLACER_COMPAT_HAPROXY, "map-based", NULL, 0, 0, 60},
-    {"redis", 0, PLACER_COMPAT_REDIS, NULL, NULL, 0, 0, 60},
+    {"ring", PLACER_RING, 0, NULL, NULL, 0, 0, 40, 0},
+    {"ring balanced", PLACER_RING, 0, NULL, NULL, 1, 0, 40, 0},
+    {"ring balanced, leavers", PLACER_RING, 0, NULL, NULL, 1, 0, 40, 1},
+    {"ring keyed", PLACER_RING, 0, NULL, NULL, 0, 1, 40, 0},
+    {"partitions", PLACER_PARTITIONS, 0, NULL, NULL, 0, 0, 40, 0},
+    {"jump", PLACER_JUMP, 0, NULL, NULL, 0, 0, 40, 0},
+    {"rendezvous", PLACER_RENDEZVOUS, 0, NULL, NULL, 0, 0, 40, 0},
+    {"maglev", PLACER_MAGLEV, 0, NULL, NULL, 0, 0, 40, 0},
+    {"memento, leavers", PLACER_MEMENTO, 0, NULL, NULL, 0, 0, 40, 1},
+    {"anchor, leavers", PLACER_ANCHOR, 0, NULL, NULL, 0, 0, 40, 1},
+    {"dx, leavers", PLACER_DX, 0, NULL, NULL, 0, 0, 40, 1},
+    {"jumpback", PLACER_JUMPBACK, 0, NULL, NULL, 0, 0, 40, 0},
+    {"binomial", PLACER_BINOMIAL, 0, NULL, NULL, 0, 0, 40, 0},
+    {"libmemcached ketama_weighted", 0, PLACER_COMPAT_LIBMEMCACHED, "ketama_weighted", NULL, 0, 0, 30, 0},
+    {"libmemcached ketama", 0, PLACER_COMPAT_LIBMEMCACHED, "ketama", "fnv1a_32", 0, 0, 30, 0},
+    {"twemproxy ketama", 0, PLACER_COMPAT_TWEMPROXY, "ketama", NULL, 0, 0, 150, 0},
+    {"twemproxy modula", 0, PLACER_COMPAT_TWEMPROXY, "modula", "murmur", 0, 0, 400, 0},
+    {"nginx consistent", 0, PLACER_COMPAT_NGINX, "consistent", NULL, 0, 0, 20, 0},
+    {"nginx hash", 0, PLACER_COMPAT_NGINX, "hash", NULL, 0, 0, 60, 0},
+    {"haproxy consistent", 0, PLACER_COMPAT_HAPROXY, "consistent", NULL, 0, 0, 60, 0},
+    {"haproxy map-based", 0, PLACER_COMPAT_HAPROXY, "map-based", NULL, 0, 0, 60, 0},
+    {"redis", 0, PLACER_COMPAT_REDIS, NULL, NULL, 0, 0, 60, 0},
 };
 #define NMODES (sizeof modes / sizeof modes[0])
 
@@ -68,22 +80,27 @@ static void fail(const char *mode_name, const char *what)
     fprintf(stderr, "test_threads: %s: %s\n", mode_name, what);
 }
 
-static placer_snapshot *build(const mode *m)
+/* One build of mode m; with `leaving`, without every fourth node and over
+ * `previous`. */
+static placer_snapshot *build_once(const mode *m, int leaving, const placer_snapshot *previous)
 {
     placer_builder *b = placer_builder_new();
     if (!b)
         return NULL;
     int rc = 0;
     for (uint32_t i = 0; i < m->nodes && rc >= 0; i++) {
+        if (leaving && i % 4 == 1)
+            continue;
         char id[48], addr[48], zone[8];
         /* twemproxy: unsorted names of several lengths, so its sort works */
         snprintf(id, sizeof id, "node-%u", (i * 7919u) % (m->nodes * 3u));
         snprintf(addr, sizeof addr, "10.1.%u.%u:%u", i / 250, i % 250, 11000 + i);
         snprintf(zone, sizeof zone, "z%u", i % 3);
         double w = m->program == PLACER_COMPAT_REDIS ? 1 : (double)(1 + i % 3);
-        rc = placer_builder_add_node(b, id, zone, w);
-        if (rc >= 0 && m->program)
-            rc = placer_builder_set_address(b, i, addr);
+        int n = placer_builder_add_node(b, id, zone, w);
+        rc = n;
+        if (n >= 0 && m->program)
+            rc = placer_builder_set_address(b, (uint32_t)n, addr);
     }
     if (rc >= 0 && m->strategy) {
         rc = placer_builder_set_strategy(b, m->strategy);
@@ -102,11 +119,23 @@ static placer_snapshot *build(const mode *m)
         placer_compat_options o = {.size = sizeof o, .distribution = m->dist, .key_hash = m->hash};
         rc = placer_builder_set_compat(b, m->program, &o);
     }
+    if (rc >= 0 && previous)
+        rc = placer_builder_set_previous(b, previous);
     placer_snapshot *s = NULL;
-    if (rc >= 0 && placer_builder_build(b, 3, &s) != 0)
+    if (rc >= 0 && placer_builder_build(b, previous ? 4 : 3, &s) != 0)
         s = NULL;
     placer_builder_free(b);
     return s;
+}
+
+static placer_snapshot *build(const mode *m)
+{
+    placer_snapshot *s = build_once(m, 0, NULL);
+    if (!s || !m->leavers)
+        return s;
+    placer_snapshot *after = build_once(m, 1, s);
+    placer_snapshot_free(s);
+    return after;
 }
 
 /* Builds, encodes and decodes mode k; 0 when all matches the main thread's. */
@@ -174,9 +203,15 @@ int main(void)
     CHECK_EQ(atomic_load(&failures), 0);
     /* Every thread starts in the same mode half the time: two threads in
      * the twemproxy sort at once is what crashed. */
+    size_t twemproxy = 0;
+    while (twemproxy < NMODES && strcmp(modes[twemproxy].name, "twemproxy ketama"))
+        twemproxy++;
+    CHECK(twemproxy < NMODES);
     pthread_t t[THREADS];
     for (int i = 0; i < THREADS; i++)
-        CHECK_EQ(pthread_create(&t[i], NULL, worker, (void *)(uintptr_t)(i % 2 ? 9 : 9 + (size_t)i)), 0);
+        CHECK_EQ(pthread_create(&t[i], NULL, worker,
+                                (void *)(uintptr_t)(twemproxy + (i % 2 ? 0 : (size_t)i))),
+                 0);
     for (int i = 0; i < THREADS; i++)
         pthread_join(t[i], NULL);
     CHECK_EQ(atomic_load(&failures), 0);
