@@ -4,14 +4,18 @@
  * refused within a budget proportional to their size (issue 29: no forged
  * snapshot under 1 MB may take more than 1 s of CPU; docs/FORMAT.md, "What
  * decoding costs", gives the work per strategy):
- *   - a balanced ring of 2,000 nodes x 16 tokens with 3 replica sets per
- *     token (the walk is O(T x R^2)); Maglev's table of 239,999 rows;
- *     65,536 partitions x 3
- *     copies; memento, anchor and dx with 15,000 of
- *     20,000 buckets removed (their lookup arrays are rebuilt from the
- *     history); compat modes at their largest (haproxy's map of 201,000
- *     slots and ring of 112,000 points, nginx's ring, libmemcached's and
- *     twemproxy's ketama);
+ *   - every strategy and every compat mode (each distribution) at its
+ *     largest under 1 MB: rings of 2,000 nodes x 16 tokens, balanced and
+ *     random, with 3 replica sets per token (the walk is O(T x R^2)), and
+ *     a keyed one of 2,000 x 32; jump, jumpback and binomial with 20,000
+ *     nodes, jump with 2,000 weighted ones (a table row per unit); 24,000
+ *     rendezvous nodes; Maglev's table of 239,999 rows; 65,536 partitions
+ *     x 3 copies; memento, anchor and dx with 15,000 of 20,000 buckets
+ *     removed (their lookup arrays are rebuilt from the history); compat
+ *     modes at their largest (haproxy's map of 201,000 slots and ring of
+ *     112,000 points, nginx's ring and hash table, libmemcached's ketama
+ *     weighted and not, twemproxy's ketama and modula table, Redis's
+ *     16,384 slots over 15,000 nodes);
  *   - each as built, then 25 forgeries of it: every weight 255/256 (the
  *     compat layouts then ask for far more than the file lists), and words
  *     overwritten inside the tables, histories and node records, the
@@ -147,7 +151,7 @@ static void heavy(placer_builder *b, const char *name, const char *dir)
         plc_wr32(f + PLC_H_CRC, plc_fmt_crc(f, len));
         refused += decode_timed(f, len, name, 1) != 0;
     }
-    printf("decode_budget: %-22s %7zu bytes, decoded in %.1f ms; %d of 25 forgeries refused\n", name,
+    printf("decode_budget: %-23s %7zu bytes, decoded in %.1f ms; %d of 25 forgeries refused\n", name,
            len, honest * 1e3, refused);
     free(f);
     placer_buffer_free(buf);
@@ -201,11 +205,24 @@ static void bucket_history(int strategy, const char *name, const char *dir)
     placer_snapshot_free(first);
 }
 
-static void compat(int program, const char *dist, uint32_t n, double weight, const char *name,
-                   const char *dir)
+/* A strategy whose files grow with their nodes (a node record and an id
+ * each) and, for jump and its kin, their weights (a table row per unit):
+ * as many as fit. */
+static void many_nodes(int strategy, uint32_t n, double weight, const char *name, const char *dir)
+{
+    placer_builder *b = nodes(n / shrink, weight, 0);
+    placer_builder_set_strategy(b, strategy);
+    heavy(b, name, dir);
+    placer_builder_free(b);
+}
+
+/* A compat mode of n nodes of `weight` (0: 1 .. 200), with key_hash `hash`
+ * (NULL: the program's default). */
+static void compat(int program, const char *dist, const char *hash, uint32_t n, double weight,
+                   const char *name, const char *dir)
 {
     placer_builder *b = nodes(n / shrink, weight, 1);
-    placer_compat_options o = {.size = sizeof o, .distribution = dist};
+    placer_compat_options o = {.size = sizeof o, .distribution = dist, .key_hash = hash};
     CHECK_EQ(placer_builder_set_compat(b, program, &o), 0);
     heavy(b, name, dir);
     placer_builder_free(b);
@@ -221,6 +238,25 @@ int main(int argc, char **argv)
     placer_builder_set_replicas(b, 3);
     heavy(b, "ring-balanced", dir);
     placer_builder_free(b);
+
+    b = nodes(2000 / shrink, 1, 0); /* random tokens */
+    placer_builder_set_vnodes(b, 16);
+    placer_builder_set_replicas(b, 3);
+    heavy(b, "ring", dir);
+    placer_builder_free(b);
+
+    b = nodes(2000 / shrink, 1, 0);
+    placer_builder_set_vnodes(b, 32);
+    static const unsigned char secret[16] = "0123456789abcdef";
+    placer_builder_set_secret(b, secret);
+    heavy(b, "ring-keyed", dir);
+    placer_builder_free(b);
+
+    many_nodes(PLACER_JUMP, 20000, 1, "jump", dir);
+    many_nodes(PLACER_JUMP, 2000, 0, "jump-weighted", dir);
+    many_nodes(PLACER_RENDEZVOUS, 24000, 0, "rendezvous", dir);
+    many_nodes(PLACER_JUMPBACK, 20000, 1, "jumpback", dir);
+    many_nodes(PLACER_BINOMIAL, 20000, 1, "binomial", dir);
 
     b = nodes(64, 1, 0);
     placer_builder_set_strategy(b, PLACER_MAGLEV);
@@ -239,11 +275,15 @@ int main(int argc, char **argv)
     bucket_history(PLACER_ANCHOR, "anchor-history", dir);
     bucket_history(PLACER_DX, "dx-history", dir);
 
-    compat(PLACER_COMPAT_HAPROXY, "map-based", 2000, 0, "haproxy-map", dir);
-    compat(PLACER_COMPAT_HAPROXY, "consistent", 500, 7, "haproxy-consistent", dir);
-    compat(PLACER_COMPAT_NGINX, "consistent", 360, 2, "nginx-consistent", dir);
-    compat(PLACER_COMPAT_LIBMEMCACHED, "ketama_weighted", 700, 1, "libmemcached-ketama", dir);
-    compat(PLACER_COMPAT_TWEMPROXY, "ketama", 700, 1, "twemproxy-ketama", dir);
+    compat(PLACER_COMPAT_HAPROXY, "map-based", NULL, 2000, 0, "haproxy-map", dir);
+    compat(PLACER_COMPAT_HAPROXY, "consistent", NULL, 500, 7, "haproxy-consistent", dir);
+    compat(PLACER_COMPAT_NGINX, "consistent", NULL, 360, 2, "nginx-consistent", dir);
+    compat(PLACER_COMPAT_LIBMEMCACHED, "ketama_weighted", NULL, 700, 1, "libmemcached-ketama", dir);
+    compat(PLACER_COMPAT_TWEMPROXY, "ketama", NULL, 700, 1, "twemproxy-ketama", dir);
+    compat(PLACER_COMPAT_LIBMEMCACHED, "ketama", "fnv1a_32", 1100, 1, "libmemcached-ketama-fnv", dir);
+    compat(PLACER_COMPAT_TWEMPROXY, "modula", "murmur", 2000, 0, "twemproxy-modula", dir);
+    compat(PLACER_COMPAT_NGINX, "hash", NULL, 2000, 0, "nginx-hash", dir);
+    compat(PLACER_COMPAT_REDIS, NULL, NULL, 15000, 1, "redis", dir);
     printf("decode_budget: worst %.3f s of CPU per MiB (budget %.0f)\n", worst_per_mib, SLOWDOWN);
     return check_done("decode_budget");
 }
