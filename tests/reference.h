@@ -85,4 +85,12 @@ int ref_tokens_balance(const uint64_t *tokens, const uint32_t *owners, uint32_t 
                        const double *weights, const uint32_t *zones, uint32_t nnodes,
                        uint32_t node, uint32_t count, uint64_t base, uint64_t *out);
 
+/* The hand-over's rule (plc_tokens_hand_over) recomputed by scanning every
+ * node for every token (tests/reference_balance.c): heirs[i] as
+ * plc_tokens_hand_over's owners_out; 0, or PLACER_EINVAL when no eligible
+ * node's quotient is finite. Arguments assumed valid. */
+int ref_tokens_hand_over(const uint64_t *tokens, const uint32_t *owners, uint32_t n,
+                         const double *weights, const uint32_t *zones, uint32_t nnodes,
+                         const uint8_t *leaving, const uint8_t *eligible, uint32_t *heirs);
+
 #endif

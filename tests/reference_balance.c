@@ -187,3 +187,86 @@ int ref_tokens_balance(const uint64_t *tokens, const uint32_t *owners, uint32_t 
     free(own);
     return err;
 }
+
+/* The hand-over's rule (engine/strategies/token_balance.h,
+ * plc_tokens_hand_over) with every node scanned for every token: the
+ * leavers' tokens widest first (then the lowest slot), each to the eligible
+ * node lowest in (share + len) / target, or within ZONE_SLACK of it one of
+ * the leaver's zone, ties to the lowest index. O(L log L + L x nnodes): for
+ * tests only. */
+#define HAND_OVER_ZONE_SLACK 0.0125 /* token_balance.c: ZONE_SLACK */
+
+typedef struct leaver_token {
+    u128 len;
+    uint32_t at;
+} leaver_token;
+
+static int widest_then_slot(const void *a, const void *b)
+{
+    const leaver_token *x = a, *y = b;
+    if (x->len != y->len)
+        return x->len > y->len ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Slot i's range, 2^64 for the whole ring. */
+static u128 slot_len128(const uint64_t *tokens, uint32_t n, uint32_t i)
+{
+    int whole;
+    uint64_t len = slot_len(tokens, n, i, &whole);
+    return whole ? (u128)1 << 64 : len;
+}
+
+int ref_tokens_hand_over(const uint64_t *tokens, const uint32_t *owners, uint32_t n,
+                         const double *weights, const uint32_t *zones, uint32_t nnodes,
+                         const uint8_t *leaving, const uint8_t *eligible, uint32_t *heirs)
+{
+    double W = 0;
+    for (uint32_t o = 0; o < nnodes; o++)
+        W += leaving[o] ? 0 : weights[o];
+    double *share = calloc(nnodes ? nnodes : 1, sizeof *share);
+    u128 *sum = calloc(nnodes ? nnodes : 1, sizeof *sum);
+    leaver_token *order = malloc((n ? n : 1) * sizeof *order);
+    uint32_t L = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        heirs[i] = owners[i];
+        sum[owners[i]] += slot_len128(tokens, n, i);
+        if (leaving[owners[i]])
+            order[L++] = (leaver_token){slot_len128(tokens, n, i), i};
+    }
+    for (uint32_t o = 0; o < nnodes; o++) /* as plc_token_shares: hi + lo / 2^64 */
+        share[o] = (double)(uint64_t)(sum[o] >> 64) + (double)(uint64_t)sum[o] / TWO64;
+    qsort(order, L, sizeof *order, widest_then_slot);
+    int err = 0;
+    for (uint32_t k = 0; k < L; k++) {
+        uint32_t at = order[k].at;
+        double len = order[k].len >> 64 ? 1.0 : (double)(uint64_t)order[k].len / TWO64;
+        uint32_t z = zones[owners[at]], best = NO_NODE, best_zone = NO_NODE;
+        double best_after = INFINITY, zone_after = INFINITY;
+        for (uint32_t o = 0; o < nnodes; o++) {
+            if (!eligible[o])
+                continue;
+            double after = (share[o] + len) / (weights[o] / W);
+            if (after < best_after) {
+                best_after = after;
+                best = o;
+            }
+            if (zones[o] == z && after < zone_after) {
+                zone_after = after;
+                best_zone = o;
+            }
+        }
+        uint32_t heir = best_zone != NO_NODE && zone_after <= best_after * (1 + HAND_OVER_ZONE_SLACK)
+                            ? best_zone : best;
+        if (heir == NO_NODE) {
+            err = PLACER_EINVAL;
+            break;
+        }
+        heirs[at] = heir;
+        share[heir] += len;
+    }
+    free(share);
+    free(sum);
+    free(order);
+    return err;
+}

@@ -65,10 +65,14 @@ int plc_tokens_balance(plc_token_ring ring, plc_token_nodes nodes, uint32_t node
  * the leaver's zone, so that the zone's own ring keeps the range whole
  * too; ties to the lowest index. Only the leavers' share moves, and it
  * evens out the ring instead of piling onto the successors. Deterministic.
- * Cost: O(ring.n + L log L + L * nodes.n) for L leaving tokens.
+ * Cost: O(ring.n + nodes.n log nodes.n + L log L + L * (C + log nodes.n))
+ * for L leaving tokens and C classes of eligible nodes (one per zone and
+ * distinct weight: nodes of one class compare as their shares do, kept in
+ * a tournament tree per class; the classes' bests are compared one by one).
  * Returns 0, PLACER_EINVAL (an argument NULL, an owner out of range, tokens
  * not ascending, a node both leaving and eligible, a staying node's weight
- * not positive and finite, leaving tokens but no eligible node) or
+ * not positive and finite, leaving tokens but no eligible node, weights so
+ * far apart that no eligible node's share over its target is finite) or
  * PLACER_ENOMEM.
  */
 int plc_tokens_hand_over(plc_token_ring ring, plc_token_nodes nodes, const uint8_t *leaving,
