@@ -15,21 +15,26 @@
 #            checks once. The test's own rule stands: a time bound missed by
 #            under 2 s is retried once (it counts those "retried").
 #
+# --jobs J runs the threads soak in J streams at once (J <= 2 on a shared
+# 2-core machine); --until TIME (date -d syntax, UTC: "05:40") starts no
+# run or batch after TIME, and the summary says how many were reached.
 # Every failing run's log is kept in OUT (default build-soak-logs/ in the
-# source tree): threads-RUN.log, hostile-BATCH.log. One line per run that
-# fails, one summary line per soak; exit 1 when any run failed, 2 on a
-# usage error. The machine is shared: the threads soak is CPU-bound (run it
+# source tree): threads-RUN.log, hostile-BATCH.log; the threads runs so far
+# in threads-stream-J.tsv ("run exit seconds"), hostile retries in
+# hostile-retried.log. One line per run that fails, one summary line per
+# soak; exit 1 when any run failed, 2 on a usage error, 3 when the runs
+# stopped (--until, or a signal) before the count, none failing. The machine is shared: the threads soak is CPU-bound (run it
 # under nice -n 19); the hostile one checks wall-clock bounds (run it at
 # normal priority, and re-run a failed case to tell a hang from starvation).
 #
 # usage: fuzz/soak.sh [--threads-runs N] [--hostile-runs N] [--batch B]
-#                     [--tsan-build DIR] [--placer PATH] [--out DIR]
-#                     [threads|hostile|all]
+#                     [--jobs J] [--until TIME] [--tsan-build DIR]
+#                     [--placer PATH] [--out DIR] [threads|hostile|all]
 set -uo pipefail
 
 usage() { sed -n '2,/^set /p' "$0" | sed '$d;s/^# \{0,1\}//'; }
 root=$(cd "$(dirname "$0")/.." && pwd)
-thread_runs=1000 hostile_runs=200 batch=20
+thread_runs=1000 hostile_runs=200 batch=20 jobs=1 until=
 tsan_build=$root/build-tsan placer=$root/build/cli/placer out=$root/build-soak-logs
 what=all
 while [ $# -gt 0 ]; do
@@ -38,6 +43,8 @@ while [ $# -gt 0 ]; do
     --threads-runs) thread_runs=${2-}; shift 2 || { usage >&2; exit 2; } ;;
     --hostile-runs) hostile_runs=${2-}; shift 2 || { usage >&2; exit 2; } ;;
     --batch) batch=${2-}; shift 2 || { usage >&2; exit 2; } ;;
+    --jobs) jobs=${2-}; shift 2 || { usage >&2; exit 2; } ;;
+    --until) until=${2-}; shift 2 || { usage >&2; exit 2; } ;;
     --tsan-build) tsan_build=${2-}; shift 2 || { usage >&2; exit 2; } ;;
     --placer) placer=${2-}; shift 2 || { usage >&2; exit 2; } ;;
     --out) out=${2-}; shift 2 || { usage >&2; exit 2; } ;;
@@ -45,14 +52,45 @@ while [ $# -gt 0 ]; do
     *) echo "soak.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
-for n in "$thread_runs" "$hostile_runs" "$batch"; do
+for n in "$thread_runs" "$hostile_runs" "$batch" "$jobs"; do
     case "$n" in ''|*[!0-9]*|0) echo "soak.sh: counts must be positive integers, not '$n'" >&2; exit 2 ;; esac
 done
+deadline=0
+if [ -n "$until" ]; then
+    deadline=$(date -u -d "$until" +%s 2>/dev/null) || { echo "soak.sh: --until '$until' is not a time" >&2; exit 2; }
+fi
 mkdir -p "$out" || exit 2
 status=0
 
+# Is it past --until? (Checked before each run or batch: none starts after it.)
+past_deadline() { [ "$deadline" != 0 ] && [ "$(date +%s)" -ge "$deadline" ]; }
+
+# One stream of threads runs: runs j, j + jobs, ... up to thread_runs, each
+# a line "run exit seconds" in $out/threads-stream-j.tsv (the count so far
+# survives a kill), a failing run's log kept.
+threads_stream() { # j
+    local i rc t0 secs
+    for ((i = $1; i <= thread_runs; i += jobs)); do
+        past_deadline && break
+        t0=$(date +%s.%N)
+        env TSAN_OPTIONS="halt_on_error=1:suppressions=$root/tests/tsan.supp" \
+            UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+            ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
+            MALLOC_PERTURB_=$((RANDOM % 255 + 1)) \
+            timeout 300 "$bin" >"$out/threads-run-$1.log" 2>&1
+        rc=$?
+        secs=$(echo "$(date +%s.%N) - $t0" | bc)
+        if [ "$rc" != 0 ]; then
+            mv "$out/threads-run-$1.log" "$out/threads-$i.log"
+            echo "threads run $i: exit $rc after $(printf %.2f "$secs") s, log $out/threads-$i.log"
+        fi
+        echo "$i $rc $secs" >>"$out/threads-stream-$1.tsv"
+    done
+    rm -f "$out/threads-run-$1.log"
+}
+
 soak_threads() {
-    local bin=$tsan_build/tests/test_threads
+    bin=$tsan_build/tests/test_threads
     if [ ! -x "$bin" ]; then
         echo "soak.sh: no $bin (meson setup $tsan_build -Db_sanitize=thread -Db_lundef=false; ninja -C $tsan_build tests/test_threads)" >&2
         return 2
@@ -61,27 +99,25 @@ soak_threads() {
         echo "soak.sh: $bin is not a TSan build (-Db_sanitize=thread)" >&2
         return 2
     fi
-    local i rc fails=0 hangs=0 start=$SECONDS t0 worst=0 secs
-    for ((i = 1; i <= thread_runs; i++)); do
-        t0=$(date +%s.%N)
-        env TSAN_OPTIONS="halt_on_error=1:suppressions=$root/tests/tsan.supp" \
-            UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-            ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
-            MALLOC_PERTURB_=$((RANDOM % 255 + 1)) \
-            timeout 300 "$bin" >"$out/threads-run.log" 2>&1
-        rc=$?
-        secs=$(echo "$(date +%s.%N) - $t0" | bc)
-        [ "$(echo "$secs > $worst" | bc)" = 1 ] && worst=$secs
-        if [ "$rc" != 0 ]; then
-            mv "$out/threads-run.log" "$out/threads-$i.log"
-            if [ "$rc" = 124 ]; then hangs=$((hangs + 1)); else fails=$((fails + 1)); fi
-            echo "threads run $i: exit $rc after $(printf %.2f "$secs") s, log $out/threads-$i.log"
-        fi
+    local j start=$SECONDS pids=()
+    rm -f "$out"/threads-stream-*.tsv
+    for ((j = 1; j <= jobs; j++)); do
+        threads_stream "$j" &
+        pids+=($!)
     done
-    rm -f "$out/threads-run.log"
-    echo "soak threads: $thread_runs runs, $fails crashed or failed, $hangs hung (300 s)," \
-        "$((SECONDS - start)) s wall, slowest run $(printf %.2f "$worst") s ($bin)"
-    [ $((fails + hangs)) = 0 ]
+    trap 'kill "${pids[@]}" 2>/dev/null' TERM INT
+    wait "${pids[@]}"
+    wait "${pids[@]}" 2>/dev/null # once more when a signal cut the first wait short
+    trap - TERM INT
+    cat "$out"/threads-stream-*.tsv 2>/dev/null | awk -v want="$thread_runs" -v wall=$((SECONDS - start)) \
+        -v bin="$bin" -v jobs="$jobs" '
+        { n++; if ($2 == 124) hung++; else if ($2 != 0) failed++; if ($3 > worst) worst = $3; sum += $3 }
+        END {
+            printf "soak threads: %d of %d runs, %d crashed or failed, %d hung (300 s), %d s wall," \
+                " %d streams, mean run %.2f s, slowest %.2f s (%s)\n",
+                n, want, failed, hung, wall, jobs, n ? sum / n : 0, worst, bin
+            exit failed + hung ? 1 : n < want ? 3 : 0
+        }'
 }
 
 soak_hostile() {
@@ -90,7 +126,7 @@ soak_hostile() {
         return 2
     fi
     local done_runs=0 b=0 n rc failed=0 failed_batches=0 retried=0 start=$SECONDS line log
-    while [ "$done_runs" -lt "$hostile_runs" ]; do
+    while [ "$done_runs" -lt "$hostile_runs" ] && ! past_deadline; do
         b=$((b + 1))
         n=$((hostile_runs - done_runs < batch ? hostile_runs - done_runs : batch))
         log=$out/hostile-$b.log
@@ -111,9 +147,10 @@ soak_hostile() {
             rm -f "$log"
         fi
     done
-    echo "soak hostile: $hostile_runs runs per server in $b batches, $failed checks failed" \
+    echo "soak hostile: $done_runs of $hostile_runs runs per server in $b batches, $failed checks failed" \
         "in $failed_batches batches, $retried slow once and retried, $((SECONDS - start)) s wall ($placer)"
-    [ "$failed_batches" = 0 ]
+    [ "$failed_batches" = 0 ] || return 1
+    [ "$done_runs" -ge "$hostile_runs" ] || return 3
 }
 
 case "$what" in
