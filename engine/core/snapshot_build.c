@@ -86,20 +86,19 @@ placer_snapshot *plc_snapshot_new(const placer_builder *b, size_t payload, uint6
     const plc_kernels *k = plc_kernels_get();
     const plc_strategy_ops *ops = b->ops; /* not the registry: it calls the modules, which call here */
     s->ops = ops;
-    if (!ops->fused_stree) { /* the ring's lookups test its kernels first */
-        s->module_lookup = ops->lookup;
-        s->module_lookup_hash = ops->lookup_hash ? ops->lookup_hash : lookup_hash_by_owner;
-    }
     s->index = k->index;
     int fused;
     plc_hash_kernels(b->eff_hash, k, &s->hash, &s->hash_batch, &fused);
-    if (ops->fused_stree) { /* NULL otherwise: lookups then call the ops */
+    if (ops->fused_stree) { /* the ring: its kernels */
         s->search = k->search;
         s->search_batch = k->search_batch;
         if (fused) { /* the fused kernels hash with placer-v2 */
             s->lookup = k->lookup;
             s->lookup_batch = k->lookup_batch;
         }
+    } else { /* any other strategy: its module's single lookups */
+        s->module_lookup = ops->lookup;
+        s->module_lookup_hash = ops->lookup_hash ? ops->lookup_hash : lookup_hash_by_owner;
     }
     s->crc32 = k->crc32;
     s->hkey = b->eff_key;
