@@ -95,12 +95,20 @@ static inline uint32_t anchor_select(const anchor_rec *rec, uint32_t n, uint64_t
     return (b & keep) | (x & ~keep);
 }
 
-/* From anchor_select's bucket b on: the inner walk, which only keys whose
- * second bucket is removed too reach (rare), then the remaining steps. */
-static inline uint32_t anchor_walk(const anchor_rec *rec, uint64_t pos, uint32_t b, uint32_t lim)
+/* The inner walk from anchor_select's bucket b, which only keys whose
+ * second bucket is removed too reach (rare). */
+static inline uint32_t anchor_inner(const anchor_rec *rec, uint32_t b, uint32_t lim)
 {
     while (__builtin_expect(rec[b].a >= lim, 0))
         b = rec[b].k;
+    return b;
+}
+
+/* From anchor_select's bucket b on: the inner walk, then the remaining
+ * steps. */
+static inline uint32_t anchor_walk(const anchor_rec *rec, uint64_t pos, uint32_t b, uint32_t lim)
+{
+    b = anchor_inner(rec, b, lim);
     for (uint32_t a; (a = rec[b].a);)
         b = anchor_step(rec, pos, b, a);
     return b;
@@ -171,8 +179,7 @@ static void anchor_owner_batch(const placer_snapshot *s, const uint64_t *h, size
         uint32_t *out = owners + at;
         for (uint32_t j = 0; j < m; j++) {
             uint32_t lim, x = anchor_select(rec, nb, pos[j], &lim);
-            while (__builtin_expect(rec[x].a >= lim, 0))
-                x = rec[x].k;
+            x = anchor_inner(rec, x, lim);
             anchor_rec r = rec[x];
             out[j] = r.k;
             live[k] = (uint8_t)j;
