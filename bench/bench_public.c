@@ -3,9 +3,9 @@
  * call it, the public functions on a snapshot built under each instruction
  * set (forced with the CPU mask: avx512, avx2, sse4.2, scalar; skipped when
  * the CPU lacks one), rings of 120 nodes x 256 (30,720 tokens), 4,096
- * nodes x 256 (2^20 tokens), 65,536 nodes x 256 (2^24 tokens: owners past
- * the line table's 16 bits, so it keeps the radix directory), 65,535 x 256
- * (the most nodes the line table holds; these two under the widest vector
+ * nodes x 256 (2^20 tokens), 65,536 nodes x 256 (2^24 tokens: the most
+ * nodes the line table holds), 65,537 x 256 (the fewest past its 16-bit
+ * owners: the radix directory); these two under the widest vector
  * ISA only and without a router, for memory, and never in the CI smoke,
  * which runs no public/ case), 120 nodes of weights 0.5, 1, 1.5, 2 x 256
  * (38,400 tokens) and 120 x 256 with balanced tokens, and two key streams
@@ -96,7 +96,7 @@ typedef struct ring_desc {
 
 static const ring_desc rings[] = {
     {"120x256", 120, 256, 0, 0, 0},           {"4096x256", 4096, 256, 0, 0, 0},
-    {"65536x256", 65536, 256, 0, 0, 1},       {"65535x256", 65535, 256, 0, 0, 1},
+    {"65536x256", 65536, 256, 0, 0, 1},       {"65537x256", 65537, 256, 0, 0, 1},
     {"120x256weighted", 120, 256, 1, 0, 0},
     {"120x256balanced", 120, 256, 0, 1, 0},
 };

@@ -3,8 +3,8 @@
  * of every instruction set the CPU has -- one hash, a batch of hashes, and
  * the fused placer-v2 hash + line kernels on keys -- against the textbook
  * lower_bound of tests/reference.c (and its placer-v2 hash), on
- * fuzzer-chosen sorted tokens, owners (up to 65,534), table sizes, hashes
- * and keys.
+ * fuzzer-chosen sorted tokens, owners (up to 65,535, the value that also
+ * asks the tree), table sizes, hashes and keys.
  *
  * Input: a count, a shape byte and a bits byte, then tokens: full 64-bit
  * values, or a line (a few top bits) and an offset inside it, so that
@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     qsort(tokens, n, sizeof *tokens, cmp_u64);
     for (uint32_t i = 0; i < n; i++)
-        owners[i] = shape & 8 ? (shape & 16 ? 65534u - fuzz_u8(&p) : fuzz_u8(&p) % 3u) : i;
+        owners[i] = shape & 8 ? (shape & 16 ? 65535u - fuzz_u8(&p) : fuzz_u8(&p) % 3u) : i;
 
     size_t nb, lb;
     plc_stree_size(n, &nb, &lb);

@@ -719,7 +719,7 @@ PLACER_API size_t placer_snapshot_layout_bytes(const placer_snapshot *s);
  *                 S+ tree; one line answers nearly every hash, ties on
  *                 those bits and crowded lines (16+ tokens) take the tree's
  *                 logarithmic descent;
- *   "directory"   ring of more than 65,535 nodes (owners too wide for the
+ *   "directory"   ring of more than 65,536 nodes (owners too wide for the
  *                 lines' 16 bits): a radix directory of 2^bits entries indexed by the
  *                 top bits of the hash, in front of the S+ tree; most
  *                 hashes are answered by one entry (one cache line), the

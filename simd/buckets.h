@@ -19,10 +19,13 @@
  *   - q equals a suffix (the token and the hash agree on b + 16 bits; about
  *     k / 65,536 of the line's hashes, and q == INT16_MAX against padding);
  *   - a crowded line (16 tokens or more in the range: rare for a random
- *     ring, all of them for a hostile one): every own[] is PLC_BKT_CROWDED.
- * So owners are 16 bits and PLC_BKT_CROWDED (0xFFFF) is never a node:
- * rings of more than PLC_BKT_MAX_NODES nodes keep the radix directory
- * (dir.h). Answers are exactly the tree's (lower_bound with wrap, then
+ *     ring, all of them for a hostile one): every own[] is PLC_BKT_ASK_TREE.
+ * Owners are 16 bits, and PLC_BKT_ASK_TREE (0xFFFF) is also node 65,535:
+ * the one owner value that sends a key down the tree whoever owns it, so
+ * the largest node's keys (1 / 65,536 of a ring of 65,536 equal nodes) take
+ * the tree as well and are answered right, and no owner lane is given up
+ * for the marker. Rings of more than PLC_BKT_MAX_NODES nodes keep the
+ * radix directory (dir.h). Answers are exactly the tree's (lower_bound with wrap, then
  * owner): the tree stays the one full copy of tokens and owners.
  *
  * b = ceil(log2(n / 8)) (4..8 tokens a line on average, crowded lines
@@ -41,8 +44,8 @@
 #include "stree.h"
 
 #define PLC_BKT_LANES 16u
-#define PLC_BKT_CROWDED 0xFFFFu
-#define PLC_BKT_MAX_NODES 65535u /* owners 0 .. 65,534 */
+#define PLC_BKT_ASK_TREE 0xFFFFu
+#define PLC_BKT_MAX_NODES 65536u /* owners 0 .. 65,535 (65,535 asks the tree) */
 #define PLC_BKT_PAD INT16_MAX
 /* Below this many tokens the tree is a few lines in L1: no buckets. */
 #define PLC_BKT_MIN_TOKENS 64u
@@ -71,7 +74,7 @@ uint32_t plc_bkt_choose_bits(uint32_t n, uint32_t nnodes, size_t tree_bytes);
 size_t plc_bkt_bytes(uint32_t bits);
 
 /* Fill `mem` (plc_bkt_bytes(bits), 64-byte aligned) with the lines of the
- * built tree t (t->n >= 1, every owner below PLC_BKT_CROWDED) and describe
+ * built tree t (t->n >= 1, every owner at most PLC_BKT_ASK_TREE) and describe
  * them in *k, which keeps a pointer to t. */
 void plc_bkt_build(plc_bkt *k, const plc_stree *t, uint32_t bits, void *mem);
 

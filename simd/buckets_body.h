@@ -40,20 +40,20 @@ static inline int16_t bkt_suffix(uint64_t h, uint32_t sshift)
     return (int16_t)((int32_t)((h >> sshift) & 0xFFFFu) - 0x8000);
 }
 
-/* The line's answer, or PLC_BKT_CROWDED when the tree must decide: a
- * crowded line, or a tie (suf[r], the first suffix >= q, equals q; r <= 15
+/* The line's answer, or PLC_BKT_ASK_TREE when the tree must decide: a
+ * crowded line, node 65,535 (buckets.h), or a tie (suf[r], the first suffix >= q, equals q; r <= 15
  * as padding is never below q). No branch. */
 static inline uint32_t bkt_line_owner(const plc_bkt_line *l, uint64_t h, uint32_t sshift)
 {
     int16_t q = bkt_suffix(h, sshift);
     uint32_t r = bkt_rank(l, q);
-    return l->own[r] | ((0u - (uint32_t)(l->suf[r] == q)) & PLC_BKT_CROWDED);
+    return l->own[r] | ((0u - (uint32_t)(l->suf[r] == q)) & PLC_BKT_ASK_TREE);
 }
 
 uint32_t PLC_BKT_ONE(const plc_bkt *k, uint64_t h)
 {
     uint32_t o = bkt_line_owner(&k->line[h >> k->shift], h, k->sshift);
-    if (__builtin_expect(o != PLC_BKT_CROWDED, 1))
+    if (__builtin_expect(o != PLC_BKT_ASK_TREE, 1))
         return o;
     return PLC_BKT_TREE_ONE(k->tree, h);
 }
@@ -96,7 +96,7 @@ static inline void bkt_resolve(const plc_bkt *k, const plc_bkt_line *line, uint6
     int16_t q = (int16_t)((int32_t)(rot >> 48) - 0x8000);
     uint32_t r = bkt_rank(l, q);
     uint32_t o = l->own[r];
-    if (__builtin_expect(l->suf[r] != q && o != PLC_BKT_CROWDED, 1)) {
+    if (__builtin_expect(l->suf[r] != q && o != PLC_BKT_ASK_TREE, 1)) {
         owners[i] = o;
         return;
     }
@@ -246,7 +246,7 @@ static inline void bkt_answer_one(bkt_job *j, const plc_bkt_line *l, int16_t q, 
     int16_t sq;
     memcpy(&o, b + offsetof(plc_bkt_line, own) + off, 2);
     memcpy(&sq, b + off, 2);
-    if (__builtin_expect(sq != q && o != PLC_BKT_CROWDED, 1))
+    if (__builtin_expect(sq != q && o != PLC_BKT_ASK_TREE, 1))
         *out = o;
     else
         bkt_slow_push(j, i);

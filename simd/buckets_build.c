@@ -35,7 +35,7 @@ static uint32_t close_line(plc_bkt_line *l, uint32_t k, uint16_t after)
     if (k >= PLC_BKT_LANES) {
         for (uint32_t j = 0; j < PLC_BKT_LANES; j++) {
             l->suf[j] = PLC_BKT_PAD;
-            l->own[j] = PLC_BKT_CROWDED;
+            l->own[j] = PLC_BKT_ASK_TREE;
         }
         return 1;
     }

@@ -7,7 +7,7 @@
  * rings: tokens on line boundaries and next to them, 0 and UINT64_MAX,
  * equal tokens from different nodes, one token, every token in one line
  * (crowded: the tree), lines of exactly 15 and 16 tokens, suffix ties,
- * owners up to 65,534; at the size plc_bkt_choose_bits picks and at forced
+ * owners up to 65,535 (whose keys the tree answers); at the size plc_bkt_choose_bits picks and at forced
  * sizes from 1 bit up. Keys in runs of 16, 32 and 64 bytes and mixed
  * lengths, batches of every length around the pipeline's depth.
  */
@@ -158,7 +158,7 @@ static void check_bits(const uint64_t *t, const uint32_t *o, uint32_t n, uint32_
         const plc_bkt_line *ln = &l.line[q[i] >> l.shift];
         int16_t s = (int16_t)((int32_t)((q[i] >> l.sshift) & 0xFFFF) - 0x8000);
         for (uint32_t j = 0; j < PLC_BKT_LANES; j++)
-            ties_seen += ln->own[0] != PLC_BKT_CROWDED && ln->suf[j] == s && s != PLC_BKT_PAD;
+            ties_seen += ln->suf[j] == s && s != PLC_BKT_PAD; /* crowded lines are all PAD */
     }
     /* This level's line kernels: one hash, a batch, and keys. */
     const plc_kernels *k = plc_kernels_get();
@@ -192,8 +192,8 @@ static void check_set(uint64_t *t, const uint32_t *o, uint32_t n, uint64_t *rng,
     qsort(t, n, sizeof *t, cmp_u64);
     size_t nb, lb;
     plc_stree_size(n, &nb, &lb);
-    uint32_t chosen = plc_bkt_choose_bits(n, 65535, nb + lb);
-    CHECK(plc_bkt_choose_bits(n, 65536, nb + lb) == 0); /* owners must fit 16 bits */
+    uint32_t chosen = plc_bkt_choose_bits(n, 65536, nb + lb);
+    CHECK(plc_bkt_choose_bits(n, 65537, nb + lb) == 0); /* owners must fit 16 bits */
     if (chosen) {
         CHECK(nb + lb + plc_bkt_bytes(chosen) <= (size_t)n * 30); /* 2.5x plain */
         check_bits(t, o, n, chosen, rng, what);
@@ -222,9 +222,11 @@ static uint64_t *random_tokens(uint32_t n, uint64_t *rng)
 
 static void owner_kinds(uint64_t *t, uint32_t n, uint64_t *rng, const char *what)
 {
-    uint32_t *o = owners_mod(n, 1, 65535); /* up to the largest 16-bit owner */
+    uint32_t *o = owners_mod(n, 1, 65536); /* up to the largest 16-bit owner */
     if (n > 1)
-        o[n - 1] = 65534;
+        o[n - 1] = 65535; /* the wrap's owner is the marker too */
+    if (n > 2)
+        o[n / 2] = 65535;
     check_set(t, o, n, rng, what);
     free(o);
     o = owners_mod(n, 7, 3);

@@ -389,6 +389,73 @@ static void crowded_entry(void)
     placer_builder_free(b);
 }
 
+static int cmp_tok(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* The widest owners: a ring of 65,536 nodes is the line table's largest
+ * (node 65,535's owner value is also "ask the tree", so its keys take the
+ * tree), 65,537 the directory's smallest. One token a node (splitmix64's
+ * outputs: distinct), queried on every token of the last nodes, just past
+ * the one before each, and at random, single and batched, against a
+ * binary search of the sorted (token, node) pairs. */
+static void widest_owners(void)
+{
+    for (uint32_t nodes = 65536; nodes <= 65537; nodes++) {
+        placer_builder *b = placer_builder_new();
+        uint64_t (*pair)[2] = malloc(nodes * sizeof *pair), rng = 65536;
+        char id[16];
+        for (uint32_t i = 0; i < nodes; i++) {
+            snprintf(id, sizeof id, "n%u", i);
+            placer_builder_add_node(b, id, NULL, 1);
+            pair[i][0] = check_rand(&rng);
+            pair[i][1] = i;
+            placer_builder_add_token(b, i, pair[i][0]);
+        }
+        placer_snapshot *s = NULL;
+        CHECK_EQ(placer_builder_build(b, 1, &s), 0);
+        CHECK(!strcmp(placer_snapshot_layout_name(s), nodes == 65536 ? "buckets" : "directory"));
+        qsort(pair, nodes, sizeof *pair, cmp_tok);
+        enum { Q = 3 * 64 + 4000 };
+        uint64_t *h = malloc(Q * sizeof *h);
+        size_t q = 0;
+        for (uint32_t i = 0; i < nodes; i++)
+            if (pair[i][1] >= nodes - 64) { /* node 65,535 among them */
+                h[q++] = pair[i][0];
+                h[q++] = pair[i][0] - 1;
+                h[q++] = pair[(i + nodes - 1) % nodes][0] + 1;
+            }
+        while (q < Q)
+            h[q++] = check_rand(&rng);
+        uint32_t *got = malloc(Q * sizeof *got);
+        CHECK_EQ(placer_lookup_hash_batch(s, h, Q, got), 0);
+        long bad = 0, last = 0;
+        for (size_t j = 0; j < Q; j++) {
+            size_t lo = 0, hi = nodes; /* the first token >= h, wrapping to the smallest */
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (pair[mid][0] < h[j])
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            uint32_t want = (uint32_t)pair[lo % nodes][1];
+            last += want == 65535;
+            bad += (uint32_t)placer_lookup_hash(s, h[j]) != want;
+            bad += got[j] != want;
+        }
+        CHECK(last >= 3); /* the marker's node was asked for */
+        CHECK_ALL(bad == 0, "65,536 and 65,537 nodes == binary search of the tokens");
+        free(got);
+        free(h);
+        free(pair);
+        placer_snapshot_free(s);
+        placer_builder_free(b);
+    }
+}
+
 /* The ring's kernels at one CPU level (tests/isa.h): the snapshots built
  * here take this level's. */
 static void at_level(void *ctx, const cpu_level *level)
@@ -398,6 +465,7 @@ static void at_level(void *ctx, const cpu_level *level)
     against_reference();
     batches();
     crowded_entry();
+    widest_owners();
 }
 
 int main(void)
