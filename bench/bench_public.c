@@ -22,6 +22,10 @@
  *                                          next-pow2(tokens) entries, one loop
  *   public/ISA/RING/KEYS/reference_stree   that hash, bench/baselines.c's S+ tree
  *   public/ISA/RING/KEYS/crc32c+std_lower_bound  that hash, std::lower_bound, owner
+ *   public/ISA/RING/KEYS/crc32c+std_lower_bound_dependent  the same one key
+ *                                          at a time, each key chosen by the
+ *                                          previous answer (placer_dependent's
+ *                                          like-for-like baseline)
  *   public/ISA/RING/KEYS/placer_hash_only  the snapshot's batch hash kernel alone
  *   public/ISA/RING/KEYS/floor_hash_only   the floor's hash alone
  *   public/ISA/RING/KEYS/batch_vs_floor    placer_batch and floor passes over
@@ -62,12 +66,13 @@
 #define RESIDENT_KEYS 4096u
 
 enum what {
-    P_BATCH, P_DEPENDENT, R_BATCH, FLOOR, REF_STREE, STD_LB, P_HASH, F_HASH, PAIRED, NWHAT
+    P_BATCH, P_DEPENDENT, R_BATCH, FLOOR, REF_STREE, STD_LB, STD_LB_DEPENDENT, P_HASH, F_HASH,
+    PAIRED, NWHAT
 };
 static const char *const what_names[NWHAT] = {
     "placer_batch", "placer_dependent", "router_batch",     "floor",
-    "reference_stree", "crc32c+std_lower_bound", "placer_hash_only", "floor_hash_only",
-    "batch_vs_floor"};
+    "reference_stree", "crc32c+std_lower_bound", "crc32c+std_lower_bound_dependent",
+    "placer_hash_only", "floor_hash_only", "batch_vs_floor"};
 
 typedef struct isa_desc {
     const char *name;
@@ -234,6 +239,14 @@ static uint64_t run_pass(const pub_case *c, const pub_fixture *p, const key_set 
             /* o >> 31 is 0 for every owner, but the next key waits for o */
             o = placer_lookup(p->snap, ks->ptrs[(i + ((unsigned)o >> 31)) % ks->n], 32);
             acc += (uint32_t)o;
+        }
+        return acc;
+    }
+    if (c->what == STD_LB_DEPENDENT) {
+        uint32_t o = 0;
+        for (uint32_t i = 0; i < ks->n; i++) {
+            o = plain_owner(p, base_hash(base, ks->ptrs[(i + (o >> 31)) % ks->n], 32));
+            acc += o;
         }
         return acc;
     }

@@ -39,10 +39,11 @@ for name, ns in m.items():
     _, isa, ring, keys, what = parts
     rows[(ring, keys, isa)][what] = ns
 cols = ["placer_batch", "router_batch", "placer_dependent", "floor", "reference_stree",
-        "crc32c+std_lower_bound", "placer_hash_only", "floor_hash_only"]
+        "crc32c+std_lower_bound", "crc32c+std_lower_bound_dependent", "placer_hash_only",
+        "floor_hash_only"]
 print("| ring | keys | ISA | layout | " + " | ".join(cols) +
-      " | batch/floor | paired batch/floor | S+/batch | lower_bound/batch | lower_bound/dependent | hash/floor hash |")
-print("|" + "---|" * (len(cols) + 10))
+      " | batch/floor | paired batch/floor | S+/batch | lower_bound/batch | lower_bound/dependent | dependent lower_bound/dependent | hash/floor hash |")
+print("|" + "---|" * (len(cols) + 11))
 for (ring, keys, isa), r in sorted(rows.items()):
     g = lambda k: r.get(k, float("nan"))
     cells = ["%.2f" % g(c) for c in cols]
@@ -51,6 +52,7 @@ for (ring, keys, isa), r in sorted(rows.items()):
               g("reference_stree") / g("placer_batch"),
               g("crc32c+std_lower_bound") / g("placer_batch"),
               g("crc32c+std_lower_bound") / g("placer_dependent"),
+              g("crc32c+std_lower_bound_dependent") / g("placer_dependent"),
               g("placer_hash_only") / g("floor_hash_only")]
     layout = LABELS.get("public/%s/%s/%s/placer_batch" % (isa, ring, keys), "")
     print("| %s | %s | %s | %s | " % (ring, keys, isa, layout) + " | ".join(cells) + " | " +
