@@ -17,5 +17,8 @@
 #define PLC_HASH64_V2_NAME plc_hash64_v2_bmi2
 #define PLC_HASH64_V2_BATCH_NAME plc_hash64_v2_batch_bmi2
 #define PLC_HASH64_V2_KEYED_NAME plc_hash_v2_bmi2
+/* crc32q on a 64-bit chain: its result is already zero-extended. */
+#define PLC_HASH64_STEP64(c, w) ((uint64_t)simde_mm_crc32_u64((c), (w)))
 #define PLC_HASH64_V2_KEYED_BATCH_NAME plc_hash_v2_batch_bmi2
 #include "hash64_v2_body.h"
+#undef PLC_HASH64_STEP64

@@ -115,12 +115,53 @@ uint64_t PLC_HASH64_V2_NAME(uint64_t seed, const void *key, size_t len)
     return plc_hash64_v2_body(seed, key, len);
 }
 
+/* The step on a 64-bit chain: with PLC_HASH64_STEP64 defined (the
+ * hardware's crc32q, whose result is already zero-extended), no move
+ * truncates the chain between steps. */
+#ifdef PLC_HASH64_STEP64
+#define PLC_H64V2_STEP64(c, w) PLC_HASH64_STEP64((c), (w))
+#else
+#define PLC_H64V2_STEP64(c, w) ((uint64_t)PLC_HASH64_STEP((uint32_t)(c), (w)))
+#endif
+
+/* placer-v2 of a 32-byte key (plc_hash64_v2_body with len 32: the same
+ * words, pairs and result) with the seed's terms hoisted out of the loop:
+ * b0 = seed ^ K0 ^ 32, sm the multiplier seed, sk32 = sm ^ K1 ^ crc4(a0).
+ * The raw CRC lane is linear (crc(x ^ y, v ^ w) = crc(x, v) ^ crc(y, w)),
+ * so it starts from 0 and its start a0's part, four steps of zero words,
+ * is folded into the final term once a batch: one register less in the
+ * loop (as simd/buckets_body.h's bkt_hash32). */
+static inline uint64_t plc_h64v2_32(const void *key, uint64_t b0, uint64_t sm, uint64_t sk32)
+{
+    const unsigned char *p = key;
+    uint64_t w0 = plc_load64le(p), w1 = plc_load64le(p + 8);
+    uint64_t w2 = plc_load64le(p + 16), w3 = plc_load64le(p + 24);
+    uint64_t a = PLC_H64V2_STEP64(PLC_H64V2_STEP64(0, w0), w1);
+    uint64_t x = w0 ^ b0, b = plc_mum_fold(x, w1 ^ sm) + x;
+    a = PLC_H64V2_STEP64(PLC_H64V2_STEP64(a, w2), w3);
+    x = w2 ^ b;
+    b = plc_mum_fold(x, w3 ^ sm) + x;
+    return plc_mum_fold(b, a ^ sk32);
+}
+
+/* A run of 32-byte keys: the loop over plc_h64v2_32, its three terms in
+ * registers. */
+static void plc_h64v2_run32(uint64_t seed, const void *const *keys, size_t n, uint64_t *out)
+{
+    uint64_t sm = plc_hash64_v2_mult_seed(seed), a0 = (uint32_t)seed ^ (uint32_t)(seed >> 32);
+    for (int i = 0; i < 4; i++)
+        a0 = PLC_H64V2_STEP64(a0, 0);
+    const uint64_t b0 = seed ^ PLC_H64_K0 ^ 32, sk32 = sm ^ PLC_H64_K1 ^ a0;
+    for (size_t i = 0; i < n; i++)
+        out[i] = plc_h64v2_32(keys[i], b0, sm, sk32);
+}
+
 /* Several keys' chains in flight: the body is inlined and the iterations
  * are independent, so the out-of-order core overlaps one key's multiply
  * latency with the next key's CRC steps. Lengths are checked once per run
  * of 64 keys: a run of 32-byte keys (fixed-size keys, the usual case)
- * takes a copy of the body with the length constant, where every length
- * test folds away. */
+ * takes plc_h64v2_run32, where no length is tested and the seed's terms
+ * are hoisted. */
 void PLC_HASH64_V2_BATCH_NAME(uint64_t seed, const void *const *keys, const size_t *lens, size_t n,
                               uint64_t *out)
 {
@@ -128,10 +169,10 @@ void PLC_HASH64_V2_BATCH_NAME(uint64_t seed, const void *const *keys, const size
         size_t e = n - i < 64 ? n : i + 64, diff = 0;
         for (size_t j = i; j < e; j++)
             diff |= lens[j] ^ 32;
-        if (!diff)
-            for (; i < e; i++)
-                out[i] = plc_hash64_v2_body(seed, keys[i], 32);
-        else
+        if (!diff) {
+            plc_h64v2_run32(seed, keys + i, e - i, out + i);
+            i = e;
+        } else
             for (; i < e; i++)
                 out[i] = plc_hash64_v2_body(seed, keys[i], lens[i]);
     }
@@ -156,6 +197,7 @@ void PLC_HASH64_V2_KEYED_BATCH_NAME(const plc_hash_key *k, const void *const *ke
 #undef PLC_HASH64_V2_KEYED_BATCH_NAME
 #endif
 
+#undef PLC_H64V2_STEP64
 #undef PLC_HASH64_V2_NAME
 #undef PLC_HASH64_V2_BATCH_NAME
 #endif
