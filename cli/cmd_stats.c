@@ -30,7 +30,7 @@ void cmd_stats_usage(FILE *out)
             "lookup scores every node; 128 at 100,000 nodes), the number printed. Last, the\n"
             "search layout the snapshot chose (placer_snapshot_layout_name): for a ring,\n"
             "\"buckets\" (2^bits 64-byte lines in front of the S+ tree, with the share of\n"
-            "lines that answer alone, not crowded), \"directory\" (over 65,535 nodes: 2^bits\n"
+            "lines that answer alone, not crowded), \"directory\" (over 65,536 nodes: 2^bits\n"
             "entries, with the share of hashes one entry answers) or \"stree\"; and its\n"
             "bytes against plain sorted tokens + owners (JSON: directory_bits and\n"
             "one_read_share hold the same two figures for either).\n"

@@ -8,7 +8,7 @@
  * (simd/buckets_body.h): key i + 32 is hashed and its line prefetched while
  * key i is answered. Other hashes hash a chunk of keys into h[] through the
  * snapshot's batch hash, then look the chunk's owners up from h[]. Rings of
- * more than 65,535 nodes keep the radix directory (simd/dir.h) the same way.
+ * more than 65,536 nodes keep the radix directory (simd/dir.h) the same way.
  *
  * Rings without a directory (fewer than 64 tokens) call one fused kernel
  * (simd/stree_body.h) that hashes and descends: one indirect call per
