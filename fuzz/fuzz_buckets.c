@@ -32,9 +32,11 @@ static int cmp_u64(const void *a, const void *b)
 
 #define MAX_ALL_QUERIES (MAX_QUERIES + 6 * MAX_EDGE_TOKENS + 2)
 static uint64_t tokens[MAX_TOKENS], queries[MAX_ALL_QUERIES];
-static uint32_t owners[MAX_TOKENS], want[MAX_ALL_QUERIES], got[MAX_ALL_QUERIES];
+static uint32_t owners[MAX_TOKENS], want[MAX_ALL_QUERIES], want_slot[MAX_ALL_QUERIES],
+    got[MAX_ALL_QUERIES];
 static _Alignas(64) unsigned char tree_mem[(MAX_TOKENS / 5 + 2) * 64 * 2];
-static _Alignas(64) plc_bkt_line line_mem[1u << MAX_BITS];
+/* the lines and their first-token indexes (plc_bkt_bytes(MAX_BITS)) */
+static _Alignas(64) unsigned char line_mem[(sizeof(plc_bkt_line) + 4) << MAX_BITS];
 #define MAX_KEYS 64u
 static const void *key_ptrs[MAX_KEYS];
 static size_t key_lens[MAX_KEYS];
@@ -104,8 +106,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     queries[nq++] = 0;
     queries[nq++] = UINT64_MAX;
     FUZZ_ASSERT(nq <= MAX_ALL_QUERIES);
-    for (size_t i = 0; i < nq; i++)
-        want[i] = owners[ref_lower_bound_wrap(tokens, n, queries[i])];
+    for (size_t i = 0; i < nq; i++) {
+        want_slot[i] = (uint32_t)ref_lower_bound_wrap(tokens, n, queries[i]);
+        want[i] = owners[want_slot[i]];
+    }
 
     unsigned f = plc_cpu_detected();
     size_t nk;
@@ -116,6 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         k[j].bkt_batch(&d, queries, nq, got);
         for (size_t i = 0; i < nq; i++) {
             FUZZ_ASSERT(k[j].bkt_one(&d, queries[i]) == want[i]);
+            FUZZ_ASSERT(k[j].bkt_index(&d, queries[i]) == want_slot[i]);
             FUZZ_ASSERT(got[i] == want[i]);
         }
         FUZZ_ASSERT(k[j].bkt_key_batch(&d, seed, key_ptrs, key_lens, nkeys, key_got) == 0);

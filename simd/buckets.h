@@ -28,6 +28,12 @@
  * radix directory (dir.h). Answers are exactly the tree's (lower_bound with wrap, then
  * owner): the tree stays the one full copy of tokens and owners.
  *
+ * Behind the lines, base[i] is the index of line i's first token (of the
+ * first token past its range when it holds none): the token a hash's
+ * lookup stops at is base[i] + r (n wraps to 0), so replica walks, which
+ * start from that token, find it from the same line (plc_bkt_index_*)
+ * instead of the tree's descent; ties and crowded lines take the tree.
+ *
  * b = ceil(log2(n / 8)) (4..8 tokens a line on average, crowded lines
  * about 0.2% of a random ring's), one less when the lines and the tree
  * would pass 2.5x the 12 bytes a token of plain sorted tokens and owners;
@@ -62,6 +68,7 @@ typedef struct plc_bkt {
     uint32_t shift;           /* 64 - b: h >> shift is the line */
     uint32_t sshift;          /* 48 - b: (h >> sshift) & 0xFFFF is the suffix */
     uint32_t ncrowded;        /* crowded lines (statistics) */
+    const uint32_t *base;     /* 2^bits first-token indexes, after the lines */
     const plc_stree *tree;    /* the fallback; must outlive the lines */
 } plc_bkt;
 
@@ -70,7 +77,7 @@ typedef struct plc_bkt {
  * the owners (nnodes above PLC_BKT_MAX_NODES). */
 uint32_t plc_bkt_choose_bits(uint32_t n, uint32_t nnodes, size_t tree_bytes);
 
-/* Bytes of 2^bits lines. */
+/* Bytes of 2^bits lines and their first-token indexes. */
 size_t plc_bkt_bytes(uint32_t bits);
 
 /* Fill `mem` (plc_bkt_bytes(bits), 64-byte aligned) with the lines of the
@@ -87,13 +94,17 @@ typedef void (*plc_bkt_batch_fn)(const plc_bkt *k, const uint64_t *h, size_t n, 
 typedef int (*plc_bkt_key_batch_fn)(const plc_bkt *k, uint64_t seed, const void *const *keys,
                                     const size_t *lens, size_t n, uint32_t *owners);
 typedef uint32_t (*plc_bkt_key_fn)(const plc_bkt *k, uint64_t seed, const void *key, size_t len);
+/* The index of the first token >= h (0 past the last), as
+ * plc_stree_index_* gives it: the line's base and rank, else the tree. */
+typedef uint32_t (*plc_bkt_index_fn)(const plc_bkt *k, uint64_t h);
 
 #define PLC_BKT_DECLARE(isa)                                                                   \
     uint32_t plc_bkt_##isa(const plc_bkt *k, uint64_t h);                                      \
     void plc_bkt_batch_##isa(const plc_bkt *k, const uint64_t *h, size_t n, uint32_t *owners); \
     int plc_bkt_key_batch_##isa(const plc_bkt *k, uint64_t seed, const void *const *keys,      \
                                 const size_t *lens, size_t n, uint32_t *owners);               \
-    uint32_t plc_bkt_key_##isa(const plc_bkt *k, uint64_t seed, const void *key, size_t len)
+    uint32_t plc_bkt_key_##isa(const plc_bkt *k, uint64_t seed, const void *key, size_t len);  \
+    uint32_t plc_bkt_index_##isa(const plc_bkt *k, uint64_t h)
 
 PLC_BKT_DECLARE(scalar);
 #if defined(PLC_HAVE_SIMD128)

@@ -1,8 +1,9 @@
 /*
  * buckets_body.h -- the lookups of buckets.h, written once and compiled per
  * instruction set. Before including, define PLC_BKT_ONE, PLC_BKT_BATCH,
- * PLC_BKT_KEY_BATCH, PLC_BKT_KEY_ONE (the function names), PLC_BKT_TREE_ONE
- * and PLC_BKT_TREE_BATCH (the same instruction set's S+ tree kernels, for
+ * PLC_BKT_KEY_BATCH, PLC_BKT_KEY_ONE, PLC_BKT_INDEX (the function names),
+ * PLC_BKT_TREE_ONE, PLC_BKT_TREE_BATCH and PLC_BKT_TREE_INDEX (the same
+ * instruction set's S+ tree kernels, for
  * what a line cannot decide), PLC_HASH64_STEP (the crc32c step the fused
  * kernels hash with, as for hash64_v2_body.h), and provide
  *   static inline uint32_t bkt_rank(const plc_bkt_line *l, int16_t q);
@@ -61,6 +62,23 @@ uint32_t PLC_BKT_ONE(const plc_bkt *k, uint64_t h)
 uint32_t PLC_BKT_KEY_ONE(const plc_bkt *k, uint64_t seed, const void *key, size_t len)
 {
     return PLC_BKT_ONE(k, plc_hash64_v2_body(seed, key, len));
+}
+
+/* The token h's lookup stops at: r tokens of the line are below h, so it
+ * is the line's base + r (the next line's first token when r is the
+ * line's count, past the last token the wrap to 0). What the line cannot
+ * decide (a tie, a crowded line, node 65,535's lanes) takes the tree. */
+uint32_t PLC_BKT_INDEX(const plc_bkt *k, uint64_t h)
+{
+    uint64_t at = h >> k->shift;
+    const plc_bkt_line *l = &k->line[at];
+    int16_t q = bkt_suffix(h, k->sshift);
+    uint32_t r = bkt_rank(l, q);
+    if (__builtin_expect(l->suf[r] != q && l->own[r] != PLC_BKT_ASK_TREE, 1)) {
+        uint32_t i = k->base[at] + r;
+        return i == k->tree->n ? 0 : i;
+    }
+    return PLC_BKT_TREE_INDEX(k->tree, h);
 }
 
 /* The hashes lines could not decide, and where their owners go. */
@@ -376,5 +394,7 @@ int PLC_BKT_KEY_BATCH(const plc_bkt *k, uint64_t seed, const void *const *keys,
 #undef PLC_BKT_BATCH
 #undef PLC_BKT_KEY_BATCH
 #undef PLC_BKT_KEY_ONE
+#undef PLC_BKT_INDEX
 #undef PLC_BKT_TREE_ONE
 #undef PLC_BKT_TREE_BATCH
+#undef PLC_BKT_TREE_INDEX

@@ -1,7 +1,8 @@
 /*
  * buckets_build.c -- lay out the lines of buckets.h over a built S+ tree:
  * one pass over the tokens in order (their leaves), each line written once
- * as the tokens reach and pass it, O(n + 2^b).
+ * as the tokens reach and pass it, O(n + 2^b), with its first token's
+ * index.
  */
 #include "buckets.h"
 
@@ -24,7 +25,7 @@ uint32_t plc_bkt_choose_bits(uint32_t n, uint32_t nnodes, size_t tree_bytes)
 
 size_t plc_bkt_bytes(uint32_t bits)
 {
-    return sizeof(plc_bkt_line) << bits;
+    return (sizeof(plc_bkt_line) + sizeof(uint32_t)) << bits;
 }
 
 /* Close line l holding k tokens (its first min(k, 16) lanes written): the
@@ -54,6 +55,9 @@ void plc_bkt_build(plc_bkt *k, const plc_stree *t, uint32_t bits, void *mem)
 {
     plc_bkt_line *line = mem;
     uint64_t m = (uint64_t)1 << bits;
+    uint32_t *base = (uint32_t *)(line + m); /* 64-byte lines: aligned */
+    k->base = base;
+    base[0] = 0;
     const uint32_t shift = 64 - bits, sshift = 48 - bits;
     k->line = line;
     k->bits = bits;
@@ -70,8 +74,11 @@ void plc_bkt_build(plc_bkt *k, const plc_stree *t, uint32_t bits, void *mem)
             uint64_t e = tok >> shift;
             if (e != cur) { /* close cur and the empty lines up to e */
                 crowded += close_line(&line[cur], count, own);
-                while (++cur < e)
+                while (++cur < e) {
                     close_line(&line[cur], 0, own);
+                    base[cur] = i;
+                }
+                base[cur] = i;
                 count = 0;
             }
             if (count < PLC_BKT_LANES) {
@@ -84,7 +91,9 @@ void plc_bkt_build(plc_bkt *k, const plc_stree *t, uint32_t bits, void *mem)
     }
     uint16_t wrap = (uint16_t)t->wrap_owner;
     crowded += close_line(&line[cur], count, wrap);
-    while (++cur < m)
+    while (++cur < m) {
         close_line(&line[cur], 0, wrap);
+        base[cur] = t->n;
+    }
     k->ncrowded = crowded;
 }

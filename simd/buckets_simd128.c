@@ -27,7 +27,9 @@ static inline uint32_t bkt_rank_bytes(const plc_bkt_line *l, int16_t q)
 #define PLC_BKT_BATCH plc_bkt_batch_simd128
 #define PLC_BKT_KEY_BATCH plc_bkt_key_batch_simd128
 #define PLC_BKT_KEY_ONE plc_bkt_key_simd128
+#define PLC_BKT_INDEX plc_bkt_index_simd128
 #define PLC_BKT_TREE_ONE plc_stree_simd128
 #define PLC_BKT_TREE_BATCH plc_stree_batch_simd128
+#define PLC_BKT_TREE_INDEX plc_stree_index_simd128
 #define PLC_HASH64_STEP hw_crc_step
 #include "buckets_body.h"

@@ -48,6 +48,7 @@ typedef struct plc_search_kernel {
     plc_bkt_batch_fn bkt_batch;
     plc_bkt_key_batch_fn bkt_key_batch; /* placer-v2 hash + lines, one pass */
     plc_bkt_key_fn bkt_key_one;
+    plc_bkt_index_fn bkt_index;
 } plc_search_kernel;
 
 /* A SipHash batch kernel (1-3, and 2-4 for the reference vectors) and the
@@ -74,6 +75,7 @@ typedef struct plc_kernels {
     plc_bkt_batch_fn bkt_search_batch;
     plc_bkt_key_batch_fn bkt_lookup_batch; /* fused with placer-v2 */
     plc_bkt_key_fn bkt_lookup;
+    plc_bkt_index_fn bkt_index; /* the first token >= h from the lines (replica walks) */
     const char *crc32c_name;
     const char *crc32_name;
     const char *hash64_name;

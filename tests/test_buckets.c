@@ -162,9 +162,15 @@ static void check_bits(const uint64_t *t, const uint32_t *o, uint32_t n, uint32_
     }
     /* This level's line kernels: one hash, a batch, and keys. */
     const plc_kernels *k = plc_kernels_get();
-    long bad = 0, bad_batch = 0;
-    for (size_t i = 0; i < nq; i++)
+    long bad = 0, bad_batch = 0, bad_slot = 0;
+    for (size_t i = 0; i < nq; i++) {
         bad += k->bkt_search(&l, q[i]) != want[i];
+        bad_slot += k->bkt_index(&l, q[i]) != (uint32_t)ref_lower_bound_wrap(t, n, q[i]);
+    }
+    if (bad_slot)
+        fprintf(stderr, "%s n=%u bits=%u: %s slot %ld wrong\n", what, n, bits, k->search_name,
+                bad_slot);
+    CHECK_ALL(bad_slot == 0, "every line kernel's slot == lower_bound with wrap");
     k->bkt_search_batch(&l, q, nq, got);
     for (size_t i = 0; i < nq; i++)
         bad_batch += got[i] != want[i];

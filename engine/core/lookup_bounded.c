@@ -49,7 +49,7 @@ int placer_lookup_bounded(const placer_snapshot *s, const void *key, size_t len,
         return 0;
     }
     uint64_t cap = plc_bounded_capacity(total, c, m);
-    leaf_cursor cur = {&s->tree, s->index(&s->tree, plc_position(s, key, len))};
+    leaf_cursor cur = {&s->tree, plc_slot(s, plc_position(s, key, len))};
     o = plc_bounded_walk(leaf_next, &cur, s->tree.n - 1, st, loads, cap);
     if (o == PLACER_NO_NODE)
         return PLACER_EINVAL; /* every eligible node full: loads past total */

@@ -18,7 +18,7 @@ int placer_replicas_hash(const placer_snapshot *s, uint64_t hash, uint32_t *out,
     if (want && want <= s->rep_r) { /* ring only */
         /* Precomputed: a set of want is the prefix of the set of rep_r (the
          * walk is greedy), padded with UINT32_MAX where nodes ran out. */
-        const uint32_t *set = s->rep + (size_t)s->index(&s->tree, hash) * s->rep_r;
+        const uint32_t *set = s->rep + (size_t)plc_slot(s, hash) * s->rep_r;
         for (; count < want && set[count] != UINT32_MAX; count++) {
             out[count] = set[count];
             uint32_t z = s->nodes[set[count]].zone_id, seen = 0;

@@ -98,6 +98,9 @@ struct placer_snapshot {
      * read, so that their offsets stay as they were */
     plc_module_key_fn module_lookup;
     plc_module_hash_fn module_lookup_hash;
+    /* the slot of a hash from the line table (NULL without one): replica
+     * walks start there (plc_slot) */
+    plc_bkt_index_fn bkt_index;
     /* cold */
     uint64_t epoch;
     const plc_node *nodes;
@@ -166,6 +169,15 @@ uint32_t plc_owner(const placer_snapshot *s, uint64_t h, int target);
 uint32_t plc_replicas_at(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want,
                          uint32_t *zones);
 int plc_lookup_unfused(const placer_snapshot *s, const void *key, size_t len);
+
+/* The slot of the first token >= h in the ring's tree (0 past the last):
+ * from the line table when the snapshot has one, else the tree's descent. */
+static inline uint32_t plc_slot(const placer_snapshot *s, uint64_t h)
+{
+    if (s->bkt_index)
+        return s->bkt_index(&s->bkt, h);
+    return s->index(&s->tree, h);
+}
 
 /* placer_lookup without the argument checks, for lookup.c and the router:
  * the fused hash + line kernel when the snapshot has the line table

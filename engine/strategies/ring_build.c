@@ -167,6 +167,7 @@ placer_snapshot *plc_ring_assemble(const placer_builder *b, uint64_t epoch, plc_
         plc_bkt_build(&s->bkt, &s->tree, bkt_bits, mem + off_dir);
         s->bkt_search = k->bkt_search;
         s->bkt_search_batch = k->bkt_search_batch;
+        s->bkt_index = k->bkt_index;
         if (s->lookup_batch) { /* the fused kernels: placer-v2 */
             s->bkt_lookup = k->bkt_lookup;
             s->bkt_lookup_batch = k->bkt_lookup_batch;

@@ -33,7 +33,7 @@ static void ring_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t
 static uint32_t ring_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want,
                               uint32_t *zones)
 {
-    return plc_replicas_walk(s, s->index(&s->tree, h), out, want, zones);
+    return plc_replicas_walk(s, plc_slot(s, h), out, want, zones);
 }
 
 static void ring_diff_view(const placer_snapshot *s, int target, plc_diff_view *v)
