@@ -205,11 +205,34 @@ static void precomputed(void)
                        memcmp(&ra, &rc, sizeof ra) != 0;
             }
         }
+        /* the batch (chunks of 64 keys, precomputed sets prefetched) gives
+         * each key's single set, for every want, from both snapshots */
+        enum { K = 150 };
+        static char kb[K][16];
+        const void *keys[K];
+        size_t lens[K];
+        for (int q = 0; q < K; q++) {
+            lens[q] = (size_t)snprintf(kb[q], sizeof kb[q], "q%d", q);
+            keys[q] = kb[q];
+        }
+        for (uint32_t want = 0; want <= r + 1; want++) {
+            static uint32_t sets[K * (PLACER_MAX_REPLICAS + 1)], counts[K];
+            uint32_t one[PLACER_MAX_REPLICAS + 1];
+            const placer_snapshot *both[2] = {walked, table};
+            for (int w = 0; w < 2; w++) {
+                CHECK_EQ(placer_replicas_batch(both[w], keys, lens, K, want, sets, counts), 0);
+                for (int q = 0; q < K; q++) {
+                    int n1 = placer_replicas(both[w], keys[q], lens[q], one, want);
+                    bad += (int)counts[q] != n1 ||
+                           memcmp(one, sets + (size_t)q * want, (size_t)n1 * sizeof *one) != 0;
+                }
+            }
+        }
         placer_snapshot_free(walked);
         placer_snapshot_free(table);
         placer_builder_free(b);
     }
-    CHECK_ALL(bad == 0, "precomputed replica sets == the walk, every want and report");
+    CHECK_ALL(bad == 0, "precomputed replica sets == the walk, every want and report, batched");
     placer_builder *b = placer_builder_new();
     CHECK_EQ(placer_builder_set_replicas(b, PLACER_MAX_REPLICAS + 1), PLACER_EINVAL);
     CHECK_EQ(placer_builder_set_replicas(NULL, 3), PLACER_ENULL);

@@ -51,13 +51,65 @@ int placer_replicas(const placer_snapshot *s, const void *key, size_t len, uint3
     return placer_replicas_ex(s, key, len, out, want, NULL);
 }
 
+/* Keys per chunk of a replica batch: their positions and slots on the stack. */
+#define REP_CHUNK 64u
+
+/* The positions of m keys: the snapshot's batch hash, or the strategy's own
+ * position (compat modes, partitions) one key at a time. */
+static void positions(const placer_snapshot *s, const void *const *keys, const size_t *lens,
+                      size_t m, uint64_t *h)
+{
+    if (s->ops->position) {
+        for (size_t j = 0; j < m; j++)
+            h[j] = s->ops->position(s, keys[j], lens[j]);
+    } else {
+        s->hash_batch(&s->hkey, keys, lens, m, h);
+    }
+}
+
+/* Precomputed sets of m positions: every slot found and its set prefetched
+ * before the first set is copied, so the chunk's misses overlap instead of
+ * each key waiting for its own. */
+static void precomputed_sets(const placer_snapshot *s, const uint64_t *h, size_t m,
+                             uint32_t want, uint32_t *out, uint32_t *counts)
+{
+    const uint32_t *set[REP_CHUNK];
+    for (size_t j = 0; j < m; j++) {
+        set[j] = s->rep + (size_t)plc_slot(s, h[j]) * s->rep_r;
+        __builtin_prefetch(set[j]);
+    }
+    for (size_t j = 0; j < m; j++) {
+        uint32_t c = 0;
+        for (; c < want && set[j][c] != UINT32_MAX; c++)
+            out[j * want + c] = set[j][c];
+        counts[j] = c;
+    }
+}
+
 int placer_replicas_batch(const placer_snapshot *s, const void *const *keys, const size_t *lens,
                           size_t n, uint32_t want, uint32_t *out, uint32_t *counts)
 {
     PLC_VALIDATE_OR_RET(s && (!n || (keys && lens && counts && (out || !want))), PLACER_ENULL);
     for (size_t i = 0; i < n; i++)
         PLC_VALIDATE_OR_RET(keys[i] || !lens[i], PLACER_ENULL);
-    for (size_t i = 0; i < n; i++)
-        counts[i] = (uint32_t)placer_replicas(s, keys[i], lens[i], out + i * want, want);
+    /* The same sets as placer_replicas key by key; the keys are hashed a
+     * chunk at a time by the batch kernel rather than one call each. */
+    uint64_t h[REP_CHUNK];
+    for (size_t at = 0; at < n; at += REP_CHUNK) {
+        size_t m = n - at < REP_CHUNK ? n - at : REP_CHUNK;
+        if (!want) {
+            for (size_t j = 0; j < m; j++)
+                counts[at + j] = 0;
+            continue;
+        }
+        positions(s, keys + at, lens + at, m, h);
+        if (want <= s->rep_r) {
+            precomputed_sets(s, h, m, want, out + at * want, counts + at);
+            continue;
+        }
+        uint32_t zones;
+        for (size_t j = 0; j < m; j++)
+            counts[at + j] = plc_replicas_at(s, h[j], out + (at + j) * want, want, &zones);
+    }
     return 0;
 }
