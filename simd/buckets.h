@@ -37,7 +37,7 @@
  * b = ceil(log2(n / 8)) (4..8 tokens a line on average, crowded lines
  * about 0.2% of a random ring's), one less when the lines and the tree
  * would pass 2.5x the 12 bytes a token of plain sorted tokens and owners;
- * 2^b * 64 bytes is 8..16 bytes a token. Building writes into memory the
+ * 2^b * 68 bytes (lines and bases) is 8.5..17 bytes a token. Building writes into memory the
  * caller provides (no allocation in simd/), in O(n + 2^b); the decoder
  * rebuilds it from the tokens, as every layout.
  */
