@@ -157,7 +157,7 @@ void PLC_BKT_BATCH(const plc_bkt *k, const uint64_t *h, size_t n, uint32_t *owne
  * batch. One register less in the loop, the same bits. */
 typedef struct bkt_ctx {
     const plc_bkt_line *line;
-    uint64_t mask, seed, b0, sm, sk32;
+    uint64_t seed, b0, sm, sk32;
     uint32_t bits;
 } bkt_ctx;
 
@@ -184,37 +184,30 @@ typedef struct bkt_ring {
     int16_t q[AHEAD];
 } bkt_ring;
 
-/* The lines and the shifts of a block's staging, in registers: the
+/* The lines and the shift of a block's staging, in registers: the
  * project builds with -fno-strict-aliasing, so every field read through a
  * pointer would be read again after each store to the ring. */
 typedef struct bkt_where {
     const plc_bkt_line *line;
-    uint64_t mask;
-    uint32_t bits;
+    uint32_t sshift; /* 48 - b */
 } bkt_where;
 
 /* Where hash h goes: its line (h >> (64 - b)) and suffix, into slot t, and
- * the line prefetched. With BMI2 one shrx gives both (the line bits above
- * the suffix's 16); otherwise one rotate by the line bits serves both (the
- * line is then the low bits, the suffix the top 16: constant shifts). */
+ * the line prefetched. One variable shift gives both, the line bits above
+ * the suffix's 16 (shrx with BMI2, a shift by cl otherwise): no mask and
+ * no second variable shift. */
 static inline void bkt_stage(bkt_where w, uint64_t h, bkt_ring *r, size_t t)
 {
-#if defined(__BMI2__)
-    uint64_t v = h >> (48 - w.bits); /* the line bits, then the suffix's 16 */
+    uint64_t v = h >> w.sshift;
     const plc_bkt_line *l = w.line + (v >> 16);
     r->q[t] = (int16_t)(uint16_t)(v ^ 0x8000);
-#else
-    uint64_t rot = bkt_rot(h, w.bits);
-    const plc_bkt_line *l = w.line + (rot & w.mask);
-    r->q[t] = (int16_t)((int32_t)(rot >> 48) - 0x8000);
-#endif
     r->l[t] = l;
     __builtin_prefetch(l);
 }
 
 static inline bkt_where bkt_where_of(const bkt_ctx *c)
 {
-    bkt_where w = {c->line, c->mask, c->bits};
+    bkt_where w = {c->line, 48 - c->bits};
     return w;
 }
 
@@ -350,7 +343,6 @@ int PLC_BKT_KEY_BATCH(const plc_bkt *k, uint64_t seed, const void *const *keys,
     bkt_ctx c;
     c.line = k->line;
     c.bits = k->bits;
-    c.mask = ((uint64_t)1 << k->bits) - 1;
     c.seed = seed;
     c.sm = plc_hash64_v2_mult_seed(seed);
     uint64_t a0 = (uint32_t)seed ^ (uint32_t)(seed >> 32);
