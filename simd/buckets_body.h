@@ -269,11 +269,17 @@ static inline void bkt_answer_one(bkt_job *j, const plc_bkt_line *l, int16_t q, 
  * AHEAD keys after its prefetch, and the hash's multiplies and CRCs run
  * beside the line's compare. HASH is the hash of hk[t], key t of the next
  * block. */
+#if defined(__clang__)
+#define BKT_UNROLL2 _Pragma("clang loop unroll_count(2)")
+#else
+#define BKT_UNROLL2 _Pragma("GCC unroll 2")
+#endif
 #define BKT_STEP(HASH)                                                               \
     do {                                                                             \
         const void *const *hk = j->keys + at + AHEAD;                                \
         uint32_t *out = j->owners + at;                                              \
         size_t t = 0;                                                                \
+        BKT_UNROLL2                                                                  \
         for (; t < nm; t++) {                                                        \
             const plc_bkt_line *l_ = r->l[t];                                        \
             int16_t q_ = r->q[t];                                                    \
