@@ -101,7 +101,29 @@ static uint32_t walk(const placer_snapshot *s, cursor c, uint32_t first, uint32_
     uint32_t zone[ZONE_CAP];
     uint32_t count = 0, nz = 0;
     out[count++] = first;
-    zone[nz++] = s->nodes[out[0]].zone_id;
+    /* The first lap, when every zone id is below 64 (placements of up to
+     * 64 zone names): the zones taken are a bit mask, and a node whose
+     * zone is not taken cannot have been taken either, so one bit test
+     * decides a step. It is applied without a branch (the node is written
+     * at out[count], and count moves only when it is new), because whether
+     * a step's zone is new is a coin toss the branch predictor loses. */
+    if (s->zone_ids <= 64) {
+        uint64_t taken = (uint64_t)1 << s->nodes[first].zone_id;
+        while (c.left > 1 && count < want && count < s->nzones) {
+            uint32_t o = cursor_next(&c);
+            if (o == PLC_NO_NODE) /* a removed bucket (memento, anchor, dx) */
+                continue;
+            uint32_t z = s->nodes[o].zone_id;
+            uint32_t fresh = (uint32_t)(~taken >> z & 1);
+            out[count] = o;
+            count += fresh;
+            taken |= (uint64_t)fresh << z;
+        }
+    }
+    nz = 0;
+    for (uint32_t i = 0; i < count && nz < ZONE_CAP; i++)
+        zone[nz++] = s->nodes[out[i]].zone_id;
+    nz = count; /* every pick of the first lap is a new zone */
     while (c.left > 1 && count < want && nz < s->nzones) {
         uint32_t o = cursor_next(&c);
         if (o == PLC_NO_NODE) /* a removed bucket (memento, anchor, dx) */

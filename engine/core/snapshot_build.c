@@ -18,7 +18,8 @@ static size_t align_up(size_t n)
 
 /* Give equal zone names one id; return how many zones have a node in the
  * current placement (not joining): the zones a replica set can use. */
-static uint32_t number_zones(plc_node *nodes, uint32_t n, const uint32_t *order)
+static uint32_t number_zones(plc_node *nodes, uint32_t n, const uint32_t *order,
+                             uint32_t *zone_ids)
 {
     uint32_t id = 0, owning = 0;
     int run_owns = 0;
@@ -31,6 +32,7 @@ static uint32_t number_zones(plc_node *nodes, uint32_t n, const uint32_t *order)
         nodes[order[r]].zone_id = id;
         run_owns |= plc_in_placement(nodes[order[r]].state, 0);
     }
+    *zone_ids = n ? id + 1 : 0;
     return owning + run_owns;
 }
 
@@ -81,7 +83,7 @@ placer_snapshot *plc_snapshot_new(const placer_builder *b, size_t payload, uint6
         nodes[n].state = src->state;
         s->nbounded += src->state == PLACER_NODE_ACTIVE || src->state == PLACER_NODE_DRAINING;
     }
-    s->nzones = number_zones(nodes, b->nnodes, order);
+    s->nzones = number_zones(nodes, b->nnodes, order, &s->zone_ids);
     plc_free(order);
     const plc_kernels *k = plc_kernels_get();
     const plc_strategy_ops *ops = b->ops; /* not the registry: it calls the modules, which call here */

@@ -106,6 +106,7 @@ struct placer_snapshot {
     const plc_node *nodes;
     uint32_t nnodes;
     uint32_t nzones; /* distinct zones among nodes that own tokens now */
+    uint32_t zone_ids; /* distinct zone names among all nodes: zone_id < zone_ids */
     uint32_t nbounded; /* active and draining nodes: those bounded lookups may pick */
     int has_target;  /* a node is joining or draining: `target` is valid */
     plc_stree target; /* the placement after the transition */
