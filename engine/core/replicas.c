@@ -86,6 +86,21 @@ static void precomputed_sets(const placer_snapshot *s, const uint64_t *h, size_t
     }
 }
 
+/* The ring's walks of m positions (ring_replicas: the walk from the slot
+ * of each), every slot found and its leaf prefetched before the first
+ * walk, so the chunk's leaf misses overlap. */
+static void walk_ring(const placer_snapshot *s, const uint64_t *h, size_t m, uint32_t want,
+                      uint32_t *out, uint32_t *counts)
+{
+    uint32_t slot[REP_CHUNK], zones;
+    for (size_t j = 0; j < m; j++) {
+        slot[j] = plc_slot(s, h[j]);
+        __builtin_prefetch(&s->tree.leaves[slot[j] / PLC_STREE_LEAF]);
+    }
+    for (size_t j = 0; j < m; j++)
+        counts[j] = plc_replicas_walk(s, slot[j], out + j * want, want, &zones);
+}
+
 int placer_replicas_batch(const placer_snapshot *s, const void *const *keys, const size_t *lens,
                           size_t n, uint32_t want, uint32_t *out, uint32_t *counts)
 {
@@ -108,6 +123,10 @@ int placer_replicas_batch(const placer_snapshot *s, const void *const *keys, con
             continue;
         }
         uint32_t zones;
+        if (s->ops->fused_stree) { /* the ring: ring_replicas, its leaves fetched first */
+            walk_ring(s, h, m, want, out + at * want, counts + at);
+            continue;
+        }
         for (size_t j = 0; j < m; j++)
             counts[at + j] = plc_replicas_at(s, h[j], out + (at + j) * want, want, &zones);
     }
