@@ -119,22 +119,21 @@ static uint32_t walk(const placer_snapshot *s, cursor c, uint32_t first, uint32_
             count += fresh;
             taken |= (uint64_t)fresh << z;
         }
-    }
-    nz = 0;
-    for (uint32_t i = 0; i < count && nz < ZONE_CAP; i++)
-        zone[nz++] = s->nodes[out[i]].zone_id;
-    nz = count; /* every pick of the first lap is a new zone */
-    while (c.left > 1 && count < want && nz < s->nzones) {
-        uint32_t o = cursor_next(&c);
-        if (o == PLC_NO_NODE) /* a removed bucket (memento, anchor, dx) */
-            continue;
-        uint32_t z = s->nodes[o].zone_id;
-        if (zone_taken(s, zone, nz, out, count, z) || chosen(out, count, o))
-            continue;
-        out[count++] = o;
-        if (nz < ZONE_CAP)
-            zone[nz] = z;
-        nz++;
+        nz = count; /* every pick of the first lap is a new zone */
+    } else {
+        zone[nz++] = s->nodes[first].zone_id;
+        while (c.left > 1 && count < want && nz < s->nzones) {
+            uint32_t o = cursor_next(&c);
+            if (o == PLC_NO_NODE)
+                continue;
+            uint32_t z = s->nodes[o].zone_id;
+            if (zone_taken(s, zone, nz, out, count, z) || chosen(out, count, o))
+                continue;
+            out[count++] = o;
+            if (nz < ZONE_CAP)
+                zone[nz] = z;
+            nz++;
+        }
     }
     if (count < want) {
         c = restart;
