@@ -7,6 +7,17 @@
 #include "strategy_ops.h"
 #include "validate.h"
 
+/* The first want nodes of a precomputed set (the walk is greedy, so a set
+ * of want is the prefix of the set of rep_r), up to its UINT32_MAX
+ * padding where nodes ran out; returns how many. */
+static uint32_t set_prefix(const uint32_t *set, uint32_t want, uint32_t *out)
+{
+    uint32_t c = 0;
+    for (; c < want && set[c] != UINT32_MAX; c++)
+        out[c] = set[c];
+    return c;
+}
+
 int placer_replicas_hash(const placer_snapshot *s, uint64_t hash, uint32_t *out, uint32_t want,
                          placer_replica_report *report)
 {
@@ -15,17 +26,10 @@ int placer_replicas_hash(const placer_snapshot *s, uint64_t hash, uint32_t *out,
      * stays accepted and only the fields within it are written */
     PLC_VALIDATE_OR_RET(!report || report->size >= sizeof *report, PLACER_EINVAL);
     uint32_t count = 0, zones = 0;
-    if (want && want <= s->rep_r) { /* ring only */
-        /* Precomputed: a set of want is the prefix of the set of rep_r (the
-         * walk is greedy), padded with UINT32_MAX where nodes ran out. */
-        const uint32_t *set = s->rep + (size_t)plc_slot(s, hash) * s->rep_r;
-        for (; count < want && set[count] != UINT32_MAX; count++) {
-            out[count] = set[count];
-            uint32_t z = s->nodes[set[count]].zone_id, seen = 0;
-            for (uint32_t j = 0; j < count; j++)
-                seen |= s->nodes[out[j]].zone_id == z;
-            zones += !seen;
-        }
+    if (want && want <= s->rep_r) { /* ring only: precomputed; zones only for the report */
+        count = set_prefix(s->rep + (size_t)plc_slot(s, hash) * s->rep_r, want, out);
+        if (report)
+            zones = plc_distinct_zones(s, out, count);
     } else if (want) {
         count = plc_replicas_at(s, hash, out, want, &zones);
     }
@@ -51,9 +55,6 @@ int placer_replicas(const placer_snapshot *s, const void *key, size_t len, uint3
     return placer_replicas_ex(s, key, len, out, want, NULL);
 }
 
-/* Keys per chunk of a replica batch: their positions and slots on the stack. */
-#define REP_CHUNK 64u
-
 /* The positions of m keys: the snapshot's batch hash, or the strategy's own
  * position (compat modes, partitions) one key at a time. */
 static void positions(const placer_snapshot *s, const void *const *keys, const size_t *lens,
@@ -73,32 +74,14 @@ static void positions(const placer_snapshot *s, const void *const *keys, const s
 static void precomputed_sets(const placer_snapshot *s, const uint64_t *h, size_t m,
                              uint32_t want, uint32_t *out, uint32_t *counts)
 {
-    const uint32_t *set[REP_CHUNK];
+    const uint32_t *set[PLC_REPLICA_CHUNK];
     for (size_t j = 0; j < m; j++) {
         set[j] = s->rep + (size_t)plc_slot(s, h[j]) * s->rep_r;
         __builtin_prefetch(set[j]);
     }
     for (size_t j = 0; j < m; j++) {
-        uint32_t c = 0;
-        for (; c < want && set[j][c] != UINT32_MAX; c++)
-            out[j * want + c] = set[j][c];
-        counts[j] = c;
+        counts[j] = set_prefix(set[j], want, out + j * want);
     }
-}
-
-/* The ring's walks of m positions (ring_replicas: the walk from the slot
- * of each), every slot found and its leaf prefetched before the first
- * walk, so the chunk's leaf misses overlap. */
-static void walk_ring(const placer_snapshot *s, const uint64_t *h, size_t m, uint32_t want,
-                      uint32_t *out, uint32_t *counts)
-{
-    uint32_t slot[REP_CHUNK], zones;
-    for (size_t j = 0; j < m; j++) {
-        slot[j] = plc_slot(s, h[j]);
-        __builtin_prefetch(&s->tree.leaves[slot[j] / PLC_STREE_LEAF]);
-    }
-    for (size_t j = 0; j < m; j++)
-        counts[j] = plc_replicas_walk(s, slot[j], out + j * want, want, &zones);
 }
 
 int placer_replicas_batch(const placer_snapshot *s, const void *const *keys, const size_t *lens,
@@ -109,9 +92,9 @@ int placer_replicas_batch(const placer_snapshot *s, const void *const *keys, con
         PLC_VALIDATE_OR_RET(keys[i] || !lens[i], PLACER_ENULL);
     /* The same sets as placer_replicas key by key; the keys are hashed a
      * chunk at a time by the batch kernel rather than one call each. */
-    uint64_t h[REP_CHUNK];
-    for (size_t at = 0; at < n; at += REP_CHUNK) {
-        size_t m = n - at < REP_CHUNK ? n - at : REP_CHUNK;
+    uint64_t h[PLC_REPLICA_CHUNK];
+    for (size_t at = 0; at < n; at += PLC_REPLICA_CHUNK) {
+        size_t m = n - at < PLC_REPLICA_CHUNK ? n - at : PLC_REPLICA_CHUNK;
         if (!want) {
             for (size_t j = 0; j < m; j++)
                 counts[at + j] = 0;
@@ -122,11 +105,11 @@ int placer_replicas_batch(const placer_snapshot *s, const void *const *keys, con
             precomputed_sets(s, h, m, want, out + at * want, counts + at);
             continue;
         }
-        uint32_t zones;
-        if (s->ops->fused_stree) { /* the ring: ring_replicas, its leaves fetched first */
-            walk_ring(s, h, m, want, out + at * want, counts + at);
+        if (s->ops->replicas_batch) {
+            s->ops->replicas_batch(s, h, m, want, out + at * want, counts + at);
             continue;
         }
+        uint32_t zones;
         for (size_t j = 0; j < m; j++)
             counts[at + j] = plc_replicas_at(s, h[j], out + (at + j) * want, want, &zones);
     }

@@ -52,6 +52,9 @@ typedef struct plc_dec plc_dec; /* the decoder's state (codec_decode.h) */
     (1u << PLACER_HASH_PLACER_V1 | 1u << PLACER_HASH_PLACER_V2 |             \
      1u << PLACER_HASH_SIPHASH13)
 
+/* Positions per chunk of placer_replicas_batch (replicas.c). */
+#define PLC_REPLICA_CHUNK 64u
+
 typedef struct plc_strategy_ops {
     int id;           /* PLACER_RING ... */
     const char *name; /* placer_strategy_name */
@@ -94,6 +97,11 @@ typedef struct plc_strategy_ops {
      * returned, the distinct zones among them in *zones. */
     uint32_t (*replicas)(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want,
                          uint32_t *zones);
+    /* replicas of m <= PLC_REPLICA_CHUNK positions, key j's set at
+     * out[j * want] and its count in counts[j] (want >= 1); NULL: one
+     * replicas call each. */
+    void (*replicas_batch)(const placer_snapshot *s, const uint64_t *h, size_t m, uint32_t want,
+                           uint32_t *out, uint32_t *counts);
     /* diff: the placement as ranges; NULL when ownership is not made of
      * ranges (placer_diff says PLACER_ENOTSUP). */
     void (*diff_view)(const placer_snapshot *s, int target, plc_diff_view *v);

@@ -36,6 +36,20 @@ static uint32_t ring_replicas(const placer_snapshot *s, uint64_t h, uint32_t *ou
     return plc_replicas_walk(s, plc_slot(s, h), out, want, zones);
 }
 
+/* ring_replicas of a chunk, every slot found and its leaf prefetched
+ * before the first walk, so the chunk's leaf misses overlap. */
+static void ring_replicas_batch(const placer_snapshot *s, const uint64_t *h, size_t m,
+                                uint32_t want, uint32_t *out, uint32_t *counts)
+{
+    uint32_t slot[PLC_REPLICA_CHUNK], zones;
+    for (size_t j = 0; j < m; j++) {
+        slot[j] = plc_slot(s, h[j]);
+        __builtin_prefetch(&s->tree.leaves[slot[j] / PLC_STREE_LEAF]);
+    }
+    for (size_t j = 0; j < m; j++)
+        counts[j] = plc_replicas_walk(s, slot[j], out + j * want, want, &zones);
+}
+
 static void ring_diff_view(const placer_snapshot *s, int target, plc_diff_view *v)
 {
     const plc_stree *t = target ? &s->target : &s->tree;
@@ -200,6 +214,7 @@ const plc_strategy_ops plc_ring_ops = {
     .owner = ring_owner,
     .owner_batch = ring_owner_batch,
     .replicas = ring_replicas,
+    .replicas_batch = ring_replicas_batch,
     .diff_view = ring_diff_view,
     .encode_sections = ring_encode_sections,
     .encode_section = ring_encode_section,
