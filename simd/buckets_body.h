@@ -158,7 +158,7 @@ void PLC_BKT_BATCH(const plc_bkt *k, const uint64_t *h, size_t n, uint32_t *owne
 typedef struct bkt_ctx {
     const plc_bkt_line *line;
     uint64_t seed, b0, sm, sk32;
-    uint32_t bits;
+    uint32_t sshift; /* 48 - b, as the lines keep it */
 } bkt_ctx;
 
 /* placer-v2 of a 32-byte key (plc_hash64_v2_body with len 32, the same
@@ -207,7 +207,7 @@ static inline void bkt_stage(bkt_where w, uint64_t h, bkt_ring *r, size_t t)
 
 static inline bkt_where bkt_where_of(const bkt_ctx *c)
 {
-    bkt_where w = {c->line, 48 - c->bits};
+    bkt_where w = {c->line, c->sshift};
     return w;
 }
 
@@ -348,7 +348,7 @@ int PLC_BKT_KEY_BATCH(const plc_bkt *k, uint64_t seed, const void *const *keys,
     len = diff ? SIZE_MAX : len;
     bkt_ctx c;
     c.line = k->line;
-    c.bits = k->bits;
+    c.sshift = k->sshift;
     c.seed = seed;
     c.sm = plc_hash64_v2_mult_seed(seed);
     uint64_t a0 = (uint32_t)seed ^ (uint32_t)(seed >> 32);
