@@ -595,9 +595,11 @@ PLACER_API int placer_lookup_hash(const placer_snapshot *s, uint64_t hash);
 
 /* Owners of n keys at once: owners[i] = placer_lookup(s, keys[i], lens[i]),
  * or PLACER_NO_NODE where that would be PLACER_ENOLIVE.
- * Faster than n single calls: the keys are hashed in chunks, then walk the
- * search tree in lockstep groups whose memory loads overlap (prefetching),
- * which hides memory latency on rings larger than the caches. Every key is
+ * Faster than n single calls: many keys' memory loads are in flight at once
+ * (prefetching), which hides memory latency on rings larger than the
+ * caches; on a ring's line table ("buckets") each key is hashed and its line
+ * prefetched a block of keys before its owner is read from it, in one pass.
+ * Every key is
  * checked before any owner is written. n may be 0. Returns 0, or PLACER_ENULL
  * when s is NULL, an array is NULL with n > 0, or some keys[i] is NULL with
  * lens[i] > 0 (then owners is untouched). */

@@ -12,15 +12,14 @@
  *
  * Batches of hashes prefetch each line AHEAD hashes before reading it. The
  * key batch is one fused pass in blocks of AHEAD keys (after one
- * vectorised pass over the pointers and lengths: the NULL-key check and
- * "are all lengths equal"): while block i is answered from its lines,
- * block i + 1 is hashed and its lines prefetched, slot by slot, so AHEAD
- * misses are in flight, the hash's multiplies and CRCs run beside the
- * lines' compares, and no hash is written and read back (the ring holds
- * each key's line and suffix). When all lengths are equal, every block
- * takes a copy of the hash with the length constant (32 bytes: bkt_hash32,
- * the seed's terms hoisted and the CRC lane on a 64-bit chain); otherwise
- * each block's lengths are checked the same way. Keys a line cannot decide
+ * vectorised pass over the pointers: the NULL-key check): while block i is
+ * answered from its lines, block i + 1 is hashed and its lines prefetched,
+ * slot by slot, so AHEAD misses are in flight, the hash's multiplies and
+ * CRCs run beside the lines' compares, and no hash is written and read
+ * back (the ring holds each key's line and suffix). When a block's lengths
+ * are equal, it takes a copy of the hash with the length constant (32
+ * bytes: bkt_hash32, the seed's terms hoisted and the CRC lane on a 64-bit
+ * chain). Keys a line cannot decide
  * are gathered and go down the tree together (its lockstep descent), SLOW
  * at a time, hashed again. Optionally define PLC_HASH64_STEP64 (the step
  * on a 64-bit chain, where the hardware's result is already
@@ -325,27 +324,29 @@ static size_t bkt_block_len(const size_t *lens, size_t at, size_t m)
 
 /* One fused pass, in blocks of AHEAD keys: while block i is answered from
  * its lines, block i + 1 is hashed and its lines prefetched (the first
- * block is hashed alone, the last answered alone). The lengths are read
- * once, with the keys checked, before any key is hashed: when all are
- * equal (fixed-size keys, the usual case) every block takes the copy of the
- * hash with that length constant (32 bytes: bkt_hash32); otherwise each
- * block's lengths are checked the same way. */
+ * block is hashed alone, the last answered alone). Each block's lengths
+ * are read once, before its keys are hashed: when they are equal
+ * (fixed-size keys, the usual case) the block takes the copy of the hash
+ * with that length constant (32 bytes: bkt_hash32). */
 int PLC_BKT_KEY_BATCH(const plc_bkt *k, uint64_t seed, const void *const *keys,
                       const size_t *lens, size_t n, uint32_t *owners)
 {
     if (!n)
         return 0;
-    /* One pass over the keys before any is hashed: a NULL key with a
-     * length fails the batch with nothing written, and equal lengths pick
-     * the loops below. Branch-free, so it vectorises. */
-    size_t len = lens[0], diff = 0, bad = 0;
-    for (size_t i = 0; i < n; i++) {
-        diff |= lens[i] ^ len;
-        bad |= ((uintptr_t)keys[i] == 0) & (lens[i] != 0);
-    }
-    if (bad)
-        return -1;
-    len = diff ? SIZE_MAX : len;
+    /* One pass over the key pointers before any is hashed: a NULL key with
+     * a length fails the batch with nothing written. Branch-free, so it
+     * vectorises; the lengths are read only where a key is NULL (rare) and,
+     * for equal lengths, a block at a time in the fused loop below, where
+     * their loads overlap the hashing instead of streaming in a pass of
+     * their own (a pass over both cost 0.3-0.5 ns a key on a stream of
+     * keys past the caches, bench/RESULTS.md session 12). */
+    uintptr_t null = 0;
+    for (size_t i = 0; i < n; i++)
+        null |= (uintptr_t)keys[i] == 0;
+    if (null)
+        for (size_t i = 0; i < n; i++)
+            if (!keys[i] && lens[i])
+                return -1;
     bkt_ctx c;
     c.line = k->line;
     c.sshift = k->sshift;
@@ -365,7 +366,7 @@ int PLC_BKT_KEY_BATCH(const plc_bkt *k, uint64_t seed, const void *const *keys,
     j.nslow = 0;
     bkt_ring ring;
     {
-        size_t m = n < AHEAD ? n : AHEAD, bl = len == SIZE_MAX ? bkt_block_len(lens, 0, m) : len;
+        size_t m = n < AHEAD ? n : AHEAD, bl = bkt_block_len(lens, 0, m);
         const bkt_where w = bkt_where_of(&c);
         for (size_t t = 0; t < m; t++)
             bkt_stage(w, plc_hash64_v2_body(seed, keys[t], bl == SIZE_MAX ? lens[t] : bl), &ring,
@@ -374,7 +375,7 @@ int PLC_BKT_KEY_BATCH(const plc_bkt *k, uint64_t seed, const void *const *keys,
     for (size_t at = 0; at < n; at += AHEAD) {
         size_t m = n - at < AHEAD ? n - at : AHEAD, next = at + AHEAD;
         size_t nm = next < n ? (n - next < AHEAD ? n - next : AHEAD) : 0;
-        size_t bl = len == SIZE_MAX && nm ? bkt_block_len(lens, next, nm) : len;
+        size_t bl = nm ? bkt_block_len(lens, next, nm) : SIZE_MAX;
         if (bl == 32)
             bkt_step_32(&j, &c, &ring, at, m, nm);
         else

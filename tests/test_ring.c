@@ -285,7 +285,10 @@ static void batches(void)
     memset(owners, 0xAB, sizeof owners);
     keys[500] = NULL;
     CHECK_EQ(placer_lookup_batch(s, keys, lens, N, owners), PLACER_ENULL);
-    CHECK_EQ(owners[0], 0xABABABABu);
+    long touched = 0;
+    for (int i = 0; i < N; i++)
+        touched += owners[i] != 0xABABABABu;
+    CHECK_ALL(touched == 0, "a failed batch writes no owner");
     lens[500] = 0;
     CHECK_EQ(placer_lookup_batch(s, keys, lens, N, owners), 0); /* NULL with length 0 is fine */
     CHECK_EQ(placer_lookup_batch(NULL, keys, lens, N, owners), PLACER_ENULL);

@@ -82,7 +82,7 @@ int placer_lookup_batch(const placer_snapshot *s, const void *const *keys, const
         return PLACER_ENULL;
     /* Check every key before writing any owner: a bad batch changes
      * nothing. The fused kernel checks them in its own first pass over the
-     * lengths (one pass, vectorised, instead of two). */
+     * key pointers (one pass, vectorised, instead of two). */
     if (s->bkt_lookup_batch)
         return s->bkt_lookup_batch(&s->bkt, s->seed, keys, lens, n, owners) ? PLACER_ENULL : 0;
     for (size_t i = 0; i < n; i++)
