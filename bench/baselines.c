@@ -131,6 +131,26 @@ void base_floor32_batch(int isa, const uint32_t *table, uint32_t bits, const voi
         owners[i] = table[hash_sw(keys[i], 32) >> (64 - bits)];
 }
 
+uint64_t base_hash32(int isa, const void *key)
+{
+#if HAVE_X86
+    if (isa != BASE_SCALAR)
+        return hash32_hw(key);
+#endif
+    (void)isa;
+    return hash_sw(key, 32);
+}
+
+uint32_t base_floor32_one(int isa, const uint32_t *table, uint32_t bits, const void *key)
+{
+#if HAVE_X86
+    if (isa != BASE_SCALAR)
+        return table[hash32_hw(key) >> (64 - bits)];
+#endif
+    (void)isa;
+    return table[hash_sw(key, 32) >> (64 - bits)];
+}
+
 /* ---- the reference S+ tree ---------------------------------------------- */
 
 static int64_t flip(uint64_t v)

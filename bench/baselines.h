@@ -53,4 +53,11 @@ void base_hash32_batch(int isa, const void *const *keys, size_t n, uint64_t *h);
  * bits >= 1): nothing that answers from the key costs less. */
 void base_floor32_batch(int isa, const uint32_t *table, uint32_t bits, const void *const *keys,
                         size_t n, uint32_t *owners);
+
+/* The floor's hash of one 32-byte key (the length fixed at compile time). */
+uint64_t base_hash32(int isa, const void *key);
+
+/* The floor of one key, for a chain of dependent lookups (each key chosen
+ * by the previous answer): the same hash and one table read. */
+uint32_t base_floor32_one(int isa, const uint32_t *table, uint32_t bits, const void *key);
 #endif

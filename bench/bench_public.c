@@ -20,6 +20,9 @@
  *                                          fixed at 32 at compile time) and ONE
  *                                          read of a 4-byte table of
  *                                          next-pow2(tokens) entries, one loop
+ *   public/ISA/RING/KEYS/floor_dependent   the floor one key at a time, each
+ *                                          key chosen by the previous answer
+ *                                          (the least a dependent lookup costs)
  *   public/ISA/RING/KEYS/reference_stree   that hash, bench/baselines.c's S+ tree
  *   public/ISA/RING/KEYS/crc32c+std_lower_bound  that hash, std::lower_bound, owner
  *   public/ISA/RING/KEYS/crc32c+std_lower_bound_dependent  the same one key
@@ -36,6 +39,17 @@
  *                                          (a shared machine's speed changes
  *                                          between cases, rarely within a
  *                                          pair of passes a few ms long)
+ *   public/ISA/RING/KEYS/batch_vs_stree, batch_vs_lower_bound,
+ *   dependent_vs_lower_bound, dependent_vs_floor  the same pairing of
+ *                                          placer_batch with reference_stree
+ *                                          (counter stree_over_batch) and
+ *                                          with crc32c+std_lower_bound
+ *                                          (lower_bound_over_batch), and of
+ *                                          placer_dependent with
+ *                                          crc32c+std_lower_bound_dependent
+ *                                          (lower_bound_over_dependent) and
+ *                                          floor_dependent
+ *                                          (dependent_over_floor)
  * And the layout's cost at 4,096 nodes x 256, default CPU mask, items are
  * snapshots (or layouts):
  *   public/layout/4096x256/build       placer_builder_build
@@ -66,13 +80,30 @@
 #define RESIDENT_KEYS 4096u
 
 enum what {
-    P_BATCH, P_DEPENDENT, R_BATCH, FLOOR, REF_STREE, STD_LB, STD_LB_DEPENDENT, P_HASH, F_HASH,
-    PAIRED, NWHAT
+    P_BATCH, P_DEPENDENT, R_BATCH, FLOOR, FLOOR_DEPENDENT, REF_STREE, STD_LB, STD_LB_DEPENDENT,
+    P_HASH, F_HASH, PAIRED, PAIRED_STREE, PAIRED_LB, PAIRED_DEP, PAIRED_DEP_FLOOR, NWHAT
 };
 static const char *const what_names[NWHAT] = {
-    "placer_batch", "placer_dependent", "router_batch",     "floor",
+    "placer_batch", "placer_dependent", "router_batch", "floor", "floor_dependent",
     "reference_stree", "crc32c+std_lower_bound", "crc32c+std_lower_bound_dependent",
-    "placer_hash_only", "floor_hash_only", "batch_vs_floor"};
+    "placer_hash_only", "floor_hash_only", "batch_vs_floor", "batch_vs_stree",
+    "batch_vs_lower_bound", "dependent_vs_lower_bound", "dependent_vs_floor"};
+
+/* The paired cases: placer's pass, the other pass, and the counter (the
+ * median of the pairs' time ratios: placer / floor for the floors, other
+ * / placer, a speed-up, for the baselines placer must beat). */
+typedef struct pairing {
+    int what, placer, other, speedup;
+    const char *counter;
+} pairing;
+static const pairing pairings[] = {
+    {PAIRED, P_BATCH, FLOOR, 0, "batch_over_floor"},
+    {PAIRED_STREE, P_BATCH, REF_STREE, 1, "stree_over_batch"},
+    {PAIRED_LB, P_BATCH, STD_LB, 1, "lower_bound_over_batch"},
+    {PAIRED_DEP, P_DEPENDENT, STD_LB_DEPENDENT, 1, "lower_bound_over_dependent"},
+    {PAIRED_DEP_FLOOR, P_DEPENDENT, FLOOR_DEPENDENT, 0, "dependent_over_floor"},
+};
+#define NPAIRING (sizeof pairings / sizeof pairings[0])
 
 typedef struct isa_desc {
     const char *name;
@@ -242,10 +273,19 @@ static uint64_t run_pass(const pub_case *c, const pub_fixture *p, const key_set 
         }
         return acc;
     }
+    if (c->what == FLOOR_DEPENDENT) {
+        uint32_t o = 0;
+        for (uint32_t i = 0; i < ks->n; i++) {
+            o = base_floor32_one(base, p->floor_table, p->floor_bits,
+                                 ks->ptrs[(i + (o >> 31)) % ks->n]);
+            acc += o;
+        }
+        return acc;
+    }
     if (c->what == STD_LB_DEPENDENT) {
         uint32_t o = 0;
         for (uint32_t i = 0; i < ks->n; i++) {
-            o = plain_owner(p, base_hash(base, ks->ptrs[(i + (o >> 31)) % ks->n], 32));
+            o = plain_owner(p, base_hash32(base, ks->ptrs[(i + (o >> 31)) % ks->n]));
             acc += o;
         }
         return acc;
@@ -301,12 +341,13 @@ static int cmp_double(const void *a, const void *b)
 #define MAX_PAIRS 4096u
 
 /* Floor and placer_batch passes alternating; the pairs' median ratio. */
-static void bench_paired(plc_bench *b, const pub_case *c, const pub_fixture *p, const key_set *ks)
+static void bench_paired(plc_bench *b, const pub_case *c, const pub_fixture *p, const key_set *ks,
+                         const pairing *pr)
 {
     static double ratio[MAX_PAIRS];
-    pub_case fc = *c, pc = *c;
-    fc.what = FLOOR;
-    pc.what = P_BATCH;
+    pub_case oc = *c, pc = *c;
+    oc.what = pr->other;
+    pc.what = pr->placer;
     uint32_t np = 0;
     uint64_t acc = 0;
     while (plc_bench_keep_running(b, 2 * (uint64_t)ks->n)) {
@@ -314,16 +355,16 @@ static void bench_paired(plc_bench *b, const pub_case *c, const pub_fixture *p, 
         for (int k = 0; k < 2; k++) {
             int placer = (k + (int)np) % 2 == 0;
             double t0 = thread_ns();
-            acc += run_pass(placer ? &pc : &fc, p, ks);
+            acc += run_pass(placer ? &pc : &oc, p, ks);
             t[placer] = thread_ns() - t0;
         }
         if (np < MAX_PAIRS)
-            ratio[np++] = t[1] / t[0];
+            ratio[np++] = pr->speedup ? t[0] / t[1] : t[1] / t[0];
     }
     plc_bench_keep(acc);
     qsort(ratio, np, sizeof ratio[0], cmp_double);
     plc_bench_set_items(b, plc_bench_iterations(b));
-    plc_bench_counter(b, "batch_over_floor", np ? ratio[np / 2] : 0, 0);
+    plc_bench_counter(b, pr->counter, np ? ratio[np / 2] : 0, 0);
     plc_bench_counter(b, "pairs", np, 0);
     plc_bench_counter(b, "tokens", (double)p->n, 0);
 }
@@ -354,11 +395,12 @@ static void bench(plc_bench *b, const void *arg)
         return;
     }
     uint64_t acc = 0;
-    if (c->what == PAIRED) {
-        bench_paired(b, c, p, ks);
-        placer_set_cpu_mask(~0u);
-        return;
-    }
+    for (size_t i = 0; i < NPAIRING; i++)
+        if (c->what == pairings[i].what) {
+            bench_paired(b, c, p, ks, &pairings[i]);
+            placer_set_cpu_mask(~0u);
+            return;
+        }
     while (plc_bench_keep_running(b, ks->n))
         acc += run_pass(c, p, ks);
     plc_bench_keep(acc);
