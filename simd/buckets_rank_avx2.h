@@ -16,7 +16,7 @@ static inline uint32_t bkt_rank(const plc_bkt_line *l, int16_t q)
 }
 
 /* The same rank as a byte offset into suf[] or own[] (2r): the popcount. */
-static inline uint32_t bkt_rank_bytes(const plc_bkt_line *l, int16_t q)
+static inline size_t bkt_rank_bytes(const plc_bkt_line *l, int16_t q)
 {
     simde__m256i s = simde_mm256_load_si256((const simde__m256i *)l->suf);
     simde__m256i qv = simde_mm256_set1_epi16(q);

@@ -21,9 +21,9 @@ static inline uint32_t bkt_rank(const plc_bkt_line *l, int16_t q)
 }
 
 /* The rank as a byte offset into suf[] or own[]. */
-static inline uint32_t bkt_rank_bytes(const plc_bkt_line *l, int16_t q)
+static inline size_t bkt_rank_bytes(const plc_bkt_line *l, int16_t q)
 {
-    return 2 * bkt_rank(l, q);
+    return 2 * (size_t)bkt_rank(l, q); /* a scaled index, not an add */
 }
 
 #define PLC_BKT_ONE plc_bkt_scalar
