@@ -310,12 +310,23 @@ static inline void bkt_answer_one(bkt_job *j, const plc_bkt_line *l, int16_t q, 
         }                                                                            \
     } while (0)
 
-/* The m keys at `at`: every one's length if they are equal, else SIZE_MAX. */
-static size_t bkt_block_len(const size_t *lens, size_t at, size_t m)
+/* The m keys at `at`: BKT_NULL_KEY if one is NULL with a length (the
+ * batch fails), else every one's length if they are equal, else SIZE_MAX.
+ * Branch-free over the block, so it vectorises; the lengths of NULL keys
+ * are looked at only when there is one. */
+#define BKT_NULL_KEY (SIZE_MAX - 1)
+static size_t bkt_block_len(const void *const *keys, const size_t *lens, size_t at, size_t m)
 {
     size_t len = lens[at], d = 0;
-    for (size_t i = at; i < at + m; i++)
+    uintptr_t null = 0;
+    for (size_t i = at; i < at + m; i++) {
         d |= lens[i] ^ len;
+        null |= (uintptr_t)keys[i] == 0;
+    }
+    if (__builtin_expect(null != 0, 0))
+        for (size_t i = at; i < at + m; i++)
+            if (!keys[i] && lens[i])
+                return BKT_NULL_KEY;
     return d ? SIZE_MAX : len;
 }
 
@@ -334,7 +345,7 @@ __attribute__((noinline)) static size_t bkt_run_32(bkt_job *j, const bkt_ctx *c,
     for (;;) {
         BKT_STEP_FULL(bkt_hash32(hk[t], b0, sm, sk32));
         at += AHEAD;
-        if (at + 2 * AHEAD > n || bkt_block_len(j->lens, at + AHEAD, AHEAD) != 32)
+        if (at + 2 * AHEAD > n || bkt_block_len(j->keys, j->lens, at + AHEAD, AHEAD) != 32)
             return at;
     }
 }
@@ -358,28 +369,35 @@ static void bkt_step_len(bkt_job *j, const bkt_ctx *c, bkt_ring *r, size_t at, s
 /* One fused pass, in blocks of AHEAD keys: while block i is answered from
  * its lines, block i + 1 is hashed and its lines prefetched (the first
  * block is hashed alone, the last answered alone). Each block's lengths
- * are read once, before its keys are hashed: when they are equal
- * (fixed-size keys, the usual case) the block takes the copy of the hash
- * with that length constant (32 bytes: bkt_hash32). */
+ * and pointers are read once, before its keys are hashed: a NULL key with
+ * a length fails the batch, and when the lengths are equal (fixed-size
+ * keys, the usual case) the block takes the copy of the hash with that
+ * length constant (32 bytes: bkt_hash32).
+ *
+ * A failed batch writes no owner. A batch of up to BKT_BUFFERED keys is
+ * answered into the stack and copied out once all its keys are checked,
+ * so the checks ride in the pass; a larger one checks its pointers first,
+ * in a pass of their own (vectorised, but a stream of keys past the caches
+ * has nothing to overlap it with: 0.1-0.15x the floor at 120 x 256 on
+ * Zen 5, bench/RESULTS.md session 12). */
+#define BKT_BUFFERED 1024u
 int PLC_BKT_KEY_BATCH(const plc_bkt *k, uint64_t seed, const void *const *keys,
                       const size_t *lens, size_t n, uint32_t *owners)
 {
     if (!n)
         return 0;
-    /* One pass over the key pointers before any is hashed: a NULL key with
-     * a length fails the batch with nothing written. Branch-free, so it
-     * vectorises; the lengths are read only where a key is NULL (rare) and,
-     * for equal lengths, a block at a time in the fused loop below, where
-     * their loads overlap the hashing instead of streaming in a pass of
-     * their own (a pass over both cost 0.3-0.5 ns a key on a stream of
-     * keys past the caches, bench/RESULTS.md session 12). */
-    uintptr_t null = 0;
-    for (size_t i = 0; i < n; i++)
-        null |= (uintptr_t)keys[i] == 0;
-    if (null)
+    uint32_t buffer[BKT_BUFFERED];
+    uint32_t *dst = buffer;
+    if (n > BKT_BUFFERED) {
+        uintptr_t null = 0;
         for (size_t i = 0; i < n; i++)
-            if (!keys[i] && lens[i])
-                return -1;
+            null |= (uintptr_t)keys[i] == 0;
+        if (null)
+            for (size_t i = 0; i < n; i++)
+                if (!keys[i] && lens[i])
+                    return -1;
+        dst = owners;
+    }
     bkt_ctx c;
     c.line = k->line;
     c.sshift = k->sshift;
@@ -394,12 +412,14 @@ int PLC_BKT_KEY_BATCH(const plc_bkt *k, uint64_t seed, const void *const *keys,
     j.k = k;
     j.keys = keys;
     j.lens = lens;
-    j.owners = owners;
+    j.owners = dst;
     j.seed = seed;
     j.nslow = 0;
     bkt_ring ring;
     {
-        size_t m = n < AHEAD ? n : AHEAD, bl = bkt_block_len(lens, 0, m);
+        size_t m = n < AHEAD ? n : AHEAD, bl = bkt_block_len(keys, lens, 0, m);
+        if (bl == BKT_NULL_KEY)
+            return -1;
         const bkt_where w = bkt_where_of(&c);
         for (size_t t = 0; t < m; t++)
             bkt_stage(w, plc_hash64_v2_body(seed, keys[t], bl == SIZE_MAX ? lens[t] : bl), &ring,
@@ -408,7 +428,9 @@ int PLC_BKT_KEY_BATCH(const plc_bkt *k, uint64_t seed, const void *const *keys,
     for (size_t at = 0; at < n;) {
         size_t m = n - at < AHEAD ? n - at : AHEAD, next = at + AHEAD;
         size_t nm = next < n ? (n - next < AHEAD ? n - next : AHEAD) : 0;
-        size_t bl = nm ? bkt_block_len(lens, next, nm) : SIZE_MAX;
+        size_t bl = nm ? bkt_block_len(keys, lens, next, nm) : SIZE_MAX;
+        if (bl == BKT_NULL_KEY)
+            return -1; /* before any owner is out of the buffer */
         if (bl == 32 && m == AHEAD && nm == AHEAD) {
             at = bkt_run_32(&j, &c, &ring, at, n);
             continue;
@@ -418,9 +440,13 @@ int PLC_BKT_KEY_BATCH(const plc_bkt *k, uint64_t seed, const void *const *keys,
     }
     if (j.nslow)
         bkt_slow_flush_keys(&j);
+    if (dst != owners)
+        memcpy(owners, dst, n * sizeof *owners);
     return 0;
 }
 
+#undef BKT_BUFFERED
+#undef BKT_NULL_KEY
 #undef PLC_HASH64_STEP64
 #undef AHEAD
 #undef SLOW
