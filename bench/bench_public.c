@@ -13,6 +13,11 @@
  * ("sess::%026zu" of i * 2654435761): 262,144 keys (8 MiB of keys, past the
  * caches) and 4,096 keys (resident). Items are lookups:
  *   public/ISA/RING/KEYS/placer_batch      placer_lookup_batch, 1,024 keys a call
+ *   public/ISA/RING/KEYS/placer_batch_16384  the same, 16,384 keys a call (all
+ *                                          4,096 of the resident keys): past
+ *                                          the 1,024 the line table answers
+ *                                          into the stack, a batch checks its
+ *                                          key pointers in a pass of their own
  *   public/ISA/RING/KEYS/placer_dependent  placer_lookup, each key chosen by
  *                                          the previous answer (latency)
  *   public/ISA/RING/KEYS/router_batch      placer_router_lookup_batch, 1,024 a call
@@ -76,15 +81,16 @@
 #include "snapshot_internal.h"
 
 #define CALL 1024u
+#define CALL_BIG 16384u /* past the batch the line table answers into the stack */
 #define STREAM_KEYS 262144u
 #define RESIDENT_KEYS 4096u
 
 enum what {
-    P_BATCH, P_DEPENDENT, R_BATCH, FLOOR, FLOOR_DEPENDENT, REF_STREE, STD_LB, STD_LB_DEPENDENT,
+    P_BATCH, P_BATCH_BIG, P_DEPENDENT, R_BATCH, FLOOR, FLOOR_DEPENDENT, REF_STREE, STD_LB, STD_LB_DEPENDENT,
     P_HASH, F_HASH, PAIRED, PAIRED_STREE, PAIRED_LB, PAIRED_DEP, PAIRED_DEP_FLOOR, NWHAT
 };
 static const char *const what_names[NWHAT] = {
-    "placer_batch", "placer_dependent", "router_batch", "floor", "floor_dependent",
+    "placer_batch", "placer_batch_16384", "placer_dependent", "router_batch", "floor", "floor_dependent",
     "reference_stree", "crc32c+std_lower_bound", "crc32c+std_lower_bound_dependent",
     "placer_hash_only", "floor_hash_only", "batch_vs_floor", "batch_vs_stree",
     "batch_vs_lower_bound", "dependent_vs_lower_bound", "dependent_vs_floor"};
@@ -287,6 +293,15 @@ static uint64_t run_pass(const pub_case *c, const pub_fixture *p, const key_set 
         for (uint32_t i = 0; i < ks->n; i++) {
             o = plain_owner(p, base_hash32(base, ks->ptrs[(i + (o >> 31)) % ks->n]));
             acc += o;
+        }
+        return acc;
+    }
+    if (c->what == P_BATCH_BIG) {
+        static uint32_t big[CALL_BIG];
+        uint32_t m = ks->n < CALL_BIG ? ks->n : CALL_BIG;
+        for (uint32_t at = 0; at < ks->n; at += m) {
+            placer_lookup_batch(p->snap, ks->ptrs + at, ks->lens + at, m, big);
+            acc += big[0] + big[m - 1];
         }
         return acc;
     }

@@ -48,7 +48,7 @@ for name in PAIRED:  # a run of paired cases alone still makes its rows
     parts = name.split("/", 4)
     if len(parts) == 5:
         rows.setdefault((parts[2], parts[3], parts[1]), {})
-cols = ["placer_batch", "router_batch", "placer_dependent", "floor", "floor_dependent",
+cols = ["placer_batch", "placer_batch_16384", "router_batch", "placer_dependent", "floor", "floor_dependent",
         "reference_stree", "crc32c+std_lower_bound", "crc32c+std_lower_bound_dependent",
         "placer_hash_only", "floor_hash_only"]
 paired = ["batch_vs_floor", "batch_vs_stree", "batch_vs_lower_bound",

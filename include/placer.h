@@ -598,8 +598,9 @@ PLACER_API int placer_lookup_hash(const placer_snapshot *s, uint64_t hash);
  * Faster than n single calls: many keys' memory loads are in flight at once
  * (prefetching), which hides memory latency on rings larger than the
  * caches; on a ring's line table ("buckets") each key is hashed and its line
- * prefetched a block of keys before its owner is read from it, in one pass.
- * Every key is
+ * prefetched a block of keys before its owner is read from it, in one pass
+ * (up to 1,024 keys a call; a larger batch first reads all its key pointers
+ * in a pass of their own, for the check below). Every key is
  * checked before any owner is written. n may be 0. Returns 0, or PLACER_ENULL
  * when s is NULL, an array is NULL with n > 0, or some keys[i] is NULL with
  * lens[i] > 0 (then owners is untouched). */
