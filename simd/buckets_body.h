@@ -11,8 +11,8 @@
  * returning #{suf[j] < q} and twice that (its byte offset in suf[], own[]).
  *
  * Batches of hashes prefetch each line AHEAD hashes before reading it. The
- * key batch is one fused pass in blocks of AHEAD keys (after one
- * vectorised pass over the pointers: the NULL-key check): while block i is
+ * key batch is one fused pass in blocks of AHEAD keys (each block's keys
+ * checked before it is hashed; see PLC_BKT_KEY_BATCH): while block i is
  * answered from its lines, block i + 1 is hashed and its lines prefetched,
  * slot by slot, so AHEAD misses are in flight, the hash's multiplies and
  * CRCs run beside the lines' compares, and no hash is written and read
