@@ -315,6 +315,14 @@ static inline void bkt_answer_one(bkt_job *j, const plc_bkt_line *l, int16_t q, 
  * Branch-free over the block, so it vectorises; the lengths of NULL keys
  * are looked at only when there is one. */
 #define BKT_NULL_KEY (SIZE_MAX - 1)
+static int bkt_null_key(const void *const *keys, const size_t *lens, size_t at, size_t m)
+{
+    for (size_t i = at; i < at + m; i++)
+        if (!keys[i] && lens[i])
+            return 1;
+    return 0;
+}
+
 static size_t bkt_block_len(const void *const *keys, const size_t *lens, size_t at, size_t m)
 {
     size_t len = lens[at], d = 0;
@@ -323,10 +331,8 @@ static size_t bkt_block_len(const void *const *keys, const size_t *lens, size_t 
         d |= lens[i] ^ len;
         null |= (uintptr_t)keys[i] == 0;
     }
-    if (__builtin_expect(null != 0, 0))
-        for (size_t i = at; i < at + m; i++)
-            if (!keys[i] && lens[i])
-                return BKT_NULL_KEY;
+    if (__builtin_expect(null != 0, 0) && bkt_null_key(keys, lens, at, m))
+        return BKT_NULL_KEY;
     return d ? SIZE_MAX : len;
 }
 
@@ -392,10 +398,8 @@ int PLC_BKT_KEY_BATCH(const plc_bkt *k, uint64_t seed, const void *const *keys,
         uintptr_t null = 0;
         for (size_t i = 0; i < n; i++)
             null |= (uintptr_t)keys[i] == 0;
-        if (null)
-            for (size_t i = 0; i < n; i++)
-                if (!keys[i] && lens[i])
-                    return -1;
+        if (null && bkt_null_key(keys, lens, 0, n))
+            return -1;
         dst = owners;
     }
     bkt_ctx c;

@@ -81,8 +81,9 @@ int placer_lookup_batch(const placer_snapshot *s, const void *const *keys, const
     if (!s || (n && (!keys || !lens || !owners)))
         return PLACER_ENULL;
     /* Check every key before writing any owner: a bad batch changes
-     * nothing. The fused kernel checks them in its own first pass over the
-     * key pointers (one pass, vectorised, instead of two). */
+     * nothing. The fused kernel checks them itself, a block at a time inside
+     * its pass (a batch of more than 1,024 keys: in a first pass over the
+     * pointers), so they are not read twice. */
     if (s->bkt_lookup_batch)
         return s->bkt_lookup_batch(&s->bkt, s->seed, keys, lens, n, owners) ? PLACER_ENULL : 0;
     for (size_t i = 0; i < n; i++)
