@@ -127,7 +127,7 @@ static uint32_t walk(const placer_snapshot *s, cursor c, uint32_t first, uint32_
             if (o == PLC_NO_NODE)
                 continue;
             uint32_t z = s->nodes[o].zone_id;
-            if (zone_taken(s, zone, nz, out, count, z) || chosen(out, count, o))
+            if (zone_taken(s, zone, nz, out, count, z)) /* a new zone: a new node too */
                 continue;
             out[count++] = o;
             if (nz < ZONE_CAP)
