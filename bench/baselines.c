@@ -143,12 +143,7 @@ uint64_t base_hash32(int isa, const void *key)
 
 uint32_t base_floor32_one(int isa, const uint32_t *table, uint32_t bits, const void *key)
 {
-#if HAVE_X86
-    if (isa != BASE_SCALAR)
-        return table[hash32_hw(key) >> (64 - bits)];
-#endif
-    (void)isa;
-    return table[hash_sw(key, 32) >> (64 - bits)];
+    return table[base_hash32(isa, key) >> (64 - bits)];
 }
 
 /* ---- the reference S+ tree ---------------------------------------------- */
