@@ -1,6 +1,6 @@
 /*
  * baselines.h -- what a user could write in an afternoon, as baselines for
- * placer's ring lookup (issue 13), each in the instruction set the
+ * placer's ring lookup (bench_directory.c's matrix), each in the instruction set the
  * benchmark forces:
  *   the hash:   CRC-32C of the key (the crc32 instruction, or placer's
  *               software tables without SSE4.2) finished with murmur3's

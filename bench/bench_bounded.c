@@ -1,5 +1,5 @@
 /*
- * bench_bounded.c -- issue 19's costs.
+ * bench_bounded.c -- the costs of bounded loads and balanced tokens.
  *
  * Bounded-load lookups on the seed ring (120 nodes in 3 zones x 256
  * tokens), beside the plain lookup of the same keys in the same binary

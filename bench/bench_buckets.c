@@ -1,5 +1,5 @@
 /*
- * bench_buckets.c -- the bucket strategies of issue 27 on 1,000 buckets
+ * bench_buckets.c -- the bucket strategies (memento, anchor, dx, jumpback, binomial) on 1,000 buckets
  * (1,000 nodes of weight 1), in one process beside jump's snapshot and
  * their plain references (tests/ref_buckets.c, the baselines):
  *   buckets/<strategy>/<state>/single   placer_lookup, key hashing included

@@ -2,7 +2,7 @@
  * bench_build.c -- snapshot build time: placer_builder_build (token
  * generation, sort, layout) for the seed ring (30,720 tokens) and for 2^20
  * tokens; and a balanced ring (PLACER_TOKENS_BALANCED) of 8,000 nodes x 16
- * tokens in 3 zones, issue 29's goal of under 2 s (it took 38 s when every
+ * tokens in 3 zones, held to a goal of under 2 s (it took 38 s when every
  * join rescanned the ring). Items are snapshots built.
  */
 #include <stdio.h>

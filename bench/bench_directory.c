@@ -1,5 +1,5 @@
 /*
- * bench_directory.c -- issue 13's matrix: the ring lookup through the radix
+ * bench_directory.c -- the radix directory's matrix: the ring lookup through the radix
  * directory (simd/dir.h) against the floor, a reference S+ tree and
  * CRC32C + std::lower_bound, per instruction set (forced with the CPU mask:
  * avx512, avx2, sse4.2, scalar; skipped when the CPU lacks one) and per size

@@ -4,7 +4,7 @@
  *
  *   hash64/32B/crc32c_hw_baseline   a plain hardware CRC32C per key;
  *   hash64/32B/crc32c_fmix64_batch  CRC32C + murmur3's fmix64 over 4096 keys,
- *                                   inlined: the floor's hash (issue 13),
+ *                                   inlined: the floor's hash (bench_directory.c),
  *                                   the batch goal of placer-v2;
  *   hash64/32B/v1_hardware ...      placer-v1 (legacy) single calls and batch;
  *   hash64/32B/v2_hardware ...      placer-v2 (placer_hash64) single calls

@@ -7,7 +7,7 @@
  * under a CPU mask (all features, AVX2, SSE4.2, none), so the batch SipHash
  * kernel of that instruction set is the one measured; the snapshots are
  * built after the mask is set, as the kernels are copied at build.
- * Goals (issue 14): keyed batch <= 2x unkeyed batch with AVX2 (1.5x with
+ * Goals: keyed batch <= 2x unkeyed batch with AVX2 (1.5x with
  * AVX-512), keyed single <= 2.5x unkeyed single.
  */
 #define PLACER_STATIC_LINKING_ONLY

@@ -1,5 +1,5 @@
 /*
- * bench_public.c -- issue 25's matrix: the ring lookup measured where users
+ * bench_public.c -- the hot-path matrix: the ring lookup measured where users
  * call it, the public functions on a snapshot built under each instruction
  * set (forced with the CPU mask: avx512, avx2, sse4.2, scalar; skipped when
  * the CPU lacks one), rings of 120 nodes x 256 (30,720 tokens), 4,096

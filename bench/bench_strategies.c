@@ -2,7 +2,7 @@
  * bench_strategies.c -- every placement strategy in one matrix: 120 and
  * 10,000 nodes (weights 1, three zones), the same 32-byte keys, single
  * lookups and batches of BENCH_KEYS. Beside them, in the same process, the
- * baselines of issue 6's goals: the rendezvous scoring kernel against its
+ * baselines of the strategies' goals: the rendezvous scoring kernel against its
  * scalar reference, placer's jump against the paper's loop (tests/reference.c's
  * ref_jump_hash: another library, so one call each, as placer_jump_hash), and
  * Couchbase-mode key -> vBucket (placer_partition) against zlib + modulo

@@ -1,5 +1,5 @@
 /*
- * bucket_evenness.c -- issue 27's evenness goal, measured: max/mean keys
+ * bucket_evenness.c -- the bucket strategies' evenness goal, measured: max/mean keys
  * per bucket at 1,000 buckets (1,000 nodes of weight 1), averaged over
  * SETS key sets of KEYS random positions each, for jump, memento, anchor,
  * dx, jumpback and binomial; then after removing 10% of the nodes at

@@ -1,5 +1,5 @@
 /* icount_buckets.c -- the bucket lookups' instruction counts under
- * cachegrind (bench/RESULTS.md, issue 27):
+ * cachegrind (bench/RESULTS.md, the bucket strategies' sections):
  *   valgrind --tool=cachegrind --branch-sim=yes --cache-sim=no \
  *       build/bench/icount_buckets STRATEGY MODE
  * STRATEGY 7 memento, 8 anchor, 9 dx; MODE 0: the setup alone, 1

@@ -82,7 +82,7 @@ RATIOS += [
      "strategy/ring/120/single", None),
 ]
 
-# Issue 13: the ring through the radix directory, per instruction set (forced
+# The radix directory: the ring through the radix directory, per instruction set (forced
 # with the CPU mask in bench_directory.c; a missing one was skipped), against
 # the floor (CRC32C + fmix64 + one 4-byte table read), the reference S+ tree
 # (bench/baselines.c) and CRC32C + fmix64 + std::lower_bound, in one process.

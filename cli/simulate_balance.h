@@ -1,5 +1,5 @@
 /*
- * simulate_balance.h -- the simulator's view of issue 19: a ring through a
+ * simulate_balance.h -- the simulator's view of balanced tokens: a ring through a
  * series of joins and drains (random or balanced tokens), and a hot-key
  * workload placed with and without bounded loads. Public API only.
  */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fuzz/soak.sh -- the soak runs behind issue 29's goals: many runs of the
+# fuzz/soak.sh -- the soak runs behind the hardening goals: many runs of the
 # 4-thread build/decode test under TSan, and of watch/publish against every
 # hostile server, counting crashes and hangs.
 #

@@ -1,5 +1,5 @@
 /*
- * buckets.h -- the ring's "buckets" layout (issue 25): one 64-byte line
+ * buckets.h -- the ring's "buckets" layout: one 64-byte line
  * answers "which token follows h, and whose is it?" for nearly every hash,
  * with the S+ tree (stree.h) behind it for the rest.
  *

@@ -385,7 +385,7 @@ static void bkt_step_len(bkt_job *j, const bkt_ctx *c, bkt_ring *r, size_t at, s
  * so the checks ride in the pass; a larger one checks its pointers first,
  * in a pass of their own (vectorised, but a stream of keys past the caches
  * has nothing to overlap it with: 0.1-0.15x the floor at 120 x 256 on
- * Zen 5, bench/RESULTS.md session 12). */
+ * Zen 5, bench/RESULTS.md's table of 2026-12-02). */
 #define BKT_BUFFERED 1024u
 int PLC_BKT_KEY_BATCH(const plc_bkt *k, uint64_t seed, const void *const *keys,
                       const size_t *lens, size_t n, uint32_t *owners)

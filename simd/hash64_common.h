@@ -27,7 +27,7 @@ static inline uint64_t plc_mum_fold(uint64_t x, uint64_t y)
     return hi ^ lo;
 #elif defined(__x86_64__) && defined(__GNUC__)
     /* One mul into rdx:rax, stated: GCC 12 stores and reloads the low half
-     * of an __int128 product inside unrolled batch loops (issue 25). */
+     * of an __int128 product inside unrolled batch loops. */
     uint64_t lo, hi;
     __asm__("mulq %3" : "=a"(lo), "=d"(hi) : "a"(x), "rm"(y) : "cc");
     return hi ^ lo;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """hostile_http_server.py -- HTTP servers on 127.0.0.1 that etcd clients must
-survive (issue 29 item 2, issue 28 item 7). Standard library only.
+survive (slow, truncated, oversized and endless replies). Standard library only.
 
 Modes:
   trickle   answers every request with headers promising a large body, then

@@ -256,7 +256,7 @@ static void test_removal(const placer_snapshot *s1)
     CHECK(heirs >= nl / 2);
     CHECK(fabs(moved - leaver_share) <= 0.01 * leaver_share); /* the sample's error */
     /* whole ranges move, and the leaver's widest are about a tenth of a
-     * mean share: issue 19's 1.10 for drains */
+     * mean share: the goal of 1.10 for drains */
     CHECK(max_over_mean(gone) <= 1.10);
     placer_builder_free(b);
 

@@ -243,7 +243,7 @@ static void test_bound(void)
             for (int kind = 0; kind < KINDS; kind++)
                 run(&r, kind, cs[ci], 4000, &z);
     }
-    /* the measure issue 19 asks for: c = 1.25, Zipf 1.0 over 10,000 keys,
+    /* the bounded-load measure: c = 1.25, Zipf 1.0 over 10,000 keys,
      * 100,000 requests on 40 nodes (8 random tokens each) */
     ring r;
     ring_make(&r, 5, 0);

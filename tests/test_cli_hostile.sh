@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_cli_hostile.sh PLACER -- input that tries the command's messages and
-# limits (issue 29 item 7): control bytes quoted in errors come out escaped
+# limits: control bytes quoted in errors come out escaped
 # (\xNN, placer_escape) from membership files, import-redis, import-twemproxy
 # and compat key hashes; a FIFO given as --secret-file is refused at once; a
 # compat membership with a secret names its own program; lookup refuses a key

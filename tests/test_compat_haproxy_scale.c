@@ -2,7 +2,7 @@
  * test_compat_haproxy_scale.c -- haproxy's server ids and its map-based
  * table, computed fast (engine/compat/compat_haproxy.c: O(n log n) ids;
  * compat_haproxy_map.c: an event-driven fill), held to the O(n^2) and O(slots x nodes) code they
- * replaced, kept here as written before (issue 29), on random pools: the
+ * replaced, kept here as written before, on random pools: the
  * same ids, the same table slot for slot, the same refusals. Then sizes
  * the old code could not reach in a test's time: 10,000 servers of weights
  * 255 and 256 (the forged snapshot that took 129 s to decode) and ids
@@ -147,7 +147,7 @@ static void compare_random(void)
 }
 
 /* 10,000 servers of weights 255 and 256: 2,555,000 slots (the forged file
- * of issue 29), each node's slot count its weight, as haproxy's map gives
+ * that took 129 s to refuse), each node's slot count its weight, as haproxy's map gives
  * (recalc_server_map's scores even out exactly over a period). */
 static void mid_map(void)
 {

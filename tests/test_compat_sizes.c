@@ -7,7 +7,7 @@
  *     CRC start) would repeat, is the ring of the former code (every
  *     server's 160 x weight points, sorted, repeats dropped), kept here;
  *   - twemproxy pools of 25,576 .. 26,214 servers build (164 points a
- *     server were reserved, 160 used: issue 29), and past the cap the build
+ *     server were reserved, 160 used), and past the cap the build
  *     says why;
  *   - a forged snapshot whose weights ask for more than it lists is refused
  *     before anything is rebuilt: the decoder's work is the size it
@@ -253,7 +253,7 @@ static void forge(int program, const char *dist, uint32_t nodes, const double w[
 
 static void forged(void)
 {
-    /* issue 29's file: 10,000 haproxy servers of weights 255 and 256 in a
+    /* the forged file: 10,000 haproxy servers of weights 255 and 256 in a
      * map-based snapshot of 10,000 slots (129 s before: now refused by
      * the size, 2,555,000 slots, before the map is filled) */
     forge(PLACER_COMPAT_HAPROXY, "map-based", 10000, (const double[2]){256, 255},

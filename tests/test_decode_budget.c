@@ -1,7 +1,7 @@
 /*
  * test_decode_budget.c -- the heaviest snapshots under 1 MB that each
  * strategy's decoder can be handed, honest and forged, decode or are
- * refused within a budget proportional to their size (issue 29: no forged
+ * refused within a budget proportional to their size (no forged
  * snapshot under 1 MB may take more than 1 s of CPU; docs/FORMAT.md, "What
  * decoding costs", gives the work per strategy):
  *   - every strategy and every compat mode (each distribution) at its
@@ -126,7 +126,7 @@ static void heavy(placer_builder *b, const char *name, const char *dir)
     double honest = cpu_seconds() - t0;
     unsigned char *f = malloc(len);
     int refused = 0;
-    /* every weight 255 and 256 in turn, as issue 29's forged haproxy map:
+    /* every weight 255 and 256 in turn, as the forged haproxy map of test_compat_sizes.c:
      * the compat modes' layouts then ask for far more than the file lists */
     memcpy(f, buf, len);
     uint64_t n = 0;

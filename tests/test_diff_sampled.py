@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """test_diff_sampled.py -- `placer diff` between snapshots that hash keys
-differently (issue 26): a twemproxy import against a balanced placer ring
+differently: a twemproxy import against a balanced placer ring
 and against a haproxy membership, by a key file and by generated keys.
 Each moved count is checked against `placer lookup` of the same keys in
 both snapshots, each node's gives/receives against the same lookups, the

@@ -13,7 +13,7 @@
  *   - quotients equal after rounding though the shares differ (the lower
  *     index, with the larger share, must win as the scan lets it);
  *   - weights whose total overflows: PLACER_EINVAL, no heir out of range;
- *   - issue 29's leftover: 4,000 of 8,000 nodes x 16 tokens leaving, the
+ *   - a large drain: 4,000 of 8,000 nodes x 16 tokens leaving, the
  *     same heirs as the scan (it was the scan: O(nodes) per token, 0.68 s
  *     of a 0.74 s build). Both CPU times are printed, not checked: speed
  *     goals live in benchmarks, not in tests that a slow or emulated

@@ -1,6 +1,6 @@
 /*
  * test_haproxy_default.c -- haproxy's avalanche as haproxy 2.6 parses
- * hash-type (issue 26): "hash-type consistent" with no function named is
+ * hash-type: "hash-type consistent" with no function named is
  * sdbm with avalanche; map-based, and any function named without the word,
  * are without. Checked for the C API (opt NULL, PLACER_COMPAT_AS_PROGRAM)
  * and membership files (no "avalanche"), each against the explicit form,

@@ -27,7 +27,7 @@ int main(void)
         CHECK_EQ(n, PLACER_VERSION_NUMBER);
     }
     placer_snapshot_free(s);
-    /* issue 6's declarations, through the shared library */
+    /* the strategies' declarations, through the shared library */
     CHECK_EQ(placer_builder_set_strategy(b, PLACER_PARTITIONS), 0);
     CHECK_EQ(placer_builder_set_partitions(b, 1024), 0);
     CHECK_EQ(placer_builder_set_key_hash(b, PLACER_HASH_COUCHBASE), 0);

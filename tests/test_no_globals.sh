@@ -5,8 +5,7 @@
 # (for a pointer: the pointer itself, `const T *const`), or is named in
 # tests/globals_allowed.txt with the reason it is safe (written once under
 # pthread_once, atomic, a test hook...). A sort comparator that needs a
-# context takes it from its entries, not from a file-wide pointer (issue 29:
-# twemproxy's sort_cfg_ crashed two threads building at once).
+# context takes it from its entries, not from a file-wide pointer (twemproxy's sort_cfg_ crashed two threads building at once).
 #
 # The scan is lexical: comments, strings and preprocessor lines are
 # dropped, braces tracked, and each declaration read up to its ';' or '{'

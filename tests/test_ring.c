@@ -304,7 +304,7 @@ static void batches(void)
 }
 
 /* The search layout (line table + S+ tree) costs at most 2x plain sorted
- * tokens + owners at these sizes (issues 13, 25), and says which it is. */
+ * tokens + owners at these sizes, and says which it is. */
 static void layout_memory(void)
 {
     static const uint32_t vnodes[] = {8, 256, 4096};

@@ -43,7 +43,7 @@ static plc_sim_config config(const placer_builder *b, uint64_t keys)
     return c;
 }
 
-/* Issue 19 through the simulator: the balanced ring of 120 nodes in 3
+/* Balanced tokens through the simulator: the balanced ring of 120 nodes in 3
  * zones with 16 tokens each, 20 joins and 10 drains, exact shares; the
  * hot keys (Zipf 1.0) with bounded loads. */
 static void balanced_rows(const placer_builder *b)
@@ -169,7 +169,7 @@ int main(void)
     plc_sim_result_free(&r);
     placer_builder_free(bw);
 
-    /* Repeated seeds (issue 28 item 6): on 6 nodes one placement is noise
+    /* Repeated seeds: on 6 nodes one placement is noise
      * (4 tokens beat 16 by luck once); the recommendation is the smallest
      * tokens per node whose mean over the seeds is within 0.02 of the best. */
     placer_builder *b6 = nodes(6, 3, one, 1);

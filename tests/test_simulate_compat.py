@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """test_simulate_compat.py -- `placer simulate` of compatibility-mode
-memberships (issue 26) simulates the program's placement: with a key file,
+memberships simulates the program's placement: with a key file,
 each figure is recomputed from `placer lookup` of the same keys in the
 membership, in the membership with one node more and with its first node
 fewer, built by `placer build`. Usage: test_simulate_compat.py PLACER.

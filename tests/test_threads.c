@@ -4,7 +4,7 @@
  * every compatibility mode at once, and every thread's bytes and owners
  * must be those the main thread got alone. placer.h promises only that one
  * builder stays on one thread; anything file-wide that a build or a decode
- * writes (issue 29: twemproxy's name sort went through a file-wide pointer
+ * writes (twemproxy's name sort went through a file-wide pointer
  * and two threads crashed in its comparator) is a race TSan reports here
  * (CI runs this test under TSan) and a crash or a wrong answer elsewhere.
  *

@@ -1,6 +1,6 @@
 /*
  * test_token_balance.c -- the balanced token allocator (engine/
- * token_balance.c) against issue 19's goals, measured on its output with
+ * token_balance.c) against README's goals for balanced tokens, measured on its output with
  * an exact share computation (every owned hash counted, no key sampling):
  *   - 120 nodes in 3 zones, 16 tokens each, added one at a time:
  *     max/mean <= 1.05; then 20 joins one at a time, still <= 1.05 after
@@ -19,7 +19,7 @@
  *   - the engine against the rule recomputed from scratch
  *     (tests/reference_balance.c), one join at a time and through one
  *     balancer for many joins, narrow ranges and extreme weights included;
- *   - the work per token counted at 1,000 and 8,000 nodes (issue 29).
+ *   - the work per token counted at 1,000 and 8,000 nodes.
  * The shares themselves are checked against a plain per-token sum.
  */
 #include <float.h>
@@ -418,7 +418,7 @@ static void test_goals(void)
 
     /* Ten drains spread over the membership (nodes 7, 21, ..., 133), one
      * at a time, each handing the leaver's tokens over as the builder does
-     * (plc_tokens_hand_over): issue 19's 1.10 after the drains, each
+     * (plc_tokens_hand_over): the goal of 1.10 after the drains, each
      * moving exactly the leaver's share. */
     ring h = copy_ring(&r);
     uint8_t h_present[N0 + JOINS];
@@ -688,7 +688,7 @@ static double work_per_token(uint32_t n)
     return per;
 }
 
-/* Issue 29: building 8,000 nodes x 16 balanced tokens took 38 s (every
+/* Building 8,000 nodes x 16 balanced tokens took 38 s (every
  * join rescanned the ring: O(N^2) in nodes). Counted, not timed: per token
  * the work is the band (at most BALANCE_BAND candidates, up to
  * BALANCE_BAND^2 steps to pick them off the heap; it fills up as the ring

@@ -23,7 +23,7 @@ static int cmp_u32(const void *x, const void *y)
  * (cfgparse.c: next_id++ runs for explicit ids too). An id given this way
  * is below every later next_id, so only explicit ids can be in the way:
  * they are sorted once and skipped with a cursor, O(n log n) (the scan of
- * every server per candidate was O(n^2): issue 29). */
+ * every server per candidate was O(n^2)). */
 int plc_compat_haproxy_ids(const plc_compat_config *c, uint32_t *ids)
 {
     uint32_t *taken = plc_malloc(sizeof *taken * (c->nnodes ? c->nnodes : 1));

@@ -14,7 +14,7 @@
  * tot), the slot goes to the first node (lowest index) of highest level
  * v = (score + tot) / tot, and that node's score drops by tot. Done as
  * written that is O(slots x nodes): a forged 10,000-node map took 129 s to
- * decode (issue 29). Here v changes only at events: a node's level rises
+ * decode. Here v changes only at events: a node's level rises
  * when its score crosses a multiple of tot (at a step computed in advance,
  * kept in a bucket per step) and falls by one when it is chosen; a
  * tournament tree over the nodes holds the (highest v, lowest index) one.

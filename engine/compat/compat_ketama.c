@@ -124,7 +124,7 @@ uint64_t plc_compat_libmemcached_size(const plc_compat_config *c, const plc_comp
  * that order, not the configuration's. Each entry carries its own name, so
  * the comparator needs no context: nothing file-wide, any number of
  * threads may build at once (a file-wide config pointer crashed two
- * threads, issue 29). */
+ * threads). */
 typedef struct tw_name {
     const char *id;
     size_t len;

@@ -206,7 +206,7 @@ int plc_replicas_walk_all(const placer_snapshot *s, uint32_t want, uint32_t *set
      * from slot i", which slot i's lists get from slot i + 1's by putting
      * slot i's zone (node) first: going counterclockwise over two laps,
      * O(want) per slot instead of a walk that can cross the ring (a node
-     * owning most tokens made every set a walk of the whole ring: issue 29). */
+     * owning most tokens made every set a walk of the whole ring). */
     const plc_stree *t = &s->tree;
     uint32_t n = t->n;
     if (!want || !n)

@@ -1,5 +1,5 @@
 /*
- * balancer.h -- the balanced token allocator, incremental (issue 29): a
+ * balancer.h -- the balanced token allocator, incremental: a
  * ring that nodes join one at a time, each join choosing the new node's
  * tokens by the rule below, in O(count * (K + log N) * log n) for count
  * tokens on a ring of n tokens and N nodes (K = BALANCE_BAND

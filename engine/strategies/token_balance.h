@@ -1,5 +1,5 @@
 /*
- * token_balance.h -- balanced token allocation (issue 19): where a node
+ * token_balance.h -- balanced token allocation: where a node
  * joining a ring should put its tokens so that every node's share of the
  * hash space stays close to its weight share, with few tokens per node.
  *

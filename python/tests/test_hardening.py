@@ -1,4 +1,4 @@
-"""Issue 29's Python findings, each reproduced: files written as the CLI
+"""Hardening findings in the Python module, each reproduced: files written as the CLI
 writes them (0600 when keyed, atomic, no symlink followed), close() racing
 lookups in other threads (ctypes drops the GIL), 64-bit fields range-checked.
 """
