@@ -19,7 +19,9 @@
  *   - the engine against the rule recomputed from scratch
  *     (tests/reference_balance.c), one join at a time and through one
  *     balancer for many joins, narrow ranges and extreme weights included;
- *   - the work per token counted at 1,000 and 8,000 nodes.
+ *   - the work per token counted at 1,000 and 8,000 nodes;
+ *   - the hand-over's order of equal tokens (by owner id) counted on a
+ *     forged ring whose tokens are all equal: n log n comparisons.
  * The shares themselves are checked against a plain per-token sum.
  */
 #include <float.h>
@@ -32,6 +34,7 @@
 #include "placer.h"
 #include "reference.h"
 #include "balancer.h"
+#include "ring_balance.h"
 #include "token_balance.h"
 
 typedef struct ring {
@@ -688,6 +691,52 @@ static double work_per_token(uint32_t n)
     return per;
 }
 
+/* The hand-over orders equal tokens by owner id (ring_balance.c). A
+ * previous ring's tokens may all be equal (the format allows it): the
+ * order of one run of 2^16 entries, owners shuffled, is counted, not
+ * timed -- at most n log2 n comparisons (an insertion sort made n^2 / 4,
+ * 66 s for 256k tokens) -- and checked against qsort by (id, seq). */
+static const char *const *cmp_ids;
+
+static int by_id_seq(const void *a, const void *b)
+{
+    const plc_sort_entry *x = a, *y = b;
+    int c = strcmp(cmp_ids[x->owner], cmp_ids[y->owner]);
+    return c ? c : x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void test_equal_tokens_ordered(void)
+{
+    enum { N = 1 << 16, OWNERS = 5000 };
+    plc_sort_entry *e = malloc(N * sizeof *e), *tmp = malloc(N * sizeof *tmp);
+    plc_sort_entry *want = malloc(N * sizeof *want);
+    char(*names)[16] = malloc(OWNERS * sizeof *names);
+    const char **ids = malloc(OWNERS * sizeof *ids);
+    uint64_t st = 7;
+    for (uint32_t i = 0; i < OWNERS; i++) {
+        snprintf(names[i], sizeof names[i], "node-%u", (unsigned)(check_rand(&st) % 100000));
+        ids[i] = names[i];
+    }
+    for (uint32_t i = 0; i < N; i++)
+        e[i] = want[i] = (plc_sort_entry){42, (uint32_t)(check_rand(&st) % OWNERS), i};
+    cmp_ids = ids;
+    qsort(want, N, sizeof *want, by_id_seq);
+    uint64_t steps = plc_ring_order_equal_tokens(e, tmp, N, ids);
+    printf("equal tokens: %llu comparisons for %u entries (n log2 n = %u)\n",
+           (unsigned long long)steps, (unsigned)N, (unsigned)N * 16);
+    CHECK(steps <= (uint64_t)N * 16);
+    CHECK_ALL(memcmp(e, want, N * sizeof *e) == 0, "ordered by id, then seq");
+    /* distinct tokens: nothing to order, no comparison */
+    for (uint32_t i = 0; i < N; i++)
+        e[i].token = i;
+    CHECK_EQ(plc_ring_order_equal_tokens(e, tmp, N, ids), 0);
+    free(e);
+    free(tmp);
+    free(want);
+    free(names);
+    free(ids);
+}
+
 /* Building 8,000 nodes x 16 balanced tokens took 38 s (every
  * join rescanned the ring: O(N^2) in nodes). Counted, not timed: per token
  * the work is the band (at most BALANCE_BAND candidates, up to
@@ -767,5 +816,6 @@ int main(void)
     test_extreme_weights();
     test_incremental();
     test_work_bounded();
+    test_equal_tokens_ordered();
     return check_done("token_balance");
 }

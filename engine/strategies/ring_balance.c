@@ -177,6 +177,37 @@ static int after_by_id(const plc_sort_entry *x, const plc_sort_entry *y, const c
     return c ? c > 0 : x->seq > y->seq;
 }
 
+/* e[0..n) by after_by_id, by merging halves through tmp; *steps counts
+ * the comparisons. */
+static void merge_by_id(plc_sort_entry *e, plc_sort_entry *tmp, size_t n, const char **ids,
+                        uint64_t *steps)
+{
+    if (n < 2)
+        return;
+    size_t h = n / 2, i = 0, j = h, k = 0;
+    merge_by_id(e, tmp, h, ids, steps);
+    merge_by_id(e + h, tmp, n - h, ids, steps);
+    while (i < h && j < n) {
+        ++*steps;
+        tmp[k++] = after_by_id(&e[i], &e[j], ids) ? e[j++] : e[i++];
+    }
+    while (i < h)
+        tmp[k++] = e[i++];
+    memcpy(e, tmp, k * sizeof *e); /* e[j..n) already in place */
+}
+
+uint64_t plc_ring_order_equal_tokens(plc_sort_entry *e, plc_sort_entry *tmp, size_t n,
+                                     const char **ids)
+{
+    uint64_t steps = 0;
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && e[j].token == e[i].token; j++)
+            ;
+        merge_by_id(e + i, tmp, j - i, ids, &steps);
+    }
+    return steps;
+}
+
 /* The heirs (plc_tokens_hand_over) of the tokens leave[0..nl) on the ring
  * of stay[0..ns) and those: heir[i] for leave[i]. */
 static int heirs_of(const hand_ctx *c, const plc_sort_entry *stay, size_t ns,
@@ -190,13 +221,7 @@ static int heirs_of(const hand_ctx *c, const plc_sort_entry *stay, size_t ns,
     plc_sort_entry *sorted = plc_radix_sort(c->e, c->tmp, m);
     if (!sorted)
         return PLACER_ENOMEM;
-    for (size_t i = 1; i < m; i++) { /* equal tokens (short runs): by id */
-        plc_sort_entry v = sorted[i];
-        size_t j = i;
-        for (; j > 0 && sorted[j - 1].token == v.token && after_by_id(&sorted[j - 1], &v, c->ids); j--)
-            sorted[j] = sorted[j - 1];
-        sorted[j] = v;
-    }
+    plc_ring_order_equal_tokens(sorted, sorted == c->e ? c->tmp : c->e, m, c->ids);
     for (size_t i = 0; i < m; i++) {
         c->tok[i] = sorted[i].token;
         c->own[i] = sorted[i].owner;

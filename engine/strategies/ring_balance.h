@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "placer.h"
+#include "radix_sort.h"
 
 /* Node n's tokens are tokens[first[n] .. first[n + 1]), ascending; in the
  * target placement it also owns the draining nodes' tokens handed to it,
@@ -27,6 +28,13 @@ typedef struct plc_balanced {
  * is not a ring), PLACER_ETOOMANY or PLACER_ENOMEM (then *out holds
  * nothing). */
 int plc_ring_balance(const placer_builder *b, plc_balanced *out);
+
+/* Each run of equal tokens of the ascending e[0..n) ordered as the
+ * snapshot orders them: by the owner's id (ids[owner]), then seq; a merge
+ * sort through tmp (n entries), so a forged ring of equal tokens costs
+ * n log n. Returns the comparisons made (what tests bound). */
+uint64_t plc_ring_order_equal_tokens(plc_sort_entry *e, plc_sort_entry *tmp, size_t n,
+                                     const char **ids);
 
 /* Release what plc_ring_balance filled; the fields become NULL. */
 void plc_balanced_free(plc_balanced *bt);
