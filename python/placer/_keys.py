@@ -138,7 +138,8 @@ def _utf8_widths(cps):
 
 
 def _pack_u(keys):
-    flat = np.ascontiguousarray(keys.reshape(-1))
+    # code points in the host's order: a '>U' array is converted, not misread
+    flat = np.ascontiguousarray(keys.reshape(-1), dtype=keys.dtype.newbyteorder("="))
     width = flat.dtype.itemsize // 4
     matrix = flat.view(np.uint32).reshape(len(flat), width)
     lens = _kept_lengths(matrix)

@@ -95,6 +95,41 @@ def test_numpy_u_arrays_encode_utf8(snap):
     assert snap.lookup_batch(np.array(STR_KEYS, dtype=object)).tolist() == singles(snap, STR_KEYS)
 
 
+@pytest.mark.parametrize("order", ["<", ">", "=", "|"])
+@pytest.mark.parametrize("width", [1, 3, 8, 80])
+def test_numpy_u_arrays_of_either_byte_order(snap, order, width):
+    """A U array's code points in its own byte order ('>' on a little-endian
+    host too; '|' is native for U), every width, strided and 2-D views."""
+    keys = [k[:width] for k in STR_KEYS]
+    arr = np.array(keys, dtype="%sU%d" % (order, width))
+    expect = singles(snap, arr.tolist())
+    assert arr.tolist() == np.array(keys, dtype="U%d" % width).tolist()  # NumPy's values
+    assert snap.lookup_batch(arr).tolist() == expect
+    assert snap.lookup_batch(arr[::3]).tolist() == expect[::3]
+    square = arr[:300].reshape(30, 10)
+    assert snap.lookup_batch(square).tolist() == np.array(expect[:300]).reshape(30, 10).tolist()
+
+
+def test_numpy_u_big_endian_abc(snap):
+    arr = np.array(["abc", "caf\u00e9"], dtype=">U3")
+    assert snap.lookup_batch(arr).tolist() == singles(snap, ["abc", "caf"])
+
+
+def test_numpy_other_dtypes(snap):
+    """Bytes of either (meaningless) order, objects, empty widths; numbers
+    refused with the dtype named."""
+    b = [k.encode() for k in STR_KEYS]
+    for dt in ("S80", "|S80", "<S80", ">S80"):
+        assert snap.lookup_batch(np.array(b, dtype=dt)).tolist() == singles(snap, b)
+    assert snap.lookup_batch(np.array(STR_KEYS, dtype=object)).tolist() == singles(snap, STR_KEYS)
+    for dt in ("U0", ">U0", "S0"):
+        empty = np.zeros(3, dtype=dt)
+        assert snap.lookup_batch(empty).tolist() == singles(snap, [""] * 3)
+    for dt in ("<i4", ">i4", "f8", "c16", "?", "V4", ">u8", "M8[s]"):
+        with pytest.raises(TypeError, match="array of str, bytes or objects"):
+            snap.lookup_batch(np.zeros(3, dtype=dt))
+
+
 def test_buffer_with_offsets(snap):
     keys = [k.encode() for k in STR_KEYS]
     data = b"PREFIX" + b"".join(keys)
