@@ -118,7 +118,7 @@ json_t *cli_json_num(double v);
 /* obj["key"] = the key when it is UTF-8 without NUL, else
  * obj["key_base64"] = its base64 (RFC 4648, padded): lossless either way. */
 void cli_json_put_key(json_t *obj, const void *key, size_t len);
-/* Print doc compact on one line of stdout and free it. Returns CLI_OK, or
+/* Print doc compact on one line of cli_report_stream() and free it. Returns CLI_OK, or
  * CLI_FAILURE after saying why (out of memory, write error). */
 int cli_json_emit(const char *cmd, json_t *doc);
 /* 1 when the len bytes at text are valid UTF-8. */
@@ -137,14 +137,28 @@ const char *cli_escaped(char *buf, size_t cap, const char *text);
  * out of memory). */
 int cli_read_file(const char *cmd, const char *path, char **buf, size_t *len);
 
-/* Write len bytes to path crash-safe and hijack-safe (safe_write.c): a new
- * file made with mkstemp (O_EXCL: a planted symlink is never followed) in
- * path's directory, written, fsync'ed, given `mode` under the umask,
- * renamed over path, and the directory fsync'ed. A failure removes the
- * temporary file and leaves path as it was. Returns CLI_OK, or prints
- * "placer CMD: PATH: reason" and returns CLI_FAILURE. */
+/* Write len bytes to path crash-safe and hijack-safe (safe_write.c): "-"
+ * is standard output; a symlink is followed (not one another user planted
+ * in a sticky directory); a device, FIFO, socket or directory there, or a
+ * file this run read (cli_note_input), is refused before anything is
+ * written (CLI_USAGE). Otherwise a new file made with mkstemp (O_EXCL) in
+ * the resolved path's directory, written, fsync'ed, given `mode` under the
+ * umask, renamed over it, and the directory fsync'ed. A failure removes
+ * the temporary file and leaves the target as it was. Returns CLI_OK, or
+ * prints "placer CMD: PATH: reason" and returns CLI_USAGE or CLI_FAILURE. */
 int cli_write_file_mode(const char *cmd, const char *path, const void *buf, size_t len,
                         mode_t mode);
+/* What cli_write_file_mode checks first, for a command to check all its
+ * outputs before writing any: CLI_OK, or the refusal said and its status. */
+int cli_output_check(const char *cmd, const char *path);
+/* A file this run reads (an open descriptor, or a path opened to look):
+ * its inode is never an output. cli_read_file and cli_read_secret note
+ * theirs. */
+void cli_note_input(int fd);
+void cli_note_input_path(const char *path);
+/* Where summaries go: standard output, or standard error once an output
+ * was written there ("-o -"). */
+FILE *cli_report_stream(void);
 /* cli_write_file_mode with 0666: the mode a plain create gives. Files that
  * hold a secret use 0600. */
 int cli_write_file(const char *cmd, const char *path, const void *buf, size_t len);

@@ -14,7 +14,8 @@ void cmd_build_usage(FILE *out)
             "with id, zone, weight, state, address; see README.md) and write it to FILE.snap\n"
             "(format v2, docs/FORMAT.md). MEMBERSHIP.json may be - for standard input.\n"
             "\n"
-            "  -o, --output FILE   where to write the snapshot (required)\n"
+            "  -o, --output FILE   where to write the snapshot (required; - for standard\n"
+            "                      output: the summary then goes to standard error)\n"
             "  --epoch N           the snapshot's epoch (overrides the file's; default 0)\n"
             "  --previous OLD      the snapshot this one follows: partitions and jump keep\n"
             "                      their assignments, rings of \"tokens\": \"balanced\" every\n"
@@ -64,9 +65,10 @@ static int summary(const char *outp, const placer_snapshot *s, int json)
         cli_json_put(doc, "in_transition", json_boolean(placer_snapshot_in_transition(s)));
         return cli_json_emit("build", doc);
     }
-    printf("wrote ");
-    cli_print_name(stdout, outp);
-    printf(": %s, key hash %s, epoch %llu, %u nodes, %u tokens%s\n", strategy,
+    FILE *out = cli_report_stream(); /* stderr when the snapshot went to stdout */
+    fprintf(out, "wrote ");
+    cli_print_name(out, outp);
+    fprintf(out, ": %s, key hash %s, epoch %llu, %u nodes, %u tokens%s\n", strategy,
            cli_key_hash_name(s),
            (unsigned long long)placer_snapshot_epoch(s), placer_node_count(s),
            placer_token_count(s), placer_snapshot_in_transition(s) ? ", in transition" : "");

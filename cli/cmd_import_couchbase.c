@@ -76,9 +76,10 @@ int cmd_import_couchbase(int argc, char **argv)
         cli_json_put(doc, "forward_map", json_boolean(placer_snapshot_in_transition(s)));
         rc = cli_json_emit("import-couchbase", doc);
     } else if (!rc) {
-        printf("wrote ");
-        cli_print_name(stdout, outp);
-        printf(": %u vBuckets over %u servers, %u copies each, epoch %llu%s\n",
+        FILE *out = cli_report_stream();
+        fprintf(out, "wrote ");
+        cli_print_name(out, outp);
+        fprintf(out, ": %u vBuckets over %u servers, %u copies each, epoch %llu%s\n",
                placer_partition_count(s), placer_node_count(s), placer_partition_copies(s),
                (unsigned long long)placer_snapshot_epoch(s),
                placer_snapshot_in_transition(s) ? ", with a forward map" : "");

@@ -398,6 +398,16 @@ int cmd_simulate(int argc, char **argv)
         if (!keys_given)
             cfg.work.keys = 0; /* all the file's keys */
     }
+    /* the plot's target checked before the run, not after it */
+    rc = plot && !strcmp(plot, "-") ? CLI_USAGE : plot ? cli_output_check("simulate", plot) : 0;
+    if (rc) {
+        if (!strcmp(plot, "-"))
+            cli_usage_error("simulate", "--plot -: standard output carries the report; name a file");
+        free(text);
+        free(keys_text);
+        placer_builder_free(b);
+        return rc;
+    }
     if (text && cli_sim_is_compat(text, mlen)) {
         /* the program's own placement, not placer's strategies */
         rc = cli_simulate_compat(text, mlen, file, &cfg.work, json);

@@ -11,6 +11,10 @@
 int cli_import_membership(const char *cmd, const cli_import *im, const char *doc, size_t len)
 {
     int rc;
+    /* both outputs checked before either is written */
+    if ((im->membership_out && (rc = cli_output_check(cmd, im->membership_out))) ||
+        (im->output && (rc = cli_output_check(cmd, im->output))))
+        return rc;
     if (im->membership_out &&
         (rc = cli_write_file(cmd, im->membership_out, doc, len)) != CLI_OK)
         return rc;
@@ -57,13 +61,15 @@ int cli_import_summary(const char *cmd, const cli_import *im, const placer_snaps
         return cli_json_emit(cmd, doc);
     }
     char name[64];
-    printf("wrote ");
-    cli_print_name(stdout, im->output);
-    printf(": %s, key hash %s, %u nodes", cli_placement_name(s, name, sizeof name),
-           cli_key_hash_name(s), placer_node_count(s));
+    FILE *out = cli_report_stream();
+    fprintf(out, "wrote ");
+    cli_print_name(out, im->output);
+    fprintf(out, ": %s, key hash %s, %u nodes", cli_placement_name(s, name, sizeof name),
+            cli_key_hash_name(s), placer_node_count(s));
     if (redis)
-        printf(", %u slots, %u copies each", placer_partition_count(s), placer_partition_copies(s));
-    printf(", epoch %llu\n", (unsigned long long)placer_snapshot_epoch(s));
+        fprintf(out, ", %u slots, %u copies each", placer_partition_count(s),
+                placer_partition_copies(s));
+    fprintf(out, ", epoch %llu\n", (unsigned long long)placer_snapshot_epoch(s));
     return CLI_OK;
 }
 
@@ -104,6 +110,11 @@ int cli_import_options(const char *cmd, int argc, char **argv, const struct opti
                                               : "no -o FILE.snap (nor --membership-out FILE)");
         return CLI_USAGE;
     }
+    if (im->output && im->membership_out && !strcmp(im->output, "-") &&
+        !strcmp(im->membership_out, "-")) {
+        cli_usage_error(cmd, "-o - and --membership-out -: one of them to standard output only");
+        return CLI_USAGE;
+    }
     if (im->json && !im->output) {
         cli_usage_error(cmd, "--json summarises the snapshot: give -o FILE.snap");
         return CLI_USAGE;
@@ -127,6 +138,8 @@ int cli_import_run(const cli_importer *imp, int argc, char **argv)
     size_t len = 0, doc_len = 0;
     if (!imp->by_path && (rc = cli_read_file(cmd, im.input, &text, &len)) != CLI_OK)
         return rc;
+    if (imp->by_path) /* the library reads it: its inode is still no output */
+        cli_note_input_path(im.input);
     int err = imp->membership(&im, text, len, &doc, &doc_len, why, sizeof why);
     free(text);
     const char *input = imp->by_path ? "" : im.input, *colon = imp->by_path ? "" : ": ";

@@ -159,10 +159,12 @@ int cli_json_emit(const char *cmd, json_t *doc)
      * which is not a write error */
     size_t n = strlen(text);
     errno = 0;
-    int bad = fwrite(text, 1, n, stdout) != n || putchar('\n') == EOF || fflush(stdout) != 0;
+    FILE *out = cli_report_stream();
+    int bad = fwrite(text, 1, n, out) != n || fputc('\n', out) == EOF || fflush(out) != 0;
     free(text);
     if (bad) {
-        fprintf(stderr, "placer %s: standard output: write error%s%s\n", cmd, errno ? ": " : "",
+        fprintf(stderr, "placer %s: %s: write error%s%s\n", cmd,
+                out == stdout ? "standard output" : "standard error", errno ? ": " : "",
                 errno ? strerror(errno) : "");
         return CLI_FAILURE;
     }

@@ -65,6 +65,7 @@ int cli_read_secret(const char *cmd, const char *path, unsigned char secret[16])
         close(fd);
         return CLI_BADINPUT;
     }
+    cli_note_input(fd);
     if (st.st_mode & (S_IRWXG | S_IRWXO)) {
         fprintf(stderr,
                 "placer %s: --secret-file %s: group or others may access it (mode %03o); "

@@ -27,6 +27,7 @@ int cli_read_file(const char *cmd, const char *path, char **buf, size_t *len)
         fprintf(stderr, "placer %s: %s: %s\n", cmd, name, strerror(errno));
         return CLI_BADINPUT;
     }
+    cli_note_input(fileno(f));
     size_t cap = 1 << 16, n = 0, got;
     char *b = malloc(cap + 1);
     while (b && (got = fread(b + n, 1, cap - n, f)) > 0) {
