@@ -49,7 +49,9 @@ static const struct option options[] = {
     {0},
 };
 
-static int summary(const char *outp, const placer_snapshot *s, int json)
+/* rebased: -1 when not, else the fraction of keys moved (a re-based
+ * build: placer_builder_rebased). */
+static int summary(const char *outp, const placer_snapshot *s, int json, double rebased)
 {
     char name[64];
     const char *strategy = cli_placement_name(s, name, sizeof name);
@@ -63,6 +65,7 @@ static int summary(const char *outp, const placer_snapshot *s, int json)
         cli_json_put(doc, "nodes", json_integer(placer_node_count(s)));
         cli_json_put(doc, "tokens", json_integer(placer_token_count(s)));
         cli_json_put(doc, "in_transition", json_boolean(placer_snapshot_in_transition(s)));
+        cli_json_put(doc, "rebased_moved", rebased < 0 ? json_null() : cli_json_num(rebased));
         return cli_json_emit("build", doc);
     }
     FILE *out = cli_report_stream(); /* stderr when the snapshot went to stdout */
@@ -72,6 +75,10 @@ static int summary(const char *outp, const placer_snapshot *s, int json)
            cli_key_hash_name(s),
            (unsigned long long)placer_snapshot_epoch(s), placer_node_count(s),
            placer_token_count(s), placer_snapshot_in_transition(s) ? ", in transition" : "");
+    if (rebased >= 0)
+        fprintf(out, "re-based: the previous history left lookups over %u steps; a fresh "
+                     "placement of the working nodes moved %.4f of the keys\n",
+                (unsigned)PLACER_MAX_WALK, rebased);
     return CLI_OK;
 }
 
@@ -169,6 +176,9 @@ int cmd_build(int argc, char **argv)
         }
     }
     err = placer_builder_build(b, epoch, &s);
+    double moved = -1;
+    if (!err && placer_builder_rebased(b, &moved) != 1)
+        moved = -1;
     /* the builder's own words for what it refused, when it has them */
     char said[256];
     snprintf(said, sizeof said, "%s", err == PLACER_EINVAL ? placer_builder_error(b) : "");
@@ -186,7 +196,7 @@ int cmd_build(int argc, char **argv)
     }
     rc = cli_save_snapshot("build", outp, s);
     if (!rc)
-        rc = summary(outp, s, json);
+        rc = summary(outp, s, json, moved);
     placer_snapshot_free(s);
     return rc;
 }

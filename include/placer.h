@@ -576,6 +576,21 @@ PLACER_API double placer_builder_node_weight(const placer_builder *b, uint32_t n
  * PLACER_ENOMEM. */
 PLACER_API int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
 
+/* Did the last placer_builder_build re-base? A memento, anchor or dx
+ * placement whose lookups could take more than PLACER_MAX_WALK steps
+ * (docs/FORMAT.md, "What a lookup costs": a previous snapshot's history
+ * with most buckets removed) is built instead as a fresh placement of the
+ * working nodes, as without a previous snapshot. Returns 1 when it was,
+ * with *moved (may be NULL) the fraction of keys whose node changed from
+ * the previous snapshot (measured at 65,536 evenly spaced positions), 0
+ * when not (*moved 0), PLACER_ENULL when b is NULL. */
+PLACER_API int placer_builder_rebased(const placer_builder *b, double *moved);
+
+/* The most steps (replacement-table reads, records, probes) one lookup of a
+ * memento, anchor or dx snapshot may be led through by the history alone,
+ * from one draw: a decoded snapshot over it is refused, a build re-based. */
+#define PLACER_MAX_WALK 256
+
 /* Release a snapshot; NULL is accepted. No thread may still be reading it. */
 PLACER_API void placer_snapshot_free(placer_snapshot *s);
 

@@ -21,6 +21,13 @@
  *     overwritten inside the tables, histories and node records, the
  *     checksum made right again (docs/FORMAT.md says anyone can), each
  *     refused or decoded.
+ *   - the lookup bound (PLACER_MAX_WALK): memento's 65,536 nodes then
+ *     --previous keeping only the last bucket's node (honest; re-based by
+ *     the builder, refused by the decoder as a build without the bound
+ *     wrote it), 2^20 buckets with one working (its history in order, and
+ *     shuffled and re-signed), anchor's and dx's capacity of 2^20 with
+ *     one node: refused or re-based, their steps counted (the modules'
+ *     own walks with a counter, no timer) before and after.
  * The budget is CPU time, generous (the decodes take milliseconds): 1 s per
  * MiB of file, x20 under a sanitizer. With a directory argument every case
  * is built 16 times smaller and written there, as built and with its
@@ -32,9 +39,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "bucket_history.h"
+#include "builder_internal.h"
 #include "check.h"
 #include "codec_format.h"
 #include "placer.h"
+#include "snapshot_internal.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define SLOWDOWN 20.0
@@ -78,18 +88,24 @@ static int decode_timed(const unsigned char *buf, size_t len, const char *what, 
 static uint64_t st = 29;
 static uint32_t shrink = 1; /* 16 when writing the corpus */
 
-/* The node records' section of an encoded snapshot, and its count. */
-static unsigned char *node_records(unsigned char *buf, uint64_t *count)
+/* A section of an encoded snapshot, and its count. */
+static unsigned char *section_of(unsigned char *buf, uint32_t type, uint64_t *count)
 {
     uint32_t k = plc_rd32(buf + PLC_H_SECTIONS);
     for (uint32_t i = 0; i < k; i++) {
         const unsigned char *e = buf + PLC_FMT_HEADER + (size_t)i * PLC_FMT_ENTRY;
-        if (plc_rd32(e) == PLC_SEC_NODES) {
+        if (plc_rd32(e) == type) {
             *count = plc_rd64(e + 24);
             return buf + plc_rd64(e + 8);
         }
     }
     return NULL;
+}
+
+/* The node records' section of an encoded snapshot, and its count. */
+static unsigned char *node_records(unsigned char *buf, uint64_t *count)
+{
+    return section_of(buf, PLC_SEC_NODES, count);
 }
 
 static void write_file(const char *dir, const char *name, const char *suffix,
@@ -228,6 +244,152 @@ static void compat(int program, const char *dist, const char *hash, uint32_t n, 
     placer_builder_free(b);
 }
 
+/* The most steps over `keys` lookups at random positions, counted by the
+ * module's walk with a counter (rules->steps). */
+static uint64_t most_steps(const placer_snapshot *s, uint32_t keys)
+{
+    const plc_bhist_rules *r = s->ops->module;
+    uint64_t most = 0, x = 71;
+    for (uint32_t i = 0; i < keys; i++) {
+        uint64_t k = r->steps(s->bh, check_rand(&x));
+        most = k > most ? k : most;
+    }
+    return most;
+}
+
+/* n nodes "n0" .. of weight 1, or the ids of `only` alone (only >= 0). */
+static placer_builder *numbered(int strategy, uint32_t n, int64_t only, uint32_t capacity)
+{
+    placer_builder *b = placer_builder_new();
+    placer_builder_set_strategy(b, strategy);
+    if (capacity)
+        placer_builder_set_capacity(b, capacity);
+    for (uint32_t i = 0; i < n; i++)
+        if (only < 0 || i == only) {
+            char id[32];
+            snprintf(id, sizeof id, "n%u", i);
+            placer_builder_add_node(b, id, NULL, 1);
+        }
+    return b;
+}
+
+/* s encoded and decoded: refused as over the bound (1), or decoded (0). */
+static int refused_over_bound(const placer_snapshot *s, const char *what, int shuffle)
+{
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    CHECK_EQ(placer_snapshot_encode(s, (void **)&buf, &len), 0);
+    if (shuffle) { /* the history's order shuffled, the file re-signed */
+        uint64_t n = 0, x = 5;
+        unsigned char *h = section_of(buf, PLC_SEC_HISTORY, &n);
+        for (uint64_t i = n; h && i > 1; i--) {
+            uint64_t j = check_rand(&x) % i;
+            uint32_t a = plc_rd32(h + 4 * (i - 1)), c = plc_rd32(h + 4 * j);
+            plc_wr32(h + 4 * (i - 1), c);
+            plc_wr32(h + 4 * j, a);
+        }
+        plc_wr32(buf + PLC_H_CRC, plc_fmt_crc(buf, len));
+    }
+    placer_snapshot *d = NULL;
+    char why[256] = "";
+    int err = placer_snapshot_decode_ex(buf, len, &d, why, sizeof why);
+    printf("decode_budget: %s, %zu bytes: %s\n", what, len, err ? why : "decoded");
+    placer_snapshot_free(d);
+    placer_buffer_free(buf);
+    return err == PLACER_ECORRUPT && strstr(why, "over the bound of 256") != NULL;
+}
+
+/* A history a build without the bound made (the hook: b->unbounded) and
+ * the same build now: the file refused, the build re-based, both
+ * counted. `who` keeps the node of this id alone, of n buckets. */
+static void walk_bound(int strategy, uint32_t n, double weight_first, uint32_t capacity,
+                       const char *what, int over)
+{
+    placer_builder *b = placer_builder_new();
+    placer_builder_set_strategy(b, strategy);
+    if (capacity)
+        placer_builder_set_capacity(b, capacity);
+    if (weight_first > 1) { /* one heavy node, then the last one's: 2 nodes, n buckets */
+        placer_builder_add_node(b, "heavy", NULL, weight_first);
+        placer_builder_add_node(b, "n1", NULL, 1);
+    } else {
+        placer_builder_free(b);
+        b = numbered(strategy, n, -1, capacity);
+    }
+    placer_snapshot *first = NULL, *old = NULL, *now = NULL;
+    CHECK_EQ(placer_builder_build(b, 1, &first), 0);
+    placer_builder_free(b);
+    /* the node of the last bucket (ids in string order: not n<n-1>) */
+    uint64_t token = 0;
+    uint32_t owner = 0;
+    placer_token_at(first, placer_token_count(first) - 1, &token, &owner);
+    b = placer_builder_new();
+    placer_builder_set_strategy(b, strategy);
+    placer_builder_add_node(b, placer_node_id(first, owner), NULL, 1);
+    placer_builder_set_previous(b, first);
+    b->unbounded = 1;
+    CHECK_EQ(placer_builder_build(b, 2, &old), 0);
+    CHECK_EQ(placer_builder_rebased(b, NULL), 0);
+    b->unbounded = 0;
+    CHECK_EQ(placer_builder_build(b, 2, &now), 0);
+    double moved = -1;
+    int rebased = placer_builder_rebased(b, &moved);
+    uint64_t before = old ? most_steps(old, 16) : 0, after = now ? most_steps(now, 100000) : 0;
+    printf("decode_budget: %s: %llu steps at most over 16 lookups as a build without the bound "
+           "left it; re-based %d (%.4f of the keys moved), then %llu at most over 100,000\n",
+           what, (unsigned long long)before, rebased, moved, (unsigned long long)after);
+    CHECK(after <= PLACER_MAX_WALK);
+    if (!over) { /* anchor: its K chains stay short, its draws grow as ln(n / w) */
+        CHECK(before <= PLACER_MAX_WALK);
+        CHECK_EQ(rebased, 0);
+        CHECK_ALL(!refused_over_bound(old, what, 0), "within the bound: decoded");
+        placer_builder_free(b);
+        placer_snapshot_free(first);
+        placer_snapshot_free(old);
+        placer_snapshot_free(now);
+        return;
+    }
+    CHECK(before > PLACER_MAX_WALK);
+    CHECK_EQ(rebased, 1);
+    CHECK(moved > 0.99 && moved <= 1); /* one node left of many: nearly every key moves */
+    CHECK_ALL(refused_over_bound(old, what, 0), "the decoder refuses it, naming the bound");
+    if (strategy == PLACER_MEMENTO)
+        CHECK_ALL(refused_over_bound(old, "  its history shuffled", 1), "shuffled: refused too");
+    CHECK_ALL(!refused_over_bound(now, "  re-based", 0), "the re-based one decodes");
+    placer_builder_free(b);
+    placer_snapshot_free(first);
+    placer_snapshot_free(old);
+    placer_snapshot_free(now);
+}
+
+/* Within the bound nothing changes: every third node of 65,536 leaving
+ * is no re-base, and its steps stay under the bound. */
+static void walk_bound_kept(void)
+{
+    placer_builder *b = numbered(PLACER_MEMENTO, 65536, -1, 0);
+    placer_snapshot *first = NULL, *s = NULL;
+    CHECK_EQ(placer_builder_build(b, 1, &first), 0);
+    placer_builder_free(b);
+    b = placer_builder_new();
+    placer_builder_set_strategy(b, PLACER_MEMENTO);
+    for (uint32_t i = 0; i < 65536; i++)
+        if (i % 3) {
+            char id[32];
+            snprintf(id, sizeof id, "n%u", i);
+            placer_builder_add_node(b, id, NULL, 1);
+        }
+    placer_builder_set_previous(b, first);
+    CHECK_EQ(placer_builder_build(b, 2, &s), 0);
+    CHECK_EQ(placer_builder_rebased(b, NULL), 0);
+    uint64_t most = s ? most_steps(s, 100000) : 0;
+    printf("decode_budget: memento, a third of 65,536 nodes gone: not re-based, %llu steps at "
+           "most over 100,000 lookups\n", (unsigned long long)most);
+    CHECK(most <= PLACER_MAX_WALK);
+    placer_builder_free(b);
+    placer_snapshot_free(first);
+    placer_snapshot_free(s);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : NULL;
@@ -252,6 +414,13 @@ int main(int argc, char **argv)
     heavy(b, "ring-keyed", dir);
     placer_builder_free(b);
 
+    if (!dir) {
+        walk_bound(PLACER_MEMENTO, 65536, 0, 0, "memento, 65,536 nodes down to the last bucket's", 1);
+        walk_bound(PLACER_MEMENTO, 1 << 20, (1 << 20) - 1, 0, "memento, 2^20 buckets, one working", 1);
+        walk_bound(PLACER_DX, 65536, 0, 0, "dx, 65,536 nodes down to the last bucket's", 1);
+        walk_bound(PLACER_ANCHOR, 65536, 0, 1 << 20, "anchor, capacity 2^20, 65,536 nodes down to one", 0);
+        walk_bound_kept();
+    }
     many_nodes(PLACER_JUMP, 20000, 1, "jump", dir);
     many_nodes(PLACER_JUMP, 2000, 0, "jump-weighted", dir);
     many_nodes(PLACER_RENDEZVOUS, 24000, 0, "rendezvous", dir);

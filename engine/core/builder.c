@@ -59,6 +59,8 @@ int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **ou
     PLC_VALIDATE_OR_RET(b && out, PLACER_ENULL);
     PLC_VALIDATE_OR_RET(b->nnodes > 0, PLACER_ENONODES);
     b->why = NULL;
+    b->rebased = 0;
+    b->rebased_moved = 0;
     if (b->compat) /* the mode's own ring, table or slot map */
         return plc_compat_build(b, epoch, out);
     const plc_strategy_ops *ops = plc_strategy_get(b->strategy);

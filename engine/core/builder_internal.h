@@ -68,6 +68,9 @@ struct placer_builder {
     int compat, compat_dist, compat_hash, compat_avalanche;
     char compat_tag[2];
     uint64_t compat_max_points; /* plc_compat_config.max_points (the decoder's bound); 0: none */
+    int rebased;          /* the last build re-based (placer_builder_rebased) */
+    int unbounded;        /* test hook: no walk bound, so tests make old builds' files */
+    double rebased_moved; /* the fraction of keys it moved from previous */
     const char *why; /* placer_builder_error: static text, or why_buf */
     char why_buf[160];
     uint32_t *id_index; /* open addressing over ids: node index + 1, 0 = empty */

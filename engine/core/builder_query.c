@@ -100,3 +100,10 @@ const char *placer_builder_error(const placer_builder *b)
 {
     return b && b->why ? b->why : "";
 }
+
+int placer_builder_rebased(const placer_builder *b, double *moved)
+{
+    if (moved)
+        *moved = b && b->rebased ? b->rebased_moved : 0;
+    return b ? b->rebased : PLACER_ENULL;
+}

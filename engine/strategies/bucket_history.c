@@ -25,6 +25,17 @@
  * leaving moves exactly its keys, and one joining takes keys only for
  * itself. The same membership history gives the same state, byte for
  * byte.
+ *
+ * Except past the bound: a placement whose longest walk (rules->walk) is
+ * over PLACER_MAX_WALK steps, or (memento) whose buckets number more than
+ * max_ratio per working one, is what a history removing most buckets
+ * leaves, and its lookups cost up to O(buckets) (65,536 nodes down to one:
+ * milliseconds a lookup). The build is then re-based: the placement made
+ * as without a previous snapshot (the working nodes' buckets from 0, the
+ * default capacity), the keys moved measured and kept for
+ * placer_builder_rebased; a placement still over the bound (an explicit
+ * capacity far above the nodes) is refused. The decoder refuses a file
+ * over the bound: no snapshot ever costs more.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -36,6 +47,8 @@
 #include "kernels.h"
 #include "named.h"
 
+#define PLC_STR_(x) #x
+#define PLC_STR(x) PLC_STR_(x)
 #define GONE (PLC_NO_NODE - 1) /* a bucket in use whose node does not keep it */
 
 typedef struct state {
@@ -107,10 +120,11 @@ static uint32_t capacity_of(const plc_bhist_rules *r, uint64_t want)
     return (uint32_t)c;
 }
 
-/* The start: previous's state in b's node indices, or a fresh one. */
-static int start_state(placer_builder *b, const plc_bhist_rules *r, state *st)
+/* The start: previous's state in b's node indices, or a fresh one (also
+ * when `fresh`: a re-base). */
+static int start_state(placer_builder *b, const plc_bhist_rules *r, state *st, int fresh)
 {
-    const placer_snapshot *p = b->previous;
+    const placer_snapshot *p = fresh ? NULL : b->previous;
     if (!p) {
         if (!r->fixed)
             return 0;
@@ -371,23 +385,86 @@ static const plc_bhist_rules *rules_of(const placer_builder *b)
     return b->ops->module;
 }
 
+int plc_bhist_over_bound(const plc_bhist_rules *r, const plc_bhist *h, uint64_t *walk)
+{
+    uint32_t *scratch = plc_malloc(((size_t)h->n + 1) * 4 * sizeof *scratch);
+    if (!scratch)
+        return PLACER_ENOMEM;
+    *walk = r->walk(h, scratch);
+    plc_free(scratch);
+    uint64_t working = h->n - h->nhist;
+    return *walk > PLACER_MAX_WALK || (r->max_ratio && h->n > r->max_ratio * working);
+}
+
+static int state_over_bound(const plc_bhist_rules *r, const state *st, uint64_t *walk)
+{
+    plc_bhist h = {st->n, st->nhist, st->n - st->nhist, 0, st->own, st->hist, NULL, NULL, NULL, NULL};
+    return plc_bhist_over_bound(r, &h, walk);
+}
+
+/* The current placement and, in a transition, the target: from previous,
+ * or fresh. *over: 1 when either is over the bound. */
+static int placements(placer_builder *b, const plc_bhist_rules *r, int fresh, state *cur,
+                      state *tgt, int *over)
+{
+    int moving = plc_builder_in_transition(b);
+    int err = start_state(b, r, cur, fresh);
+    if (!err)
+        err = place(b, r, 0, cur);
+    if (!err && moving && !(err = state_room(tgt, cur->cap))) {
+        tgt->n = cur->n;
+        tgt->nhist = cur->nhist;
+        memcpy(tgt->own, cur->own, (size_t)cur->n * sizeof *tgt->own);
+        memcpy(tgt->hist, cur->hist, (size_t)cur->nhist * sizeof *tgt->hist);
+        err = place(b, r, 1, tgt);
+    }
+    uint64_t walk = 0, twalk = 0;
+    int o = err || b->unbounded ? 0 : state_over_bound(r, cur, &walk);
+    int t = err || b->unbounded || !moving || o ? 0 : state_over_bound(r, tgt, &twalk);
+    if (o < 0 || t < 0)
+        return PLACER_ENOMEM;
+    *over = o || t;
+    if (!err && *over && (fresh || !b->previous))
+        err = plc_builder_refuse(b, "%s: %u buckets for %u working: a lookup could take %llu "
+                                    "steps, over the bound of %u%s",
+                                 b->ops->name, cur->n, cur->n - cur->nhist,
+                                 (unsigned long long)(walk > twalk ? walk : twalk),
+                                 (unsigned)PLACER_MAX_WALK, r->max_ratio ? " (or " PLC_STR(PLC_BHIST_MAX_RATIO) " buckets a working one)" : "");
+    return err;
+}
+
+/* The fraction of keys whose node differs between previous and s (their
+ * current placements), at 65,536 evenly spaced positions: both within the
+ * bound, so this is quick. */
+static double moved_from(const placer_snapshot *p, const placer_snapshot *s)
+{
+    enum { SAMPLES = 1 << 16 };
+    uint32_t moved = 0;
+    for (uint64_t i = 0; i < SAMPLES; i++) {
+        uint64_t pos = i * (UINT64_MAX / SAMPLES + 1) + (UINT64_MAX / SAMPLES / 2);
+        uint32_t a = p->ops->owner(p, pos, 0), c = s->ops->owner(s, pos, 0);
+        moved += strcmp(p->nodes[a].id, s->nodes[c].id) != 0;
+    }
+    return (double)moved / SAMPLES;
+}
+
 int plc_bhist_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
 {
     const plc_bhist_rules *r = rules_of(b);
     state cur = {0}, tgt = {0};
-    int moving = plc_builder_in_transition(b);
-    int err = start_state(b, r, &cur);
-    if (!err)
-        err = place(b, r, 0, &cur);
-    if (!err && moving && !(err = state_room(&tgt, cur.cap))) {
-        tgt.n = cur.n;
-        tgt.nhist = cur.nhist;
-        memcpy(tgt.own, cur.own, (size_t)cur.n * sizeof *tgt.own);
-        memcpy(tgt.hist, cur.hist, (size_t)cur.nhist * sizeof *tgt.hist);
-        err = place(b, r, 1, &tgt);
+    int over = 0;
+    int err = placements(b, r, 0, &cur, &tgt, &over);
+    if (!err && over) { /* re-based: the file's header */
+        state_free(&cur);
+        state_free(&tgt);
+        cur = tgt = (state){0};
+        err = placements(b, r, 1, &cur, &tgt, &over);
+        b->rebased = !err;
     }
     if (!err)
-        err = assemble(b, epoch, r, &cur, moving ? &tgt : NULL, out);
+        err = assemble(b, epoch, r, &cur, plc_builder_in_transition(b) ? &tgt : NULL, out);
+    if (!err && b->rebased)
+        b->rebased_moved = moved_from(b->previous, *out);
     state_free(&cur);
     state_free(&tgt);
     return err;
@@ -502,6 +579,19 @@ int plc_bhist_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, placer
             err = PLACER_ENOMEM;
         st[t] = (state){(uint32_t)tab->count, (uint32_t)tab->count, (uint32_t)h->count,
                         (uint32_t *)(uintptr_t)own, (uint32_t *)(uintptr_t)hist};
+    }
+    for (int t = 0; t < places && !err; t++) { /* the bound: the file's header */
+        uint64_t walk = 0;
+        int over = state_over_bound(r, &st[t], &walk);
+        if (over < 0)
+            err = over;
+        else if (over)
+            err = plc_dec_fail(d, PLACER_ECORRUPT,
+                               "%s%s: %u buckets for %u working: a lookup could take %llu steps, "
+                               "over the bound of %u%s",
+                               t ? "target " : "", b->ops->name, st[t].n, st[t].n - st[t].nhist,
+                               (unsigned long long)walk, (unsigned)PLACER_MAX_WALK,
+                               r->max_ratio ? " (or " PLC_STR(PLC_BHIST_MAX_RATIO) " buckets a working one)" : "");
     }
     if (!err)
         err = assemble(b, epoch, r, &st[0], places == 2 ? &st[1] : NULL, out);

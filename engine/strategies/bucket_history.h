@@ -35,6 +35,9 @@ typedef struct plc_bhist {
     plc_jump_batch_fn jump_batch;
 } plc_bhist;
 
+/* memento's bound on buckets per working bucket (its rules' max_ratio). */
+#define PLC_BHIST_MAX_RATIO 64
+
 typedef struct plc_bhist_rules {
     int strategy;
     int fixed;   /* anchor, dx: n is a fixed capacity; memento: n grows and shrinks */
@@ -45,7 +48,24 @@ typedef struct plc_bhist_rules {
     int (*aux_fill)(const plc_bhist *st, uint32_t *aux, uint32_t *mask); /* 0 or PLACER_ENOMEM */
     /* the bucket of a position (replicas walk from it) */
     uint32_t (*bucket)(const plc_bhist *st, uint64_t pos);
+    /* The longest walk in steps one draw can lead a lookup through (the
+     * forced part: memento's replacement chain, anchor's K chain, dx's
+     * probes and scan), from n, nhist, own and hist alone, in linear time
+     * with scratch of 4 n words. */
+    uint64_t (*walk)(const plc_bhist *st, uint32_t *scratch);
+    /* memento: n / working buckets at most this (its draws grow as
+     * ln(n / w)); 0: no bound (anchor's draws grow as ln(n / w) too, but
+     * its walk is bounded by the K chains; dx's probes are in its walk) */
+    uint32_t max_ratio;
+    /* The steps one lookup of pos takes (tests count them, no timer). */
+    uint64_t (*steps)(const plc_bhist *st, uint64_t pos);
 } plc_bhist_rules;
+
+/* The longest walk of a placement (rules->walk) and whether it is over
+ * the bound (PLACER_MAX_WALK, rules->max_ratio): 1 over, 0 within,
+ * PLACER_ENOMEM. *walk receives the walk. */
+int plc_bhist_over_bound(const plc_bhist_rules *r, const plc_bhist *h, uint64_t *walk);
+
 
 /* A module's rules are its ops' `module` (strategy_ops.h), so the build,
  * decode and replica calls below are the modules' ops themselves. */

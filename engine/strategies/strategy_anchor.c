@@ -204,12 +204,54 @@ static void anchor_owner_batch(const placer_snapshot *s, const uint64_t *h, size
     }
 }
 
+/* The steps of the paper's walk for pos (records read), for tests. */
+static uint64_t anchor_steps(const plc_bhist *h, uint64_t pos)
+{
+    const anchor_rec *rec = records(h);
+    uint64_t steps = 1;
+    uint32_t b = plc_range_slot(pos, h->n);
+    for (uint32_t a; (a = rec[b].a);) {
+        uint32_t x = plc_below(plc_draw(pos, b), a);
+        for (steps++; rec[x].a >= a; steps++)
+            x = rec[x].k;
+        b = x;
+    }
+    return steps;
+}
+
+/* The longest K chain: from a removed x the inner walk follows x -> K[x]
+ * while A stays at least the bound; K[x] was working when x left, so it
+ * left later (smaller A) or works: depths in reverse removal order. K as
+ * anchor_aux_fill replays it. */
+static uint64_t anchor_walk_bound(const plc_bhist *h, uint32_t *scratch)
+{
+    uint32_t n = h->n, *W = scratch, *L = W + n, *K = L + n, *depth = K + n, N = n;
+    for (uint32_t b = 0; b < n; b++)
+        W[b] = L[b] = K[b] = b, depth[b] = 0;
+    for (uint32_t i = 0; i < h->nhist; i++) {
+        uint32_t b = h->hist[i];
+        N--;
+        W[L[b]] = W[N];
+        L[W[N]] = L[b];
+        K[b] = W[N];
+    }
+    uint64_t worst = 0;
+    for (uint32_t i = h->nhist; i-- > 0;) {
+        uint32_t b = h->hist[i];
+        depth[b] = 1 + (K[b] != b ? depth[K[b]] : 0);
+        worst = depth[b] > worst ? depth[b] : worst;
+    }
+    return worst + 1;
+}
+
 static const plc_bhist_rules rules = {
     .strategy = PLACER_ANCHOR,
     .fixed = 1,
     .aux_words = anchor_aux_words,
     .aux_fill = anchor_aux_fill,
     .bucket = anchor_bucket,
+    .walk = anchor_walk_bound,
+    .steps = anchor_steps,
 };
 
 const plc_strategy_ops plc_anchor_ops = {

@@ -16,6 +16,8 @@
  * Memory: the bucket -> node table, the history and the working list: 8
  * bytes per bucket of capacity.
  */
+#include <math.h>
+
 #include "bucket_hash.h"
 #include "bucket_history.h"
 
@@ -108,6 +110,48 @@ static void dx_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t n
     }
 }
 
+/* The scan reads the owners in order: a step is a line of them. */
+#define SCAN_STEP 16u /* owners (u32) a 64-byte line */
+
+/* The probes and scan steps of pos, for tests. */
+static uint64_t dx_steps(const plc_bhist *h, uint64_t pos)
+{
+    uint32_t b = 0;
+    for (uint32_t i = 0; i < PROBES; i++) {
+        b = (uint32_t)(plc_draw(pos, i) >> 32) & h->mask;
+        if (h->own[b] != PLC_NO_NODE)
+            return i + 1;
+    }
+    uint64_t scanned = 0;
+    do
+        b = (b + 1) & h->mask, scanned++;
+    while (h->own[b] == PLC_NO_NODE);
+    return PROBES + (scanned + SCAN_STEP - 1) / SCAN_STEP;
+}
+
+/* PROBES, and the longest run of removed buckets (cyclically, in lines of
+ * SCAN_STEP owners) when a random key reaches the scan with a probability
+ * of 2^-20 or more ((1 - w/n)^PROBES >= 2^-20: w/n at most 0.195). A
+ * layout the builder makes afresh (w/n above 1/4: the capacity is the
+ * power of two at least twice the buckets) is never counted, though its
+ * working buckets are 0 .. w-1 and its holes one run: a key found by
+ * trying 2^20 or more reaches that scan, at most n / SCAN_STEP lines. */
+static uint64_t dx_walk(const plc_bhist *h, uint32_t *scratch)
+{
+    (void)scratch;
+    uint32_t n = h->n, w = n - h->nhist;
+    if ((double)PROBES * log2(1.0 - (double)w / n) < -20.0)
+        return PROBES;
+    uint64_t run = 0, worst = 0, lead = 0;
+    for (uint32_t b = 0; b < n; b++) {
+        run = h->own[b] == PLC_NO_NODE ? run + 1 : 0;
+        lead += run == b + 1; /* the holes at the start, joined to those at the end */
+        worst = run > worst ? run : worst;
+    }
+    worst = run + lead > worst ? run + lead : worst;
+    return PROBES + ((worst < n ? worst : n) + 1 + SCAN_STEP - 1) / SCAN_STEP;
+}
+
 static const plc_bhist_rules rules = {
     .strategy = PLACER_DX,
     .fixed = 1,
@@ -116,6 +160,8 @@ static const plc_bhist_rules rules = {
     .aux_words = dx_aux_words,
     .aux_fill = dx_aux_fill,
     .bucket = dx_bucket,
+    .walk = dx_walk,
+    .steps = dx_steps,
 };
 
 const plc_strategy_ops plc_dx_ops = {

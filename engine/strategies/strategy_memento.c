@@ -79,20 +79,68 @@ static inline uint32_t replacer(const plc_bhist *h, uint32_t b)
     }
 }
 
-/* The paper's loop from a removed bucket b (r: its replacer). */
-static uint32_t replace(const plc_bhist *h, uint64_t pos, uint32_t b)
+/* The paper's loop from a removed bucket b (r: its replacer); *steps (when
+ * not NULL: the tests' counter, compiled out of the lookups) counts the
+ * replacement-table searches. */
+static inline uint32_t replace_counted(const plc_bhist *h, uint64_t pos, uint32_t b,
+                                       uint64_t *steps)
 {
     for (uint32_t r = replacer(h, b); r != NONE;) {
         uint32_t x = plc_below(plc_draw(pos, b), r);
         uint32_t d = replacer(h, x);
+        if (steps)
+            ++*steps;
         while (d != NONE && d >= r) {
             x = d;
             d = replacer(h, x);
+            if (steps)
+                ++*steps;
         }
         b = x;
         r = d;
     }
     return b;
+}
+
+static uint32_t replace(const plc_bhist *h, uint64_t pos, uint32_t b)
+{
+    return replace_counted(h, pos, b, NULL);
+}
+
+static uint64_t memento_steps(const plc_bhist *h, uint64_t pos)
+{
+    uint64_t steps = 1; /* jump, and the first bucket's replacer */
+    uint32_t b = (uint32_t)h->jump(pos, (int32_t)h->n);
+    if (h->own[b] == PLC_NO_NODE)
+        replace_counted(h, pos, b, &steps);
+    return steps;
+}
+
+/* The longest replacement chain: a draw x whose replacer is at least the
+ * bound r follows x -> replacer(x) -> ... while they are removed (the
+ * removal i's replacer is bucket n - i - 1). That map is one-to-one, so
+ * its paths are disjoint chains and cycles: each walked once, from the
+ * buckets no removed bucket maps to (those below n - nhist), then what is
+ * left (cycles, which only forged histories have). */
+static uint64_t memento_walk(const plc_bhist *h, uint32_t *scratch)
+{
+    uint32_t n = h->n, *pos = scratch, *seen = scratch + n;
+    for (uint32_t i = 0; i < n; i++)
+        pos[i] = NONE, seen[i] = 0;
+    for (uint32_t i = 0; i < h->nhist; i++)
+        pos[h->hist[i]] = i;
+    uint64_t worst = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < h->nhist; i++) {
+            uint32_t x = h->hist[i];
+            if (seen[x] || (pass == 0 && x >= n - h->nhist))
+                continue;
+            uint64_t len = 0;
+            for (; pos[x] != NONE && !seen[x]; x = n - pos[x] - 1, len++)
+                seen[x] = 1;
+            worst = len > worst ? len : worst;
+        }
+    return worst + 1;
 }
 
 static uint32_t memento_bucket(const plc_bhist *h, uint64_t pos)
@@ -126,6 +174,9 @@ static const plc_bhist_rules rules = {
     .aux_words = memento_aux_words,
     .aux_fill = memento_aux_fill,
     .bucket = memento_bucket,
+    .walk = memento_walk,
+    .max_ratio = PLC_BHIST_MAX_RATIO,
+    .steps = memento_steps,
 };
 
 const plc_strategy_ops plc_memento_ops = {
