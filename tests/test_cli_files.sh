@@ -42,6 +42,15 @@ expect_exit 0 "build" -- "$placer" build "$dir/m.json" -o "$dir/m.snap"
 expect_out '^wrote .*m\.snap: ring, key hash placer-v2, epoch 12, 4 nodes, 256 tokens, in transition$' "build summary"
 expect_exit 0 "build --epoch --json" -- "$placer" build "$dir/m.json" -o "$dir/m13.snap" --epoch 13 --json
 expect_out '"epoch":13,"nodes":4,"tokens":256,"in_transition":true' "build JSON"
+expect_out '"in_transition":true,"rebased_moved":null' "build JSON: not re-based"
+# A memento history down to one of 200 nodes: re-based, the keys moved said.
+python3 -c 'import json; print(json.dumps({"strategy": "memento", "nodes": [{"id": "n%03d" % i} for i in range(200)]}))' >"$dir/mem.json"
+printf '{"strategy": "memento", "nodes": [{"id": "n199"}]}\n' >"$dir/mem1.json"
+expect_exit 0 "memento build" -- "$placer" build "$dir/mem.json" -o "$dir/mem.snap"
+expect_exit 0 "memento build --previous down to the last node" -- "$placer" build "$dir/mem1.json" --previous "$dir/mem.snap" -o "$dir/mem1.snap"
+expect_out '^re-based: the previous history left lookups over 256 steps; a fresh placement of the working nodes moved 0\.99[0-9]* of the keys$' "a re-based build says so"
+expect_exit 0 "memento re-based --json" -- "$placer" build "$dir/mem1.json" --previous "$dir/mem.snap" -o "$dir/mem1.snap" --json
+expect_out '"rebased_moved":0\.99' "build JSON: re-based"
 expect_exit 0 "verify" -- "$placer" verify "$dir/m.snap"
 expect_out 'valid, [0-9]+ bytes: ring, key hash placer-v2, epoch 12, seed 7, 4 nodes, 256 tokens, in transition' "verify summary"
 expect_exit 0 "lookup" -- "$placer" lookup "$dir/m.snap" user:1 user:2 --replicas 3
