@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base64.h"
 #include "compat_import.h"
 #include "control_alloc.h"
 #include "placer_control.h"
@@ -58,5 +59,22 @@ int plc_ctl_import_doc(int err, char *doc, size_t doc_len, const char *name, int
         snprintf(why, why_len, "%s", notes);
     placer_mem_free(notes);
     placer_mem_free(doc);
+    return err;
+}
+
+int plc_imp_set_text(json_t *o, const char *field, const char *s, size_t n)
+{
+    json_t *v = memchr(s, '\0', n) ? NULL : json_stringn(s, n);
+    if (v)
+        return json_object_set_new(o, field, v) ? PLACER_ENOMEM : 0;
+    char name[64];
+    char *b64 = placer_mem_alloc(plc_b64_len(n) + 1);
+    if (!b64 || snprintf(name, sizeof name, "%s_base64", field) >= (int)sizeof name) {
+        placer_mem_free(b64);
+        return PLACER_ENOMEM;
+    }
+    plc_b64_encode(s, n, b64);
+    int err = json_object_set_new(o, name, json_string(b64)) ? PLACER_ENOMEM : 0;
+    placer_mem_free(b64);
     return err;
 }

@@ -33,4 +33,21 @@ int plc_ctl_build_membership(const char *text, size_t len, const char *name, int
 int plc_ctl_import_doc(int err, char *doc, size_t doc_len, const char *name, int has_epoch,
                        uint64_t epoch, placer_snapshot **out, char *why, size_t why_len);
 
+/* o[field] = the n bytes of s as a JSON string when they are UTF-8
+ * without a NUL, else o[field + "_base64"] holding them in base64 (the
+ * convention of docs/JSON.md, read back by placer_membership_parse), so
+ * every byte a program's file holds reaches the document. Returns 0 or
+ * PLACER_ENOMEM. */
+int plc_imp_set_text(json_t *o, const char *field, const char *s, size_t n);
+
+/* The importers with their work counted: every hash-set probe adds 1 to
+ * *work (NULL: not counted). The public placer_*_membership calls these
+ * with NULL; the step-count tests read the count. */
+int plc_haproxy_membership_counted(const char *cfg, size_t len, const char *backend, char **json,
+                                   size_t *json_len, char *why, size_t why_len, uint64_t *work);
+int plc_nginx_membership_counted(const char *path, const char *upstream, char **json,
+                                 size_t *json_len, char *why, size_t why_len, uint64_t *work);
+int plc_twemproxy_membership_counted(const char *yaml, size_t len, const char *pool, char **json,
+                                     size_t *json_len, char *why, size_t why_len, uint64_t *work);
+
 #endif

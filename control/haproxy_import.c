@@ -29,6 +29,7 @@
 #include "control_alloc.h"
 #include "haproxy_lex.h"
 #include "import_messages.h"
+#include "import_set.h"
 #include "placer_control.h"
 
 #define MAX_ID 1048575u   /* placer's haproxy ids (id * 4096 + j must not wrap) */
@@ -63,6 +64,8 @@ typedef struct hap {
     hap_settings be;   /* the chosen backend's */
     int in_chosen, found;
     json_t *servers;   /* every server of the backend, in order, with "_line" */
+    plc_set names;     /* server names -> their line */
+    plc_set ids;       /* explicit ids (4 bytes) -> their server's line */
 } hap;
 
 static int fail(hap *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -269,21 +272,24 @@ static int add_server(hap *h, const hap_line *l)
     int err = server_options(h, l, 3, &weight, &id, &backup, &disabled);
     if (err)
         return err;
-    size_t n = json_array_size(h->servers);
-    for (size_t i = 0; i < n; i++) {
-        const json_t *o = json_array_get(h->servers, i);
-        if (eq(json_string_value(json_object_get(o, "id")), l->word[1]))
-            return fail(h, "server \"%s\" is line %lld's too (haproxy refuses two of one name)",
-                        l->word[1], (long long)json_integer_value(json_object_get(o, "_line")));
-        if (id && json_integer_value(json_object_get(o, "_id")) == id)
-            return fail(h, "server \"%s\": id %lld is line %lld's server's too (haproxy refuses "
-                           "it)", l->word[1], id,
-                        (long long)json_integer_value(json_object_get(o, "_line")));
-    }
-    json_t *o = json_pack("{s:s, s:s, s:i, s:I, s:I, s:b, s:b}", "id", l->word[1], "address",
-                          l->word[2], "weight", weight, "_id", (json_int_t)id, "_line",
-                          (json_int_t)h->line, "_backup", backup, "_disabled", disabled);
-    if (!o || json_array_append_new(h->servers, o))
+    const size_t *other = plc_set_find(&h->names, l->word[1], strlen(l->word[1]));
+    if (other)
+        return fail(h, "server \"%s\" is line %zu's too (haproxy refuses two of one name)",
+                    l->word[1], *other);
+    uint32_t id32 = (uint32_t)id;
+    other = id ? plc_set_find(&h->ids, &id32, sizeof id32) : NULL;
+    if (other)
+        return fail(h, "server \"%s\": id %lld is line %zu's server's too (haproxy refuses it)",
+                    l->word[1], id, *other);
+    if (plc_set_add(&h->names, l->word[1], strlen(l->word[1]), h->line) < 0 ||
+        (id && plc_set_add(&h->ids, &id32, sizeof id32, h->line) < 0))
+        return PLACER_ENOMEM;
+    json_t *o = json_pack("{s:s}", "id", l->word[1]);
+    if (!o || json_array_append_new(h->servers, o) ||
+        plc_imp_set_text(o, "address", l->word[2], strlen(l->word[2])) ||
+        json_object_update_new(o, json_pack("{s:i, s:I, s:I, s:b, s:b}", "weight", weight, "_id",
+                                            (json_int_t)id, "_line", (json_int_t)h->line,
+                                            "_backup", backup, "_disabled", disabled)))
         return PLACER_ENOMEM;
     return 0;
 }
@@ -397,13 +403,10 @@ static int assign_ids(hap *h)
         json_t *o = json_array_get(h->servers, i);
         long long id = json_integer_value(json_object_get(o, "_id"));
         if (!id) {
-            for (int taken = 1; taken;) {
-                taken = 0;
-                for (size_t j = 0; j < n && !taken; j++)
-                    taken = json_integer_value(json_object_get(json_array_get(h->servers, j),
-                                                               "_id")) == next;
-                next += taken;
-            }
+            /* next only grows: the probes are at most the servers plus the explicit ids */
+            for (uint32_t n32 = (uint32_t)next;
+                 next <= MAX_ID && plc_set_find(&h->ids, &n32, sizeof n32); n32 = (uint32_t)++next)
+                ;
             if (next > MAX_ID) {
                 h->line = (size_t)json_integer_value(json_object_get(o, "_line"));
                 return fail(h, "no server id left (placer's haproxy ids end at %u)", MAX_ID);
@@ -488,6 +491,12 @@ static int membership(hap *h, json_t *doc)
 int placer_haproxy_membership(const char *cfg, size_t len, const char *backend, char **json,
                               size_t *json_len, char *why, size_t why_len)
 {
+    return plc_haproxy_membership_counted(cfg, len, backend, json, json_len, why, why_len, NULL);
+}
+
+int plc_haproxy_membership_counted(const char *cfg, size_t len, const char *backend, char **json,
+                                   size_t *json_len, char *why, size_t why_len, uint64_t *work)
+{
     if (why && why_len)
         why[0] = '\0';
     if (!cfg || !backend || !json)
@@ -496,7 +505,8 @@ int placer_haproxy_membership(const char *cfg, size_t len, const char *backend, 
     json_t *doc = json_object();
     int err = PLACER_ENOMEM;
     if (h && doc && !json_object_set_new(doc, "compat", json_string("haproxy")) &&
-        (h->servers = json_array()) != NULL) {
+        (h->servers = json_array()) != NULL && !plc_set_init(&h->names, work) &&
+        !plc_set_init(&h->ids, work)) {
         h->want = backend;
         h->msgs.why = why;
         h->msgs.why_len = why_len;
@@ -509,8 +519,11 @@ int placer_haproxy_membership(const char *cfg, size_t len, const char *backend, 
         if (!err && why && why_len)
             snprintf(why, why_len, "%s", h->msgs.notes);
     }
-    if (h)
+    if (h) {
         json_decref(h->servers);
+        plc_set_free(&h->names);
+        plc_set_free(&h->ids);
+    }
     json_decref(doc);
     placer_mem_free(h);
     return err;

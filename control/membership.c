@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base64.h"
 #include "membership_ctx.h"
 #include "placer_control.h"
 
@@ -171,6 +172,40 @@ static int pick_strategy(plc_mctx *c, const json_t *v, int *out)
                      t.name);
     }
     return plc_m_fail(c, "expected one of %s", list);
+}
+
+/* A node's "id_base64" and "address_base64" (docs/JSON.md's convention,
+ * written by the importers for bytes that are not UTF-8) into "id" and
+ * "address" holding those bytes, so every later check sees them. */
+static int decode_base64_fields(plc_mctx *c, json_t *node)
+{
+    static const char *const fields[] = {"id", "address", NULL};
+    static const char *const encoded[] = {"id_base64", "address_base64"};
+    if (!json_is_object(node))
+        return 0;
+    for (size_t i = 0; fields[i]; i++) {
+        const char *name = encoded[i];
+        const json_t *v = json_object_get(node, name);
+        if (!v)
+            continue;
+        size_t base = c->depth;
+        plc_m_push(c, fields[i], 0);
+        if (json_object_get(node, fields[i]))
+            return plc_m_fail(c, "given twice: as \"%s\" and \"%s\" (one of them)", fields[i],
+                              name);
+        c->depth = base;
+        plc_m_push(c, name, 0);
+        unsigned char *raw = NULL;
+        size_t n = 0;
+        if (!json_is_string(v) || plc_b64_decode(json_string_value(v), &raw, &n))
+            return plc_m_fail(c, "expected a base64 string (RFC 4648, padded)");
+        json_t *text = json_stringn_nocheck((const char *)raw, n);
+        placer_mem_free(raw);
+        if (!text || json_object_set_new(node, fields[i], text) || json_object_del(node, name))
+            return PLACER_ENOMEM;
+        c->depth = base;
+    }
+    return 0;
 }
 
 static int read_node(plc_mctx *c, placer_builder *b, const json_t *node, int strategy, int compat)
@@ -453,7 +488,9 @@ static int read_top(plc_mctx *c, const json_t *root, placer_builder *b, uint64_t
     for (size_t i = 0; i < json_array_size(nodes); i++) {
         c->depth = 1;
         plc_m_push(c, NULL, i);
-        int err = read_node(c, b, json_array_get(nodes, i), strategy, compat);
+        int err = decode_base64_fields(c, json_array_get(nodes, i));
+        if (!err)
+            err = read_node(c, b, json_array_get(nodes, i), strategy, compat);
         if (err)
             return err;
     }

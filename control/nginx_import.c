@@ -18,17 +18,27 @@
  * in the notes); backup is refused, as nginx refuses it with hash. Server
  * addresses must be IP literals or unix: paths: nginx resolves a host name
  * at start, maybe to several peers. Errors are "FILE:LINE: ...".
+ *
+ * Hostile files: blocks nest as deep as the file holds (a heap stack, not
+ * the C stack), includes nest at most 16 deep and open only regular files
+ * (a FIFO, device or directory is refused before any read could block),
+ * and ids are found through a hash set, so the work is linear.
  */
 #include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "compat_import.h"
 #include "control_alloc.h"
 #include "import_messages.h"
+#include "import_set.h"
 #include "nginx_lex.h"
 #include "placer_control.h"
 
@@ -53,8 +63,15 @@ typedef struct ngx {
     size_t hash_line;
     const char *hash_file;
     json_t *nodes;
-    json_t *files_seen;    /* file names, kept for hash_file */
+    struct seen_file *files_seen; /* file names, kept for messages and hash_file */
+    plc_set ids;           /* every id given, with the next "#k" to try for it */
+    uint64_t *work;        /* hash-set probes, when counted */
 } ngx;
+
+struct seen_file {
+    struct seen_file *next;
+    char name[];
+};
 
 static int fail(ngx *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -190,19 +207,31 @@ static int server(ngx *g, const json_t *words)
         note(g, "server %s is down: left out (nginx walks past its points)", addr);
         return 0;
     }
-    /* ids are unique; two servers of one address are two peers to nginx */
+    /* ids are unique; two servers of one address are two peers to nginx:
+     * "ADDR", then "ADDR#2", "ADDR#3"... (the first free; the set keeps
+     * where the search for ADDR stopped, so no suffix is tried twice) */
     char id[PLACER_MAX_ID_LEN + 1];
-    snprintf(id, sizeof id, "%s", addr);
-    for (unsigned k = 2;; k++) {
-        int taken = 0;
-        for (size_t i = 0; i < json_array_size(g->nodes) && !taken; i++)
-            taken = eq(json_string_value(json_object_get(json_array_get(g->nodes, i), "id")), id);
-        if (!taken)
-            break;
-        snprintf(id, sizeof id, "%s#%u", addr, k);
+    size_t addr_len = strlen(addr), id_len = addr_len;
+    memcpy(id, addr, addr_len + 1);
+    size_t *next = plc_set_find(&g->ids, addr, addr_len);
+    if (next) {
+        size_t k = *next;
+        for (;; k++) {
+            id_len = (size_t)snprintf(id, sizeof id, "%s#%zu", addr, k);
+            if (!plc_set_find(&g->ids, id, id_len))
+                break;
+        }
+        *next = k + 1;
     }
-    json_t *o = json_pack("{s:s, s:s, s:I}", "id", id, "address", addr, "weight", (json_int_t)weight);
-    return o && !json_array_append_new(g->nodes, o) ? 0 : PLACER_ENOMEM;
+    int err = plc_set_add(&g->ids, id, id_len, 2);
+    if (err < 0)
+        return err;
+    json_t *o = json_object();
+    if (!o || json_array_append_new(g->nodes, o) || plc_imp_set_text(o, "id", id, id_len) ||
+        plc_imp_set_text(o, "address", addr, addr_len) ||
+        json_object_set_new(o, "weight", json_integer((json_int_t)weight)))
+        return PLACER_ENOMEM;
+    return 0;
 }
 
 /* A directive of the chosen upstream. */
@@ -243,10 +272,13 @@ static int directive(ngx *g, const json_t *words, int ctx, int depth)
     return 0;
 }
 
-/* Directives until '}' (nested) or the end of the file. */
-static int parse_block(ngx *g, ngx_lex *l, int ctx, int nested, int depth)
+/* The directives of a file, its blocks nested on a heap stack (the
+ * context of each open block), so no depth reaches the C stack. */
+static int parse_block(ngx *g, ngx_lex *l, int ctx, int depth)
 {
     json_t *words = json_array();
+    unsigned char *outer = NULL; /* the contexts around the current block */
+    size_t open = 0, cap = 0;
     int err = words ? 0 : PLACER_ENOMEM;
     while (!err) {
         int t = ngx_lex_next(l);
@@ -254,17 +286,20 @@ static int parse_block(ngx *g, ngx_lex *l, int ctx, int nested, int depth)
         if (t == NGX_TOK_ERROR) {
             err = fail(g, "%s", l->why);
         } else if (t == NGX_TOK_WORD) {
-            if (json_array_append_new(words, json_stringn(l->word, l->word_len)))
+            if (json_array_append_new(words, json_stringn_nocheck(l->word, l->word_len)))
                 err = PLACER_ENOMEM;
         } else if (t == NGX_TOK_EOF || t == NGX_TOK_CLOSE) {
             if (json_array_size(words))
                 err = fail(g, "unexpected %s (a directive without its ';')",
                            t == NGX_TOK_EOF ? "end of file" : "\"}\"");
-            else if (t == NGX_TOK_EOF && nested)
+            else if (t == NGX_TOK_EOF && open)
                 err = fail(g, "unexpected end of file, expecting \"}\"");
-            else if (t == NGX_TOK_CLOSE && !nested)
+            else if (t == NGX_TOK_CLOSE && !open)
                 err = fail(g, "unexpected \"}\"");
-            break;
+            else if (t == NGX_TOK_CLOSE)
+                ctx = outer[--open];
+            if (t == NGX_TOK_EOF)
+                break;
         } else if (!json_array_size(words)) {
             err = fail(g, "unexpected \"%s\"", t == NGX_TOK_SEMI ? ";" : "{");
         } else if (t == NGX_TOK_SEMI) {
@@ -287,47 +322,97 @@ static int parse_block(ngx *g, ngx_lex *l, int ctx, int nested, int depth)
                 inner = CTX_CHOSEN;
             }
             json_array_clear(words);
-            if (!err)
-                err = parse_block(g, l, inner, 1, depth);
+            if (!err && open == cap) {
+                unsigned char *more = placer_mem_alloc(cap ? cap * 2 : 64);
+                if (more && open)
+                    memcpy(more, outer, open);
+                placer_mem_free(outer);
+                outer = more;
+                cap = cap ? cap * 2 : 64;
+                err = more ? 0 : PLACER_ENOMEM;
+            }
+            if (!err) {
+                outer[open++] = (unsigned char)ctx;
+                ctx = inner;
+            }
         }
     }
+    placer_mem_free(outer);
     json_decref(words);
     return err;
 }
 
-static int parse_file(ngx *g, const char *path, int ctx, int depth)
+/* The whole of a regular file into *text (NUL-terminated), opened so
+ * that a FIFO or device cannot block: refused, as is a directory. */
+static int read_regular(ngx *g, const char *path, char **text, size_t *len)
 {
     char w[80];
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return fail(g, "cannot open \"%s\": %s", shown(path, w, sizeof w), strerror(errno));
+    struct stat st;
+    int err = 0;
+    if (fstat(fd, &st))
+        err = fail(g, "cannot read \"%s\": %s", shown(path, w, sizeof w), strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        err = fail(g, "\"%s\" is not a regular file (%s): placer reads configuration from "
+                      "files only", shown(path, w, sizeof w),
+                   S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                   : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
+    else if (st.st_size >= (off_t)MAX_FILE_BYTES)
+        err = fail(g, "\"%s\": a file of 16 MiB or more", shown(path, w, sizeof w));
+    char *buf = err ? NULL : placer_mem_alloc((size_t)st.st_size + 1);
+    if (!err && !buf)
+        err = PLACER_ENOMEM;
+    size_t got = 0;
+    while (!err && got < (size_t)st.st_size) {
+        ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            err = fail(g, "cannot read \"%s\": %s", shown(path, w, sizeof w), strerror(errno));
+        if (r <= 0)
+            break; /* a file that shrank: what is there */
+        got += (size_t)r;
+    }
+    close(fd);
+    if (err) {
+        placer_mem_free(buf);
+        return err;
+    }
+    buf[got] = '\0';
+    *text = buf;
+    *len = got;
+    return 0;
+}
+
+static int parse_file(ngx *g, const char *path, int ctx, int depth)
+{
     if (++g->files > MAX_FILES)
         return fail(g, "more than %d files included", MAX_FILES);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return fail(g, "cannot open \"%s\"", shown(path, w, sizeof w));
-    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    int too_big = size >= (long)MAX_FILE_BYTES;
-    char *text = size >= 0 && !too_big && fseek(f, 0, SEEK_SET) == 0
-                     ? placer_mem_alloc((size_t)size + 1) : NULL;
-    size_t len = text ? fread(text, 1, (size_t)size, f) : 0;
-    fclose(f);
-    if (!text && !too_big)
-        return size < 0 ? fail(g, "cannot read \"%s\"", shown(path, w, sizeof w)) : PLACER_ENOMEM;
+    char *text = NULL;
+    size_t len = 0;
+    int err = read_regular(g, path, &text, &len);
+    if (err)
+        return err;
     const char *was_file = g->file;
     size_t was_line = g->line;
-    json_t *name = json_string(path);
-    int err = name && !json_array_append_new(g->files_seen, name) ? 0 : PLACER_ENOMEM;
-    if (!err) {
-        g->file = json_string_value(name);
-        g->line = 0;
-        if (too_big)
-            err = fail(g, "a file of 16 MiB or more");
-    }
-    ngx_lex *l = err ? NULL : placer_mem_alloc(sizeof *l);
-    if (!err && !l)
+    size_t name_len = strlen(path);
+    struct seen_file *name = placer_mem_alloc(sizeof *name + name_len + 1);
+    ngx_lex *l = name ? placer_mem_alloc(sizeof *l) : NULL;
+    if (!l) {
         err = PLACER_ENOMEM;
-    if (!err) {
+    } else {
+        memcpy(name->name, path, name_len + 1);
+        name->next = g->files_seen;
+        g->files_seen = name;
+        name = NULL;
+        g->file = g->files_seen->name;
+        g->line = 0;
         ngx_lex_init(l, text, len);
-        err = parse_block(g, l, ctx, 0, depth);
+        err = parse_block(g, l, ctx, depth);
     }
+    placer_mem_free(name);
     placer_mem_free(l);
     placer_mem_free(text);
     if (!err) {
@@ -367,6 +452,12 @@ static int membership(ngx *g, json_t *doc)
 int placer_nginx_membership(const char *path, const char *upstream, char **json, size_t *json_len,
                             char *why, size_t why_len)
 {
+    return plc_nginx_membership_counted(path, upstream, json, json_len, why, why_len, NULL);
+}
+
+int plc_nginx_membership_counted(const char *path, const char *upstream, char **json,
+                                 size_t *json_len, char *why, size_t why_len, uint64_t *work)
+{
     if (why && why_len)
         why[0] = '\0';
     if (!path || !upstream || !json)
@@ -375,7 +466,7 @@ int placer_nginx_membership(const char *path, const char *upstream, char **json,
     json_t *doc = json_object();
     int err = PLACER_ENOMEM;
     if (g && doc && !json_object_set_new(doc, "compat", json_string("nginx")) &&
-        (g->nodes = json_array()) != NULL && (g->files_seen = json_array()) != NULL) {
+        (g->nodes = json_array()) != NULL && !plc_set_init(&g->ids, work)) {
         g->want = upstream;
         g->msgs.why = why;
         g->msgs.why_len = why_len;
@@ -397,7 +488,12 @@ int placer_nginx_membership(const char *path, const char *upstream, char **json,
     }
     if (g) {
         json_decref(g->nodes);
-        json_decref(g->files_seen);
+        plc_set_free(&g->ids);
+        while (g->files_seen) {
+            struct seen_file *f = g->files_seen;
+            g->files_seen = f->next;
+            placer_mem_free(f);
+        }
     }
     json_decref(doc);
     placer_mem_free(g);

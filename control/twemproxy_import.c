@@ -28,6 +28,7 @@
 
 #include "compat_import.h"
 #include "control_alloc.h"
+#include "import_set.h"
 #include "placer_control.h"
 #include "twemproxy_values.h"
 
@@ -53,7 +54,8 @@ typedef struct tw {
     char pool[128];     /* the pool being read, for messages */
     json_t *doc;        /* the chosen pool's membership */
     json_t *nodes;      /* the pool being read's nodes (the chosen pool's: doc's) */
-    json_t *names;      /* the pool being read's server names, for duplicates */
+    plc_set names;      /* the pool being read's server names -> index, for duplicates */
+    uint64_t *work;     /* its probes, when counted */
     json_t *pools;      /* every pool name: duplicates, and the list in messages */
     json_t *listens;    /* every pool's listen, for duplicates */
     size_t servers;
@@ -252,13 +254,12 @@ static int add_server(tw *t)
                        PLACER_MAX_ID_LEN);
     json_t *idv = json_stringn(id, (size_t)id_len);
     json_t *node = json_object();
-    const json_t *dup = idv ? json_object_get(t->names, json_string_value(idv)) : NULL;
+    const size_t *dup = plc_set_find(&t->names, id, (size_t)id_len);
     if (dup) {
-        err = fail_at(t, m, "servers[%zu]: the name \"%s\" is servers[%lld]'s too (nutcracker "
+        err = fail_at(t, m, "servers[%zu]: the name \"%s\" is servers[%zu]'s too (nutcracker "
                             "refuses two servers of one name)",
-                      index, json_string_value(idv), (long long)json_integer_value(dup));
-    } else if (!idv || !node || json_object_set_new(t->names, json_string_value(idv),
-                                                    json_integer((json_int_t)index))) {
+                      index, json_string_value(idv), *dup);
+    } else if (!idv || !node || plc_set_add(&t->names, id, (size_t)id_len, index)) {
         err = PLACER_ENOMEM;
     } else {
         json_object_set(node, "id", idv);
@@ -324,11 +325,11 @@ static int read_pool(tw *t, int chosen)
     unsigned seen = 0;
     tw_pool pool = {0, 0};
     /* every pool's servers are checked; only the chosen one's are kept */
-    json_decref(t->names);
-    t->names = json_object();
+    plc_set_free(&t->names);
+    int set_err = plc_set_init(&t->names, t->work);
     t->nodes = chosen ? json_object_get(t->doc, "nodes") : json_array();
     t->servers = 0;
-    if (!t->names || !t->nodes)
+    if (set_err || !t->nodes)
         err = PLACER_ENOMEM;
     while (!err) {
         if ((err = next(t)) != 0 || t->ev.type == YAML_MAPPING_END_EVENT)
@@ -444,6 +445,12 @@ static int read_config(tw *t)
 int placer_twemproxy_membership(const char *yaml, size_t len, const char *pool, char **json,
                                 size_t *json_len, char *why, size_t why_len)
 {
+    return plc_twemproxy_membership_counted(yaml, len, pool, json, json_len, why, why_len, NULL);
+}
+
+int plc_twemproxy_membership_counted(const char *yaml, size_t len, const char *pool, char **json,
+                                     size_t *json_len, char *why, size_t why_len, uint64_t *work)
+{
     if (why && why_len)
         why[0] = '\0';
     if (!yaml || !json)
@@ -453,12 +460,12 @@ int placer_twemproxy_membership(const char *yaml, size_t len, const char *pool, 
     t.why = why;
     t.why_len = why_len;
     t.want = pool;
+    t.work = work;
     t.doc = json_object();
-    t.names = json_object();
     t.pools = json_object();
     t.listens = json_object();
     int err = PLACER_ENOMEM;
-    if (t.doc && t.names && t.pools && t.listens && yaml_parser_initialize(&t.parser)) {
+    if (t.doc && t.pools && t.listens && yaml_parser_initialize(&t.parser)) {
         yaml_parser_set_input_string(&t.parser, (const unsigned char *)yaml, len);
         yaml_parser_set_encoding(&t.parser, YAML_UTF8_ENCODING);
         /* nutcracker's defaults, written out (nc_conf.h): fnv1a_64, ketama */
@@ -474,7 +481,7 @@ int placer_twemproxy_membership(const char *yaml, size_t len, const char *pool, 
     if (!err)
         err = plc_ctl_dump_membership(t.doc, json, json_len);
     json_decref(t.doc);
-    json_decref(t.names);
+    plc_set_free(&t.names);
     json_decref(t.pools);
     json_decref(t.listens);
     return err;

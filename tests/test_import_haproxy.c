@@ -209,6 +209,41 @@ static void test_mutations(void)
     free(buf);
 }
 
+/* Bytes that are not UTF-8 (a Latin-1 comment, an address) are carried
+ * through: the address as "address_base64", which placer_membership_parse
+ * reads back into the same bytes; a document with both forms, or bad
+ * base64, is refused naming the field. */
+static void test_encoding(void)
+{
+    char why[1024];
+    const char *text = "# caf\xe9\nbackend b\n  balance uri\n  hash-type consistent\n"
+                      "  server s1 h\xe9te:80\n  server s2 10.0.0.2:80\n";
+    json_t *d = doc_of(text, "b", why, sizeof why);
+    const json_t *n0 = json_array_get(json_object_get(d, "nodes"), 0);
+    CHECK(n0 && !json_object_get(n0, "address") &&
+          !strcmp(json_string_value(json_object_get(n0, "address_base64")), "aOl0ZTo4MA=="));
+    json_decref(d);
+    placer_snapshot *s = NULL;
+    CHECK_EQ(placer_haproxy_import(text, strlen(text), "b", 1, &s, why, sizeof why), 0);
+    CHECK(s && !strcmp(placer_node_address(s, 0), "h\xe9te:80"));
+    placer_snapshot_free(s);
+    const char *both = "{\"compat\": \"haproxy\", \"nodes\": [{\"id\": \"a\", \"address\": \"x\", "
+                       "\"address_base64\": \"eA==\"}]}";
+    placer_builder *b = NULL;
+    uint64_t epoch;
+    CHECK_EQ(placer_membership_parse(both, strlen(both), "m", &b, &epoch, why, sizeof why),
+             PLACER_EFORMAT);
+    CHECK(strstr(why, "nodes[0].address") != NULL && strstr(why, "given twice") != NULL);
+    const char *bad = "{\"compat\": \"haproxy\", \"nodes\": [{\"id_base64\": \"@@\"}]}";
+    CHECK_EQ(placer_membership_parse(bad, strlen(bad), "m", &b, &epoch, why, sizeof why),
+             PLACER_EFORMAT);
+    CHECK(strstr(why, "nodes[0].id_base64") != NULL && strstr(why, "base64") != NULL);
+    const char *nul = "{\"compat\": \"haproxy\", \"nodes\": [{\"id_base64\": \"YQBi\"}]}";
+    CHECK_EQ(placer_membership_parse(nul, strlen(nul), "m", &b, &epoch, why, sizeof why),
+             PLACER_EFORMAT);
+    CHECK(strstr(why, "NUL") != NULL);
+}
+
 int main(void)
 {
     read_cfg();
@@ -216,5 +251,6 @@ int main(void)
     test_source();
     test_refusals();
     test_mutations();
+    test_encoding();
     return check_done("test_import_haproxy");
 }

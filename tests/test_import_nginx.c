@@ -151,6 +151,64 @@ static void test_refusals(void)
     CHECK_EQ(placer_nginx_membership("x", NULL, &json, NULL, NULL, 0), PLACER_ENULL);
 }
 
+/* Blocks nested far deeper than any C stack holds, includes of what is
+ * not a regular file (refused without a read that could block), and bytes
+ * that are not UTF-8 carried into the document as base64. */
+static void test_hostile(void)
+{
+    char why[1024];
+    json_t *d;
+    size_t levels = 200000;
+    char *deep = malloc(levels * 4 + 200);
+    CHECK(deep != NULL);
+    if (!deep)
+        return;
+    size_t at = (size_t)sprintf(deep, "http { upstream u { hash $k consistent; server 127.0.0.1:1; } }\n");
+    for (size_t i = 0; i < levels; i++)
+        at += (size_t)sprintf(deep + at, "a{");
+    for (size_t i = 0; i < levels; i++)
+        deep[at++] = '}';
+    deep[at] = '\0';
+    int err = import(deep, "u", &d, why, sizeof why);
+    CHECK_EQ(err, 0);
+    CHECK_EQ(json_array_size(json_object_get(d, "nodes")), 1);
+    json_decref(d);
+    deep[at - 1] = '\0'; /* one '}' short */
+    CHECK_EQ(import(deep, "u", &d, why, sizeof why), PLACER_EFORMAT);
+    CHECK(strstr(why, "nginx.conf:2: unexpected end of file, expecting \"}\"") != NULL);
+    free(deep);
+
+    char fifo[512], conf[700];
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    CHECK_EQ(mkfifo(fifo, 0600), 0);
+    const char *what[][2] = {{fifo, "(a FIFO)"}, {dir, "(a directory)"}, {"/dev/null", "(a device)"}};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(conf, sizeof conf, "http {\n  include %s;\n}\n", what[i][0]);
+        CHECK_EQ(import(conf, "u", &d, why, sizeof why), PLACER_EFORMAT);
+        CHECK(strstr(why, "nginx.conf:2: \"") != NULL && strstr(why, what[i][1]) != NULL);
+    }
+    unlink(fifo);
+
+    /* Latin-1 in an unrelated directive and in a socket's path */
+    err = import("http {\n  add_header X \"caf\xe9\";\n  upstream u {\n    hash $k consistent;\n"
+                 "    server unix:/tmp/\xe9.sock;\n    server 127.0.0.1:80;\n  }\n}\n", "u", &d, why,
+                 sizeof why);
+    CHECK_EQ(err, 0);
+    const json_t *n0 = json_array_get(json_object_get(d, "nodes"), 0);
+    CHECK(n0 && !json_object_get(n0, "id") &&
+          !strcmp(json_string_value(json_object_get(n0, "id_base64")), "dW5peDovdG1wL+kuc29jaw=="));
+    CHECK(n0 && !strcmp(json_string_value(json_object_get(n0, "address_base64")),
+                        "dW5peDovdG1wL+kuc29jaw=="));
+    json_decref(d);
+    placer_snapshot *s = NULL;
+    char path[512];
+    snprintf(path, sizeof path, "%s/nginx.conf", dir);
+    CHECK_EQ(placer_nginx_import(path, "u", 1, &s, why, sizeof why), 0);
+    CHECK(s && !strcmp(placer_node_id(s, 0), "unix:/tmp/\xe9.sock"));
+    CHECK(s && !strcmp(placer_node_address(s, 0), "unix:/tmp/\xe9.sock"));
+    placer_snapshot_free(s);
+}
+
 static void test_mutations(void)
 {
     static const char base[] = "events { }\nhttp {\n  upstream u {\n    hash $arg_k consistent;\n"
@@ -178,6 +236,7 @@ int main(void)
     }
     test_fields();
     test_refusals();
+    test_hostile();
     test_mutations();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
