@@ -64,6 +64,9 @@ typedef struct hap {
     hap_settings be;   /* the chosen backend's */
     int in_chosen, found;
     json_t *servers;   /* every server of the backend, in order, with "_line" */
+    json_t *env;       /* global's setenv & co: name -> value, or null (unset) */
+    int env_cleared;   /* resetenv: names not in env are unset */
+    int in_global;
     plc_set names;     /* server names -> their line */
     plc_set ids;       /* explicit ids (4 bytes) -> their server's line */
 } hap;
@@ -98,6 +101,53 @@ static int section_keyword(const char *w)
     for (size_t i = 0; kw[i]; i++)
         if (eq(w, kw[i]))
             return 1;
+    return 0;
+}
+
+/* A variable's value as haproxy sees it while parsing: global's setenv,
+ * presetenv, resetenv and unsetenv so far, over the process environment. */
+static const char *env_get(void *ctx, const char *name)
+{
+    const hap *h = ctx;
+    const json_t *v = json_object_get(h->env, name);
+    if (v)
+        return json_string_value(v); /* NULL for null: unset */
+    return h->env_cleared ? NULL : getenv(name);
+}
+
+/* global's environment directives (cfgparse-global.c), in order. */
+static int global_line(hap *h, const hap_line *l)
+{
+    const char *k = l->word[0];
+    if (eq(k, "setenv") || eq(k, "presetenv")) {
+        if (l->n != 3)
+            return fail(h, "%s: expects NAME VALUE (haproxy refuses it otherwise)", k);
+        if (eq(k, "presetenv") && env_get(h, l->word[1]))
+            return 0;
+        return json_object_set_new_nocheck(h->env, l->word[1], json_string_nocheck(l->word[2]))
+                   ? PLACER_ENOMEM : 0;
+    }
+    if (eq(k, "unsetenv")) {
+        for (size_t i = 1; i < l->n; i++)
+            if (json_object_set_new_nocheck(h->env, l->word[i], json_null()))
+                return PLACER_ENOMEM;
+        return 0;
+    }
+    if (eq(k, "resetenv")) {
+        json_t *kept = json_object();
+        for (size_t i = 1; kept && i < l->n; i++) {
+            const char *v = env_get(h, l->word[i]);
+            if (v && json_object_set_new_nocheck(kept, l->word[i], json_string_nocheck(v))) {
+                json_decref(kept);
+                kept = NULL;
+            }
+        }
+        if (!kept)
+            return PLACER_ENOMEM;
+        json_decref(h->env);
+        h->env = kept;
+        h->env_cleared = 1;
+    }
     return 0;
 }
 
@@ -265,7 +315,11 @@ static int add_server(hap *h, const hap_line *l)
             !strchr("-_.:", *p))
             return fail(h, "server \"%s\": haproxy takes letters, digits, '-', '_', '.' and ':' "
                            "in a name", shown(l->word[1], w, sizeof w));
-    if (strlen(l->word[1]) > PLACER_MAX_ID_LEN || strlen(l->word[2]) > PLACER_MAX_ID_LEN)
+    /* str2sa_range expands $NAME and ${NAME} in an address, quoted or not */
+    char address[PLACER_MAX_ID_LEN + 1];
+    hap_env env = {env_get, h, h->line};
+    if (strlen(l->word[1]) > PLACER_MAX_ID_LEN ||
+        hap_expand_address(l->word[2], &env, address, sizeof address))
         return fail(h, "server: longer than placer's %u-byte ids", PLACER_MAX_ID_LEN);
     int weight = h->be.def_weight, backup = h->be.def_backup, disabled = h->be.def_disabled;
     long long id = 0;
@@ -286,7 +340,7 @@ static int add_server(hap *h, const hap_line *l)
         return PLACER_ENOMEM;
     json_t *o = json_pack("{s:s}", "id", l->word[1]);
     if (!o || json_array_append_new(h->servers, o) ||
-        plc_imp_set_text(o, "address", l->word[2], strlen(l->word[2])) ||
+        plc_imp_set_text(o, "address", address, strlen(address)) ||
         json_object_update_new(o, json_pack("{s:i, s:I, s:I, s:b, s:b}", "weight", weight, "_id",
                                             (json_int_t)id, "_line", (json_int_t)h->line,
                                             "_backup", backup, "_disabled", disabled)))
@@ -328,6 +382,7 @@ static int section_start(hap *h, const hap_line *l, hap_settings **cur, int *is_
     *cur = NULL;
     *is_defaults = 0;
     h->in_chosen = 0;
+    h->in_global = eq(k, "global");
     if (eq(k, "defaults")) {
         if (h->ndefaults == MAX_DEFAULTS)
             return fail(h, "more than %d defaults sections", MAX_DEFAULTS);
@@ -377,7 +432,20 @@ static int read_config(hap *h, const char *text, size_t len)
         size_t end = nl ? (size_t)(nl - text) : len;
         h->line++;
         char why[160];
-        if (hap_split(text + at, end - at, line, why, sizeof why)) {
+        hap_env env = {env_get, h, h->line};
+        const char *first = text + at;
+        while (first < text + end && (*first == ' ' || *first == '\t'))
+            first++;
+        size_t word_len = 0;
+        while (first + word_len < text + end && !strchr(" \t\r", first[word_len]))
+            word_len++;
+        if (first < text + end && *first == '.') {
+            /* .if/.elif/.else/.endif, .diag...: never read as if absent */
+            err = fail(h, "a conditional block or directive (%.*s): the importer does not "
+                          "evaluate them; resolve it in the file", (int)word_len, first);
+            break;
+        }
+        if (hap_split(text + at, end - at, &env, line, why, sizeof why)) {
             err = fail(h, "%s", why);
             break;
         }
@@ -386,6 +454,8 @@ static int read_config(hap *h, const char *text, size_t len)
             continue;
         if (section_keyword(line->word[0]))
             err = section_start(h, line, &cur, &is_defaults);
+        else if (h->in_global)
+            err = global_line(h, line);
         else if (cur)
             err = backend_line(h, cur, line, is_defaults);
     }
@@ -505,7 +575,8 @@ int plc_haproxy_membership_counted(const char *cfg, size_t len, const char *back
     json_t *doc = json_object();
     int err = PLACER_ENOMEM;
     if (h && doc && !json_object_set_new(doc, "compat", json_string("haproxy")) &&
-        (h->servers = json_array()) != NULL && !plc_set_init(&h->names, work) &&
+        (h->servers = json_array()) != NULL && (h->env = json_object()) != NULL &&
+        !plc_set_init(&h->names, work) &&
         !plc_set_init(&h->ids, work)) {
         h->want = backend;
         h->msgs.why = why;
@@ -521,6 +592,7 @@ int plc_haproxy_membership_counted(const char *cfg, size_t len, const char *back
     }
     if (h) {
         json_decref(h->servers);
+        json_decref(h->env);
         plc_set_free(&h->names);
         plc_set_free(&h->ids);
     }

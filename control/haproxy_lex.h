@@ -20,8 +20,22 @@ typedef struct hap_line {
     size_t n;
 } hap_line;
 
+/* Where variables' values come from: get(ctx, NAME) is the value or NULL
+ * (unset); line is the line's number ($.LINE). */
+typedef struct hap_env {
+    const char *(*get)(void *ctx, const char *name);
+    void *ctx;
+    size_t line;
+} hap_env;
+
 /* Split line (len bytes, no newline) into out. Returns 0, or -1 with why
  * (NUL-terminated, at most why_len bytes). */
-int hap_split(const char *line, size_t len, hap_line *out, char *why, size_t why_len);
+int hap_split(const char *line, size_t len, const hap_env *env, hap_line *out, char *why,
+              size_t why_len);
+
+/* A server address with its variables expanded as haproxy's env_expand()
+ * expands them ($NAME or ${NAME} in any quoting; unset: empty) into out (n
+ * bytes). Returns 0, or -1 when it does not fit. */
+int hap_expand_address(const char *in, const hap_env *env, char *out, size_t n);
 
 #endif

@@ -179,8 +179,12 @@ static void test_refusals(void)
     refused("backend b\n  balance uri\n  server a 1.2.3.4:80 weight 0\n", "b", "has no server in its hash");
     refused("backend b\n  balance uri \\\n  url_param k\n" S, "b", "line 2: a '\\' at the end of the line");
     refused("backend b\n  balance \"uri\n" S, "b", "line 2: an unclosed double quote");
-    refused("backend b\n  balance uri\n  server a ${ADDR}\n", "b", "line 3: an environment variable");
-    refused("backend b\n  balance \\q\n", "b", "an unknown escape");
+    refused("backend b\n  balance \"$1\"\n", "b", "line 2: a '$' inside double quotes not followed");
+    refused("backend b\n  balance \"${X\"\n", "b", "line 2: an unclosed '${'");
+    refused("backend b\n  balance \"$.FILE\"\n", "b", "line 2: $.FILE and $.SECTION are not");
+    refused("backend b\n  balance \"a\\x4\"\n", "b", "line 2: \\x without two hex digits");
+    refused("backend b\n.if defined(NOPE)\n  server x 10.0.0.9:80\n.endif\n", "b",
+            "line 2: a conditional block or directive (.if)");
     refused("backend b from nope\n  balance uri\n" S, "b", "line 1: backend \"b\" from \"nope\": no defaults section");
     refused("backend b\n  balance uri\n" S "backend b\n", "b", "line 4: backend \"b\" is declared twice");
     refused("backend c\n  balance uri\n" S, "b", "no backend or listen section \"b\"");
@@ -207,6 +211,57 @@ static void test_mutations(void)
         placer_mem_free(doc);
     }
     free(buf);
+}
+
+/* Environment variables as haproxy 2.6 expands them: inside double quotes
+ * (with defaults, [*] and $.LINE), in server addresses in any quoting,
+ * never in single quotes or bare text, unset ones empty; global's setenv,
+ * presetenv, unsetenv and resetenv applied in order; a backslash that is
+ * no escape kept (a regex's \d) and a bare '$' literal. */
+static void test_environment(void)
+{
+    char why[1024];
+    setenv("PLC_T_APP", "10.0.0.1", 1);
+    setenv("PLC_T_PORT", "8080", 1);
+    setenv("PLC_T_GONE", "x", 1);
+    unsetenv("PLC_T_UNSET");
+    const char *text =
+        "global\n  pidfile \"${PLC_T_RUN}/haproxy.pid\"\n  setenv PLC_T_W 7\n"
+        "  presetenv PLC_T_APP 10.9.9.9\n  presetenv PLC_T_NEW 10.0.0.4\n  unsetenv PLC_T_GONE\n"
+        "backend b\n  balance url_param \"k${PLC_T_UNSET}\"\n  hash-type consistent\n"
+        "  acl api path_reg ^/api/\\d+$\n  http-request set-header X 'a $PLC_T_W'\n"
+        "  server s1 ${PLC_T_APP}:$PLC_T_PORT weight \"$PLC_T_W\"\n"
+        "  server s2 '$PLC_T_NEW:80' weight \"${PLC_T_UNSET-3}\"\n"
+        "  server s3 \"10.0.0.$PLC_T_GONE:80\" id \"$.LINE\"\n"
+        "  server s\"4\" 10.0.0.5:80 ${PLC_T_OPTS[*]}\n";
+    setenv("PLC_T_OPTS", "weight  9", 1);
+    json_t *d = doc_of(text, "b", why, sizeof why);
+    check_node(d, 0, "s1", 7, 1);
+    check_node(d, 1, "s2", 3, 2);
+    check_node(d, 2, "s3", 1, 14);
+    const json_t *nodes = json_object_get(d, "nodes");
+    CHECK(!strcmp(json_string_value(json_object_get(json_array_get(nodes, 0), "address")),
+                  "10.0.0.1:8080"));
+    CHECK(!strcmp(json_string_value(json_object_get(json_array_get(nodes, 1), "address")),
+                  "10.0.0.4:80"));
+    CHECK(!strcmp(json_string_value(json_object_get(json_array_get(nodes, 2), "address")),
+                  "10.0.0.:80"));
+    /* ${X[*]} expands only inside double quotes: bare, the option is text */
+    CHECK_EQ(json_integer_value(json_object_get(json_array_get(nodes, 3), "weight")), 1);
+    CHECK(strstr(why, "the value of URL parameter \"k\"") != NULL);
+    json_decref(d);
+    /* resetenv keeps only the names it lists */
+    text = "global\n  resetenv PLC_T_PORT PLC_T_OPTS\nbackend b\n  balance uri\n"
+           "  server s1 10.0.0.1:80 weight \"${PLC_T_OPTS[*]}\"\n"
+           "  server s2 \"${PLC_T_APP-10.0.0.2}:${PLC_T_PORT}\"\n";
+    setenv("PLC_T_OPTS", "9 backup", 1);
+    d = doc_of(text, "b", why, sizeof why);
+    CHECK(strstr(why, "line 5: server s1 is a backup") != NULL);
+    nodes = json_object_get(d, "nodes");
+    CHECK_EQ(json_array_size(nodes), 1);
+    CHECK(!strcmp(json_string_value(json_object_get(json_array_get(nodes, 0), "address")),
+                  "10.0.0.2:8080"));
+    json_decref(d);
 }
 
 /* Bytes that are not UTF-8 (a Latin-1 comment, an address) are carried
@@ -252,5 +307,6 @@ int main(void)
     test_refusals();
     test_mutations();
     test_encoding();
+    test_environment();
     return check_done("test_import_haproxy");
 }
