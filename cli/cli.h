@@ -228,6 +228,7 @@ int cli_file_and_json(const char *cmd, int argc, char **argv, void (*usage)(FILE
  * asked. */
 typedef struct cli_import {
     const char *input, *output, *membership_out, *pool;
+    const char *env_file; /* import-haproxy --env-file */
     const char *doc_name; /* what messages call the membership the import wrote */
     uint64_t epoch;
     int has_epoch, json;
@@ -238,6 +239,7 @@ enum {
     CLI_OPT_IMPORT_MEMBERSHIP,
     CLI_OPT_IMPORT_JSON,
     CLI_OPT_IMPORT_POOL,
+    CLI_OPT_IMPORT_ENV_FILE,
 };
 
 /* The options every import takes; a command adds its NAME option (with

@@ -27,6 +27,7 @@
 
 #include "compat_import.h"
 #include "control_alloc.h"
+#include "haproxy_cond.h"
 #include "haproxy_lex.h"
 #include "import_messages.h"
 #include "import_set.h"
@@ -36,6 +37,10 @@
 #define MAX_WEIGHT 256    /* haproxy's SRV_UWGHT_MAX */
 #define MAX_DEFAULTS 32
 #define NAME_MAX_LEN 128
+#define MAX_NESTED_IF 100 /* haproxy 2.6's limit */
+
+/* The state of one open .if block. */
+enum { IF_ACTIVE = 1, IF_TAKEN = 2, IF_ELSE = 4, IF_DROPPED = 8 };
 
 enum { LB_UNSET, LB_HASHED, LB_REFUSED };
 
@@ -67,6 +72,9 @@ typedef struct hap {
     json_t *env;       /* global's setenv & co: name -> value, or null (unset) */
     int env_cleared;   /* resetenv: names not in env are unset */
     int in_global;
+    unsigned char ifs[MAX_NESTED_IF]; /* the open .if blocks, IF_* */
+    size_t if_line[MAX_NESTED_IF];
+    size_t nifs;
     plc_set names;     /* server names -> their line */
     plc_set ids;       /* explicit ids (4 bytes) -> their server's line */
 } hap;
@@ -418,6 +426,67 @@ static int section_start(hap *h, const hap_line *l, hap_settings **cur, int *is_
     return 0;
 }
 
+/* .if's or .elif's condition: its words joined by blanks, as haproxy
+ * joins them. */
+static int condition(hap *h, const hap_line *l, int *truth)
+{
+    char expr[HAP_LINE_MAX + HAP_MAX_WORDS], why[300];
+    size_t at = 0;
+    for (size_t i = 1; i < l->n; i++)
+        at += (size_t)snprintf(expr + at, sizeof expr - at, "%s%s", i > 1 ? " " : "", l->word[i]);
+    expr[at] = '\0';
+    hap_env env = {env_get, h, h->line};
+    if (hap_cond_eval(expr, &env, truth, why, sizeof why))
+        return fail(h, "%s: %s", l->word[0], why);
+    return 0;
+}
+
+/* A line starting with '.' (cfgparse.c's readcfgfile): the conditional
+ * blocks, evaluated as haproxy evaluates them, and the messages. */
+static int dot_line(hap *h, const hap_line *l)
+{
+    const char *k = l->word[0];
+    unsigned char *top = h->nifs ? &h->ifs[h->nifs - 1] : NULL;
+    int active = !top || (*top & IF_ACTIVE), truth = 0, err = 0;
+    if (eq(k, ".if")) {
+        if (h->nifs == MAX_NESTED_IF)
+            return fail(h, "too many nested '.if', max is %d (haproxy's limit)", MAX_NESTED_IF);
+        if (active && (err = condition(h, l, &truth)) != 0)
+            return err;
+        h->if_line[h->nifs] = h->line;
+        h->ifs[h->nifs++] = !active ? IF_DROPPED : truth ? IF_ACTIVE | IF_TAKEN : 0;
+        return 0;
+    }
+    if (eq(k, ".elif") || eq(k, ".else") || eq(k, ".endif")) {
+        if (!top)
+            return fail(h, "'%s' with no matching '.if' (haproxy refuses it)", k);
+        if (eq(k, ".endif")) {
+            h->nifs--;
+            return 0;
+        }
+        if (*top & IF_ELSE)
+            return fail(h, "'%s' after '.else' is not permitted (haproxy refuses it)", k);
+        if (*top & IF_DROPPED) {
+            *top |= eq(k, ".else") ? IF_ELSE : 0;
+            return 0;
+        }
+        if (eq(k, ".else"))
+            truth = 1;
+        else if (!(*top & IF_TAKEN) && (err = condition(h, l, &truth)) != 0)
+            return err;
+        *top = (unsigned char)((*top & (IF_TAKEN | IF_ELSE)) | (eq(k, ".else") ? IF_ELSE : 0));
+        if (truth && !(*top & IF_TAKEN))
+            *top |= IF_ACTIVE | IF_TAKEN;
+        return 0;
+    }
+    if (eq(k, ".alert"))
+        return active ? fail(h, ".alert in an active block: haproxy refuses to start") : 0;
+    if (eq(k, ".diag") || eq(k, ".notice") || eq(k, ".warning"))
+        return 0;
+    char w[80];
+    return fail(h, "unknown directive '%s' (haproxy refuses it)", shown(k, w, sizeof w));
+}
+
 static int read_config(hap *h, const char *text, size_t len)
 {
     hap_settings *cur = NULL;
@@ -433,18 +502,6 @@ static int read_config(hap *h, const char *text, size_t len)
         h->line++;
         char why[160];
         hap_env env = {env_get, h, h->line};
-        const char *first = text + at;
-        while (first < text + end && (*first == ' ' || *first == '\t'))
-            first++;
-        size_t word_len = 0;
-        while (first + word_len < text + end && !strchr(" \t\r", first[word_len]))
-            word_len++;
-        if (first < text + end && *first == '.') {
-            /* .if/.elif/.else/.endif, .diag...: never read as if absent */
-            err = fail(h, "a conditional block or directive (%.*s): the importer does not "
-                          "evaluate them; resolve it in the file", (int)word_len, first);
-            break;
-        }
         if (hap_split(text + at, end - at, &env, line, why, sizeof why)) {
             err = fail(h, "%s", why);
             break;
@@ -452,6 +509,12 @@ static int read_config(hap *h, const char *text, size_t len)
         at = end + 1;
         if (!line->n)
             continue;
+        if (line->word[0][0] == '.') {
+            err = dot_line(h, line);
+            continue;
+        }
+        if (h->nifs && !(h->ifs[h->nifs - 1] & IF_ACTIVE))
+            continue; /* a block haproxy drops */
         if (section_keyword(line->word[0]))
             err = section_start(h, line, &cur, &is_defaults);
         else if (h->in_global)
@@ -460,6 +523,10 @@ static int read_config(hap *h, const char *text, size_t len)
             err = backend_line(h, cur, line, is_defaults);
     }
     placer_mem_free(line);
+    if (!err && h->nifs) {
+        h->line = h->if_line[h->nifs - 1];
+        err = fail(h, "non-terminated '.if' block (haproxy refuses it)");
+    }
     return err;
 }
 

@@ -183,8 +183,19 @@ static void test_refusals(void)
     refused("backend b\n  balance \"${X\"\n", "b", "line 2: an unclosed '${'");
     refused("backend b\n  balance \"$.FILE\"\n", "b", "line 2: $.FILE and $.SECTION are not");
     refused("backend b\n  balance \"a\\x4\"\n", "b", "line 2: \\x without two hex digits");
-    refused("backend b\n.if defined(NOPE)\n  server x 10.0.0.9:80\n.endif\n", "b",
-            "line 2: a conditional block or directive (.if)");
+    refused("backend b\n  balance uri\n.if feature(OPENSSL)\n.endif\n", "b",
+            "line 3: .if: feature(OPENSSL) depends on how the proxy's haproxy was built");
+    refused("backend b\n  balance uri\n.if version_atleast(2.6.5)\n.endif\n", "b",
+            "line 3: .if: version \"2.6.5\": which haproxy 2.6.x");
+    refused("backend b\n  balance uri\n.if 1\n.else\n.else\n.endif\n", "b",
+            "line 5: '.else' after '.else' is not permitted");
+    refused("backend b\n  balance uri\n.if 1\n", "b", "line 3: non-terminated '.if' block");
+    refused("backend b\n  balance uri\n.endif\n", "b", "line 3: '.endif' with no matching '.if'");
+    refused("backend b\n  balance uri\n.if defined(A) defined(B)\n.endif\n", "b",
+            "line 3: .if: unexpected text at the end");
+    refused("backend b\n  balance uri\n.if 1\n.alert \"no\"\n.endif\n", "b",
+            "line 4: .alert in an active block");
+    refused("backend b\n  balance uri\n.bogus\n", "b", "line 3: unknown directive '.bogus'");
     refused("backend b from nope\n  balance uri\n" S, "b", "line 1: backend \"b\" from \"nope\": no defaults section");
     refused("backend b\n  balance uri\n" S "backend b\n", "b", "line 4: backend \"b\" is declared twice");
     refused("backend c\n  balance uri\n" S, "b", "no backend or listen section \"b\"");
@@ -264,6 +275,35 @@ static void test_environment(void)
     json_decref(d);
 }
 
+/* Conditional blocks as haproxy 2.6 evaluates them: the servers of the
+ * branches taken only. tests/compat_programs.py checks each condition's
+ * verdict against haproxy itself. */
+static void test_conditions(void)
+{
+    char why[1024];
+    setenv("PLC_T_SET", "prod", 1);
+    unsetenv("PLC_T_NOPE");
+    const char *text =
+        "global\n  setenv PLC_T_LATE 1\nbackend b\n  balance uri\n"
+        ".if defined(PLC_T_NOPE)\n  server no1 10.0.0.1:80\n"
+        ".elif defined(PLC_T_LATE) && !defined(PLC_T_NOPE)\n  server s1 10.0.0.2:80\n"
+        ".else\n  server no2 10.0.0.3:80\n.endif\n"
+        ".if \"streq(${PLC_T_SET},prod)\" || feature(OPENSSL)\n  server s2 10.0.0.4:80\n.endif\n"
+        ".if 0 && feature(OPENSSL)\n  server no3 10.0.0.5:80\n"
+        "  .if feature(X) junk\n  .endif\n"
+        ".elif version_atleast(2.4) && version_before(2.7) && !version_atleast(2.6.0)\n"
+        "  server no4 10.0.0.6:80\n.elif (0x10 && strneq(a,b))\n  server s3 10.0.0.7:80\n"
+        ".elif 1\n  server no5 10.0.0.8:80\n.endif\n"
+        ".if 0\n.elif 0\n.else\n  server s4 10.0.0.9:80\n.endif\n.diag \"seen\"\n";
+    json_t *d = doc_of(text, "b", why, sizeof why);
+    const json_t *nodes = json_object_get(d, "nodes");
+    CHECK_EQ(json_array_size(nodes), 4);
+    const char *want[] = {"s1", "s2", "s3", "s4"};
+    for (size_t i = 0; i < 4; i++)
+        check_node(d, i, want[i], 1, (long)i + 1);
+    json_decref(d);
+}
+
 /* Bytes that are not UTF-8 (a Latin-1 comment, an address) are carried
  * through: the address as "address_base64", which placer_membership_parse
  * reads back into the same bytes; a document with both forms, or bad
@@ -308,5 +348,6 @@ int main(void)
     test_mutations();
     test_encoding();
     test_environment();
+    test_conditions();
     return check_done("test_import_haproxy");
 }
