@@ -56,6 +56,7 @@ typedef struct hap_settings {
     int avalanche;
     int source;              /* balance source: key hash "source", fn unused */
     size_t factor_line;      /* hash-balance-factor's line, 0: none */
+    long long factor;        /* its value */
     int def_weight, def_backup, def_disabled;
 } hap_settings;
 
@@ -254,25 +255,39 @@ static int parse_hash_type(hap *h, hap_settings *s, const hap_line *l)
     return 0;
 }
 
-/* Server keywords of haproxy 2.6 that take one argument (skipped with it);
- * any other keyword is taken as a flag. */
-static int takes_argument(const char *k)
+/* haproxy 2.6's server keywords (the srv_kw_list tables of server.c,
+ * check.c, cfgparse-ssl.c and cfgparse-tcp.c at v2.6.0): how many
+ * arguments each takes; "source" takes its own (below). Any other keyword
+ * haproxy 2.6 refuses, and so does the importer: one from a later haproxy
+ * (hash-key, 3.0) may change placement. */
+static int server_keyword_args(const char *k)
 {
-    static const char *const kw[] = {
+    static const char *const flags[] = {
+        "agent-check", "allow-0rtt", "backup", "check", "check-send-proxy", "check-ssl",
+        "check-via-socks4", "disabled", "enabled", "force-sslv3", "force-tlsv10", "force-tlsv11",
+        "force-tlsv12", "force-tlsv13", "no-agent-check", "no-backup", "no-check",
+        "no-check-send-proxy", "no-check-ssl", "no-send-proxy", "no-send-proxy-v2",
+        "no-send-proxy-v2-ssl", "no-send-proxy-v2-ssl-cn", "no-ssl", "no-ssl-reuse", "no-sslv3",
+        "no-tfo", "no-tls-tickets", "no-tlsv10", "no-tlsv11", "no-tlsv12", "no-tlsv13",
+        "non-stick", "send-proxy", "send-proxy-v2", "send-proxy-v2-ssl", "send-proxy-v2-ssl-cn",
+        "ssl", "ssl-reuse", "stick", "tfo", "tls-tickets", NULL};
+    static const char *const one[] = {
         "addr", "agent-addr", "agent-inter", "agent-port", "agent-send", "alpn", "ca-file",
-        "check-alpn", "check-proto", "check-sni", "ciphers", "ciphersuites", "client-sigalgs",
-        "cookie", "crl-file", "crt", "curves", "downinter", "error-limit", "fall", "fastinter",
-        "init-addr", "inter", "log-proto", "max-reuse", "maxconn", "maxqueue", "minconn",
-        "namespace", "npn", "observe", "on-error", "on-marked-down", "on-marked-up",
-        "pool-conn-name", "pool-low-conn", "pool-max-conn", "pool-purge-delay", "port", "proto",
-        "redir", "resolve-net", "resolve-opts", "resolve-prefer", "resolvers", "rise",
-        "send-proxy-v2-options", "shard", "sigalgs", "slowstart", "sni", "socks4", "source",
-        "ssl-max-ver", "ssl-min-ver", "tcp-ut", "track", "usesrc", "verify", "verifyhost", "ws",
-        "set-proxy-v2-tlv-fmt", NULL};
-    for (size_t i = 0; kw[i]; i++)
-        if (eq(k, kw[i]))
+        "check-alpn", "check-proto", "check-sni", "ciphers", "ciphersuites", "cookie", "crl-file",
+        "crt", "downinter", "error-limit", "fall", "fastinter", "id", "init-addr", "inter",
+        "log-proto", "max-reuse", "maxconn", "maxqueue", "minconn", "namespace", "npn", "observe",
+        "on-error", "on-marked-down", "on-marked-up", "pool-low-conn", "pool-max-conn",
+        "pool-purge-delay", "port", "proto", "proxy-v2-options", "redir", "resolve-net",
+        "resolve-opts", "resolve-prefer", "resolvers", "rise", "slowstart", "sni", "socks4",
+        "ssl-max-ver", "ssl-min-ver", "tcp-ut", "track", "verify", "verifyhost", "weight", "ws",
+        NULL};
+    for (size_t i = 0; flags[i]; i++)
+        if (eq(k, flags[i]))
+            return 0;
+    for (size_t i = 0; one[i]; i++)
+        if (eq(k, one[i]))
             return 1;
-    return 0;
+    return -1;
 }
 
 /* Options of "server" and "default-server" from word `from` on. */
@@ -306,47 +321,58 @@ static int server_options(hap *h, const hap_line *l, size_t from, int *weight, l
             *backup = eq(k, "backup");
         } else if (eq(k, "disabled") || eq(k, "enabled")) {
             *disabled = eq(k, "disabled");
-        } else if (takes_argument(k)) {
+        } else if (eq(k, "source")) {
+            /* source ADDR [usesrc ADDR] [interface NAME] */
+            if (i + 1 == l->n)
+                return fail(h, "source: its address is missing (haproxy refuses it)");
             i++;
+            while (i + 2 < l->n && (eq(l->word[i + 1], "usesrc") || eq(l->word[i + 1], "interface")))
+                i += 2;
+        } else {
+            int args = server_keyword_args(k);
+            if (args < 0)
+                return fail(h, "unknown keyword '%s' (haproxy 2.6 refuses it%s)",
+                            shown(k, w, sizeof w),
+                            eq(k, "hash-key") ? ": hash-key came with haproxy 3.0" : "");
+            if (i + (size_t)args >= l->n)
+                return fail(h, "'%s' expects an argument (haproxy refuses it)", k);
+            i += (size_t)args;
         }
     }
     return 0;
 }
 
-static int add_server(hap *h, const hap_line *l)
+/* One server of the backend (name, its address as written, options). */
+static int add_one(hap *h, const char *name, const char *addr_word, int weight, long long id,
+                   int backup, int disabled)
 {
     char w[80];
-    if (l->n < 3)
-        return fail(h, "server: expected \"server NAME ADDRESS [options]\"");
-    for (const char *p = l->word[1]; *p; p++)
+    for (const char *p = name; *p; p++)
         if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') && !(*p >= '0' && *p <= '9') &&
             !strchr("-_.:", *p))
             return fail(h, "server \"%s\": haproxy takes letters, digits, '-', '_', '.' and ':' "
-                           "in a name", shown(l->word[1], w, sizeof w));
+                           "in a name", shown(name, w, sizeof w));
     /* str2sa_range expands $NAME and ${NAME} in an address, quoted or not */
     char address[PLACER_MAX_ID_LEN + 1];
     hap_env env = {env_get, h, h->line};
-    if (strlen(l->word[1]) > PLACER_MAX_ID_LEN ||
-        hap_expand_address(l->word[2], &env, address, sizeof address))
+    if (strlen(name) > PLACER_MAX_ID_LEN ||
+        hap_expand_address(addr_word, &env, address, sizeof address))
         return fail(h, "server: longer than placer's %u-byte ids", PLACER_MAX_ID_LEN);
-    int weight = h->be.def_weight, backup = h->be.def_backup, disabled = h->be.def_disabled;
-    long long id = 0;
-    int err = server_options(h, l, 3, &weight, &id, &backup, &disabled);
-    if (err)
-        return err;
-    const size_t *other = plc_set_find(&h->names, l->word[1], strlen(l->word[1]));
+    if (json_array_size(h->servers) >= PLACER_MAX_NODES)
+        return fail(h, "more than %u servers (placer's limit)", PLACER_MAX_NODES);
+    const size_t *other = plc_set_find(&h->names, name, strlen(name));
     if (other)
         return fail(h, "server \"%s\" is line %zu's too (haproxy refuses two of one name)",
-                    l->word[1], *other);
+                    name, *other);
     uint32_t id32 = (uint32_t)id;
     other = id ? plc_set_find(&h->ids, &id32, sizeof id32) : NULL;
     if (other)
         return fail(h, "server \"%s\": id %lld is line %zu's server's too (haproxy refuses it)",
-                    l->word[1], id, *other);
-    if (plc_set_add(&h->names, l->word[1], strlen(l->word[1]), h->line) < 0 ||
+                    name, id, *other);
+    if (plc_set_add(&h->names, name, strlen(name), h->line) < 0 ||
         (id && plc_set_add(&h->ids, &id32, sizeof id32, h->line) < 0))
         return PLACER_ENOMEM;
-    json_t *o = json_pack("{s:s}", "id", l->word[1]);
+    json_t *o = json_pack("{s:s}", "id", name);
     if (!o || json_array_append_new(h->servers, o) ||
         plc_imp_set_text(o, "address", address, strlen(address)) ||
         json_object_update_new(o, json_pack("{s:i, s:I, s:I, s:b, s:b}", "weight", weight, "_id",
@@ -354,6 +380,53 @@ static int add_server(hap *h, const hap_line *l)
                                             "_backup", backup, "_disabled", disabled)))
         return PLACER_ENOMEM;
     return 0;
+}
+
+static int add_server(hap *h, const hap_line *l)
+{
+    if (l->n < 3)
+        return fail(h, "server: expected \"server NAME ADDRESS [options]\"");
+    int weight = h->be.def_weight, backup = h->be.def_backup, disabled = h->be.def_disabled;
+    long long id = 0;
+    int err = server_options(h, l, 3, &weight, &id, &backup, &disabled);
+    return err ? err : add_one(h, l->word[1], l->word[2], weight, id, backup, disabled);
+}
+
+/* "server-template PREFIX N|LOW-HIGH ADDRESS [options]": the servers
+ * PREFIXLOW .. PREFIXHIGH (1 .. N), each as a server line of that address
+ * (server.c's _srv_parse_tmpl_init). */
+static int add_template(hap *h, const hap_line *l)
+{
+    char w[80];
+    if (l->n < 4)
+        return fail(h, "server-template: expected \"server-template PREFIX N|LOW-HIGH ADDRESS "
+                       "[options]\"");
+    const char *r = l->word[2], *dash = strchr(r, '-');
+    char low_text[16] = "1";
+    if (dash && (size_t)(dash - r) < sizeof low_text) {
+        memcpy(low_text, r, (size_t)(dash - r));
+        low_text[dash - r] = '\0';
+    }
+    long long low = dash && (size_t)(dash - r) >= sizeof low_text ? -1
+                                                                  : plc_imp_decimal(low_text, MAX_ID);
+    long long high = plc_imp_decimal(dash ? dash + 1 : r, MAX_ID);
+    if (low < 0 || high < 1 || low > high)
+        return fail(h, "server-template: \"%s\" is not a number or a range LOW-HIGH (haproxy "
+                       "refuses it)", shown(r, w, sizeof w));
+    if (strlen(l->word[1]) + 8 > PLACER_MAX_ID_LEN)
+        return fail(h, "server-template: a prefix longer than placer's ids take");
+    int weight = h->be.def_weight, backup = h->be.def_backup, disabled = h->be.def_disabled;
+    long long id = 0;
+    int err = server_options(h, l, 4, &weight, &id, &backup, &disabled);
+    if (!err && id)
+        return fail(h, "server-template: id is not imported (which ids haproxy gives the "
+                       "servers is not checked here): write the servers out");
+    char name[PLACER_MAX_ID_LEN + 1];
+    for (long long i = low; !err && i <= high; i++) {
+        snprintf(name, sizeof name, "%s%lld", l->word[1], i);
+        err = add_one(h, name, l->word[3], weight, 0, backup, disabled);
+    }
+    return err;
 }
 
 /* A line of the chosen backend. */
@@ -365,13 +438,18 @@ static int backend_line(hap *h, hap_settings *s, const hap_line *l, int is_defau
     if (eq(k, "hash-type"))
         return parse_hash_type(h, s, l);
     if (eq(k, "hash-balance-factor")) {
+        long long f = l->n == 2 ? plc_imp_decimal(l->word[1], 2147483647) : -1;
+        if (f < 0 || (f && f < 100))
+            return fail(h, "'hash-balance-factor' must be 0 or greater than 100 (haproxy "
+                           "refuses it)");
         s->factor_line = h->line;
+        s->factor = f;
         return 0;
     }
     if (eq(k, "default-server"))
         return server_options(h, l, 1, &s->def_weight, NULL, &s->def_backup, &s->def_disabled);
     if (!is_defaults && eq(k, "server-template"))
-        return fail(h, "server-template is not imported: write its servers out");
+        return add_template(h, l);
     if (!is_defaults && eq(k, "server"))
         return add_server(h, l);
     return 0; /* everything else leaves placement alone */
@@ -572,11 +650,6 @@ static int membership(hap *h, json_t *doc)
         h->line = s->lb_line;
         return fail(h, "%s", s->lb_why);
     }
-    if (s->factor_line) {
-        h->line = s->factor_line;
-        return fail(h, "hash-balance-factor: placer's bounded loads are a per-lookup choice "
-                       "(placer_lookup_bounded), not part of a snapshot; remove it to import");
-    }
     int err = assign_ids(h);
     if (err)
         return err;
@@ -621,8 +694,16 @@ static int membership(hap *h, json_t *doc)
     json_object_set_new(doc, "key_hash",
                         json_string(s->source ? "source" : s->fn ? s->fn : "sdbm"));
     json_object_set_new(doc, "avalanche", json_boolean(s->avalanche));
+    size_t fields = 5;
+    if (s->factor_line && s->factor) {
+        note(h, s->factor_line, "hash-balance-factor %lld: recorded; with no loads known, keys "
+                                "go where haproxy sends them at zero load (placer_lookup_bounded "
+                                "takes loads)", s->factor);
+        json_object_set_new(doc, "hash_balance_factor", json_integer((json_int_t)s->factor));
+        fields++;
+    }
     json_object_set_new(doc, "nodes", nodes);
-    return json_object_size(doc) == 5 ? 0 : PLACER_ENOMEM;
+    return json_object_size(doc) == fields ? 0 : PLACER_ENOMEM;
 }
 
 int placer_haproxy_membership(const char *cfg, size_t len, const char *backend, char **json,

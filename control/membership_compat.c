@@ -55,7 +55,8 @@ static int not_the_programs(plc_mctx *c, const char *what, const char *kind, int
 
 int plc_m_compat_only_top_field(plc_mctx *c, const char *key)
 {
-    static const char *const only[] = {"distribution", "avalanche", "hash_tag", "slots", NULL};
+    static const char *const only[] = {"distribution", "avalanche", "hash_tag", "slots",
+                                       "hash_balance_factor", NULL};
     for (size_t i = 0; only[i]; i++)
         if (!strcmp(key, only[i]))
             return plc_m_fail(c, "applies only with \"compat\" (a compatibility mode)");
@@ -118,6 +119,14 @@ int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int pro
             o.hash_tag = json_string_value(v);
         } else if (!strcmp(key, "slots")) {
             err = only_for(c, program, PLACER_COMPAT_REDIS, "");
+        } else if (!strcmp(key, "hash_balance_factor")) {
+            /* recorded, not built: at zero load haproxy's bounded loads place as
+             * its ring does; loads are placer_lookup_bounded's, per lookup */
+            err = only_for(c, program, PLACER_COMPAT_HAPROXY, ": hash-balance-factor");
+            if (!err && (!json_is_integer(v) || json_integer_value(v) < 0 ||
+                         json_integer_value(v) > 2147483647 ||
+                         (json_integer_value(v) && json_integer_value(v) < 100)))
+                err = plc_m_fail(c, "expected 0 or an integer from 100 (haproxy's rule)");
         } else if (!strcmp(key, "strategy")) {
             err = plc_m_fail(c, "does not apply with \"compat\": %s's own ring or table places the "
                                 "keys (omit it)", program_name(program));
@@ -128,7 +137,8 @@ int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int pro
                              program == PLACER_COMPAT_REDIS ? "slot map" : "ring or table");
         } else {
             err = plc_m_fail(c, "unknown field (known with \"compat\": epoch, compat, "
-                                "distribution, key_hash, avalanche, hash_tag, slots, nodes)");
+                                "distribution, key_hash, avalanche, hash_tag, slots, "
+                                "hash_balance_factor, nodes)");
         }
         if (err)
             return err;

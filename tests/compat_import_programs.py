@@ -8,15 +8,20 @@ setenv and the like, conditional blocks, regex ACLs.
     same condition around a server: taken, not taken, or refused; placer
     refuses only what haproxy refuses or what depends on the proxy's build
     or exact 2.6.x (feature(), version_atleast(2.6.5)), never guesses;
+  * server keywords: haproxy 2.6's taken, later ones (hash-key, 3.0)
+    refused, by `haproxy -c` and by the import alike;
   * keys: haproxy on loopback with variables in every position (double
     quotes, defaults, ${N[*]}, $.LINE, bare and single-quoted addresses,
     setenv/presetenv/unsetenv, --env-file) in front of five servers that
     answer their index; every key's server, asked through haproxy, against
-    `placer lookup` of `placer import-haproxy` of the same file.
+    `placer lookup` of `placer import-haproxy` of the same file; and a
+    backend of server-template servers, an explicit id and
+    hash-balance-factor, haproxy naming its server in a header.
 
 Usage: compat_import_programs.py PATH/TO/placer. Exit 0 when all match, 1 on a
 difference, 77 (skipped) when haproxy is not installed.
 """
+import http.client
 import http.server
 import os
 import random
@@ -90,6 +95,29 @@ def conditions(tmp):
             print("ok   .if %-40s haproxy %s, placer %s" % (cond, hv, "refuses" if pv is None else pv))
 
 
+# Server keywords: haproxy 2.6's (with their argument) and later ones.
+KEYWORDS = ["check", "backup", "no-tfo", "send-proxy-v2-ssl-cn", "inter 2s", "proxy-v2-options ssl",
+            "ws h1", "source 127.0.0.1 usesrc clientip", "hash-key addr", "shard 1",
+            "curves X25519", "init-state up", "guid g"]
+
+
+def keywords(tmp):
+    for kw in KEYWORDS:
+        cfg = os.path.join(tmp, "kw.cfg")
+        with open(cfg, "w") as f:
+            f.write("backend b\n  balance uri\n  server s0 127.0.0.1:81\n"
+                    "  server s1 127.0.0.1:80 %s\n" % kw)
+        r = subprocess.run(["haproxy", "-c", "-f", cfg], capture_output=True, timeout=30)
+        known = b"unknown keyword" not in r.stdout + r.stderr
+        p = subprocess.run([cp.PLACER, "import-haproxy", cfg, "--backend", "b", "--membership-out",
+                            os.path.join(tmp, "kw.json")], capture_output=True, timeout=30)
+        cp.check(known == (p.returncode == 0) and p.returncode in (0, 2),
+                 "server keyword %s: haproxy %s, import-haproxy exit %d"
+                 % (kw, "knows it" if known else "refuses it", p.returncode))
+        if known == (p.returncode == 0):
+            print("ok   server ... %-32s %s by both" % (kw, "taken" if known else "refused"))
+
+
 class Index(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -142,6 +170,10 @@ frontend f
 frontend fm
   bind 127.0.0.1:"$FPORT_M"
   default_backend bm
+frontend ft
+  bind 127.0.0.1:${FPORT_T}
+  http-response set-header X-Server %s
+  default_backend bt
 backend b
   balance url_param k
   hash-type consistent
@@ -162,16 +194,38 @@ backend bm
   balance url_param k
   hash-type map-based crc32
   server-template-free s9 127.0.0.1:1
+backend bt
+  balance url_param k
+  hash-type consistent djb2
+  hash-balance-factor 150
+  server a 127.0.0.1:$PORT0 id 3
+  server-template web 4 "${HOST}:${PORT1}" weight 5
+  server-template t 7-8 127.0.0.1:${PORT2} backup
+  server-template v 2-3 127.0.0.1:${PORT3} weight "${NOPE-2}"
+  server z 127.0.0.1:$PORT4
 '''
+
+
+def ask_server(port, keys):
+    """The server haproxy chose for each key, from its X-Server header."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=cp.TIMEOUT)
+    out = []
+    for k in keys:
+        conn.request("GET", "/?k=" + k)
+        r = conn.getresponse()
+        r.read()
+        out.append(r.getheader("X-Server") if r.status == 200 else None)
+    conn.close()
+    return out
 
 
 def env_keys(tmp, rng):
     servers = backends(5)
     ports = [s.server_address[1] for s in servers]
-    fport, fport_m = cp.free_ports(2)
+    fport, fport_m, fport_t = cp.free_ports(3)
     env = dict(os.environ, RUNDIR=tmp, PORT0=str(ports[0]), PORT1=str(ports[1]),
                PORT2=str(ports[2]), PORT3=str(ports[3]), PORT4=str(ports[4]), HOST="127.0.0.1",
-               FPORT=str(fport), FPORT_M=str(fport_m), W0="2", GONE="1", MODE="prod",
+               FPORT=str(fport), FPORT_M=str(fport_m), FPORT_T=str(fport_t), W0="2", GONE="1", MODE="prod",
                OPTS="weight  5")
     env.pop("NOPE", None)
     cfg_text = HAPROXY_ENV_CFG.replace("  server-template-free s9 127.0.0.1:1\n", "".join(
@@ -185,6 +239,7 @@ def env_keys(tmp, rng):
     cp.PROCS.append(hap)
     cp.wait_port(fport, hap, "haproxy")
     cp.wait_port(fport_m, hap, "haproxy")
+    cp.wait_port(fport_t, hap, "haproxy")
     keys = cp.http_keys(rng, KEYS)
     # the importing host's own environment differs: the values come from --env-file
     env_file = os.path.join(tmp, "proxy.env")
@@ -200,6 +255,12 @@ def env_keys(tmp, rng):
         names = [o for o, _, _ in cp.placer_lookup(cp.PLACER, snap, keys)]
         placed = [int(o[1:]) for o in names]
         cp.compare("import-haproxy, variables, backend %s" % backend, asked, placed)
+    # server-template's servers share an address: haproxy names the one it chose
+    snap = os.path.join(tmp, "env-bt.snap")
+    cp.run_placer(cp.PLACER, ["import-haproxy", cfg, "--backend", "bt", "--env-file", env_file,
+                              "-o", snap])
+    cp.compare("import-haproxy, server-template, hash-balance-factor", ask_server(fport_t, keys),
+               [o for o, _, _ in cp.placer_lookup(cp.PLACER, snap, keys)])
     for s in servers:
         s.shutdown()
 
@@ -216,6 +277,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="placer-compat-import-")
     try:
         conditions(tmp)
+        keywords(tmp)
         env_keys(tmp, rng)
     except Exception as e:  # a program that did not start or answer is a failure
         cp.check(False, "%s: %s" % (type(e).__name__, e))

@@ -163,10 +163,15 @@ static void test_refusals(void)
     refused("backend b\n  balance uri\n  hash-type ring\n" S, "b", "line 3: hash-type \"ring\"");
     refused("backend b\n  balance uri\n  hash-type consistent md5\n" S, "b", "\"md5\" is not a function");
     refused("backend b\n  balance uri\n  hash-type consistent sdbm fast\n" S, "b", "the only modifier is avalanche");
-    refused("backend b\n  balance uri\n  hash-balance-factor 150\n" S, "b",
-            "line 3: hash-balance-factor: placer's bounded loads are a per-lookup choice");
-    refused("defaults\n  hash-balance-factor 150\nbackend b\n  balance uri\n" S, "b", "line 2: hash-balance-factor");
-    refused("backend b\n  balance uri\n  server-template s 3 1.2.3.4:80\n", "b", "server-template is not imported");
+    refused("backend b\n  balance uri\n  hash-balance-factor 50\n" S, "b",
+            "line 3: 'hash-balance-factor' must be 0 or greater than 100");
+    refused("backend b\n  balance uri\n  server-template s 3-1 1.2.3.4:80\n", "b",
+            "line 3: server-template: \"3-1\" is not a number or a range");
+    refused("backend b\n  balance uri\n  server-template s 3 1.2.3.4:80 id 4\n", "b",
+            "line 3: server-template: id is not imported");
+    refused("backend b\n  balance uri\n  server-template s 3 1.2.3.4:80\n"
+            "  server-template s 0-1 1.2.3.4:80\n", "b",
+            "line 4: server \"s1\" is line 3's too");
     refused("backend b\n  balance uri\n  server a 1.2.3.4:80 weight 257\n", "b", "line 3: weight \"257\": haproxy's weights are 0 to 256");
     refused("backend b\n  balance uri\n  server a 1.2.3.4:80 id 0\n", "b", "id \"0\"");
     refused("backend b\n  balance uri\n  server a 1.2.3.4:80 id 2000000\n", "b", "placer's haproxy ids end at 1048575");
@@ -196,6 +201,13 @@ static void test_refusals(void)
     refused("backend b\n  balance uri\n.if 1\n.alert \"no\"\n.endif\n", "b",
             "line 4: .alert in an active block");
     refused("backend b\n  balance uri\n.bogus\n", "b", "line 3: unknown directive '.bogus'");
+    refused("backend b\n  balance uri\n  server a 10.0.0.1:80 hash-key addr\n", "b",
+            "line 3: unknown keyword 'hash-key' (haproxy 2.6 refuses it: hash-key came with "
+            "haproxy 3.0)");
+    refused("backend b\n  balance uri\n  server a 10.0.0.1:80 ${OPTS[*]}\n", "b",
+            "line 3: unknown keyword '${OPTS[*]}'");
+    refused("backend b\n  balance uri\n  server a 10.0.0.1:80 check inter\n", "b",
+            "line 3: 'inter' expects an argument");
     refused("backend b from nope\n  balance uri\n" S, "b", "line 1: backend \"b\" from \"nope\": no defaults section");
     refused("backend b\n  balance uri\n" S "backend b\n", "b", "line 4: backend \"b\" is declared twice");
     refused("backend c\n  balance uri\n" S, "b", "no backend or listen section \"b\"");
@@ -244,7 +256,7 @@ static void test_environment(void)
         "  server s1 ${PLC_T_APP}:$PLC_T_PORT weight \"$PLC_T_W\"\n"
         "  server s2 '$PLC_T_NEW:80' weight \"${PLC_T_UNSET-3}\"\n"
         "  server s3 \"10.0.0.$PLC_T_GONE:80\" id \"$.LINE\"\n"
-        "  server s\"4\" 10.0.0.5:80 ${PLC_T_OPTS[*]}\n";
+        "  server s\"4\" 10.0.0.5:80 'weight' \"${PLC_T_NOPE[*]}2\"\n";
     setenv("PLC_T_OPTS", "weight  9", 1);
     json_t *d = doc_of(text, "b", why, sizeof why);
     check_node(d, 0, "s1", 7, 1);
@@ -257,8 +269,8 @@ static void test_environment(void)
                   "10.0.0.4:80"));
     CHECK(!strcmp(json_string_value(json_object_get(json_array_get(nodes, 2), "address")),
                   "10.0.0.:80"));
-    /* ${X[*]} expands only inside double quotes: bare, the option is text */
-    CHECK_EQ(json_integer_value(json_object_get(json_array_get(nodes, 3), "weight")), 1);
+    /* an unset ${X[*]} adds nothing to its word */
+    CHECK_EQ(json_integer_value(json_object_get(json_array_get(nodes, 3), "weight")), 2);
     CHECK(strstr(why, "the value of URL parameter \"k\"") != NULL);
     json_decref(d);
     /* resetenv keeps only the names it lists */
@@ -273,6 +285,52 @@ static void test_environment(void)
     CHECK(!strcmp(json_string_value(json_object_get(json_array_get(nodes, 0), "address")),
                   "10.0.0.2:8080"));
     json_decref(d);
+}
+
+/* server-template's servers as haproxy creates them (PREFIX1..PREFIXN or
+ * the range's, the template's address and options, automatic ids in
+ * order); hash-balance-factor recorded in the document, from defaults
+ * too, and a membership with it builds. */
+static void test_template_factor(void)
+{
+    char why[1024];
+    setenv("PLC_T_TPL", "10.0.0.7", 1);
+    const char *text = "defaults\n  hash-balance-factor 150\nbackend b\n  balance uri\n"
+                       "  hash-type consistent\n  server a 10.0.0.1:80 id 3\n"
+                       "  server-template web 3 \"${PLC_T_TPL}:8080\" weight 5\n"
+                       "  server-template t 7-8 10.0.0.9:80 backup\n  server z 10.0.0.2:80\n";
+    json_t *d = doc_of(text, "b", why, sizeof why);
+    CHECK_EQ(json_integer_value(json_object_get(d, "hash_balance_factor")), 150);
+    CHECK(strstr(why, "line 2: hash-balance-factor 150: recorded") != NULL);
+    CHECK(strstr(why, "line 8: server t7 is a backup") != NULL);
+    CHECK(strstr(why, "line 8: server t8 is a backup") != NULL);
+    const json_t *nodes = json_object_get(d, "nodes");
+    CHECK_EQ(json_array_size(nodes), 5);
+    check_node(d, 0, "a", 1, 3);
+    check_node(d, 1, "web1", 5, 2);
+    check_node(d, 2, "web2", 5, 4); /* 3 is a's */
+    check_node(d, 3, "web3", 5, 5);
+    check_node(d, 4, "z", 1, 8);    /* t7 and t8 took 6 and 7 */
+    CHECK(!strcmp(json_string_value(json_object_get(json_array_get(nodes, 2), "address")),
+                  "10.0.0.7:8080"));
+    json_decref(d);
+    placer_snapshot *s = NULL;
+    CHECK_EQ(placer_haproxy_import(text, strlen(text), "b", 1, &s, why, sizeof why), 0);
+    CHECK_EQ(s ? placer_node_count(s) : 0, 5);
+    placer_snapshot_free(s);
+    /* the field is haproxy's only, 0 or from 100 */
+    const char *bad[] = {"{\"compat\": \"nginx\", \"hash_balance_factor\": 150, \"nodes\": "
+                         "[{\"id\": \"a\", \"address\": \"x:1\"}]}",
+                         "{\"compat\": \"haproxy\", \"hash_balance_factor\": 99, \"nodes\": "
+                         "[{\"id\": \"a\"}]}",
+                         "{\"hash_balance_factor\": 150, \"nodes\": [{\"id\": \"a\"}]}"};
+    for (size_t i = 0; i < 3; i++) {
+        placer_builder *b = NULL;
+        uint64_t epoch;
+        CHECK_EQ(placer_membership_parse(bad[i], strlen(bad[i]), "m", &b, &epoch, why, sizeof why),
+                 PLACER_EFORMAT);
+        CHECK(strstr(why, "hash_balance_factor") != NULL);
+    }
 }
 
 /* Conditional blocks as haproxy 2.6 evaluates them: the servers of the
@@ -349,5 +407,6 @@ int main(void)
     test_encoding();
     test_environment();
     test_conditions();
+    test_template_factor();
     return check_done("test_import_haproxy");
 }
