@@ -14,6 +14,11 @@
 
 #include "placer.h"
 
+/* The most servers an importer takes in one backend, upstream or pool: a
+ * line of a few bytes (haproxy's server-template 1-1048575) must not make
+ * gigabytes of document. Above every point cap but map-based tables'. */
+#define PLC_IMP_MAX_SERVERS 100000u
+
 /* doc as indented JSON text ending in a newline, through placer_mem_alloc
  * (*text; release with placer_mem_free) with its length. Returns 0 or
  * PLACER_ENOMEM. */

@@ -358,8 +358,9 @@ static int add_one(hap *h, const char *name, const char *addr_word, int weight, 
     if (strlen(name) > PLACER_MAX_ID_LEN ||
         hap_expand_address(addr_word, &env, address, sizeof address))
         return fail(h, "server: longer than placer's %u-byte ids", PLACER_MAX_ID_LEN);
-    if (json_array_size(h->servers) >= PLACER_MAX_NODES)
-        return fail(h, "more than %u servers (placer's limit)", PLACER_MAX_NODES);
+    if (json_array_size(h->servers) >= PLC_IMP_MAX_SERVERS)
+        return fail(h, "more than %u servers in a backend (placer's import limit)",
+                    PLC_IMP_MAX_SERVERS);
     const size_t *other = plc_set_find(&h->names, name, strlen(name));
     if (other)
         return fail(h, "server \"%s\" is line %zu's too (haproxy refuses two of one name)",

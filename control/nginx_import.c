@@ -202,6 +202,9 @@ static int server(ngx *g, const json_t *words)
                         shown(p, w, sizeof w));
         }
     }
+    if (json_array_size(g->nodes) >= PLC_IMP_MAX_SERVERS)
+        return fail(g, "more than %u servers in an upstream (placer's import limit)",
+                    PLC_IMP_MAX_SERVERS);
     if (down) {
         g->down_seen = 1;
         note(g, "server %s is down: left out (nginx walks past its points)", addr);

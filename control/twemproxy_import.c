@@ -209,6 +209,9 @@ static int add_server(tw *t)
     long n = (long)t->ev.data.scalar.length, p = n - 1;
     yaml_mark_t m = t->ev.start_mark;
     size_t index = t->servers++;
+    if (index >= PLC_IMP_MAX_SERVERS)
+        return fail_at(t, m, "more than %u servers in a pool (placer's import limit)",
+                       PLC_IMP_MAX_SERVERS);
     int unix_path = n > 0 && s[0] == '/';
     const char *shape = "expected \"host:port:weight [name]\" or \"/unix/path:weight [name]\"";
     int err = text_scalar(t, "a server");

@@ -167,6 +167,8 @@ static void test_refusals(void)
             "line 3: 'hash-balance-factor' must be 0 or greater than 100");
     refused("backend b\n  balance uri\n  server-template s 3-1 1.2.3.4:80\n", "b",
             "line 3: server-template: \"3-1\" is not a number or a range");
+    refused("backend b\n  balance uri\n  server-template s 1-100001 1.2.3.4:80\n", "b",
+            "line 3: more than 100000 servers in a backend (placer's import limit)");
     refused("backend b\n  balance uri\n  server-template s 3 1.2.3.4:80 id 4\n", "b",
             "line 3: server-template: id is not imported");
     refused("backend b\n  balance uri\n  server-template s 3 1.2.3.4:80\n"
