@@ -229,6 +229,7 @@ int cli_file_and_json(const char *cmd, int argc, char **argv, void (*usage)(FILE
 typedef struct cli_import {
     const char *input, *output, *membership_out, *pool;
     const char *env_file; /* import-haproxy --env-file */
+    int resolve;          /* import-nginx --resolve */
     const char *doc_name; /* what messages call the membership the import wrote */
     uint64_t epoch;
     int has_epoch, json;
@@ -240,6 +241,7 @@ enum {
     CLI_OPT_IMPORT_JSON,
     CLI_OPT_IMPORT_POOL,
     CLI_OPT_IMPORT_ENV_FILE,
+    CLI_OPT_IMPORT_RESOLVE,
 };
 
 /* The options every import takes; a command adds its NAME option (with

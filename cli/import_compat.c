@@ -99,6 +99,9 @@ int cli_import_options(const char *cmd, int argc, char **argv, const struct opti
         case CLI_OPT_IMPORT_ENV_FILE:
             im->env_file = optarg;
             break;
+        case CLI_OPT_IMPORT_RESOLVE:
+            im->resolve = 1;
+            break;
         default:
             return c == CLI_OPT_HELP ? CLI_OPT_HELP : CLI_USAGE;
         }

@@ -50,8 +50,9 @@ int plc_imp_set_text(json_t *o, const char *field, const char *s, size_t n);
  * with NULL; the step-count tests read the count. */
 int plc_haproxy_membership_counted(const char *cfg, size_t len, const char *backend, char **json,
                                    size_t *json_len, char *why, size_t why_len, uint64_t *work);
-int plc_nginx_membership_counted(const char *path, const char *upstream, char **json,
-                                 size_t *json_len, char *why, size_t why_len, uint64_t *work);
+int plc_nginx_membership_counted(const char *path, const char *upstream, unsigned flags,
+                                 char **json, size_t *json_len, char *why, size_t why_len,
+                                 uint64_t *work);
 int plc_twemproxy_membership_counted(const char *yaml, size_t len, const char *pool, char **json,
                                      size_t *json_len, char *why, size_t why_len, uint64_t *work);
 

@@ -26,6 +26,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <netdb.h>
 #include <fcntl.h>
 #include <glob.h>
 #include <stdarg.h>
@@ -64,6 +65,9 @@ typedef struct ngx {
     const char *hash_file;
     json_t *nodes;
     struct seen_file *files_seen; /* file names, kept for messages and hash_file */
+    int resolve;           /* PLACER_NGINX_RESOLVE */
+    const char *name_file; /* the first server given by host name, for messages */
+    size_t name_line;
     plc_set ids;           /* every id given, with the next "#k" to try for it */
     uint64_t *work;        /* hash-set probes, when counted */
 } ngx;
@@ -167,6 +171,23 @@ static int literal_address(const char *a)
     return atoi(end + 1) >= 1 && atoi(end + 1) <= 65535;
 }
 
+/* A host name with an optional :port, as ngx_parse_url takes it. */
+static int host_name(const char *a)
+{
+    const char *colon = strrchr(a, ':');
+    size_t n = colon ? (size_t)(colon - a) : strlen(a);
+    if (!n || n > 253)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((a[i] >= 'a' && a[i] <= 'z') || (a[i] >= 'A' && a[i] <= 'Z') ||
+              (a[i] >= '0' && a[i] <= '9') || a[i] == '-' || a[i] == '.' || a[i] == '_'))
+            return 0;
+    if (!colon)
+        return 1;
+    long long port = plc_imp_decimal(colon + 1, 65535);
+    return port >= 1;
+}
+
 static int server(ngx *g, const json_t *words)
 {
     char w[80];
@@ -174,10 +195,10 @@ static int server(ngx *g, const json_t *words)
     if (n < 2)
         return fail(g, "server: an address is missing");
     const char *addr = arg(words, 1);
-    if (!literal_address(addr))
-        return fail(g, "server \"%s\": expected an IP address (with :port) or unix:path; nginx "
-                       "resolves a host name at start, maybe to several peers: write the address",
-                    shown(addr, w, sizeof w));
+    int by_name = !literal_address(addr);
+    if (by_name && !host_name(addr))
+        return fail(g, "server \"%s\": expected an IP address or a host name (with :port), or "
+                       "unix:path", shown(addr, w, sizeof w));
     if (strlen(addr) > PLACER_MAX_ID_LEN - 8)
         return fail(g, "server \"%s\": longer than placer's ids", shown(addr, w, sizeof w));
     long long weight = 1;
@@ -230,7 +251,12 @@ static int server(ngx *g, const json_t *words)
     if (err < 0)
         return err;
     json_t *o = json_object();
+    if (by_name && !g->name_file) {
+        g->name_file = g->file;
+        g->name_line = g->line;
+    }
     if (!o || json_array_append_new(g->nodes, o) || plc_imp_set_text(o, "id", id, id_len) ||
+        (by_name && json_object_set_new(o, "_line", json_integer((json_int_t)g->line))) ||
         plc_imp_set_text(o, "address", addr, addr_len) ||
         json_object_set_new(o, "weight", json_integer((json_int_t)weight)))
         return PLACER_ENOMEM;
@@ -425,6 +451,119 @@ static int parse_file(ngx *g, const char *path, int ctx, int depth)
     return err;
 }
 
+/* Plain hash places by peer: a name is as many peers as it resolves to,
+ * in nginx's order (ngx_inet_resolve_host: IPv4 addresses, then IPv6), each
+ * with the server's weight. The nodes with those addresses replace it. */
+static int resolve_names(ngx *g)
+{
+    char w[80];
+    json_t *nodes = json_array();
+    int err = nodes ? 0 : PLACER_ENOMEM;
+    plc_set ids;
+    if (!err && (err = plc_set_init(&ids, g->work)) != 0) {
+        json_decref(nodes);
+        return err;
+    }
+    for (size_t i = 0; !err && i < json_array_size(g->nodes); i++) {
+        json_t *o = json_array_get(g->nodes, i);
+        const json_t *line = json_object_get(o, "_line");
+        if (!line) {
+            const char *id = json_string_value(json_object_get(o, "id"));
+            err = json_array_append(nodes, o) || (id && plc_set_add(&ids, id, strlen(id), 0) < 0)
+                      ? PLACER_ENOMEM : 0;
+            continue;
+        }
+        const char *text = json_string_value(json_object_get(o, "address"));
+        char host[256];
+        const char *colon = strrchr(text, ':');
+        size_t n = colon ? (size_t)(colon - text) : strlen(text);
+        memcpy(host, text, n);
+        host[n] = '\0';
+        const char *port = colon ? colon + 1 : "80";
+        struct addrinfo hints = {0}, *res = NULL;
+        hints.ai_family = AF_UNSPEC;
+        hints.ai_socktype = SOCK_STREAM;
+        int rc = getaddrinfo(host, NULL, &hints, &res);
+        g->line = (size_t)json_integer_value(line);
+        if (rc) {
+            err = fail(g, "server \"%s\": host not found (%s)", shown(text, w, sizeof w),
+                       gai_strerror(rc));
+            break;
+        }
+        char noted[PLC_IMP_NOTES_MAX / 4] = "";
+        for (int family = AF_INET; !err && family; family = family == AF_INET ? AF_INET6 : 0) {
+            for (const struct addrinfo *a = res; !err && a; a = a->ai_next) {
+                if (a->ai_family != family)
+                    continue;
+                char ip[INET6_ADDRSTRLEN], id[PLACER_MAX_ID_LEN + 1];
+                const void *bytes = family == AF_INET
+                    ? (const void *)&((const struct sockaddr_in *)a->ai_addr)->sin_addr
+                    : (const void *)&((const struct sockaddr_in6 *)a->ai_addr)->sin6_addr;
+                inet_ntop(family, bytes, ip, sizeof ip);
+                int len = snprintf(id, sizeof id, family == AF_INET ? "%s:%s" : "[%s]:%s", ip, port);
+                /* nginx keeps every peer: an address twice is two ids */
+                for (unsigned k = 2; plc_set_find(&ids, id, (size_t)len); k++)
+                    len = snprintf(id, sizeof id, family == AF_INET ? "%s:%s#%u" : "[%s]:%s#%u",
+                                   ip, port, k);
+                size_t at = strlen(noted);
+                char *hash = strchr(id, '#');
+                size_t shown_len = hash ? (size_t)(hash - id) : (size_t)len;
+                if (at + shown_len + 3 < sizeof noted) {
+                    memcpy(noted + at, ", ", at ? 2 : 0);
+                    memcpy(noted + at + (at ? 2 : 0), id, shown_len);
+                    noted[at + (at ? 2 : 0) + shown_len] = '\0';
+                }
+                json_t *peer = json_pack("{s:s, s:s#, s:O}", "id", id, "address", id,
+                                         hash ? (int)(hash - id) : len, "weight",
+                                         json_object_get(o, "weight"));
+                if (!peer || json_array_append_new(nodes, peer) ||
+                    plc_set_add(&ids, id, (size_t)len, 0) < 0)
+                    err = PLACER_ENOMEM;
+            }
+        }
+        freeaddrinfo(res);
+        if (!err)
+            note(g, "server %s resolved to %s", text, noted);
+    }
+    plc_set_free(&ids);
+    if (!err) {
+        json_decref(g->nodes);
+        g->nodes = nodes;
+    } else {
+        json_decref(nodes);
+    }
+    return err;
+}
+
+/* Without "consistent": names resolved (resolve_names) or refused; with
+ * it, nginx hashes a server's text as written, so its node stays. */
+static int host_names(ngx *g)
+{
+    if (!g->name_file)
+        return 0;
+    const char *file = g->file;
+    size_t line = g->line;
+    int err = 0;
+    if (!g->consistent && !g->resolve) {
+        g->file = g->name_file;
+        g->line = g->name_line;
+        err = fail(g, "a server given by host name with hash %s without consistent: nginx "
+                      "places by the addresses the name resolves to at its start (give "
+                      "--resolve to resolve it here, or write the addresses)", g->key);
+    } else if (!g->consistent) {
+        g->file = g->name_file;
+        err = resolve_names(g);
+    } else {
+        for (size_t i = 0; i < json_array_size(g->nodes); i++)
+            json_object_del(json_array_get(g->nodes, i), "_line");
+    }
+    if (!err) {
+        g->file = file;
+        g->line = line;
+    }
+    return err;
+}
+
 static int membership(ngx *g, json_t *doc)
 {
     char w[80];
@@ -446,6 +585,9 @@ static int membership(ngx *g, json_t *doc)
         g->file = NULL;
         return fail(g, "upstream \"%s\" has no server up", g->want);
     }
+    int err = host_names(g);
+    if (err)
+        return err;
     note(g, "the key is the value of \"%s\"", g->key);
     json_object_set_new(doc, "distribution", json_string(g->consistent ? "consistent" : "hash"));
     json_object_set(doc, "nodes", g->nodes);
@@ -455,11 +597,18 @@ static int membership(ngx *g, json_t *doc)
 int placer_nginx_membership(const char *path, const char *upstream, char **json, size_t *json_len,
                             char *why, size_t why_len)
 {
-    return plc_nginx_membership_counted(path, upstream, json, json_len, why, why_len, NULL);
+    return plc_nginx_membership_counted(path, upstream, 0, json, json_len, why, why_len, NULL);
 }
 
-int plc_nginx_membership_counted(const char *path, const char *upstream, char **json,
-                                 size_t *json_len, char *why, size_t why_len, uint64_t *work)
+int placer_nginx_membership_flags(const char *path, const char *upstream, unsigned flags,
+                                  char **json, size_t *json_len, char *why, size_t why_len)
+{
+    return plc_nginx_membership_counted(path, upstream, flags, json, json_len, why, why_len, NULL);
+}
+
+int plc_nginx_membership_counted(const char *path, const char *upstream, unsigned flags,
+                                 char **json, size_t *json_len, char *why, size_t why_len,
+                                 uint64_t *work)
 {
     if (why && why_len)
         why[0] = '\0';
@@ -471,6 +620,8 @@ int plc_nginx_membership_counted(const char *path, const char *upstream, char **
     if (g && doc && !json_object_set_new(doc, "compat", json_string("nginx")) &&
         (g->nodes = json_array()) != NULL && !plc_set_init(&g->ids, work)) {
         g->want = upstream;
+        g->resolve = (flags & PLACER_NGINX_RESOLVE) != 0;
+        g->work = work;
         g->msgs.why = why;
         g->msgs.why_len = why_len;
         const char *slash = strrchr(path, '/');

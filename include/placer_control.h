@@ -171,9 +171,22 @@ PLACER_CONTROL_API int placer_haproxy_import(const char *cfg, size_t len, const 
  * PLACER_EFORMAT with why ("FILE:LINE: ...") for what nginx refuses, an
  * upstream without hash (or with ip_hash, least_conn, random), a backup
  * server, a down server with plain hash (nginx rehashes), a server given
- * by host name, a file that cannot be read, no such upstream. */
+ * by host name with plain hash (nginx places by the addresses the name
+ * resolves to: see placer_nginx_membership_flags), a file that cannot be
+ * read, no such upstream. With "hash ... consistent" a server given by
+ * host name is a node of its text as written, which nginx hashes. */
 PLACER_CONTROL_API int placer_nginx_membership(const char *path, const char *upstream, char **json,
                                        size_t *json_len, char *why, size_t why_len);
+
+/* placer_nginx_membership with flags: PLACER_NGINX_RESOLVE resolves the
+ * host names of an upstream with plain hash through the system's resolver
+ * (getaddrinfo), as nginx resolves them at its start: each address is a
+ * node ("ip:port", IPv4 ones first, the server's weight), and a note lists
+ * them. A name that does not resolve is PLACER_EFORMAT. */
+#define PLACER_NGINX_RESOLVE 1u
+PLACER_CONTROL_API int placer_nginx_membership_flags(const char *path, const char *upstream,
+                                             unsigned flags, char **json, size_t *json_len,
+                                             char *why, size_t why_len);
 
 /* placer_nginx_membership's document built at `epoch` into *out: keys go
  * where nginx sends them. On success why holds the notes, as

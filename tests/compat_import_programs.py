@@ -18,8 +18,14 @@ setenv and the like, conditional blocks, regex ACLs.
     backend of server-template servers, an explicit id and
     hash-balance-factor, haproxy naming its server in a header.
 
-Usage: compat_import_programs.py PATH/TO/placer. Exit 0 when all match, 1 on a
-difference, 77 (skipped) when haproxy is not installed.
+With --nginx-hosts, nginx 1.22 instead, with servers given by host name,
+resolved from a hosts file bind-mounted over /etc/hosts in a private mount
+namespace (unshare -m; root only, else skipped): `hash ... consistent`
+(nodes of the names as written) and plain `hash` (`import-nginx --resolve`,
+a name of two addresses two peers), key for key.
+
+Usage: compat_import_programs.py PATH/TO/placer [--nginx-hosts]. Exit 0 when
+all match, 1 on a difference, 77 (skipped) when a program is not installed.
 """
 import http.client
 import http.server
@@ -265,7 +271,92 @@ def env_keys(tmp, rng):
         s.shutdown()
 
 
+NGINX_HOSTS = """127.0.0.1 app0.test
+127.0.0.2 app1.test
+127.0.0.3 app2.test
+127.0.0.11 multi.test
+127.0.0.12 multi.test
+"""
+
+
+def nginx_hosts(tmp, rng):
+    """Run inside a private mount namespace whose /etc/hosts is NGINX_HOSTS."""
+    pm, f1, f2, p0, p1 = cp.free_ports(5)
+    backends = [("127.0.0.1", p0), ("127.0.0.2", p1), ("127.0.0.3", 80), ("127.0.0.11", pm),
+                ("127.0.0.12", pm)]
+    conf = ["worker_processes 1;\ndaemon off;\nerror_log %s/nginx-error.log;\npid %s/nginx.pid;\n"
+            "events { worker_connections 256; }\nhttp {\n  access_log off;\n" % (tmp, tmp)]
+    for d in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        conf.append("  %s_temp_path %s/%s;\n" % (d, tmp, d))
+    for i, (ip, port) in enumerate(backends):
+        conf.append("  server { listen %s:%d; location / { return 200 \"%d\"; } }\n" % (ip, port, i))
+    conf.append("  upstream u_consistent {\n    hash $arg_k consistent;\n"
+                "    server app0.test:%d;\n    server app1.test:%d weight=2;\n    server app2.test;\n"
+                "    server multi.test:%d;\n  }\n" % (p0, p1, pm))
+    conf.append("  upstream u_hash {\n    hash $arg_k;\n    server multi.test:%d weight=2;\n"
+                "    server app0.test:%d;\n    server 127.0.0.2:%d;\n  }\n" % (pm, p0, p1))
+    conf.append("  server { listen 127.0.0.1:%d; location / { proxy_pass http://u_consistent; } }\n"
+                "  server { listen 127.0.0.1:%d; location / { proxy_pass http://u_hash; } }\n}\n"
+                % (f1, f2))
+    ncfg = os.path.join(tmp, "nginx-hosts.conf")
+    with open(ncfg, "w") as f:
+        f.write("".join(conf))
+    log = open(os.path.join(tmp, "nginx-hosts.log"), "wb")
+    nginx = cp.start(["nginx", "-c", ncfg, "-p", tmp], log)
+    for port in (f1, f2, p0):  # the 127.0.0.1 ones; nginx opens all at once
+        cp.wait_port(port, nginx, "nginx")
+    keys = cp.http_keys(rng, KEYS)
+    for upstream, port, by in (("u_consistent", f1, "names"), ("u_hash", f2, "addresses")):
+        snap = os.path.join(tmp, upstream + ".snap")
+        cp.run_placer(cp.PLACER, ["import-nginx", ncfg, "--upstream", upstream, "--resolve",
+                                  "-o", snap])
+        if by == "names":  # nodes of the servers' text; a name's first address serves it
+            where = {"app0.test:%d" % p0: 0, "app1.test:%d" % p1: 1, "app2.test": 2,
+                     "multi.test:%d" % pm: 3}
+        else:
+            where = {"%s:%d" % b: i for i, b in enumerate(backends)}
+        placed = [where.get(a, -2) for _, a, _ in cp.placer_lookup(cp.PLACER, snap, keys)]
+        asked = cp.ask_http(port, keys)
+        if by == "names":
+            # with consistent nginx picks the server by the key, then one of
+            # its addresses by weighted turn: multi.test's two are one node
+            asked = [3 if x == 4 else x for x in asked]
+        cp.compare("import-nginx --resolve, %s (host %s)" % (upstream, by), asked, placed)
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[2] == "--in-namespace":
+        # unshare -m made this mount namespace: /etc/hosts is ours alone here
+        cp.PLACER = sys.argv[1]
+        subprocess.run(["mount", "--bind", sys.argv[3], "/etc/hosts"], check=True)
+        tmp = tempfile.mkdtemp(prefix="placer-compat-hosts-")
+        try:
+            nginx_hosts(tmp, random.Random(20261205))
+        except Exception as e:
+            cp.check(False, "%s: %s" % (type(e).__name__, e))
+        finally:
+            cp.stop_all()
+            if not cp.FAILED:
+                shutil.rmtree(tmp, ignore_errors=True)
+        print("nginx host names: %d passed, %d failed" % (cp.PASSED, cp.FAILED))
+        return 1 if cp.FAILED else 0
+    if len(sys.argv) == 3 and sys.argv[2] == "--nginx-hosts":
+        if not shutil.which("nginx") or not shutil.which("unshare"):
+            print("skipped: nginx or unshare is not installed")
+            return 77
+        if os.geteuid() != 0:
+            print("skipped: resolving nginx's host names from a private /etc/hosts needs root "
+                  "(unshare -m, mount --bind); the machine's /etc/hosts is never touched")
+            return 77
+        hosts = tempfile.NamedTemporaryFile("w", prefix="placer-hosts-", delete=False)
+        hosts.write(NGINX_HOSTS)
+        hosts.close()
+        try:
+            return subprocess.run(["unshare", "-m", "--propagation", "private", sys.executable,
+                                   os.path.abspath(__file__), sys.argv[1], "--in-namespace",
+                                   hosts.name], timeout=200).returncode
+        finally:
+            os.unlink(hosts.name)
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2

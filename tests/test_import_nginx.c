@@ -119,7 +119,10 @@ static void test_refusals(void)
     refused(UP("    hash $a;\n    server 127.0.0.1:1 backup;\n"), "u", "backup: nginx refuses backup servers");
     refused(UP("    hash $a;\n    server 127.0.0.1:1 weight=0;\n"), "u", "invalid parameter \"weight=0\"");
     refused(UP("    hash $a;\n    server 127.0.0.1:1 slow_start=5s;\n"), "u", "invalid parameter \"slow_start=5s\"");
-    refused(UP("    hash $a;\n    server cache.example:80;\n"), "u", "nginx.conf:4: server \"cache.example:80\": expected an IP address");
+    refused(UP("    hash $a;\n    server 10.0.0.1;\n    server cache.example:80;\n"), "u",
+            "nginx.conf:5: a server given by host name with hash $a without consistent");
+    refused(UP("    hash $a consistent;\n    server cache.example:8o;\n"), "u",
+            "nginx.conf:4: server \"cache.example:8o\": expected an IP address or a host name");
     refused(UP("    hash $a;\n    server 127.0.0.1:99999;\n"), "u", "expected an IP address");
     refused(UP("    hash $a;\n    server 127.0.0.1:1;\n    server 127.0.0.1:2 down;\n"), "u",
             "nginx.conf:3: hash $a without consistent and a server down");
@@ -143,12 +146,56 @@ static void test_refusals(void)
     PUT("loop.conf", "include loop.conf;\n");
     refused("include loop.conf;\n", "u", "nested deeper than 16");
     PUT("bad.conf", "upstream u {\n  hash $a;\n  server x;\n}\n");
-    refused("http {\n  include bad.conf;\n}\n", "u", "bad.conf:3: server \"x\"");
+    refused("http {\n  include bad.conf;\n}\n", "u", "bad.conf:3: a server given by host name");
     put("nul.conf", "upstream u { a\0b; }\n", 20);
     refused("http {\n  include nul.conf;\n}\n", "u", "nul.conf:1: a NUL byte");
     char *json = NULL;
     CHECK_EQ(placer_nginx_membership(NULL, "u", &json, NULL, NULL, 0), PLACER_ENULL);
     CHECK_EQ(placer_nginx_membership("x", NULL, &json, NULL, NULL, 0), PLACER_ENULL);
+}
+
+/* Servers by host name: with consistent, nodes of their text as written
+ * (nginx hashes it: host, and port or none); with plain hash, resolved
+ * when asked, each address a node in nginx's order (a name that does not
+ * resolve refused). "localhost" resolves without a network. */
+static void test_host_names(void)
+{
+    char why[1024], path[512];
+    json_t *d;
+    int err = import("http {\n  upstream u {\n    hash $k consistent;\n    server app1.internal:80;\n"
+                     "    server app2.internal weight=3;\n    server 10.0.0.1:80;\n  }\n}\n", "u", &d,
+                     why, sizeof why);
+    CHECK_EQ(err, 0);
+    const json_t *nodes = json_object_get(d, "nodes");
+    CHECK_EQ(json_array_size(nodes), 3);
+    CHECK(!strcmp(json_string_value(json_object_get(json_array_get(nodes, 1), "address")),
+                  "app2.internal"));
+    CHECK(!json_object_get(json_array_get(nodes, 1), "_line"));
+    json_decref(d);
+    PUT("nginx.conf", "http {\n  upstream u {\n    hash $k;\n    server localhost:8080 weight=2;\n"
+                      "    server 127.0.0.1:8080;\n  }\n}\n");
+    snprintf(path, sizeof path, "%s/nginx.conf", dir);
+    char *json = NULL;
+    size_t len = 0;
+    CHECK_EQ(placer_nginx_membership(path, "u", &json, &len, why, sizeof why), PLACER_EFORMAT);
+    CHECK(strstr(why, "nginx.conf:4: a server given by host name") != NULL);
+    err = placer_nginx_membership_flags(path, "u", PLACER_NGINX_RESOLVE, &json, &len, why,
+                                        sizeof why);
+    CHECK_EQ(err, 0);
+    d = err ? NULL : json_loadb(json, len, 0, NULL);
+    placer_mem_free(json);
+    nodes = json_object_get(d, "nodes");
+    CHECK(json_array_size(nodes) >= 2);
+    const json_t *first = json_array_get(nodes, 0), *last = json_array_get(nodes, json_array_size(nodes) - 1);
+    CHECK(first && json_integer_value(json_object_get(first, "weight")) == 2);
+    CHECK(last && !strcmp(json_string_value(json_object_get(last, "address")), "127.0.0.1:8080"));
+    CHECK(strstr(why, "nginx.conf:4: server localhost:8080 resolved to ") != NULL);
+    json_decref(d);
+    PUT("nginx.conf", "http {\n  upstream u {\n    hash $k;\n    server no-such-host.invalid;\n"
+                      "  }\n}\n");
+    CHECK_EQ(placer_nginx_membership_flags(path, "u", PLACER_NGINX_RESOLVE, &json, &len, why,
+                                           sizeof why), PLACER_EFORMAT);
+    CHECK(strstr(why, "nginx.conf:4: server \"no-such-host.invalid\": host not found") != NULL);
 }
 
 /* Blocks nested far deeper than any C stack holds, includes of what is
@@ -237,6 +284,7 @@ int main(void)
     test_fields();
     test_refusals();
     test_hostile();
+    test_host_names();
     test_mutations();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -104,7 +104,7 @@ static uint64_t nginx(unsigned n, int same_address, int build)
     char *doc = NULL, why[512];
     size_t len = 0;
     uint64_t work = 0;
-    int err = plc_nginx_membership_counted(path, "u", &doc, &len, why, sizeof why, &work);
+    int err = plc_nginx_membership_counted(path, "u", 0, &doc, &len, why, sizeof why, &work);
     CHECK_EQ(err, 0);
     if (err)
         fprintf(stderr, "nginx %u: %s\n", n, why);
