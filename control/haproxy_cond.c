@@ -193,20 +193,24 @@ static int term(cond *c, int depth, int *truth)
     return 0;
 }
 
-/* haproxy parses every term (a refused one refuses the line, evaluated or
- * not), then evaluates && and || left to right, stopping early. */
-static int and_expr(cond *c, int depth, int *truth)
+/* A chain of `op`: "||" over "&&" chains, "&&" over terms. haproxy parses
+ * every term (a refused one refuses the line, evaluated or not), then
+ * evaluates left to right, stopping early: Kleene's logic gives the same
+ * for every value an UNKNOWN term may have. */
+static int chain(cond *c, int depth, char op, int *truth)
 {
     if (!*c->p)
-        return fail(c, "unparsable conditional sub-expression '%s'", c->p);
-    *truth = 1;
+        return fail(c, "unparsable conditional %sexpression '%s'", op == '&' ? "sub-" : "", c->p);
+    int absorbing = op == '|'; /* 1 decides ||, 0 decides && */
+    *truth = !absorbing;
     for (;;) {
         int t = 0;
-        if (term(c, depth - 1, &t))
+        if (op == '&' ? term(c, depth - 1, &t) : chain(c, depth - 1, '&', &t))
             return -1;
-        *truth = !*truth || !t ? 0 : *truth == UNKNOWN || t == UNKNOWN ? UNKNOWN : 1;
+        *truth = *truth == absorbing || t == absorbing ? absorbing
+                 : *truth == UNKNOWN || t == UNKNOWN ? UNKNOWN : !absorbing;
         blanks(c);
-        if (c->p[0] != '&' || c->p[1] != '&')
+        if (c->p[0] != op || c->p[1] != op)
             return 0;
         c->p += 2;
         blanks(c);
@@ -215,20 +219,7 @@ static int and_expr(cond *c, int depth, int *truth)
 
 static int expr(cond *c, int depth, int *truth)
 {
-    if (!*c->p)
-        return fail(c, "unparsable conditional expression '%s'", c->p);
-    *truth = 0;
-    for (;;) {
-        int t = 0;
-        if (and_expr(c, depth - 1, &t))
-            return -1;
-        *truth = *truth == 1 || t == 1 ? 1 : *truth == UNKNOWN || t == UNKNOWN ? UNKNOWN : 0;
-        blanks(c);
-        if (c->p[0] != '|' || c->p[1] != '|')
-            return 0;
-        c->p += 2;
-        blanks(c);
-    }
+    return chain(c, depth, '|', truth);
 }
 
 int hap_cond_eval(const char *text, const hap_env *env, int *truth, char *why, size_t why_len)

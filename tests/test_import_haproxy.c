@@ -190,19 +190,23 @@ static void test_refusals(void)
     refused("backend b\n  balance \"${X\"\n", "b", "line 2: an unclosed '${'");
     refused("backend b\n  balance \"$.FILE\"\n", "b", "line 2: $.FILE and $.SECTION are not");
     refused("backend b\n  balance \"a\\x4\"\n", "b", "line 2: \\x without two hex digits");
-    refused("backend b\n  balance uri\n.if feature(OPENSSL)\n.endif\n", "b",
-            "line 3: .if: feature(OPENSSL) depends on how the proxy's haproxy was built");
-    refused("backend b\n  balance uri\n.if version_atleast(2.6.5)\n.endif\n", "b",
-            "line 3: .if: version \"2.6.5\": which haproxy 2.6.x");
-    refused("backend b\n  balance uri\n.if 1\n.else\n.else\n.endif\n", "b",
-            "line 5: '.else' after '.else' is not permitted");
-    refused("backend b\n  balance uri\n.if 1\n", "b", "line 3: non-terminated '.if' block");
-    refused("backend b\n  balance uri\n.endif\n", "b", "line 3: '.endif' with no matching '.if'");
-    refused("backend b\n  balance uri\n.if defined(A) defined(B)\n.endif\n", "b",
-            "line 3: .if: unexpected text at the end");
-    refused("backend b\n  balance uri\n.if 1\n.alert \"no\"\n.endif\n", "b",
-            "line 4: .alert in an active block");
-    refused("backend b\n  balance uri\n.bogus\n", "b", "line 3: unknown directive '.bogus'");
+    /* conditional blocks: the lines after "backend b / balance uri", the error */
+    static const char *const conditions[][2] = {
+        {".if feature(OPENSSL)\n.endif\n",
+         "line 3: .if: feature(OPENSSL) depends on how the proxy's haproxy was built"},
+        {".if version_atleast(2.6.5)\n.endif\n", "line 3: .if: version \"2.6.5\": which haproxy 2.6.x"},
+        {".if 1\n.else\n.else\n.endif\n", "line 5: '.else' after '.else' is not permitted"},
+        {".if 1\n", "line 3: non-terminated '.if' block"},
+        {".endif\n", "line 3: '.endif' with no matching '.if'"},
+        {".if defined(A) defined(B)\n.endif\n", "line 3: .if: unexpected text at the end"},
+        {".if 1\n.alert \"no\"\n.endif\n", "line 4: .alert in an active block"},
+        {".bogus\n", "line 3: unknown directive '.bogus'"},
+    };
+    for (size_t i = 0; i < sizeof conditions / sizeof conditions[0]; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "backend b\n  balance uri\n%s", conditions[i][0]);
+        refused(text, "b", conditions[i][1]);
+    }
     refused("backend b\n  balance uri\n  server a 10.0.0.1:80 hash-key addr\n", "b",
             "line 3: unknown keyword 'hash-key' (haproxy 2.6 refuses it: hash-key came with "
             "haproxy 3.0)");
