@@ -208,6 +208,29 @@ static void sweep(plc_etcd *e, const char *root, const char *current)
     placer_mem_free(pre);
 }
 
+/* Said in why by a publish that succeeded although an answer was lost. */
+#define LANDED_NOTE "the transaction's answer was lost; read back: this publish's manifest is stored"
+
+/* 1 when kv (a range reply's entry, or NULL) holds exactly manifest. */
+static int holds(const json_t *kv, const char *manifest)
+{
+    unsigned char *v = NULL;
+    size_t len = 0;
+    int same = kv && !plc_etcd_unb64(json_object_get(kv, "value"), &v, &len) &&
+               len == strlen(manifest) && !memcmp(v, manifest, len);
+    placer_mem_free(v);
+    return same;
+}
+
+/* The manifest the transaction's failure branch read (its second range),
+ * or NULL. */
+static const json_t *read_back_manifest(const json_t *txn_reply)
+{
+    const json_t *second = json_array_get(json_object_get(txn_reply, "responses"), 1);
+    const json_t *range = json_object_get(second, "response_range");
+    return json_array_get(json_object_get(range, "kvs"), 0);
+}
+
 /* The manifest, built with jansson (docs/ETCD.md); NULL when out of memory. */
 static char *manifest_text(uint64_t epoch, const char *prefix, uint32_t chunks, size_t len,
                            uint32_t crc)
@@ -292,24 +315,52 @@ static int publish(plc_etcd *e, const char *key, const placer_snapshot *s,
         if (err)
             goto out;
         json_t *txn = json_pack(
-            "{s:[{s:o,s:s,s:s,s:o}],s:[{s:{s:o,s:o}},{s:{s:o,s:o}}],s:[{s:{s:o}}]}",
+            "{s:[{s:o,s:s,s:s,s:o}],s:[{s:{s:o,s:o}},{s:{s:o,s:o}}],s:[{s:{s:o}},{s:{s:o}}]}",
             "compare", "key", plc_etcd_b64(epoch_key, strlen(epoch_key)), "target", "MOD",
             "result", "EQUAL", "mod_revision", json_sprintf("%" PRId64, mod),
             "success", "request_put", "key", plc_etcd_b64(epoch_key, strlen(epoch_key)), "value",
             plc_etcd_b64(padded, strlen(padded)), "request_put", "key", plc_etcd_b64(key, strlen(key)),
             "value", plc_etcd_b64(manifest, strlen(manifest)),
-            "failure", "request_range", "key", plc_etcd_b64(epoch_key, strlen(epoch_key)));
+            "failure", "request_range", "key", plc_etcd_b64(epoch_key, strlen(epoch_key)),
+            "request_range", "key", plc_etcd_b64(key, strlen(key)));
         if (!txn) {
             err = PLACER_ENOMEM;
             goto out;
         }
         err = plc_etcd_post(e, "/v3/kv/txn", txn, &resp, why, why_len);
         json_decref(txn);
+        if (err == PLACER_EUNAVAIL && !plc_etcd_expired(e, NULL, 0)) {
+            /* No answer: the transaction may have committed all the same.
+             * Read back: the manifest names this publish's own prefix only
+             * if this publish stored it. */
+            json_t *back = NULL;
+            const json_t *mkv = NULL;
+            if (!plc_etcd_get(e, key, 0, &back, &mkv, NULL, 0) && holds(mkv, manifest)) {
+                json_decref(back);
+                plc_say(why, why_len, "%s", LANDED_NOTE);
+                sweep(e, chunks_root, prefix);
+                err = 0;
+                goto out;
+            }
+            json_decref(back);
+            size_t at = why ? strnlen(why, why_len) : 0;
+            if (why && at + 1 < why_len)
+                plc_say(why + at, why_len - at, "%s",
+                        " (the transaction's outcome is unknown: not found stored when read back, "
+                        "it may still commit; read the epoch back before publishing again)");
+        }
         if (err)
             goto out;
         int won = json_is_true(json_object_get(resp, "succeeded"));
+        /* A failed compare after an attempt whose answer was lost (the
+         * client retried the transaction on another member): the failure
+         * branch read the manifest back; this publish's own means the
+         * first attempt committed. */
+        int landed = !won && holds(read_back_manifest(resp), manifest);
         json_decref(resp);
-        if (won) {
+        if (won || landed) {
+            if (landed)
+                plc_say(why, why_len, "%s", LANDED_NOTE);
             sweep(e, chunks_root, prefix);
             err = 0;
             goto out;
