@@ -107,20 +107,10 @@ static void on_signal(int sig)
     raise(sig);
 }
 
+/* A small ring of 6 to 10 nodes (etcd_test_util.h). */
 static placer_snapshot *small_ring(uint64_t epoch)
 {
-    placer_builder *b = placer_builder_new();
-    placer_builder_set_seed(b, epoch);
-    placer_builder_set_vnodes(b, 16);
-    for (uint32_t i = 0; i < 6 + epoch % 5; i++) {
-        char id[16];
-        snprintf(id, sizeof id, "node-%u", i);
-        placer_builder_add_node(b, id, i % 2 ? "a" : "b", 1);
-    }
-    placer_snapshot *s = NULL;
-    placer_builder_build(b, epoch, &s);
-    placer_builder_free(b);
-    return s;
+    return tu_ring(epoch, (uint32_t)(6 + epoch % 5));
 }
 
 /* 1.7 MiB encoded, over etcd's 1.5 MiB request limit: two chunks. */
