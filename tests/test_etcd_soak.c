@@ -555,6 +555,7 @@ int main(int argc, char **argv)
     signal(SIGTERM, on_signal);
     signal(SIGINT, on_signal);
     signal(SIGHUP, on_signal);
+    signal(SIGABRT, on_signal);
     if (etcd_start(&s->c, 3) || soak_proxy_start(&s->proxy, &s->c, 0)) {
         fprintf(stderr, "etcd soak: the cluster or the proxy did not start (logs in %s)\n", s->c.dir);
         etcd_destroy(&s->c);
