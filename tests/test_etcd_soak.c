@@ -675,8 +675,9 @@ int main(int argc, char **argv)
     printf("  double-applied publishes: %lld (epoch key puts %lld, publishes landed %ld)\n",
            version - landed, version, landed);
     printf("  answers lost: %d (%d dropped after a commit, %ld members paused mid-request); "
-           "resolved: %ld read back by placer_etcd_publish, %ld retried (had not committed), "
-           "%ld read back by the soak; %ld republished\n",
+           "resolved: %ld read back by placer_etcd_publish, %ld landed on a retry (not committed when "
+           "the answer was lost, or published again after a failure), %ld read back by the soak; "
+           "%ld published again\n",
            atomic_load(&s->proxy.fired), atomic_load(&s->proxy.dropped_won), ty.paused_unknown,
            atomic_load(&s->by_library), atomic_load(&s->by_retry), atomic_load(&s->by_read_back),
            atomic_load(&s->republished));
