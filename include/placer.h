@@ -524,6 +524,43 @@ PLACER_API int placer_builder_set_compat(placer_builder *b, int program,
  * are PLACER_EINVAL at build, as is an id in any other mode. */
 PLACER_API int placer_builder_set_hash_id(placer_builder *b, uint32_t node, uint32_t hash_id);
 
+/* The program's key rule: how it turns a request into the bytes it hashes
+ * (docs/COMPAT.md, "The key rule"), in haproxy's `balance` words:
+ * "source" (a dotted IPv4 or an IPv6 address -> its 4 or 16 bytes in
+ * network order; the key hash must be "source"), "uri" with any of
+ * "whole", "path-only", "len N", "depth N" (the request target cut as
+ * haproxy 2.6 cuts it), "url_param NAME" (the parameter's value in a
+ * request target), "hdr(NAME)" with or without "use_domain_only" (the
+ * header value's first element; its domain's main part). NULL, "" or
+ * "none": no rule, the bytes as given. Only haproxy has one: the mode must
+ * be PLACER_COMPAT_HAPROXY first (placer_builder_set_compat with another
+ * program clears the rule). The snapshot carries it (format v2 section 11:
+ * docs/FORMAT.md). Returns 0, PLACER_ENULL or PLACER_EINVAL (the reason in
+ * placer_builder_error; the builder keeps its previous rule). At build,
+ * "source" with another key hash, or another rule with key hash "source",
+ * is PLACER_EINVAL. */
+PLACER_API int placer_builder_set_key_rule(placer_builder *b, const char *rule);
+
+/* A snapshot's key rule, in the canonical words above ("uri whole depth
+ * 2"), or "" when it has none (placer's own placement, the programs other
+ * than haproxy, a snapshot built or encoded without one). The string is the
+ * snapshot's and lives as long as it. NULL when s is NULL. */
+PLACER_API const char *placer_snapshot_key_rule(const placer_snapshot *s);
+
+/* The bytes s's program hashes for the request value in[0 .. len) (what a
+ * user types: an address, a request target such as "/a/b?x=1" or
+ * "http://h/a/b?x=1", a header's value), by the snapshot's key rule: at
+ * most max(len, 16) bytes into out, their count into *out_len. Without a
+ * rule the bytes are in's, unchanged, so a caller may always pass keys
+ * through it. Returns 0; PLACER_ENULL (s or out_len NULL, in NULL with len
+ * > 0, out NULL with cap > 0); PLACER_EINVAL when the request has no key
+ * under the rule (not an address; no '?' or no such parameter; an empty
+ * header value: haproxy sends such a request round robin, no placement
+ * follows it); PLACER_ERANGE when cap is too small (*out_len says how
+ * many bytes it needs). O(len); in and out may be the same buffer. */
+PLACER_API int placer_key_from_request(const placer_snapshot *s, const void *in, size_t len,
+                                       void *out, size_t cap, size_t *out_len);
+
 /* What the last call on b that returned PLACER_EINVAL refused, in words
  * ("a weight of 2.5: twemproxy's weights are integers"), or "" when it
  * gave no reason. The string is b's and lives until the next call on b. */

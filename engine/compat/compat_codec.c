@@ -13,12 +13,24 @@
 #include "strategy_ops.h"
 
 enum { F_PROGRAM, F_DISTRIBUTION, F_AVALANCHE, F_TAG_OPEN, F_TAG_CLOSE, F_KIND };
+/* The key rule's fields after them, when the snapshot has one (a file
+ * without them has none: it decodes as before they existed). */
+enum { F_RULE = PLC_COMPAT_FIELDS, F_RULE_FLAGS, F_RULE_LEN, F_RULE_DEPTH, F_RULE_NAME_LEN,
+       F_RULE_NAME };
+
+/* Section 11's field count for a rule of kind `kind` and a name of
+ * name_len bytes (4 a field, zero-padded). */
+static uint64_t compat_fields(uint32_t kind, uint64_t name_len)
+{
+    return kind ? PLC_COMPAT_FIELDS + PLC_KEY_RULE_FIELDS + (name_len + 3) / 4 : PLC_COMPAT_FIELDS;
+}
 
 uint32_t plc_compat_encode_sections(const placer_snapshot *s, plc_fmt_section *out)
 {
     const plc_compat_layout *l = &s->compat->layout;
     uint32_t k = 0;
-    out[k++] = (plc_fmt_section){PLC_SEC_COMPAT, 0, PLC_COMPAT_FIELDS};
+    const plc_key_rule *r = &s->compat->rule;
+    out[k++] = (plc_fmt_section){PLC_SEC_COMPAT, 0, compat_fields(r->kind, r->name_len)};
     if (l->kind == PLC_CL_RING)
         out[k++] = (plc_fmt_section){PLC_SEC_COMPAT_POINTS, 0, l->n};
     out[k++] = (plc_fmt_section){PLC_SEC_COMPAT_OWNERS, 0, l->n};
@@ -38,6 +50,15 @@ void plc_compat_encode_section(const placer_snapshot *s, const plc_fmt_section *
                                          (unsigned char)l->hash_tag[1], (uint32_t)l->kind};
         for (uint32_t i = 0; i < PLC_COMPAT_FIELDS; i++)
             plc_wr32(p + 4 * i, f[i]);
+        const plc_key_rule *r = &s->compat->rule;
+        if (!r->kind)
+            break;
+        uint32_t g[PLC_KEY_RULE_FIELDS] = {r->kind, r->flags, r->len, r->depth, r->name_len};
+        for (uint32_t i = 0; i < PLC_KEY_RULE_FIELDS; i++)
+            plc_wr32(p + 4 * (F_RULE + i), g[i]);
+        size_t words = (r->name_len + 3) / 4;
+        memset(p + 4 * F_RULE_NAME, 0, 4 * words); /* the name's padding */
+        memcpy(p + 4 * F_RULE_NAME, r->name, r->name_len);
         break;
     }
     case PLC_SEC_COMPAT_POINTS: plc_wr32_array(p, l->points, l->n); break;
@@ -68,12 +89,50 @@ static int key_hash_ok(uint32_t program, int ch)
     return name && plc_compat_hash_id((int)program, name) == ch;
 }
 
+/* The key rule's fields of section 11 (none when it has only the mode's)
+ * into *r, checked as hostile input: the count of fields the name needs,
+ * a rule key_rule.h knows, zero padding. */
+static int read_rule(plc_dec *d, plc_key_rule *r)
+{
+    const plc_sec *cfg = &d->s[PLC_SEC_COMPAT];
+    memset(r, 0, sizeof *r);
+    if (cfg->count == PLC_COMPAT_FIELDS)
+        return 0;
+    if (cfg->count < PLC_COMPAT_FIELDS + PLC_KEY_RULE_FIELDS)
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: %llu fields, expected %u or at least %u",
+                            (unsigned long long)cfg->count, PLC_COMPAT_FIELDS,
+                            PLC_COMPAT_FIELDS + PLC_KEY_RULE_FIELDS);
+    r->kind = plc_rd32(cfg->p + 4 * F_RULE);
+    r->flags = plc_rd32(cfg->p + 4 * F_RULE_FLAGS);
+    r->len = plc_rd32(cfg->p + 4 * F_RULE_LEN);
+    r->depth = plc_rd32(cfg->p + 4 * F_RULE_DEPTH);
+    uint32_t name_len = plc_rd32(cfg->p + 4 * F_RULE_NAME_LEN);
+    if (!r->kind || cfg->count != compat_fields(r->kind, name_len))
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: key rule %u with a name of %u bytes in "
+                            "%llu fields", r->kind, name_len, (unsigned long long)cfg->count);
+    if (name_len > PLC_KEY_RULE_NAME_MAX)
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: key rule name of %u bytes (at most %u)",
+                            name_len, PLC_KEY_RULE_NAME_MAX);
+    const unsigned char *name = cfg->p + 4 * F_RULE_NAME;
+    for (size_t i = name_len; i < 4 * (((size_t)name_len + 3) / 4); i++)
+        if (name[i])
+            return plc_dec_fail(d, PLACER_ECORRUPT, "compat: key rule name's padding is not zero");
+    r->name_len = name_len;
+    memcpy(r->name, name, name_len);
+    r->name[name_len] = '\0';
+    char why[160];
+    if (plc_key_rule_check(r, why, sizeof why))
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: %s", why);
+    return 0;
+}
+
 int plc_compat_decode_check(plc_dec *d, const placer_builder *b)
 {
     const plc_sec *cfg = &d->s[PLC_SEC_COMPAT];
-    if (cfg->count != PLC_COMPAT_FIELDS)
-        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: %llu fields, expected %u",
-                            (unsigned long long)cfg->count, PLC_COMPAT_FIELDS);
+    plc_key_rule rule;
+    int rerr = read_rule(d, &rule);
+    if (rerr)
+        return rerr;
     uint32_t f[PLC_COMPAT_FIELDS];
     for (uint32_t i = 0; i < PLC_COMPAT_FIELDS; i++)
         f[i] = plc_rd32(cfg->p + 4 * i);
@@ -99,6 +158,11 @@ int plc_compat_decode_check(plc_dec *d, const placer_builder *b)
     if (f[F_KIND] != (ring ? (uint32_t)PLC_CL_RING : (uint32_t)PLC_CL_TABLE))
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: layout kind %u for distribution %s",
                             f[F_KIND], plc_compat_distribution_name((int)f[F_DISTRIBUTION]));
+    int source_hash = PLC_CH_OF_KEY_HASH((int)d->key_hash) == PLC_CH_HAP_SOURCE;
+    if (rule.kind && (program != PLACER_COMPAT_HAPROXY ||
+                      (rule.kind == PLC_KR_SOURCE) != source_hash))
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: key rule %u with %s, key hash %u",
+                            rule.kind, placer_compat_name((int)program), d->key_hash);
     if (d->flags & PLC_FMT_FLAG_TRANSITION)
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: a target placement (the programs have "
                                                 "no transitions)");
@@ -180,6 +244,9 @@ int plc_compat_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, place
     b->compat_avalanche = (int)plc_rd32(f + 4 * F_AVALANCHE);
     b->compat_tag[0] = (char)plc_rd32(f + 4 * F_TAG_OPEN);
     b->compat_tag[1] = (char)plc_rd32(f + 4 * F_TAG_CLOSE);
+    int rerr = read_rule(d, &b->key_rule); /* checked by plc_compat_decode_check */
+    if (rerr)
+        return rerr;
     for (uint32_t i = 0; d->have[PLC_SEC_COMPAT_HASH_IDS] && i < b->nnodes; i++)
         b->nodes[i].hash_id = plc_rd32(d->s[PLC_SEC_COMPAT_HASH_IDS].p + 4 * (size_t)i);
     b->compat_max_points = rebuild_bound(d, b, plc_rd32(f + 4 * F_KIND) == PLC_CL_RING);

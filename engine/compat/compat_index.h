@@ -13,10 +13,13 @@
 #include "compat.h"
 #include "crc_batch.h"
 #include "dir.h"
+#include "key_rule.h"
 #include "stree.h"
 
 typedef struct plc_compat_index {
     plc_compat_layout layout;
+    plc_key_rule rule; /* how a request becomes the key (key_rule.h); kind 0: none */
+    char rule_text[PLC_KEY_RULE_TEXT_MAX]; /* placer_snapshot_key_rule's */
     plc_stree tree;               /* RING layouts */
     void *nodes, *leaves;
     plc_stree_fn search;

@@ -89,6 +89,8 @@ int plc_compat_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
     int rc = check_settings(b, name);
     if (!rc)
         rc = plc_compat_check_nodes(b);
+    if (!rc)
+        rc = plc_compat_check_key_rule(b);
     if (rc)
         return rc;
     if (b->compat == PLACER_COMPAT_REDIS)

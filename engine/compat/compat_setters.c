@@ -40,6 +40,7 @@ int placer_builder_set_compat(placer_builder *b, int program, const placer_compa
     if (program == PLACER_COMPAT_NONE) {
         b->compat = b->compat_dist = b->compat_hash = b->compat_avalanche = 0;
         b->compat_tag[0] = b->compat_tag[1] = '\0';
+        memset(&b->key_rule, 0, sizeof b->key_rule);
         return 0;
     }
     const char *name = placer_compat_name(program);
@@ -79,6 +80,8 @@ int placer_builder_set_compat(placer_builder *b, int program, const placer_compa
                                                                      : opt->avalanche > 0;
     b->compat_tag[0] = opt->hash_tag ? opt->hash_tag[0] : '\0';
     b->compat_tag[1] = opt->hash_tag ? opt->hash_tag[1] : '\0';
+    if (program != PLACER_COMPAT_HAPROXY) /* only haproxy's balance has a key rule */
+        memset(&b->key_rule, 0, sizeof b->key_rule);
     return 0;
 }
 

@@ -66,6 +66,8 @@ int plc_compat_snapshot_build(placer_builder *b, const plc_strategy_ops *ops, ui
                                (unsigned long long)size, PLACER_MAX_COMPAT_POINTS);
         return rc;
     }
+    x->rule = b->key_rule; /* checked: plc_compat_check_key_rule, or the decoder */
+    plc_key_rule_format(&x->rule, x->rule_text, sizeof x->rule_text);
     const plc_compat_layout *l = &x->layout;
     /* The snapshot is the builder's nodes under the mode's strategy and key
      * hash: read through a copy, so b is not changed. */

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "placer.h"
+#include "key_rule.h"
 #include "snapshot_internal.h"
 
 typedef struct plc_bnode {
@@ -71,6 +72,7 @@ struct placer_builder {
     int rebased;          /* the last build re-based (placer_builder_rebased) */
     int unbounded;        /* test hook: no walk bound, so tests make old builds' files */
     double rebased_moved; /* the fraction of keys it moved from previous */
+    plc_key_rule key_rule; /* haproxy: placer_builder_set_key_rule's; kind 0: none */
     const char *why; /* placer_builder_error: static text, or why_buf */
     char why_buf[160];
     uint32_t *id_index; /* open addressing over ids: node index + 1, 0 = empty */
@@ -128,6 +130,10 @@ int plc_compat_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
  * plc_compat_build and the decoder (compat_setters.c): 0 or PLACER_EINVAL
  * with b->why. */
 int plc_compat_check_nodes(placer_builder *b);
+
+/* The key rule against the mode and its key hash (compat_key_rule.c): 0 or
+ * PLACER_EINVAL with the reason. */
+int plc_compat_check_key_rule(placer_builder *b);
 
 /* The program's ring or table of b's nodes (b->compat set, not Redis, the
  * settings checked), as a PLACER_EMULATED snapshot whose module is ops
