@@ -55,6 +55,7 @@ typedef struct hap_settings {
     const char *fn;          /* NULL: none named (sdbm) */
     int avalanche;
     int source;              /* balance source: key hash "source", fn unused */
+    char rule[200];          /* the membership's "key_rule" ("" for none: rdp-cookie) */
     size_t factor_line;      /* hash-balance-factor's line, 0: none */
     long long factor;        /* its value */
     int def_weight, def_backup, def_disabled;
@@ -160,6 +161,18 @@ static int global_line(hap *h, const hap_line *l)
     return 0;
 }
 
+/* A url_param or hdr() name a key rule can hold (visible ASCII), or a
+ * refusal with the line. */
+static int rule_name(hap *h, const char *what, const char *name, size_t n)
+{
+    char w[80];
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)name[i] <= 0x20 || (unsigned char)name[i] >= 0x7f)
+            return fail(h, "balance %s: the name \"%s\" has a byte placer's key rule does not "
+                           "take (visible ASCII only)", what, shown(name, w, sizeof w));
+    return 0;
+}
+
 /* "balance ..." (backend.c's backend_parse_balance) into s. */
 static int parse_balance(hap *h, hap_settings *s, const hap_line *l)
 {
@@ -168,6 +181,7 @@ static int parse_balance(hap *h, hap_settings *s, const hap_line *l)
     s->lb_line = h->line;
     s->lb = LB_HASHED;
     s->source = 0;
+    s->rule[0] = '\0';
     if (eq(a, "roundrobin") || eq(a, "static-rr") || eq(a, "leastconn") || eq(a, "first") ||
         !strncmp(a, "random", 6)) {
         s->lb = LB_REFUSED;
@@ -177,8 +191,9 @@ static int parse_balance(hap *h, hap_settings *s, const hap_line *l)
                  a, eq(a, "leastconn") ? "load" : !strncmp(a, "random", 6) ? "chance" : "turn");
     } else if (eq(a, "source")) {
         s->source = 1;
+        snprintf(s->rule, sizeof s->rule, "source");
         snprintf(s->key, sizeof s->key, "the client's address: its 4 (IPv4) or 16 (IPv6) bytes "
-                 "in network order (placer lookup --hex)");
+                 "in network order (key rule \"source\": placer lookup takes it as text)");
     } else if (eq(a, "uri")) {
         int whole = 0, path_only = 0;
         long long len = 0, depth = 0;
@@ -203,15 +218,26 @@ static int parse_balance(hap *h, hap_settings *s, const hap_line *l)
         if (len)
             snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " first %lld bytes", len);
         strncat(s->key, extra, sizeof s->key - strlen(s->key) - 1);
+        snprintf(s->rule, sizeof s->rule, "uri%s%s", whole ? " whole" : "",
+                 path_only ? " path-only" : "");
+        if (len)
+            snprintf(s->rule + strlen(s->rule), sizeof s->rule - strlen(s->rule), " len %lld", len);
+        if (depth)
+            snprintf(s->rule + strlen(s->rule), sizeof s->rule - strlen(s->rule), " depth %lld",
+                     depth);
     } else if (eq(a, "url_param")) {
         if (l->n < 3)
             return fail(h, "balance url_param: the parameter's name is missing");
         snprintf(s->key, sizeof s->key, "the value of URL parameter \"%s\", as sent",
                  shown(l->word[2], w, sizeof w));
+        snprintf(s->rule, sizeof s->rule, "url_param %.*s", 180, l->word[2]);
+        return rule_name(h, "url_param", l->word[2], strlen(l->word[2]));
     } else if (!strncmp(a, "hdr(", 4) && strlen(a) > 5 && a[strlen(a) - 1] == ')') {
         int domain = l->n > 2 && eq(l->word[2], "use_domain_only");
         snprintf(s->key, sizeof s->key, "the value of header %.*s%s", (int)(strlen(a) - 5),
                  shown(a + 4, w, sizeof w), domain ? " (its domain part: use_domain_only)" : "");
+        snprintf(s->rule, sizeof s->rule, "%.*s%s", 160, a, domain ? " use_domain_only" : "");
+        return rule_name(h, "hdr()", a, strlen(a));
     } else if (!strncmp(a, "rdp-cookie", 10) && (!a[10] || (a[10] == '(' && a[strlen(a) - 1] == ')'))) {
         snprintf(s->key, sizeof s->key, "the value of RDP cookie %s",
                  a[10] ? shown(a + 10, w, sizeof w) : "(mstshash)");
@@ -701,6 +727,10 @@ static int membership(hap *h, json_t *doc)
                                 "go where haproxy sends them at zero load (placer_lookup_bounded "
                                 "takes loads)", s->factor);
         json_object_set_new(doc, "hash_balance_factor", json_integer((json_int_t)s->factor));
+        fields++;
+    }
+    if (*s->rule) { /* how haproxy reads the request: placer lookup applies it */
+        json_object_set_new(doc, "key_rule", json_string(s->rule));
         fields++;
     }
     json_object_set_new(doc, "nodes", nodes);

@@ -56,7 +56,7 @@ static int not_the_programs(plc_mctx *c, const char *what, const char *kind, int
 int plc_m_compat_only_top_field(plc_mctx *c, const char *key)
 {
     static const char *const only[] = {"distribution", "avalanche", "hash_tag", "slots",
-                                       "hash_balance_factor", NULL};
+                                       "key_rule", "hash_balance_factor", NULL};
     for (size_t i = 0; only[i]; i++)
         if (!strcmp(key, only[i]))
             return plc_m_fail(c, "applies only with \"compat\" (a compatibility mode)");
@@ -82,7 +82,7 @@ int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int pro
 {
     /* no "avalanche": as haproxy would with the given key_hash and distribution */
     placer_compat_options o = {.size = sizeof o, .avalanche = PLACER_COMPAT_AS_PROGRAM};
-    const char *key;
+    const char *key, *rule = NULL;
     json_t *v;
     json_object_foreach((json_t *)root, key, v) {
         c->depth = 0;
@@ -117,6 +117,13 @@ int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int pro
                          memchr(json_string_value(v), '\0', 2)))
                 err = plc_m_fail(c, "expected two characters, such as \"{}\" (nutcracker's rule)");
             o.hash_tag = json_string_value(v);
+        } else if (!strcmp(key, "key_rule")) {
+            err = only_for(c, program, PLACER_COMPAT_HAPROXY, ": its balance line's rule");
+            if (!err && (!json_is_string(v) || memchr(json_string_value(v), '\0',
+                                                      json_string_length(v))))
+                err = plc_m_fail(c, "expected a string such as \"uri depth 2\" or "
+                                    "\"hdr(Host) use_domain_only\"");
+            rule = json_string_value(v);
         } else if (!strcmp(key, "slots")) {
             err = only_for(c, program, PLACER_COMPAT_REDIS, "");
         } else if (!strcmp(key, "hash_balance_factor")) {
@@ -137,7 +144,7 @@ int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int pro
                              program == PLACER_COMPAT_REDIS ? "slot map" : "ring or table");
         } else {
             err = plc_m_fail(c, "unknown field (known with \"compat\": epoch, compat, "
-                                "distribution, key_hash, avalanche, hash_tag, slots, "
+                                "distribution, key_hash, avalanche, hash_tag, key_rule, slots, "
                                 "hash_balance_factor, nodes)");
         }
         if (err)
@@ -146,6 +153,11 @@ int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int pro
     c->depth = 0;
     plc_m_push(c, "compat", 0);
     int err = placer_builder_set_compat(b, program, &o);
+    if (!err && rule) {
+        c->depth = 0;
+        plc_m_push(c, "key_rule", 0);
+        err = placer_builder_set_key_rule(b, rule);
+    }
     return err ? plc_m_builder_error(c, err) : 0;
 }
 
