@@ -21,7 +21,9 @@ void cmd_lookup_usage(FILE *out)
             "\n"
             "  --replicas R   replica set size, owner included (default 1, at most 8)\n"
             "  --hex          keys are hex-encoded (two hex digits a byte), for binary keys;\n"
-            "                 the key column echoes them as hex (\"key_hex\" in JSON)\n"
+            "                 the key column echoes them as hex (\"key_hex\" in JSON); the\n"
+            "                 bytes are hashed as given (as --raw)\n"
+            "  --raw          hash each key's bytes as given, without the snapshot's key rule\n"
             "  --header       text output starts with a line naming the columns\n"
             "  --json         one JSON object a key (\"key\", or \"key_base64\" when the key\n"
             "                 is not UTF-8)\n"
@@ -35,20 +37,43 @@ void cmd_lookup_usage(FILE *out)
             "comma-separated, in the replicas' order; \"-\" for a node without one);\n"
             "control characters and backslashes in keys, ids and addresses are escaped as\n"
             "\\xNN and \\\\. A key whose owner is missing (an imported map's -1) prints \"-\"\n"
-            "and makes the exit status 2.\n");
+            "and makes the exit status 2.\n"
+            "\n"
+            "The key rule: a haproxy snapshot may carry its backend's balance rule\n"
+            "(placer import-haproxy writes it; \"key_rule\" in a membership file), and each\n"
+            "key is then what a user sees of a request, turned into the bytes haproxy 2.6\n"
+            "hashes (docs/COMPAT.md):\n"
+            "  source                 a dotted IPv4 or an IPv6 address (10.1.2.3, 2001:db8::7):\n"
+            "                         its 4 or 16 bytes in network order\n"
+            "  uri [whole] [path-only] [len N] [depth N]\n"
+            "                         the request target as sent (/a/b?x=1, or absolute\n"
+            "                         http://h/a/b?x=1): up to '?' unless whole; path-only\n"
+            "                         drops scheme and authority; len N keeps N bytes, then\n"
+            "                         depth N stops before the (N+1)-th '/'\n"
+            "  url_param NAME         a request target: the value of NAME after the '?', as sent\n"
+            "  hdr(NAME) [use_domain_only]\n"
+            "                         the header's value: its first comma-separated element,\n"
+            "                         trimmed; use_domain_only keeps the domain's main part\n"
+            "                         (www.example.com -> example)\n"
+            "A request with no key under the rule (not an address, no such parameter, an\n"
+            "empty header) is refused (exit status 2): haproxy sends it round robin. nginx\n"
+            "hashes its evaluated key string as given (type the values of its variables:\n"
+            "$request_uri is /p?x=1, $binary_remote_addr is --hex 7f000001); twemproxy's\n"
+            "hash_tag and Redis' {tag} apply to every key, --raw or not.\n");
 }
 
 /* The longest key lookup takes: keys are ids, paths, URLs; a line of
  * gigabytes is a mistake (or an attack) and must not cost gigabytes. */
 #define PLACER_LOOKUP_KEY_MAX 65536
 
-enum { OPT_REPLICAS = 256, OPT_JSON, OPT_HEX, OPT_HEADER };
+enum { OPT_REPLICAS = 256, OPT_JSON, OPT_HEX, OPT_HEADER, OPT_RAW };
 
 static const struct option options[] = {
     {"replicas", required_argument, NULL, OPT_REPLICAS},
     {"json", no_argument, NULL, OPT_JSON},
     {"hex", no_argument, NULL, OPT_HEX},
     {"header", no_argument, NULL, OPT_HEADER},
+    {"raw", no_argument, NULL, OPT_RAW},
     {"quiet", no_argument, NULL, 'q'},
     CLI_HELP_OPTION,
     {0},
@@ -56,7 +81,9 @@ static const struct option options[] = {
 
 typedef struct opts {
     uint32_t replicas;
-    int json, hex, quiet, header;
+    int json, hex, quiet, header, raw;
+    const char *rule; /* the snapshot's key rule, applied when not raw; NULL: none */
+    char *hashed;     /* the bytes the rule makes of a key (PLACER_LOOKUP_KEY_MAX + 16) */
 } opts;
 
 static const char *address_or_dash(const placer_snapshot *s, uint32_t node)
@@ -97,8 +124,8 @@ static void header(const placer_snapshot *s)
                ? "\tpartition" : "");
 }
 
-static int one_json(const placer_snapshot *s, const opts *o, const char *key, size_t len, int err,
-                    uint32_t owner,
+static int one_json(const placer_snapshot *s, const opts *o, const char *key, size_t len,
+                    const char *hk, size_t hlen, int err, uint32_t owner,
                     uint32_t next, const uint32_t *set, int k, const placer_replica_report *rep,
                     int part)
 {
@@ -132,23 +159,25 @@ static int one_json(const placer_snapshot *s, const opts *o, const char *key, si
     if (placer_snapshot_compat(s) != PLACER_COMPAT_NONE) {
         /* the program's own 32-bit hash of the key, as its ring or table sees it */
         cli_json_put(doc, "compat", json_string(placer_compat_name(placer_snapshot_compat(s))));
-        cli_json_put(doc, "hash", json_integer((json_int_t)(placer_snapshot_hash(s, key, len) & 0xffffffffu)));
+        cli_json_put(doc, "hash", json_integer((json_int_t)(placer_snapshot_hash(s, hk, hlen) & 0xffffffffu)));
     }
     return cli_json_emit("lookup", doc);
 }
 
-static int one(const placer_snapshot *s, const opts *o, const char *key, size_t len)
+/* key (as typed: printed) and hk (its bytes under the key rule: hashed) */
+static int one(const placer_snapshot *s, const opts *o, const char *key, size_t len,
+               const char *hk, size_t hlen)
 {
     uint32_t set[8], owner = 0, next = 0;
     placer_replica_report rep = {.size = sizeof rep};
-    int k = placer_replicas_ex(s, key, len, set, o->replicas, &rep);
-    int err = placer_lookup_handoff(s, key, len, &owner, &next);
+    int k = placer_replicas_ex(s, hk, hlen, set, o->replicas, &rep);
+    int err = placer_lookup_handoff(s, hk, hlen, &owner, &next);
     int part = cli_strategy_traits(placer_snapshot_strategy(s)).traits & PLACER_TRAIT_PARTITIONS
-                   ? placer_partition(s, key, len) : -1;
+                   ? placer_partition(s, hk, hlen) : -1;
     if (k < 0)
         k = 0;
     if (o->json) {
-        int rc = one_json(s, o, key, len, err, owner, next, set, k, &rep, part);
+        int rc = one_json(s, o, key, len, hk, hlen, err, owner, next, set, k, &rep, part);
         return rc ? rc : err ? CLI_BADINPUT : CLI_OK;
     }
     if (o->hex)
@@ -227,7 +256,19 @@ static int key_in(const placer_snapshot *s, const opts *o, char *text, size_t le
                 where);
         return CLI_BADINPUT;
     }
-    return one(s, o, text, len);
+    if (!o->rule)
+        return one(s, o, text, len, text, len);
+    size_t n;
+    if (placer_key_from_request(s, text, len, o->hashed, len + 16, &n) != 0) {
+        const char *why = !strcmp(o->rule, "source") ? "not a dotted IPv4 or an IPv6 address"
+                          : !strncmp(o->rule, "url_param", 9)
+                              ? "no such parameter after a '?': haproxy sends it round robin"
+                              : "an empty header value: haproxy sends it round robin";
+        fprintf(stderr, "placer lookup: %s: no key under the snapshot's key rule \"%s\": %s "
+                        "(--raw hashes the bytes as given)\n", where, o->rule, why);
+        return CLI_BADINPUT;
+    }
+    return one(s, o, text, len, o->hashed, n);
 }
 
 static int from_stdin(const placer_snapshot *s, const opts *o)
@@ -275,7 +316,7 @@ static int from_stdin(const placer_snapshot *s, const opts *o)
 
 int cmd_lookup(int argc, char **argv)
 {
-    opts o = {1, 0, 0, 0, 0};
+    opts o = {1, 0, 0, 0, 0, 0, NULL, NULL};
     int c;
     uint64_t r;
     while ((c = cli_getopt("lookup", argc, argv, options, cmd_lookup_usage)) != -1) {
@@ -293,6 +334,9 @@ int cmd_lookup(int argc, char **argv)
             break;
         case OPT_HEADER:
             o.header = 1;
+            break;
+        case OPT_RAW:
+            o.raw = 1;
             break;
         case 'q':
             o.quiet = 1;
@@ -313,6 +357,15 @@ int cmd_lookup(int argc, char **argv)
     int rc = cli_load_snapshot("lookup", argv[optind], &s);
     if (rc)
         return rc;
+    if (!o.raw && !o.hex && *placer_snapshot_key_rule(s)) {
+        o.rule = placer_snapshot_key_rule(s);
+        o.hashed = malloc((size_t)PLACER_LOOKUP_KEY_MAX + 16);
+        if (!o.hashed) {
+            fprintf(stderr, "placer lookup: out of memory\n");
+            placer_snapshot_free(s);
+            return CLI_FAILURE;
+        }
+    }
     if (o.header)
         header(s);
     int worst = CLI_OK;
@@ -331,6 +384,7 @@ int cmd_lookup(int argc, char **argv)
         fprintf(stderr, "placer lookup: standard output: write error\n");
         worst = CLI_FAILURE;
     }
+    free(o.hashed);
     placer_snapshot_free(s);
     return worst;
 }
