@@ -38,8 +38,13 @@ packages=(
   # python/: the placer module's tests (pytest; NumPy arrays from lookup_batch)
   python3-pytest python3-numpy
   # python/README.md's offline install, tested: venv (with pip's wheel) and
-  # the system setuptools a --no-build-isolation build uses
-  python3-venv python3-setuptools
+  # the system setuptools and wheel a --no-build-isolation build uses (pip
+  # builds the wheel with setuptools' bdist_wheel, which is python3-wheel's:
+  # without it the install stops at "invalid command 'bdist_wheel'")
+  python3-venv python3-setuptools python3-wheel
+  # tests/compat_programs.py: haproxy's balance source from IPv6 clients
+  # needs addresses other than ::1, in a network namespace (ip netns)
+  iproute2
 )
 
 missing=()
