@@ -143,6 +143,10 @@ lookup_batch_packed = _fn(lib, "placer_lookup_batch_packed", ctypes.c_int, c_vp,
 replicas_batch_packed = _fn(lib, "placer_replicas_batch_packed", ctypes.c_int, c_vp, c_vp, c_vp,
                             ctypes.c_size_t, ctypes.c_uint32, c_vp, c_vp)
 snapshot_key_hash = _fn(lib, "placer_snapshot_key_hash", ctypes.c_int, c_vp)
+# The program's key rule (haproxy's balance): its words, and a request -> key.
+snapshot_key_rule = _fn(lib, "placer_snapshot_key_rule", ctypes.c_char_p, c_vp)
+key_from_request = _fn(lib, "placer_key_from_request", ctypes.c_int, c_vp, ctypes.c_char_p,
+                       ctypes.c_size_t, c_vp, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t))
 builder_seed = _fn(lib, "placer_builder_seed", ctypes.c_uint64, c_vp)
 builder_set_seed = _fn(lib, "placer_builder_set_seed", ctypes.c_int, c_vp, ctypes.c_uint64)
 key_hash_name = _fn(lib, "placer_key_hash_name", ctypes.c_char_p, ctypes.c_int)

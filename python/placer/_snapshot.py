@@ -129,6 +129,32 @@ class Snapshot:
             return None
         return self.node_ids[check(owner)]
 
+    @property
+    def key_rule(self):
+        """How the program turns a request into the bytes it hashes, in
+        haproxy's balance words ("uri depth 2", "source", "url_param k",
+        "hdr(Host) use_domain_only"), or "" when the snapshot has none
+        (placer_snapshot_key_rule; docs/COMPAT.md)."""
+        return _name(self._call(_lib.snapshot_key_rule))
+
+    def key_from_request(self, request):
+        """The bytes the program hashes for a request value as a user sees it
+        (an address, a request target such as "/a/b?x=1", a header's value),
+        by the snapshot's key rule; unchanged without one. PlacerError
+        (PLACER_EINVAL) when the request has no key under the rule: haproxy
+        sends it round robin (placer_key_from_request)."""
+        r = key_bytes(request)
+        out = ctypes.create_string_buffer(len(r) + 16)
+        n = ctypes.c_size_t(0)
+        err = self._call(_lib.key_from_request, r, len(r), out, len(r) + 16, ctypes.byref(n))
+        check(err, "no key in %r under the key rule %r" % (request, self.key_rule) if err else "")
+        return out.raw[:n.value]
+
+    def lookup_request(self, request):
+        """lookup() of key_from_request(request): where the program sends the
+        request (what `placer lookup` does with a typed key)."""
+        return self.lookup(self.key_from_request(request))
+
     def lookup_batch(self, keys, offsets=None):
         """Owners of many keys in one C call: a NumPy int64 array of node
         indices (the shape of keys), -1 where there is no owner;

@@ -72,6 +72,31 @@ def test_lookup_matches_the_command(files):
     assert [s.lookup(k.encode()) for k in KEYS] == expected
 
 
+def test_key_rule_as_the_command(tmp_path):
+    """A haproxy snapshot's key rule: the request as typed becomes the bytes
+    haproxy hashes, as `placer lookup` makes them (tests/compat_haproxy_keys.py
+    proves the command against haproxy itself)."""
+    m = {"compat": "haproxy", "key_rule": "uri depth 2",
+         "nodes": [{"id": "w%d" % i, "weight": 1 + i % 2} for i in range(5)]}
+    (tmp_path / "m.json").write_text(json.dumps(m))
+    snap = tmp_path / "m.snap"
+    assert cli("build", str(tmp_path / "m.json"), "-o", str(snap))[0] == 0
+    s = placer.load(snap)
+    assert s.key_rule == "uri depth 2"
+    assert s.key_from_request("/a/b/c?x=1") == b"/a/b"
+    targets = ["/%d/%d/z?q=%d" % (i, i * 7, i) for i in range(300)]
+    assert [s.lookup_request(t) for t in targets] == cli_owners(snap, targets)
+    assert [s.lookup(s.key_from_request(t)) for t in targets] == cli_owners(snap, targets)
+    src = placer.build(dict(m, key_rule="source", key_hash="source", avalanche=True))
+    assert src.key_from_request("10.1.2.3") == bytes([10, 1, 2, 3])
+    assert len(src.key_from_request("2001:db8::1")) == 16
+    with pytest.raises(placer.PlacerError) as e:
+        src.key_from_request("not-an-address")
+    assert e.value.name == "PLACER_EINVAL"
+    plain = placer.build(MEMBERSHIP)
+    assert plain.key_rule == "" and plain.key_from_request("/a?b") == b"/a?b"
+
+
 def test_lookup_batch_list_and_numpy(files):
     m, snap = files
     s = placer.load(snap)
