@@ -7,10 +7,15 @@ The libraries are looked up, in order:
   2. in the directory `meson install` put them in, when the module was
      installed by meson (_paths.py);
   3. by the dynamic linker, as an installed program finds them
-     (libplacer.so.1 and libplacer-control.so.1 on the library path).
+     (libplacer.so.1 and libplacer-control.so.1 on the library path);
+  4. in meson's default prefix, /usr/local/lib/<multiarch> and
+     /usr/local/lib: a module pip installed in a virtual environment has no
+     _paths.py, and the linker's cache may not list a fresh install yet.
+Otherwise LibraryNotFound says what it tried and the variable to set.
 """
 import ctypes
 import os
+import sysconfig
 
 _SONAMES = {"placer": "libplacer.so.1", "placer-control": "libplacer-control.so.1"}
 
@@ -44,6 +49,12 @@ def _load(name):
         return ctypes.CDLL(soname, mode=ctypes.RTLD_GLOBAL)
     except OSError as e:
         tried.append(soname)
+        arch = sysconfig.get_config_var("MULTIARCH")
+        for d in (["/usr/local/lib/" + arch] if arch else []) + ["/usr/local/lib"]:
+            path = os.path.join(d, soname)
+            if os.path.exists(path):
+                return ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
+            tried.append(path)
         raise LibraryNotFound(
             "cannot load %s (tried %s): install placer (meson install) or set "
             "PLACER_LIBRARY_PATH to the directories holding it" % (soname, ", ".join(tried))
