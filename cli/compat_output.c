@@ -30,4 +30,6 @@ void cli_compat_json(json_t *doc, const placer_snapshot *s)
     const char *dist = placer_snapshot_compat_distribution(s);
     cli_json_put(doc, "compat", json_string(placer_compat_name(program)));
     cli_json_put(doc, "distribution", dist ? json_string(dist) : json_null());
+    if (*placer_snapshot_key_rule(s)) /* haproxy's balance rule (docs/COMPAT.md) */
+        cli_json_put(doc, "key_rule", json_string(placer_snapshot_key_rule(s)));
 }

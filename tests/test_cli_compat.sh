@@ -197,5 +197,31 @@ expect_out 'part\.txt: line 1: replica of 3fa5bbc25515466ecca3aef8cfc3f1109c9f11
 expect_exit 2 "not CLUSTER NODES" -- "$placer" import-redis "$nutcracker" -o "$dir/x.snap"
 expect_out 'nutcracker\.yml: line 1: ' "the first line refused"
 
+# haproxy's key rule: typed requests become haproxy's key; --raw hashes them
+# as given; a request without a key is refused; the rule in JSON; a rule
+# outside haproxy or against the key hash refused with its field.
+printf '%s' '{"compat": "haproxy", "key_rule": "uri depth 2", "nodes": [{"id": "w1"}, {"id": "w2"}, {"id": "w3"}, {"id": "w4"}, {"id": "w5"}]}' >"$dir/uri.json"
+expect_exit 0 "build a key_rule membership" -- "$placer" build "$dir/uri.json" -o "$dir/uri.snap"
+expect_exit 0 "verify --json names the rule" -- "$placer" verify --json "$dir/uri.snap"
+expect_out '"key_rule":"uri depth 2"' "verify --json key_rule"
+"$placer" lookup "$dir/uri.snap" --raw /a/b >"$dir/want" 2>&1
+"$placer" lookup "$dir/uri.snap" '/a/b/c?x=1' '/a/b?y=2' /a/b >"$out" 2>&1
+if [ "$(cut -f2 "$out" | sort -u)" = "$(cut -f2 "$dir/want")" ] && [ "$(cut -f1 "$out" | head -1)" = '/a/b/c?x=1' ]; then ok; else bad "uri depth 2: three requests of key /a/b, one owner"; cat "$out" "$dir/want" >&2; fi
+owners=$(for i in $(seq 1 40); do "$placer" lookup "$dir/uri.snap" --raw "/a/b/c?x=$i"; done | cut -f2 | sort -u | wc -l)
+if [ "$owners" -gt 1 ]; then ok; else bad "--raw: 40 raw requests went to one owner ($owners)"; fi
+printf '%s' '{"compat": "haproxy", "key_hash": "source", "avalanche": false, "key_rule": "source", "nodes": [{"id": "w1"}, {"id": "w2"}, {"id": "w3"}]}' >"$dir/src.json"
+expect_exit 0 "build a source membership" -- "$placer" build "$dir/src.json" -o "$dir/src.snap"
+"$placer" lookup "$dir/src.snap" --hex 0a010203 | cut -f2 >"$dir/want"
+"$placer" lookup "$dir/src.snap" 10.1.2.3 | cut -f2 >"$dir/got"
+if cmp -s "$dir/want" "$dir/got"; then ok; else bad "source: 10.1.2.3 is not --hex 0a010203"; fi
+expect_exit 2 "a request that is no address" -- "$placer" lookup "$dir/src.snap" 10.1.2.3 not-an-address
+expect_out "key argument 2: no key under the snapshot's key rule \"source\": not a dotted IPv4 or an IPv6 address" "the refusal says why"
+expect_out '^10\.1\.2\.3	w' "the other key is answered"
+refused '{"compat": "nginx", "key_rule": "uri", "nodes": [{"id": "a", "address": "10.0.0.1:80"}]}' '1:[0-9]+: key_rule: does not apply to "nginx"' "key_rule outside haproxy"
+refused '{"compat": "haproxy", "key_rule": "uri depth 0", "nodes": [{"id": "a"}]}' '1:[0-9]+: key_rule: .*uri depth: expected a positive integer' "a bad uri depth"
+printf '%s' '{"compat": "haproxy", "key_rule": "source", "nodes": [{"id": "a"}]}' >"$dir/bad.json"
+expect_exit 2 "source without key hash source" -- "$placer" build "$dir/bad.json" -o "$dir/bad.snap"
+expect_out 'key rule "source" with key hash sdbm' "the build names the key hash"
+
 echo "test_cli_compat: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
