@@ -18,6 +18,7 @@
 
 #include "check.h"
 #include "codec_format.h"
+#include "encoded_section.h"
 #include "compat.h"
 #include "placer.h"
 
@@ -201,20 +202,6 @@ static void twemproxy_cap(void)
     placer_builder_free(b);
 }
 
-/* The section of type t in an encoded snapshot: its bytes and count. */
-static unsigned char *section(unsigned char *buf, uint32_t t, uint64_t *count)
-{
-    uint32_t k = plc_rd32(buf + PLC_H_SECTIONS);
-    for (uint32_t i = 0; i < k; i++) {
-        const unsigned char *e = buf + PLC_FMT_HEADER + (size_t)i * PLC_FMT_ENTRY;
-        if (plc_rd32(e) == t) {
-            *count = plc_rd64(e + 24);
-            return buf + plc_rd64(e + 8);
-        }
-    }
-    return NULL;
-}
-
 /* An honest snapshot of `nodes` servers of weight 1, then every weight set
  * to w[i % 2] and the checksum made right, as a forger would. */
 static void forge(int program, const char *dist, uint32_t nodes, const double w[2],
@@ -236,7 +223,7 @@ static void forge(int program, const char *dist, uint32_t nodes, const double w[
     size_t len = 0;
     CHECK_EQ(placer_snapshot_encode(s, (void **)&buf, &len), 0);
     uint64_t n = 0;
-    unsigned char *rec = section(buf, PLC_SEC_NODES, &n);
+    unsigned char *rec = encoded_section(buf, PLC_SEC_NODES, &n);
     CHECK(rec != NULL);
     for (uint64_t i = 0; rec && i < n; i++) /* the file's byte order, not the host's */
         plc_wr_double(rec + i * PLC_FMT_NODE, w[i % 2]);

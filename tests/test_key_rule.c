@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "codec_format.h"
+#include "encoded_section.h"
 #include "key_rule.h"
 #include "placer.h"
 
@@ -258,20 +259,6 @@ static void public_call(void)
     placer_builder_free(b);
 }
 
-/* The section of type t in an encoded snapshot: its bytes and count. */
-static unsigned char *section(unsigned char *buf, uint32_t t, uint64_t *count)
-{
-    uint32_t k = plc_rd32(buf + PLC_H_SECTIONS);
-    for (uint32_t i = 0; i < k; i++) {
-        const unsigned char *e = buf + PLC_FMT_HEADER + (size_t)i * PLC_FMT_ENTRY;
-        if (plc_rd32(e) == t) {
-            *count = plc_rd64(e + 24);
-            return buf + plc_rd64(e + 8);
-        }
-    }
-    return NULL;
-}
-
 static void encoded(const char *key_hash, const char *rule, unsigned char **buf, size_t *len)
 {
     placer_builder *b = haproxy(key_hash);
@@ -291,7 +278,7 @@ static int forged(const unsigned char *buf, size_t len, uint32_t i, uint32_t v, 
     unsigned char *c = malloc(len);
     memcpy(c, buf, len);
     uint64_t n = 0;
-    unsigned char *f = section(c, PLC_SEC_COMPAT, &n);
+    unsigned char *f = encoded_section(c, PLC_SEC_COMPAT, &n);
     plc_wr32(f + 4 * i, v);
     plc_wr32(c + PLC_H_CRC, plc_fmt_crc(c, len));
     placer_snapshot *d = NULL;
@@ -316,7 +303,7 @@ static void codec(void)
         CHECK_EQ(placer_snapshot_decode(buf, len, &d), 0);
         CHECK(d && !strcmp(placer_snapshot_key_rule(d), rules[i][1]));
         uint64_t n = 0;
-        CHECK(section(buf, PLC_SEC_COMPAT, &n) != NULL);
+        CHECK(encoded_section(buf, PLC_SEC_COMPAT, &n) != NULL);
         /* no rule: the 6 fields a snapshot had before rules existed */
         CHECK_EQ(n, *rules[i][1] ? 11 + (i == 2 ? 2 : i == 3 ? 1 : 0) : 6);
         unsigned char *again = NULL; /* bit-exact round trip */
