@@ -189,13 +189,7 @@ def wait_listen(host, port, proc):
 
 def backends(tmp, log):
     bports = cp.free_ports(SERVERS)
-    conf = ["worker_processes 1;\ndaemon off;\nerror_log %s/nginx-error.log;\npid %s/nginx.pid;\n"
-            "events { worker_connections 256; }\nhttp {\n  access_log off;\n" % (tmp, tmp)]
-    for d in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        conf.append("  %s_temp_path %s/%s;\n" % (d, tmp, d))
-    for i, p in enumerate(bports):
-        conf.append("  server { listen 127.0.0.1:%d; location / { return 200 \"%d\"; } }\n" % (p, i))
-    conf.append("}\n")
+    conf = cp.index_servers_conf(tmp, bports) + ["}\n"]
     cfg = os.path.join(tmp, "nginx.conf")
     with open(cfg, "w") as f:
         f.write("".join(conf))

@@ -367,16 +367,23 @@ HAPROXY_HASHES = ["sdbm", "djb2", "wt6", "crc32"]
 HAPROXY_IDS = [[0, 0, 0, 0, 0], [3, 0, 7, 0, 0], [0, 1, 0, 0, 2]]
 
 
-def web(place, tmp, rng):
-    bports = free_ports(5)
-    nginx_cfgs = [("consistent", "consistent"), ("hash", "")]
-    fports = free_ports(len(nginx_cfgs))
+def index_servers_conf(tmp, bports):
+    """The start of an nginx.conf whose servers on bports answer their index
+    (its http block left open)."""
     conf = ["worker_processes 1;\ndaemon off;\nerror_log %s/nginx-error.log;\npid %s/nginx.pid;\n"
             "events { worker_connections 256; }\nhttp {\n  access_log off;\n" % (tmp, tmp)]
     for d in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
         conf.append("  %s_temp_path %s/%s;\n" % (d, tmp, d))
     for i, p in enumerate(bports):
         conf.append("  server { listen 127.0.0.1:%d; location / { return 200 \"%d\"; } }\n" % (p, i))
+    return conf
+
+
+def web(place, tmp, rng):
+    bports = free_ports(5)
+    nginx_cfgs = [("consistent", "consistent"), ("hash", "")]
+    fports = free_ports(len(nginx_cfgs))
+    conf = index_servers_conf(tmp, bports)
     for (name, mod), fp in zip(nginx_cfgs, fports):
         conf.append("  upstream u_%s {\n    hash $arg_k %s;\n" % (name, mod))
         for i, p in enumerate(bports):

@@ -43,6 +43,7 @@
 #include "builder_internal.h"
 #include "check.h"
 #include "codec_format.h"
+#include "encoded_section.h"
 #include "placer.h"
 #include "snapshot_internal.h"
 
@@ -88,24 +89,10 @@ static int decode_timed(const unsigned char *buf, size_t len, const char *what, 
 static uint64_t st = 29;
 static uint32_t shrink = 1; /* 16 when writing the corpus */
 
-/* A section of an encoded snapshot, and its count. */
-static unsigned char *section_of(unsigned char *buf, uint32_t type, uint64_t *count)
-{
-    uint32_t k = plc_rd32(buf + PLC_H_SECTIONS);
-    for (uint32_t i = 0; i < k; i++) {
-        const unsigned char *e = buf + PLC_FMT_HEADER + (size_t)i * PLC_FMT_ENTRY;
-        if (plc_rd32(e) == type) {
-            *count = plc_rd64(e + 24);
-            return buf + plc_rd64(e + 8);
-        }
-    }
-    return NULL;
-}
-
 /* The node records' section of an encoded snapshot, and its count. */
 static unsigned char *node_records(unsigned char *buf, uint64_t *count)
 {
-    return section_of(buf, PLC_SEC_NODES, count);
+    return encoded_section(buf, PLC_SEC_NODES, count);
 }
 
 static void write_file(const char *dir, const char *name, const char *suffix,
@@ -281,7 +268,7 @@ static int refused_over_bound(const placer_snapshot *s, const char *what, int sh
     CHECK_EQ(placer_snapshot_encode(s, (void **)&buf, &len), 0);
     if (shuffle) { /* the history's order shuffled, the file re-signed */
         uint64_t n = 0, x = 5;
-        unsigned char *h = section_of(buf, PLC_SEC_HISTORY, &n);
+        unsigned char *h = encoded_section(buf, PLC_SEC_HISTORY, &n);
         for (uint64_t i = n; h && i > 1; i--) {
             uint64_t j = check_rand(&x) % i;
             uint32_t a = plc_rd32(h + 4 * (i - 1)), c = plc_rd32(h + 4 * j);
