@@ -1,13 +1,15 @@
-/* cmd_diff.c -- `placer diff OLD.snap NEW.snap`: how much of the key space
- * changes owner, next to the least any placement could move, per node and
- * as ranges. */
-#include <math.h>
+/* cmd_diff.c -- `placer diff OLD.snap NEW.snap`: what a change moves, and
+ * how that is known (placer_diff_measure, or the keys of a file), next to
+ * the least any placement could move: from -> to pairs, every node, the
+ * moved ranges, the moved keys of a file; and what NEW's transition will
+ * move. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "diff_buckets.h"
-#include "diff_sampled.h"
+#include "diff_key_file.h"
+#include "diff_print.h"
 
 void cmd_diff_usage(FILE *out)
 {
@@ -16,91 +18,43 @@ void cmd_diff_usage(FILE *out)
             "\n"
             "The fraction of keys whose owner changes (nodes matched by id), next to the\n"
             "ideal: the least any placement must move to give every node its new weight\n"
-            "share (the sum of the shares nodes gain). Per node, the share of keys it\n"
-            "gives away and receives. For ring, partitions and Maglev the moves are exact\n"
-            "ranges of the hash space (lo, hi] (\"placer_diff\"); jump and rendezvous have\n"
-            "no ranges and are sampled at evenly spaced positions: 2^20, fewer when a\n"
-            "rendezvous snapshot has many nodes (every lookup scores every node: 128 at\n"
-            "100,000 nodes), the count and the 95%% confidence interval printed. Two\n"
-            "snapshots of one bucket strategy (jump, memento, anchor, dx, jumpback,\n"
-            "binomial) also get the fraction their buckets say should move: buckets\n"
-            "removed, added and given to another node, each in use holding an equal share.\n"
-            "Snapshots that hash keys differently (a compat snapshot and a placer ring, two\n"
-            "compat modes, two seeds) are compared by keys: each key of a sample looked up\n"
-            "in both, the moved fraction with the sample size and a 95%% interval (100,000\n"
-            "generated keys unless --key-file or --sample says otherwise).\n"
+            "share (the sum of the shares nodes gain). The first line says how it is known:\n"
+            "  exact ranges       ring, partitions, Maglev and the programs' rings, placing\n"
+            "                     keys at the same positions: ranges of the hash space\n"
+            "  exact: all N values of the key hash counted\n"
+            "                     the same program hash of at most 16 bits (nginx's plain\n"
+            "                     hash, the 15-bit crc32, Couchbase, Redis' slots), every\n"
+            "                     value once; two hash %% n tables over a 32-bit hash\n"
+            "                     (twemproxy modula, haproxy map-based) by residues of\n"
+            "                     their period lcm(n, m), up to 2^26 of them\n"
+            "  sampled            anything else (jump, rendezvous and the other bucket\n"
+            "                     strategies, different modes, hashes or seeds): 100,000\n"
+            "                     generated keys (\"key:\" and 16 hex digits), fewer but at\n"
+            "                     least 16,384 for large rendezvous snapshots, each looked\n"
+            "                     up in both as each snapshot hashes it, with the 95%%\n"
+            "                     interval (Wilson's)\n"
+            "Then the from -> to pairs, largest first (the full matrix when neither\n"
+            "snapshot has more than 8 nodes), and every node with the share of keys it\n"
+            "gives away and receives. Two snapshots of one bucket strategy (jump,\n"
+            "memento, anchor, dx, jumpback, binomial) also get the fraction their buckets\n"
+            "say should move: buckets removed, added and given to another node.\n"
             "\n"
             "When NEW is in transition (a node joining or draining), what its transition\n"
             "will move besides: the share of keys going from their owner to their next\n"
             "owner (placer_diff_transition; sampled for jump and rendezvous), each\n"
             "owner -> next owner pair, and per node the share it gives and receives.\n"
             "\n"
-            "  --ranges N        list the first N moved ranges (default 0)\n"
-            "  --key-file PATH   compare by the keys of PATH, one a line (any snapshots)\n"
-            "  --sample N        compare by N generated keys, \"key:\" and 16 hex digits of\n"
-            "                    a fixed pseudo-random sequence (any snapshots)\n"
-            "  --json       print everything as one JSON object\n"
-            "  -h, --help   this help\n");
-}
-
-/* Nodes of a snapshot sorted by id, to find one by id in O(log n): diff
- * matches every node of one snapshot in the other, 100,000 of them too. */
-typedef struct id_index {
-    const placer_snapshot *s;
-    uint32_t *order;
-} id_index;
-
-static const placer_snapshot *sorting; /* qsort has no context argument */
-
-static int by_id(const void *x, const void *y)
-{
-    return strcmp(placer_node_id(sorting, *(const uint32_t *)x),
-                  placer_node_id(sorting, *(const uint32_t *)y));
-}
-
-static int index_ids(id_index *ix, const placer_snapshot *s)
-{
-    uint32_t n = placer_node_count(s);
-    ix->s = s;
-    ix->order = malloc(((size_t)n + 1) * sizeof *ix->order);
-    if (!ix->order)
-        return -1;
-    for (uint32_t i = 0; i < n; i++)
-        ix->order[i] = i;
-    sorting = s;
-    qsort(ix->order, n, sizeof *ix->order, by_id);
-    return 0;
-}
-
-/* Index of node id in ix's snapshot, or -1 (ids are unique). */
-static int find_id(const id_index *ix, const char *id)
-{
-    size_t lo = 0, hi = placer_node_count(ix->s);
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(placer_node_id(ix->s, ix->order[mid]), id);
-        if (!c)
-            return (int)ix->order[mid];
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return -1;
-}
-
-/* The weight of the nodes that own keys now (all but joining ones). */
-static double placed_weight(const placer_snapshot *s)
-{
-    double W = 0;
-    for (uint32_t j = 0; j < placer_node_count(s); j++)
-        W += placer_node_state(s, j) != PLACER_NODE_JOINING ? placer_node_weight(s, j) : 0;
-    return W;
-}
-
-static double weight_share(const placer_snapshot *s, double W, uint32_t i)
-{
-    return placer_node_state(s, i) != PLACER_NODE_JOINING ? placer_node_weight(s, i) / W : 0;
+            "  --pairs N          list the N largest from -> to pairs (default 20)\n"
+            "  --ranges N         list the first N moved ranges (default 0)\n"
+            "  --key-file PATH    compare by the keys of PATH, one a line, each looked up\n"
+            "                     in both: the figures are exact for those keys\n"
+            "  --moved-keys OUT   with --key-file: write each key that moves to OUT, a line\n"
+            "                     each: key, old owner, new owner, tab-separated, escaped\n"
+            "                     as `placer lookup` escapes them (with --json: one JSON\n"
+            "                     object a line, \"key\" or \"key_base64\", \"from\", \"to\")\n"
+            "  --sample N         sample N generated keys, even where diff could count\n"
+            "  --json             print everything as one JSON object\n"
+            "  -h, --help         this help\n");
 }
 
 /* ---- what NEW's transition will move (owner -> next owner) ---- */
@@ -249,8 +203,6 @@ static int transition_report(const placer_snapshot *s, const char *path, json_t 
         printf("%-24s %10s %10s\n", "node", "gives", "receives");
         for (uint32_t i = 0; i < n; i++) {
             const char *id = placer_node_id(s, i);
-            if (!(gives[i] > 0 || gets[i] > 0))
-                continue;
             cli_print_name(stdout, id);
             printf("%*s %9.4f%% %9.4f%%\n", (int)(24 > strlen(id) ? 24 - strlen(id) : 0), "",
                    100 * gives[i], 100 * gets[i]);
@@ -260,33 +212,42 @@ static int transition_report(const placer_snapshot *s, const char *path, json_t 
     return 0;
 }
 
-enum { OPT_RANGES = 256, OPT_JSON, OPT_KEY_FILE, OPT_SAMPLE };
+enum { OPT_RANGES = 256, OPT_PAIRS, OPT_JSON, OPT_KEY_FILE, OPT_MOVED_KEYS, OPT_SAMPLE };
 
 static const struct option options[] = {
     {"ranges", required_argument, NULL, OPT_RANGES},
+    {"pairs", required_argument, NULL, OPT_PAIRS},
     {"json", no_argument, NULL, OPT_JSON},
     {"key-file", required_argument, NULL, OPT_KEY_FILE},
+    {"moved-keys", required_argument, NULL, OPT_MOVED_KEYS},
     {"sample", required_argument, NULL, OPT_SAMPLE},
     CLI_HELP_OPTION,
     {0},
 };
 
-int cmd_diff(int argc, char **argv)
+typedef struct diff_args {
+    uint64_t show_ranges, show_pairs, sample;
+    const char *key_file, *moved_keys;
+    int json;
+} diff_args;
+
+static int parse(int argc, char **argv, diff_args *o)
 {
-    uint64_t show = 0;
-    int json = 0, c;
-    cli_diff_sample by_keys = {NULL, 0, 0};
+    int c;
     while ((c = cli_getopt("diff", argc, argv, options, cmd_diff_usage)) != -1) {
         if (c == OPT_KEY_FILE) {
-            by_keys.key_file = optarg;
+            o->key_file = optarg;
+        } else if (c == OPT_MOVED_KEYS) {
+            o->moved_keys = optarg;
         } else if (c == OPT_SAMPLE) {
-            if (cli_parse_u64("diff", "--sample", optarg, 1, 100000000, &by_keys.generated))
+            if (cli_parse_u64("diff", "--sample", optarg, 1, 100000000, &o->sample))
                 return CLI_USAGE;
-        } else if (c == OPT_RANGES) {
-            if (cli_parse_u64("diff", "--ranges", optarg, 0, UINT32_MAX, &show))
+        } else if (c == OPT_RANGES || c == OPT_PAIRS) {
+            if (cli_parse_u64("diff", c == OPT_RANGES ? "--ranges" : "--pairs", optarg, 0,
+                              UINT32_MAX, c == OPT_RANGES ? &o->show_ranges : &o->show_pairs))
                 return CLI_USAGE;
         } else if (c == OPT_JSON) {
-            json = 1;
+            o->json = 1;
         } else {
             return c == CLI_OPT_HELP ? CLI_OK : CLI_USAGE;
         }
@@ -295,191 +256,97 @@ int cmd_diff(int argc, char **argv)
         cli_usage_error("diff", "two snapshot files, OLD and NEW");
         return CLI_USAGE;
     }
-    if (by_keys.key_file && by_keys.generated) {
+    if (o->key_file && o->sample) {
         cli_usage_error("diff", "--key-file or --sample, not both");
         return CLI_USAGE;
     }
+    if (o->moved_keys && !o->key_file) {
+        cli_usage_error("diff", "--moved-keys writes the moved keys of a --key-file");
+        return CLI_USAGE;
+    }
+    return -1;
+}
+
+/* The report: from the key file, or measured by the library (the ranges
+ * too when placer_diff has them). Returns a CLI_* status. */
+static int measure(const placer_snapshot *a, const placer_snapshot *b, const diff_args *o,
+                   placer_diff_report *r, placer_move **m, size_t *nm)
+{
+    if (o->key_file) {
+        FILE *out = NULL;
+        if (o->moved_keys && !(out = fopen(o->moved_keys, "w"))) {
+            fprintf(stderr, "placer diff: ");
+            cli_print_name(stderr, o->moved_keys);
+            fprintf(stderr, ": cannot write it\n");
+            return CLI_FAILURE;
+        }
+        int rc = cli_diff_key_file(a, b, o->key_file, out, o->json, r);
+        if (out && fclose(out) && !rc) {
+            fprintf(stderr, "placer diff: cannot write the moved keys\n");
+            cli_diff_key_file_free(r);
+            rc = CLI_FAILURE;
+        }
+        return rc;
+    }
+    int err = placer_diff_measure(a, b, o->sample, o->sample ? PLACER_DIFF_FORCE_SAMPLE : 0, r);
+    if (!err && !o->sample && placer_diff(a, b, m, nm))
+        *m = NULL, *nm = 0;
+    if (err) {
+        fprintf(stderr, "placer diff: %s\n", placer_strerror(err));
+        return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
+    }
+    return CLI_OK;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    diff_args o = {.show_pairs = 20};
+    int rc = parse(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
     const char *paths[2] = {argv[optind], argv[optind + 1]};
     placer_snapshot *a = NULL, *b = NULL;
-    int rc = cli_load_snapshot("diff", paths[0], &a);
+    rc = cli_load_snapshot("diff", paths[0], &a);
     if (!rc)
         rc = cli_load_snapshot("diff", paths[1], &b);
     if (rc) {
         placer_snapshot_free(a);
         return rc;
     }
-    uint32_t na = placer_node_count(a), nb = placer_node_count(b);
-    double *out_of = calloc(na, sizeof *out_of), *into = calloc(nb, sizeof *into);
-    id_index ia = {a, NULL}, ib = {b, NULL};
-    if (index_ids(&ia, a) || index_ids(&ib, b)) {
-        free(out_of);
-        free(into);
-        out_of = into = NULL; /* reported as out of memory below */
-    }
+    placer_diff_report r = {.size = sizeof r};
     placer_move *m = NULL;
-    size_t count = 0;
-    double moved = 0;
-    int exact = 0;
-    uint32_t samples = 0;
-    cli_bucket_diff bd;
-    int buckets = 0;
-    int err = !out_of || !into ? PLACER_ENOMEM
-              : by_keys.key_file || by_keys.generated ? PLACER_EINVAL
-                                                      : placer_diff(a, b, &m, &count);
-    if (err == PLACER_EINVAL) {
-        /* keys hashed differently (or a sample asked for): diff_sampled.c */
-        by_keys.json = json;
-        if (!by_keys.key_file && !by_keys.generated)
-            by_keys.generated = CLI_DIFF_DEFAULT_SAMPLE;
-        rc = cli_diff_sampled(a, b, &by_keys);
+    size_t nm = 0;
+    rc = measure(a, b, &o, &r, &m, &nm);
+    if (rc) {
         placer_snapshot_free(a);
         placer_snapshot_free(b);
-        free(out_of), free(into), free(ia.order), free(ib.order);
         return rc;
     }
-    if (!err) {
-        exact = 1;
-        moved = placer_moves_coverage(m, count);
-        err = placer_moves_shares(a, b, m, count, out_of, into);
-    } else if (err == PLACER_ENOTSUP) {
-        /* no ranges: evenly spaced positions, as many as a bounded amount
-         * of work allows (2^20, fewer with many rendezvous nodes) */
-        samples = cli_sample_size(a, b, 1u << 20);
-        uint64_t step = UINT64_MAX / samples + 1; /* 2^64 / samples */
-        err = 0;
-        for (uint32_t i = 0; i < samples; i++) {
-            uint64_t h = (uint64_t)i * step + step / 2;
-            int oa = placer_lookup_hash(a, h), ob = placer_lookup_hash(b, h);
-            if (oa < 0 || ob < 0)
-                continue;
-            if (strcmp(placer_node_id(a, (uint32_t)oa), placer_node_id(b, (uint32_t)ob))) {
-                out_of[oa] += 1.0 / samples;
-                into[ob] += 1.0 / samples;
-                moved += 1.0 / samples;
-            }
-        }
-        buckets = cli_diff_buckets(a, b, &bd);
-        if (buckets < 0)
-            err = PLACER_ENOMEM;
+    cli_bucket_diff bd;
+    int buckets = cli_diff_buckets(a, b, &bd);
+    cli_diff_out out = {a, b, &r, o.key_file, buckets > 0 ? &bd : NULL, m, nm, o.show_ranges,
+                        o.show_pairs};
+    json_t *doc = o.json ? cli_json_doc() : NULL;
+    int err = buckets < 0 || cli_diff_print(&out, doc) ? PLACER_ENOMEM : 0;
+    if (!err && placer_snapshot_in_transition(b)) {
+        err = transition_report(b, paths[1], doc);
+        if (err)
+            fprintf(stderr, "placer diff: %s: its transition: %s\n", paths[1], placer_strerror(err));
+    } else if (err) {
+        fprintf(stderr, "placer diff: %s\n", placer_strerror(err));
     }
     if (err) {
-        fprintf(stderr, "placer diff: %s%s\n", placer_strerror(err),
-                err == PLACER_EINVAL ? " (the snapshots hash keys differently: seed or key hash)" : "");
-        placer_snapshot_free(a);
-        placer_snapshot_free(b);
-        free(out_of), free(into), free(ia.order), free(ib.order);
-        return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
-    }
-    /* ideal: what the new weight shares require */
-    double ideal = 0, Wa = placed_weight(a), Wb = placed_weight(b);
-    for (uint32_t j = 0; j < nb; j++) {
-        int i = find_id(&ia, placer_node_id(b, j));
-        double gain = weight_share(b, Wb, j) - (i >= 0 ? weight_share(a, Wa, (uint32_t)i) : 0);
-        ideal += gain > 0 ? gain : 0;
-    }
-    json_t *doc = json ? cli_json_doc() : NULL, *nodes = json ? json_array() : NULL;
-    if (json) {
-        cli_json_put(doc, "moved", cli_json_num(moved));
-        cli_json_put(doc, "ideal", cli_json_num(ideal));
-        cli_json_put(doc, "exact", json_boolean(exact));
-        if (!exact) {
-            cli_json_put(doc, "sample_size", json_integer(samples));
-            cli_json_put(doc, "confidence95", cli_json_num(cli_confidence95(moved, samples)));
-        }
-        cli_json_put(doc, "ranges", cli_json_u64(count));
-        if (buckets > 0) {
-            json_t *o = json_object();
-            cli_json_put(o, "expected", cli_json_num(bd.expected));
-            cli_json_put(o, "old", json_integer(bd.old_buckets));
-            cli_json_put(o, "new", json_integer(bd.new_buckets));
-            cli_json_put(o, "removed", json_integer(bd.removed));
-            cli_json_put(o, "added", json_integer(bd.added));
-            cli_json_put(o, "reassigned", json_integer(bd.reassigned));
-            cli_json_put(doc, "buckets", o);
-        }
-    } else {
-        if (exact)
-            printf("moved: %.4f%% of keys (exact ranges); ideal %.4f%%", 100 * moved, 100 * ideal);
-        else
-            printf("moved: %.4f%% of keys (sampled at %u positions, +/-%.4f%% at 95%% "
-                   "confidence); ideal %.4f%%",
-                   100 * moved, samples, 100 * cli_confidence95(moved, samples), 100 * ideal);
-        if (ideal > 0)
-            printf(", %.2fx the ideal", moved / ideal);
-        if (buckets > 0)
-            printf("\nexpected from the buckets: %.4f%% of keys (%u -> %u buckets in use: %u removed, "
-                   "%u added, %u given to another node)",
-                   100 * bd.expected, bd.old_buckets, bd.new_buckets, bd.removed, bd.added,
-                   bd.reassigned);
-        printf("\n%-24s %10s %10s\n", "node", "gives", "receives");
-    }
-    for (uint32_t pass = 0; pass < 2; pass++) {
-        /* a's nodes (with what b's same id receives), then nodes only in b */
-        uint32_t n = pass ? nb : na;
-        for (uint32_t i = 0; i < n; i++) {
-            const char *id = pass ? placer_node_id(b, i) : placer_node_id(a, i);
-            if (pass && find_id(&ia, id) >= 0)
-                continue;
-            int j = pass ? (int)i : find_id(&ib, id);
-            double give = pass ? 0 : out_of[i], get = j >= 0 ? into[j] : 0;
-            if (json) {
-                json_t *o = json_object();
-                cli_json_put(o, "id", cli_json_str(id));
-                cli_json_put(o, "gives", cli_json_num(give));
-                cli_json_put(o, "receives", cli_json_num(get));
-                cli_json_append(nodes, o);
-            } else if (give > 0 || get > 0) {
-                cli_print_name(stdout, id);
-                printf("%*s %9.4f%% %9.4f%%\n", (int)(24 > strlen(id) ? 24 - strlen(id) : 0), "",
-                       100 * give, 100 * get);
-            }
-        }
-    }
-    json_t *first = json ? json_array() : NULL;
-    for (size_t r = 0; r < count && r < show; r++) {
-        const char *from = m[r].from == PLACER_NO_NODE ? "-" : placer_node_id(a, m[r].from);
-        const char *to = m[r].to == PLACER_NO_NODE ? "-" : placer_node_id(b, m[r].to);
-        if (json) {
-            /* hash positions are 64-bit: decimal strings, exact everywhere */
-            char lo[24], hi[24];
-            snprintf(lo, sizeof lo, "%llu", (unsigned long long)m[r].lo);
-            snprintf(hi, sizeof hi, "%llu", (unsigned long long)m[r].hi);
-            json_t *o = json_object();
-            cli_json_put(o, "lo", json_string(lo));
-            cli_json_put(o, "hi", json_string(hi));
-            cli_json_put(o, "from", cli_json_str(from));
-            cli_json_put(o, "to", cli_json_str(to));
-            cli_json_append(first, o);
-        } else {
-            printf("(%016llx, %016llx] ", (unsigned long long)m[r].lo, (unsigned long long)m[r].hi);
-            cli_print_name(stdout, from);
-            printf(" -> ");
-            cli_print_name(stdout, to);
-            printf("\n");
-        }
-    }
-    int out_rc = CLI_OK;
-    if (json) {
-        cli_json_put(doc, "nodes", nodes);
-        cli_json_put(doc, "first_ranges", first);
-    } else if (exact) {
-        printf("%zu moved range%s%s\n", count, count == 1 ? "" : "s",
-               count > show ? " (--ranges N lists them)" : "");
-    }
-    int terr = placer_snapshot_in_transition(b) ? transition_report(b, paths[1], doc) : 0;
-    if (terr) {
-        fprintf(stderr, "placer diff: %s: its transition: %s\n", paths[1], placer_strerror(terr));
         json_decref(doc);
-        out_rc = terr == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
-    } else if (json) {
-        out_rc = cli_json_emit("diff", doc);
+        rc = err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
+    } else if (doc) {
+        rc = cli_json_emit("diff", doc);
     }
+    if (o.key_file)
+        cli_diff_key_file_free(&r);
+    else
+        placer_diff_report_release(&r);
     placer_moves_free(m);
-    free(out_of);
-    free(into);
-    free(ia.order);
-    free(ib.order);
     placer_snapshot_free(a);
     placer_snapshot_free(b);
-    return out_rc;
+    return rc;
 }

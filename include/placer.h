@@ -1029,14 +1029,71 @@ PLACER_API int placer_moves_shares(const placer_snapshot *a, const placer_snapsh
                                    double *into);
 
 /* The fraction of keys whose owner differs between a and b (nodes matched by
- * id), for every strategy: measured at `samples` hash positions spread
- * evenly over the space (position i is the middle of the i-th of `samples`
- * equal ranges), so it is exact to within 1/samples for range strategies and
- * a stratified estimate for jump and rendezvous. Couchbase-hash partitions
- * are compared partition by partition (every partition once, exact).
- * Returns 0, PLACER_ENULL, PLACER_EINVAL (samples 0) or PLACER_ENOMEM. */
+ * id), for every pair of snapshots: placer_diff_measure's `moved`, with
+ * `samples` keys when it samples. Returns 0, PLACER_ENULL, PLACER_EINVAL
+ * (samples 0) or PLACER_ENOMEM. */
 PLACER_API int placer_moved_fraction(const placer_snapshot *a, const placer_snapshot *b,
                                      uint32_t samples, double *fraction);
+
+/* How placer_diff_measure knows its figures. */
+#define PLACER_DIFF_RANGES 1  /* exact: placer_diff's ranges of the position space */
+#define PLACER_DIFF_HASHES 2  /* exact: every value of the program's key hash counted */
+#define PLACER_DIFF_SAMPLED 3 /* estimated: generated keys looked up in both */
+
+/* placer_diff_measure's flag: sample by keys even where it could count. */
+#define PLACER_DIFF_FORCE_SAMPLE 0x1u
+
+/* One from -> to pair of a diff: the share of keys that move from node
+ * `from` (index in a) to node `to` (index in b); PLACER_NO_NODE where a
+ * map has no owner. */
+typedef struct placer_diff_pair {
+    uint32_t from, to;
+    double share;
+} placer_diff_pair;
+
+/* What moves between two snapshots, and how that is known. size is set by
+ * the caller (placer_diff_report r = {.size = sizeof r}); the arrays are
+ * the library's, released by placer_diff_report_release. */
+typedef struct placer_diff_report {
+    size_t size;
+    int method;           /* PLACER_DIFF_* */
+    double moved;         /* the fraction of keys whose owner changes */
+    double low95, high95; /* SAMPLED: Wilson's 95% interval; exact: moved */
+    uint64_t keys;        /* SAMPLED: keys placed in both snapshots */
+    uint64_t unplaced;    /* SAMPLED: keys without an owner in one (left out) */
+    uint64_t hash_values; /* HASHES: the key hash values counted (2^32, 2^15, 16384) */
+    double *gives;        /* node i of a: the share of keys it gives away */
+    double *receives;     /* node j of b: the share of keys it receives */
+    placer_diff_pair *pairs; /* every moving pair, largest share first */
+    size_t npairs;
+} placer_diff_report;
+
+/* Measure what moves from a to b (nodes matched by id), for every pair of
+ * snapshots (any strategies, compatibility modes, seeds), as exactly as
+ * the placements allow:
+ *   - PLACER_DIFF_HASHES when both place keys by the same program hash of
+ *     at most 16 bits (nginx's plain hash and the 15-bit crc32: 32,768
+ *     values; Couchbase's vBuckets; Redis' 16,384 slots), every value once;
+ *     and for two tables read as hash % n over a 32-bit hash (twemproxy
+ *     modula, haproxy map-based), by residues: each residue of their
+ *     period lcm(n, m) weighted by the hashes it stands for, when that
+ *     period is at most 2^26 (else sampled);
+ *   - PLACER_DIFF_RANGES when both are made of ranges (rings, partitions,
+ *     Maglev, the programs' rings) and place keys at the same positions;
+ *   - otherwise PLACER_DIFF_SAMPLED: sample_keys generated keys ("key:"
+ *     and 16 hex digits of splitmix64 from 0) looked up in both through
+ *     placer_lookup_batch, as each snapshot hashes them; 0 chooses 100,000,
+ *     fewer (at least 16,384: the interval stays within 1 point) when the
+ *     lookups score every node (rendezvous) of large snapshots.
+ * flags: 0 or PLACER_DIFF_FORCE_SAMPLE. Returns 0, PLACER_ENULL,
+ * PLACER_EINVAL (r->size below this version's struct) or PLACER_ENOMEM (r
+ * then holds no arrays). */
+PLACER_API int placer_diff_measure(const placer_snapshot *a, const placer_snapshot *b,
+                                   uint64_t sample_keys, unsigned flags, placer_diff_report *r);
+
+/* Release the arrays of a report (the struct itself is the caller's);
+ * NULL is accepted. */
+PLACER_API void placer_diff_report_release(placer_diff_report *r);
 
 /* ------------------------------------------------------------------------ */
 /* Snapshots as bytes (format v1, docs/FORMAT.md)                           */

@@ -78,15 +78,27 @@ static uint32_t compat_replicas(const placer_snapshot *s, uint64_t h, uint32_t *
     return plc_replicas_walk_flat(s, l->owners, l->n, slot_of(s, h), out, want, zones);
 }
 
+/* The width of the program's key hash: nginx's plain hash and the 15-bit
+ * crc32 (libmemcached "crc", twemproxy crc32) keep 15 bits, the others 32
+ * (compat_lookup.c). */
+static unsigned hash_bits(const plc_compat_layout *l)
+{
+    int narrow = (l->program == PLC_COMPAT_NGINX && l->distribution == PLC_CD_HASH) ||
+                 (l->program != PLC_COMPAT_NGINX && l->key_hash == PLC_CH_CRC32);
+    return narrow ? 15 : 32;
+}
+
 /* Rings are ranges (of the space where hash h is h << 32); a table placed
- * by hash % n is not: no view (placer_diff says PLACER_ENOTSUP). */
+ * by hash % n is not: its view is the table (placer_diff says
+ * PLACER_ENOTSUP; placer_diff_measure counts its residues). */
 static void compat_diff_view(const placer_snapshot *s, int target, plc_diff_view *v)
 {
     (void)target;
-    if (layout(s)->kind == PLC_CL_RING)
-        *v = (plc_diff_view){&s->tree, NULL, s->tree.n, s->tree.wrap_owner};
+    const plc_compat_layout *l = layout(s);
+    if (l->kind == PLC_CL_RING)
+        *v = (plc_diff_view){&s->tree, NULL, s->tree.n, s->tree.wrap_owner, hash_bits(l), NULL, 0, 0};
     else
-        *v = (plc_diff_view){NULL, NULL, 0, 0};
+        *v = (plc_diff_view){NULL, NULL, 0, 0, hash_bits(l), l->owners, l->n, 1};
 }
 
 static uint32_t compat_token_count(const placer_snapshot *s)

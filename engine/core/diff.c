@@ -20,10 +20,10 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "diff_internal.h"
 #include "fastrange.h"
 #include "named.h"
 #include "compat_snapshot.h"
-#include "strategy_ops.h"
 #include "validate.h"
 
 #define ABSENT PLC_NO_NODE
@@ -40,17 +40,25 @@ static uint32_t vowner(const view *v, uint32_t i)
     return v->tree ? plc_stree_owner_at(v->tree, i) : v->table->own[(size_t)i * v->table->width];
 }
 
-/* The strategy's ranges, or PLACER_ENOTSUP when it has none. */
-static int view_of(const placer_snapshot *s, int target, view *v)
+int plc_diff_view_of(const placer_snapshot *s, int target, view *v)
 {
+    *v = (view){0};
     if (!s->ops->diff_view)
         return PLACER_ENOTSUP;
     s->ops->diff_view(s, target, v);
     return v->tree || v->table ? 0 : PLACER_ENOTSUP; /* a compat table: hash % n */
 }
 
-/* Do a and b place the same keys at the same positions? */
-static int same_positions(const placer_snapshot *a, const placer_snapshot *b)
+/* The strategy's ranges, or PLACER_ENOTSUP when it has none or when its
+ * keys do not spread over the position space (a program's ring searched
+ * by a 15-bit hash: its ranges' coverage would not be a share of keys). */
+static int view_of(const placer_snapshot *s, int target, view *v)
+{
+    int err = plc_diff_view_of(s, target, v);
+    return err ? err : v->tree && v->hash_bits && v->hash_bits < 32 ? PLACER_ENOTSUP : 0;
+}
+
+int plc_diff_same_positions(const placer_snapshot *a, const placer_snapshot *b)
 {
     if (a->key_hash != b->key_hash || !plc_compat_same_positions(a, b))
         return 0;
@@ -64,8 +72,7 @@ static uint32_t mapped(const uint32_t *map, uint32_t node)
     return node == ABSENT ? ABSENT : map[node];
 }
 
-/* map[i] = index in b of a's node i, or ABSENT. */
-static uint32_t *map_nodes(const placer_snapshot *a, const placer_snapshot *b)
+uint32_t *plc_diff_map_nodes(const placer_snapshot *a, const placer_snapshot *b)
 {
     uint32_t *map = plc_malloc((size_t)a->nnodes * sizeof *map);
     plc_named *sorted = plc_malloc((size_t)b->nnodes * sizeof *sorted);
@@ -119,9 +126,7 @@ static uint32_t owner_at_boundary(const view *t, uint32_t *i, uint64_t v)
     return *i < t->n ? vowner(t, *i) : t->wrap_owner;
 }
 
-/* The moves between two placements; map[i] is the b index of a's node i
- * (ABSENT when it has none). */
-static int diff_views(const view *ta, const view *tb, const uint32_t *map, placer_move **moves,
+int plc_diff_views(const view *ta, const view *tb, const uint32_t *map, placer_move **moves,
                       size_t *count)
 {
     uint64_t first = vtoken(ta, 0) < vtoken(tb, 0) ? vtoken(ta, 0) : vtoken(tb, 0);
@@ -194,11 +199,11 @@ int placer_diff(const placer_snapshot *a, const placer_snapshot *b, placer_move 
     view va, vb;
     if (view_of(a, 0, &va) || view_of(b, 0, &vb))
         return PLACER_ENOTSUP;
-    PLC_VALIDATE_OR_RET(same_positions(a, b), PLACER_EINVAL);
-    uint32_t *map = map_nodes(a, b);
+    PLC_VALIDATE_OR_RET(plc_diff_same_positions(a, b), PLACER_EINVAL);
+    uint32_t *map = plc_diff_map_nodes(a, b);
     if (!map)
         return PLACER_ENOMEM;
-    int err = diff_views(&va, &vb, map, moves, count);
+    int err = plc_diff_views(&va, &vb, map, moves, count);
     plc_free(map);
     return err;
 }
@@ -220,7 +225,7 @@ int placer_diff_transition(const placer_snapshot *s, placer_move **moves, size_t
     for (uint32_t i = 0; i < s->nnodes; i++)
         map[i] = i; /* the same nodes on both sides */
     view_of(s, 1, &vt);
-    int err = diff_views(&vc, &vt, map, moves, count);
+    int err = plc_diff_views(&vc, &vt, map, moves, count);
     plc_free(map);
     return err;
 }
@@ -271,35 +276,5 @@ int placer_moves_shares(const placer_snapshot *a, const placer_snapshot *b,
         if (into && moves[i].to != ABSENT)
             into[moves[i].to] += f;
     }
-    return 0;
-}
-
-int placer_moved_fraction(const placer_snapshot *a, const placer_snapshot *b, uint32_t samples,
-                          double *fraction)
-{
-    PLC_VALIDATE_OR_RET(a && b && fraction, PLACER_ENULL);
-    PLC_VALIDATE_OR_RET(samples > 0 && same_positions(a, b), PLACER_EINVAL);
-    uint32_t *map = map_nodes(a, b);
-    if (!map)
-        return PLACER_ENOMEM;
-    uint64_t moved = 0;
-    int redis = a->key_hash == PLACER_HASH_REDIS;
-    if (a->key_hash == PLACER_HASH_COUCHBASE || redis) { /* every vBucket (slot) once */
-        samples = a->table.n;
-        for (uint32_t p = 0; p < samples; p++) {
-            uint64_t h = redis ? p : plc_range_start(p, samples);
-            moved += mapped(map, plc_owner(a, h, 0)) != plc_owner(b, h, 0);
-        }
-    } else {
-        /* The compatibility modes' positions are the programs' 32-bit hashes. */
-        unsigned bits = a->compat ? 32 : 64;
-        for (uint32_t i = 0; i < samples; i++) {
-            uint64_t h = (uint64_t)((((unsigned __int128)(2 * (uint64_t)i + 1)) << bits) /
-                                    (2 * (unsigned __int128)samples));
-            moved += mapped(map, plc_owner(a, h, 0)) != plc_owner(b, h, 0);
-        }
-    }
-    plc_free(map);
-    *fraction = (double)moved / samples;
     return 0;
 }

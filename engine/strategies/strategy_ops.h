@@ -36,12 +36,22 @@ typedef struct plc_fmt_section {
 
 /* A placement seen as sorted boundaries, for the diffs: boundary i's owner
  * owns every position after boundary i-1 up to boundary i (the first one
- * wraps). Either a ring's tree or a table of n equal ranges. */
+ * wraps). Either a ring's tree or a table of n equal ranges, or neither
+ * (a table read as hash % n has no ranges).
+ *
+ * When keys reach the placement through a program's own key hash (the
+ * compatibility modes, Couchbase, Redis), hash_bits is its width: the
+ * diff counts its 2^hash_bits values (15: nginx's plain hash, the 15-bit
+ * crc32, Couchbase; 14: Redis' slots; 32: the others), and mod_own, when
+ * not NULL, is the table read as mod_own[(hash % mod_n) * mod_stride]. */
 typedef struct plc_diff_view {
     const plc_stree *tree;
     const plc_table *table;
     uint32_t n;
     uint32_t wrap_owner; /* owner of boundary 0 */
+    unsigned hash_bits;  /* 0: placer's own 64-bit positions */
+    const uint32_t *mod_own;
+    uint32_t mod_n, mod_stride;
 } plc_diff_view;
 
 typedef struct plc_dec plc_dec; /* the decoder's state (codec_decode.h) */

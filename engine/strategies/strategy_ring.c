@@ -53,7 +53,7 @@ static void ring_replicas_batch(const placer_snapshot *s, const uint64_t *h, siz
 static void ring_diff_view(const placer_snapshot *s, int target, plc_diff_view *v)
 {
     const plc_stree *t = target ? &s->target : &s->tree;
-    *v = (plc_diff_view){t, NULL, t->n, t->wrap_owner};
+    *v = (plc_diff_view){.tree = t, .n = t->n, .wrap_owner = t->wrap_owner};
 }
 
 static uint32_t ring_encode_sections(const placer_snapshot *s, plc_fmt_section *out)

@@ -7,6 +7,7 @@
  */
 #include "alloc.h"
 #include "codec_decode.h"
+#include "compat_snapshot.h"
 #include "fastrange.h"
 #include "strategy_ops.h"
 
@@ -58,7 +59,12 @@ uint32_t plc_table_token_count(const placer_snapshot *s)
 void plc_table_diff_view(const placer_snapshot *s, int target, plc_diff_view *v)
 {
     const plc_table *t = target ? &s->ttable : &s->table;
-    *v = (plc_diff_view){NULL, t, t->n, t->own[0]};
+    *v = (plc_diff_view){NULL, t, t->n, t->own[0], 0, NULL, 0, 0};
+    /* Couchbase's vBucket is (crc32 >> 16 & 0x7fff) % n, Redis' slot the
+     * position itself: both are tables of a program hash */
+    if (s->key_hash == PLACER_HASH_COUCHBASE || s->key_hash == PLACER_HASH_REDIS)
+        *v = (plc_diff_view){NULL, t, t->n, t->own[0], s->key_hash == PLACER_HASH_COUCHBASE ? 15 : 14,
+                             t->own, t->n, t->width};
 }
 
 void plc_table_range_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t n,

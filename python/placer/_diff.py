@@ -1,37 +1,16 @@
-"""Diff: what `placer diff --json` reports (cli/cmd_diff.c), computed the
-same way: exact ranges where the strategy has them (placer_diff,
-placer_moves_shares), else measured at evenly spaced hash positions (one
-placer_lookup_hash_batch per snapshot), and the ideal, the least any
-placement must move to give every node its new weight share."""
+"""Diff: what `placer diff --json` reports (cli/cmd_diff.c), from the same
+library call, placer_diff_measure (exact ranges, every value of a program's
+key hash, or generated keys looked up in both), with placer_diff's ranges
+where the snapshots have them, and the ideal, the least any placement must
+move to give every node its new weight share."""
 import ctypes
-import math
 
 import numpy as np
 
 from . import _lib
 from ._errors import check, unsigned
 
-SAMPLE_BUDGET = float(1 << 24)  # as cli/cli.h: node scorings a measurement may cost
-SAMPLE_LEAST = 64
-
-
-def sample_size(a, b, most=1 << 20):
-    """cli_sample_size: 2^20 positions, halved while a strategy whose
-    lookups score every node (the registry's PLACER_TRAIT_SCANS_NODES:
-    rendezvous) would score more than 2^24 nodes in all."""
-    def cost(s):
-        scans = _lib.strategy_traits(_lib.snapshot_strategy(s)) & _lib.TRAIT_SCANS_NODES
-        return _lib.node_count(s) + 64.0 if scans else 64.0
-    fit = SAMPLE_BUDGET / (cost(a) + cost(b))
-    n = most
-    while n > SAMPLE_LEAST and n > fit:
-        n >>= 1
-    return n
-
-
-def confidence95(p, n):
-    w = 1.959964 * math.sqrt(p * (1 - p) / n)
-    return w if w > 1.0 / n else 1.0 / n
+METHODS = {_lib.DIFF_RANGES: "ranges", _lib.DIFF_HASHES: "hashes", _lib.DIFF_SAMPLED: "sampled"}
 
 
 def _weight_shares(s):
@@ -51,41 +30,54 @@ def _ideal(a, b, ids_a, ids_b):
 
 class Diff:
     """What moves from one snapshot to another, as `placer diff --json`:
-    moved (fraction of keys whose owner changes), ideal (the least any
-    placement must move for the new weights), exact (True: from ranges;
-    False: measured at sample_size positions, +/- confidence95), ranges
-    ((lo, hi, from_id, to_id) per moved range of the hash space,
-    lo < hash <= hi; empty when measured), and nodes: per node id, the
-    fraction it gives and receives ({"id", "gives", "receives"}, the old
-    snapshot's nodes first, then those only in the new one), and for two
-    snapshots of one bucket strategy, buckets: the fraction their buckets
-    say should move ({"expected", "old", "new", "removed", "added",
-    "reassigned"}, cli/diff_buckets.c has the model), else None."""
+    moved (fraction of keys whose owner changes), method ("ranges" and
+    "hashes": exact; "sampled": generated keys, sample_size of them, with
+    interval95, Wilson's), exact, hash_values (the key hash values counted
+    when "hashes"), ideal (the least any placement must move for the new
+    weights), pairs ((from_id, to_id, share), largest first; None for a
+    map's missing owner), ranges ((lo, hi, from_id, to_id) per moved range
+    of the hash space, lo < hash <= hi, when placer_diff has them), nodes:
+    per node id, the fraction it gives and receives ({"id", "gives",
+    "receives"}, the old snapshot's nodes first, then those only in the new
+    one), and for two snapshots of one bucket strategy, buckets: the
+    fraction their buckets say should move ({"expected", "old", "new",
+    "removed", "added", "reassigned"}, cli/diff_buckets.c has the model),
+    else None."""
 
-    def __init__(self, moved, exact, ranges, ideal=0.0, nodes=(), sample_size=None,
-                 confidence95=None, buckets=None):
-        self.moved, self.exact, self.ranges = moved, exact, ranges
-        self.ideal, self.nodes = ideal, list(nodes)
-        self.sample_size, self.confidence95 = sample_size, confidence95
+    def __init__(self, moved, method, ranges, ideal=0.0, nodes=(), pairs=(), sample_size=None,
+                 interval95=None, hash_values=None, unplaced=0, buckets=None):
+        self.moved, self.method, self.ranges = moved, method, ranges
+        self.exact = method in ("ranges", "hashes")
+        self.ideal, self.nodes, self.pairs = ideal, list(nodes), list(pairs)
+        self.sample_size, self.interval95 = sample_size, interval95
+        self.hash_values, self.unplaced = hash_values, unplaced
         self.buckets = buckets
 
-    def as_dict(self, first_ranges=0):
-        """The document `placer diff --json --ranges first_ranges` prints."""
-        doc = {"format": 1, "moved": self.moved, "ideal": self.ideal, "exact": self.exact}
-        if not self.exact:
+    def as_dict(self, first_ranges=0, first_pairs=20):
+        """The document `placer diff --json --ranges first_ranges --pairs
+        first_pairs` prints."""
+        doc = {"format": 1, "moved": self.moved, "ideal": self.ideal, "exact": self.exact,
+               "method": self.method}
+        if self.method == "hashes":
+            doc["hash_values"] = self.hash_values
+        if self.method == "sampled":
             doc["sample_size"] = self.sample_size
-            doc["confidence95"] = self.confidence95
+            doc["unplaced"] = self.unplaced
+            doc["interval95"] = list(self.interval95)
         doc["ranges"] = len(self.ranges)
         if self.buckets is not None:
             doc["buckets"] = dict(self.buckets)
+        doc["pair_count"] = len(self.pairs)
+        doc["pairs"] = [{"from": f or "-", "to": t or "-", "share": x}
+                        for (f, t, x) in self.pairs[:first_pairs]]
         doc["nodes"] = [dict(n) for n in self.nodes]
         doc["first_ranges"] = [{"lo": str(lo), "hi": str(hi), "from": f or "-", "to": t or "-"}
                                for (lo, hi, f, t) in self.ranges[:first_ranges]]
         return doc
 
     def __repr__(self):
-        return "<placer.Diff moved %.6f (%s), ideal %.6f, %d ranges>" % (
-            self.moved, "exact" if self.exact else "measured", self.ideal, len(self.ranges))
+        return "<placer.Diff moved %.6f (%s), ideal %.6f, %d pairs>" % (
+            self.moved, self.method, self.ideal, len(self.pairs))
 
 
 def _per_node(ids_a, ids_b, gives, receives):
@@ -97,22 +89,6 @@ def _per_node(ids_a, ids_b, gives, receives):
     rows += [{"id": node, "gives": 0.0, "receives": float(receives[j])}
              for j, node in enumerate(ids_b) if node not in known]
     return rows
-
-
-def _measured(a, b, ids_a, ids_b, samples):
-    step = (1 << 64) // samples  # samples is a power of two
-    pos = np.arange(samples, dtype=np.uint64) * np.uint64(step) + np.uint64(step // 2)
-    oa, ob = np.empty(samples, np.uint32), np.empty(samples, np.uint32)
-    check(_lib.lookup_hash_batch(a, pos.ctypes.data, samples, oa.ctypes.data))
-    check(_lib.lookup_hash_batch(b, pos.ctypes.data, samples, ob.ctypes.data))
-    live = (oa != _lib.NO_NODE) & (ob != _lib.NO_NODE)
-    # node ids compared through one numbering: b's indices mapped to a's
-    index_a = {node: i for i, node in enumerate(ids_a)}
-    b_to_a = np.array([index_a.get(node, -1) for node in ids_b], dtype=np.int64)
-    moved_mask = live & (b_to_a[np.where(live, ob, 0)] != oa.astype(np.int64))
-    gives = np.bincount(oa[moved_mask], minlength=len(ids_a)) / samples
-    receives = np.bincount(ob[moved_mask], minlength=len(ids_b)) / samples
-    return float(moved_mask.sum()) / samples, gives, receives
 
 
 def _bucket_owners(s, ids):
@@ -142,30 +118,41 @@ def _buckets(a, b, ids_a, ids_b):
             "reassigned": reassigned}
 
 
-def diff_snapshots(a, b, ids_a, ids_b, samples=None):
+def _ranges(a, b, ids_a, ids_b):
+    """placer_diff's moved ranges, or [] when the snapshots have none."""
     moves = ctypes.POINTER(_lib.Move)()
     count = ctypes.c_size_t()
-    err = _lib.diff(a, b, ctypes.byref(moves), ctypes.byref(count))
-    ideal = _ideal(a, b, ids_a, ids_b)
-    if err == _lib.ENOTSUP:  # jump and rendezvous have no ranges: measured
-        n = sample_size(a, b) if samples is None else unsigned("samples", samples, 32)
-        if n < 1:
-            raise ValueError("samples must be at least 1")
-        if n & (n - 1):
-            raise ValueError("samples must be a power of two (evenly spaced positions)")
-        moved, gives, receives = _measured(a, b, ids_a, ids_b, n)
-        return Diff(moved, False, [], ideal, _per_node(ids_a, ids_b, gives, receives), n,
-                    confidence95(moved, n), _buckets(a, b, ids_a, ids_b))
-    check(err)
+    if _lib.diff(a, b, ctypes.byref(moves), ctypes.byref(count)):
+        return []
     try:
-        frac = _lib.moves_fraction(moves, count.value)
-        gives = np.zeros(len(ids_a))
-        receives = np.zeros(len(ids_b))
-        check(_lib.moves_shares(a, b, moves, count.value, gives.ctypes.data, receives.ctypes.data))
-        ranges = [(m.lo, m.hi,
-                   None if m.from_ == _lib.NO_NODE else ids_a[m.from_],
-                   None if m.to == _lib.NO_NODE else ids_b[m.to])
-                  for m in (moves[i] for i in range(count.value))]
+        return [(m.lo, m.hi,
+                 None if m.from_ == _lib.NO_NODE else ids_a[m.from_],
+                 None if m.to == _lib.NO_NODE else ids_b[m.to])
+                for m in (moves[i] for i in range(count.value))]
     finally:
         _lib.moves_free(moves)
-    return Diff(frac, True, ranges, ideal, _per_node(ids_a, ids_b, gives, receives))
+
+
+def diff_snapshots(a, b, ids_a, ids_b, samples=None):
+    r = _lib.DiffReport(size=ctypes.sizeof(_lib.DiffReport))
+    keys = 0 if samples is None else unsigned("samples", samples, 64)
+    if samples is not None and keys < 1:
+        raise ValueError("samples must be at least 1")
+    check(_lib.diff_measure(a, b, keys, _lib.DIFF_FORCE_SAMPLE if samples else 0, ctypes.byref(r)))
+    try:
+        method = METHODS[r.method]
+        gives = [r.gives[i] for i in range(len(ids_a))]
+        receives = [r.receives[j] for j in range(len(ids_b))]
+        pairs = [(None if p.from_ == _lib.NO_NODE else ids_a[p.from_],
+                  None if p.to == _lib.NO_NODE else ids_b[p.to], p.share)
+                 for p in (r.pairs[k] for k in range(r.npairs))]
+        moved, sampled = r.moved, (r.keys, r.unplaced, (r.low95, r.high95), r.hash_values)
+    finally:
+        _lib.diff_report_release(ctypes.byref(r))
+    ranges = [] if samples else _ranges(a, b, ids_a, ids_b)
+    return Diff(moved, method, ranges, _ideal(a, b, ids_a, ids_b),
+                _per_node(ids_a, ids_b, gives, receives), pairs,
+                sample_size=sampled[0] if method == "sampled" else None,
+                interval95=sampled[2] if method == "sampled" else None,
+                hash_values=sampled[3] if method == "hashes" else None, unplaced=sampled[1],
+                buckets=_buckets(a, b, ids_a, ids_b))

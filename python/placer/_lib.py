@@ -73,6 +73,24 @@ class Move(ctypes.Structure):
                 ("from_", ctypes.c_uint32), ("to", ctypes.c_uint32)]
 
 
+class DiffPair(ctypes.Structure):
+    _fields_ = [("from_", ctypes.c_uint32), ("to", ctypes.c_uint32), ("share", ctypes.c_double)]
+
+
+class DiffReport(ctypes.Structure):
+    _fields_ = [("size", ctypes.c_size_t), ("method", ctypes.c_int), ("moved", ctypes.c_double),
+                ("low95", ctypes.c_double), ("high95", ctypes.c_double),
+                ("keys", ctypes.c_uint64), ("unplaced", ctypes.c_uint64),
+                ("hash_values", ctypes.c_uint64),
+                ("gives", ctypes.POINTER(ctypes.c_double)),
+                ("receives", ctypes.POINTER(ctypes.c_double)),
+                ("pairs", ctypes.POINTER(DiffPair)), ("npairs", ctypes.c_size_t)]
+
+
+DIFF_RANGES, DIFF_HASHES, DIFF_SAMPLED = 1, 2, 3
+DIFF_FORCE_SAMPLE = 0x1
+
+
 def _fn(library, name, restype, *argtypes):
     f = getattr(library, name)
     f.restype = restype
@@ -144,6 +162,9 @@ moves_fraction = _fn(lib, "placer_moves_coverage", ctypes.c_double, ctypes.POINT
                      ctypes.c_size_t)
 moved_fraction = _fn(lib, "placer_moved_fraction", ctypes.c_int, c_vp, c_vp, ctypes.c_uint32,
                      ctypes.POINTER(ctypes.c_double))
+diff_measure = _fn(lib, "placer_diff_measure", ctypes.c_int, c_vp, c_vp, ctypes.c_uint64,
+                   ctypes.c_uint, ctypes.POINTER(DiffReport))
+diff_report_release = _fn(lib, "placer_diff_report_release", None, ctypes.POINTER(DiffReport))
 lookup_hash_batch = _fn(lib, "placer_lookup_hash_batch", ctypes.c_int, c_vp, c_vp, ctypes.c_size_t,
                         c_vp)
 replicas_batch = _fn(lib, "placer_replicas_batch", ctypes.c_int, c_vp, c_vp, c_vp, ctypes.c_size_t,

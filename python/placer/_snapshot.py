@@ -214,9 +214,10 @@ class Snapshot:
 
     def diff(self, other, samples=None):
         """What moves from self to other (nodes matched by id): a Diff with
-        what `placer diff --json` prints. samples: positions measured for
-        jump and rendezvous (default: the command's, 2^20 or fewer for
-        large rendezvous clusters)."""
+        what `placer diff --json` prints, from the same library call
+        (placer_diff_measure). samples: as `placer diff --sample N`, sample
+        that many generated keys even where the diff could count exactly
+        (default: exact where it can, else the command's sample)."""
         a = self._h.acquire()
         try:
             b = other._h.acquire()

@@ -1,0 +1,37 @@
+/*
+ * diff_internal.h -- what the diffs share (diff.c: ranges; diff_measure.c:
+ * the moved fraction, per node and per pair, for every pair of snapshots).
+ */
+#ifndef PLC_ENGINE_DIFF_INTERNAL_H
+#define PLC_ENGINE_DIFF_INTERNAL_H
+
+#include "strategy_ops.h"
+
+/* s's placement (target 0: now, 1: after its transition) as a diff view
+ * (strategy_ops.h); PLACER_ENOTSUP when it has no ranges (the view may
+ * still be a table read as hash % n). */
+int plc_diff_view_of(const placer_snapshot *s, int target, plc_diff_view *v);
+
+/* Do a and b place the same keys at the same positions? */
+int plc_diff_same_positions(const placer_snapshot *a, const placer_snapshot *b);
+
+/* map[i] = index in b of a's node i (matched by id), or PLC_NO_NODE; NULL
+ * when out of memory. Released with plc_free. */
+uint32_t *plc_diff_map_nodes(const placer_snapshot *a, const placer_snapshot *b);
+
+/* The moved ranges between two views of ranges; map from
+ * plc_diff_map_nodes (or the identity). placer_diff's contract. */
+int plc_diff_views(const plc_diff_view *ta, const plc_diff_view *tb, const uint32_t *map,
+                   placer_move **moves, size_t *count);
+
+/* Exact counts of two tables read as hash % n over the hash values 0 ..
+ * hashes - 1 (2^32; tests use fewer) (diff_residues.c): adds each moving
+ * (from, to) pair's number of hash values through add(ctx, from, to,
+ * count), from a's index (mod_own of va), to b's; map as above. Returns 0,
+ * PLACER_ENOTSUP when their period passes 2^26 residues, or an error of
+ * add. */
+int plc_diff_residues(const plc_diff_view *va, const plc_diff_view *vb, const uint32_t *map,
+                      uint64_t hashes,
+                      int (*add)(void *ctx, uint32_t from, uint32_t to, uint64_t count), void *ctx);
+
+#endif
