@@ -443,8 +443,10 @@ PLACER_API int placer_builder_set_partition_map(placer_builder *b, uint32_t part
  *     and zones, as placer's ring does (tables: their slots in order);
  *   - placer_diff works on rings, in the 64-bit space where a key of
  *     program hash h sits at h << 32 (so placer_moves_coverage stays a
- *     fraction of keys); tables placed by hash % n have no ranges:
- *     PLACER_ENOTSUP, as jump (placer_moved_fraction works on all);
+ *     fraction of keys); tables placed by hash % n have no ranges, and a
+ *     ring searched by a 15-bit hash (crc32-15bit) keys no coverage would
+ *     measure: PLACER_ENOTSUP, as jump (placer_diff_measure and
+ *     placer_moved_fraction count them over the program's hash values);
  *   - node states: down nodes keep their points (placer_lookup_live skips
  *     them); joining and draining are PLACER_EINVAL at build (the programs
  *     have no such states: a move is two snapshots and their diff), except

@@ -168,7 +168,10 @@ static int diff_ok(const placer_snapshot *a, const placer_snapshot *b, const cha
     placer_move *mv = NULL;
     size_t n = 0;
     int rc = placer_diff(a, b, &mv, &n);
-    if (strcmp(placer_snapshot_layout_name(a), "table") == 0) {
+    /* a table has no ranges; nor has a ring searched by a 15-bit hash a
+     * coverage that is a share of keys (placer_diff_measure counts it) */
+    if (strcmp(placer_snapshot_layout_name(a), "table") == 0 ||
+        strcmp(placer_key_hash_name(placer_snapshot_key_hash(a)), "crc32-15bit") == 0) {
         placer_moves_free(mv);
         return rc == PLACER_ENOTSUP;
     }
@@ -284,7 +287,7 @@ static void check_mode(const mode *m, int nodes, const uint32_t *slots)
     CHECK_ALL(oklive, "live lookups skip the down node");
     if (nodes > 1 && !redis) {
         placer_snapshot *fewer = build(m, nodes - 1, -1, NULL);
-        CHECK_ALL(fewer && diff_ok(s, fewer, what), "diff: ranges of h << 32, or ENOTSUP for tables");
+        CHECK_ALL(fewer && diff_ok(s, fewer, what), "diff: ranges of h << 32, or ENOTSUP for tables and 15-bit hashes");
         placer_snapshot_free(fewer);
     }
     placer_router_free(r);

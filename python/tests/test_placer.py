@@ -153,6 +153,7 @@ def test_diff_matches_the_command(tmp_path, files):
             for x in (MEMBERSHIP, changed)]
     dj = jump[0].diff(jump[1])
     assert not dj.exact and 0.15 < dj.moved < 0.35  # one node in four: about 1/4 moves
+    assert dj.method == "sampled" and dj.sample_size == 100000
 
 
 def test_encode_decode_roundtrip(tmp_path, files):
