@@ -53,6 +53,11 @@ void cmd_diff_usage(FILE *out)
             "                     as `placer lookup` escapes them (with --json: one JSON\n"
             "                     object a line, \"key\" or \"key_base64\", \"from\", \"to\")\n"
             "  --sample N         sample N generated keys, even where diff could count\n"
+            "  --replicas R       what each node must receive for its new replica sets of R\n"
+            "                     (1 .. 64): per node, the share of keys whose set gains it\n"
+            "                     and whose set drops it; sets compared as sets of node ids,\n"
+            "                     so a reordering of the same members moves nothing (sampled\n"
+            "                     by generated keys, --sample N of them)\n"
             "  --json             print everything as one JSON object\n"
             "  -h, --help         this help\n");
 }
@@ -212,7 +217,7 @@ static int transition_report(const placer_snapshot *s, const char *path, json_t 
     return 0;
 }
 
-enum { OPT_RANGES = 256, OPT_PAIRS, OPT_JSON, OPT_KEY_FILE, OPT_MOVED_KEYS, OPT_SAMPLE };
+enum { OPT_RANGES = 256, OPT_PAIRS, OPT_JSON, OPT_KEY_FILE, OPT_MOVED_KEYS, OPT_SAMPLE, OPT_REPLICAS };
 
 static const struct option options[] = {
     {"ranges", required_argument, NULL, OPT_RANGES},
@@ -221,12 +226,13 @@ static const struct option options[] = {
     {"key-file", required_argument, NULL, OPT_KEY_FILE},
     {"moved-keys", required_argument, NULL, OPT_MOVED_KEYS},
     {"sample", required_argument, NULL, OPT_SAMPLE},
+    {"replicas", required_argument, NULL, OPT_REPLICAS},
     CLI_HELP_OPTION,
     {0},
 };
 
 typedef struct diff_args {
-    uint64_t show_ranges, show_pairs, sample;
+    uint64_t show_ranges, show_pairs, sample, replicas;
     const char *key_file, *moved_keys;
     int json;
 } diff_args;
@@ -241,6 +247,9 @@ static int parse(int argc, char **argv, diff_args *o)
             o->moved_keys = optarg;
         } else if (c == OPT_SAMPLE) {
             if (cli_parse_u64("diff", "--sample", optarg, 1, 100000000, &o->sample))
+                return CLI_USAGE;
+        } else if (c == OPT_REPLICAS) {
+            if (cli_parse_u64("diff", "--replicas", optarg, 1, 64, &o->replicas))
                 return CLI_USAGE;
         } else if (c == OPT_RANGES || c == OPT_PAIRS) {
             if (cli_parse_u64("diff", c == OPT_RANGES ? "--ranges" : "--pairs", optarg, 0,
@@ -328,6 +337,13 @@ int cmd_diff(int argc, char **argv)
                         o.show_pairs};
     json_t *doc = o.json ? cli_json_doc() : NULL;
     int err = buckets < 0 || cli_diff_print(&out, doc) ? PLACER_ENOMEM : 0;
+    if (!err && o.replicas) {
+        placer_diff_report rr = {.size = sizeof rr};
+        err = placer_diff_replicas(a, b, (uint32_t)o.replicas, o.sample, &rr);
+        if (!err && cli_diff_print_replicas(a, b, (uint32_t)o.replicas, &rr, doc))
+            err = PLACER_ENOMEM;
+        placer_diff_report_release(&rr);
+    }
     if (!err && placer_snapshot_in_transition(b)) {
         err = transition_report(b, paths[1], doc);
         if (err)

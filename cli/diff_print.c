@@ -151,9 +151,10 @@ static void matrix(const cli_diff_out *o)
 {
     uint32_t na = placer_node_count(o->a), nb = placer_node_count(o->b);
     printf("from \\ to (share of keys)\n%-16s", "");
-    for (uint32_t j = 0; j < nb; j++) {
-        printf(" ");
-        print_padded(placer_node_id(o->b, j), 10);
+    for (uint32_t j = 0; j < nb; j++) { /* right-aligned over the figures */
+        size_t len = strlen(placer_node_id(o->b, j));
+        printf(" %*s", (int)(len < 10 ? 10 - len : 0), "");
+        cli_print_name(stdout, placer_node_id(o->b, j));
     }
     printf("\n");
     for (uint32_t i = 0; i < na; i++) {
@@ -237,13 +238,14 @@ static void json_head(const cli_diff_out *o, double ideal, json_t *doc)
     cli_json_put(doc, "pairs", json_pairs(o));
 }
 
-static void node_row(const char *id, double give, double get, json_t *nodes)
+static void node_row(const char *id, double give, double get, const char *const *names,
+                     json_t *nodes)
 {
     if (nodes) {
         json_t *n = json_object();
         cli_json_put(n, "id", cli_json_str(id));
-        cli_json_put(n, "gives", cli_json_num(give));
-        cli_json_put(n, "receives", cli_json_num(get));
+        cli_json_put(n, names[0], cli_json_num(give));
+        cli_json_put(n, names[1], cli_json_num(get));
         cli_json_append(nodes, n);
     } else {
         print_padded(id, 24);
@@ -252,25 +254,26 @@ static void node_row(const char *id, double give, double get, json_t *nodes)
 }
 
 /* Every node: a's (with what b's node of that id receives), then b's
- * others. */
-static int node_rows(const cli_diff_out *o, json_t *nodes)
+ * others; names: the two columns. */
+static int node_rows(const placer_snapshot *a, const placer_snapshot *b,
+                     const placer_diff_report *r, const char *const *names, json_t *nodes)
 {
     id_index ia, ib;
-    if (index_ids(&ia, o->a))
+    if (index_ids(&ia, a))
         return -1;
-    if (index_ids(&ib, o->b)) {
+    if (index_ids(&ib, b)) {
         free(ia.order);
         return -1;
     }
     if (!nodes)
-        printf("%-24s %10s %10s\n", "node", "gives", "receives");
-    for (uint32_t i = 0; i < placer_node_count(o->a); i++) {
-        int j = find_id(&ib, placer_node_id(o->a, i));
-        node_row(placer_node_id(o->a, i), o->r->gives[i], j >= 0 ? o->r->receives[j] : 0, nodes);
+        printf("%-24s %10s %10s\n", "node", names[0], names[1]);
+    for (uint32_t i = 0; i < placer_node_count(a); i++) {
+        int j = find_id(&ib, placer_node_id(a, i));
+        node_row(placer_node_id(a, i), r->gives[i], j >= 0 ? r->receives[j] : 0, names, nodes);
     }
-    for (uint32_t j = 0; j < placer_node_count(o->b); j++)
-        if (find_id(&ia, placer_node_id(o->b, j)) < 0)
-            node_row(placer_node_id(o->b, j), 0, o->r->receives[j], nodes);
+    for (uint32_t j = 0; j < placer_node_count(b); j++)
+        if (find_id(&ia, placer_node_id(b, j)) < 0)
+            node_row(placer_node_id(b, j), 0, r->receives[j], names, nodes);
     free(ia.order);
     free(ib.order);
     return 0;
@@ -317,11 +320,40 @@ int cli_diff_print(const cli_diff_out *o, json_t *doc)
         headline(o, ideal);
         text_pairs(o);
     }
-    int err = node_rows(o, nodes);
+    static const char *const names[2] = {"gives", "receives"};
+    int err = node_rows(o->a, o->b, o->r, names, nodes);
     ranges(o, first);
     if (doc) {
         cli_json_put(doc, "nodes", nodes);
         cli_json_put(doc, "first_ranges", first);
+    }
+    return err;
+}
+
+int cli_diff_print_replicas(const placer_snapshot *a, const placer_snapshot *b, uint32_t R,
+                            const placer_diff_report *r, json_t *doc)
+{
+    static const char *const names[2] = {"loses", "receives"};
+    json_t *o = doc ? json_object() : NULL, *nodes = doc ? json_array() : NULL;
+    if (o) {
+        json_t *iv = json_array();
+        cli_json_put(o, "size", json_integer(R));
+        cli_json_put(o, "changed", cli_json_num(r->moved));
+        cli_json_put(o, "sample_size", cli_json_u64(r->keys));
+        cli_json_put(o, "unplaced", cli_json_u64(r->unplaced));
+        cli_json_append(iv, cli_json_num(r->low95));
+        cli_json_append(iv, cli_json_num(r->high95));
+        cli_json_put(o, "interval95", iv);
+    } else {
+        printf("replica sets of %u: %.4f%% of keys change members (sampled: %llu generated keys, "
+               "95%% interval %.4f%% .. %.4f%%); per node, the share of keys whose set drops it "
+               "and whose set gains it (a copy to receive)\n",
+               R, 100 * r->moved, (unsigned long long)r->keys, 100 * r->low95, 100 * r->high95);
+    }
+    int err = node_rows(a, b, r, names, nodes);
+    if (o) {
+        cli_json_put(o, "nodes", nodes);
+        cli_json_put(doc, "replicas", o);
     }
     return err;
 }

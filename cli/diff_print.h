@@ -31,4 +31,9 @@ double cli_diff_ideal(const placer_snapshot *a, const placer_snapshot *b);
  * or -1 when out of memory. */
 int cli_diff_print(const cli_diff_out *o, json_t *doc);
 
+/* --replicas R: placer_diff_replicas' report r, in text on stdout or as
+ * doc["replicas"]. Returns 0, or -1 when out of memory. */
+int cli_diff_print_replicas(const placer_snapshot *a, const placer_snapshot *b, uint32_t R,
+                            const placer_diff_report *r, json_t *doc);
+
 #endif

@@ -1093,6 +1093,19 @@ typedef struct placer_diff_report {
 PLACER_API int placer_diff_measure(const placer_snapshot *a, const placer_snapshot *b,
                                    uint64_t sample_keys, unsigned flags, placer_diff_report *r);
 
+/* What each node must receive for its new replica sets: replicas nodes
+ * a key (placer_replicas_batch), sample_keys generated keys as
+ * placer_diff_measure samples them (0: its default). A key's set is
+ * compared as a set of node ids: a reordering of the same members moves
+ * nothing. r->moved is the share of keys whose set changes members, with
+ * its interval; r->receives[j] the share of keys whose set gains b's node
+ * j (the copies it must receive), r->gives[i] the share whose set drops
+ * a's node i; no pairs. Returns 0, PLACER_ENULL, PLACER_EINVAL (replicas
+ * 0 or above 64, r->size too small) or PLACER_ENOMEM. */
+PLACER_API int placer_diff_replicas(const placer_snapshot *a, const placer_snapshot *b,
+                                    uint32_t replicas, uint64_t sample_keys,
+                                    placer_diff_report *r);
+
 /* Release the arrays of a report (the struct itself is the caller's);
  * NULL is accepted. */
 PLACER_API void placer_diff_report_release(placer_diff_report *r);

@@ -4,7 +4,8 @@ on the first line (exact ranges, every hash value, or sampled keys with an
 interval), the from -> to pairs largest first, every node in the text as in
 the JSON, and with --key-file the figures of those keys, exact, and
 --moved-keys writing each moving key with its old and new owner, escaped
-as `placer lookup` escapes keys (JSON lines: "key" or "key_base64"). Every
+as `placer lookup` escapes keys (JSON lines: "key" or "key_base64"),
+--replicas R what each node receives for its new replica sets. Every
 figure is checked against `placer lookup` of the same keys in both
 snapshots, including the modulo tables whose positions alias (twemproxy
 modula 2 -> 3 servers moves 2/3 of keys) and a real Couchbase bucket
@@ -102,6 +103,20 @@ def main():
         check("from \\ to (share of keys)" in text and "  d -> e " in text,
               "text prints the pairs and the matrix")
         check([n["id"] for n in d["nodes"]] == ["a", "b", "c", "d", "e"], "JSON lists every node")
+
+        # --replicas R: per node, what its new replica sets make it receive.
+        d = json.loads(run(placer, "diff", r1, r2, "--json", "--replicas", "2"))
+        rep = d["replicas"]
+        check(rep["size"] == 2 and rep["sample_size"] == 100000
+              and [n["id"] for n in rep["nodes"]] == ["a", "b", "c", "d", "e"]
+              and rep["nodes"][4]["loses"] == 0 and rep["nodes"][3]["receives"] == 0
+              and rep["nodes"][4]["receives"] == rep["nodes"][3]["loses"]
+              and abs(rep["nodes"][4]["receives"] - 0.5) < 0.05,
+              "--replicas 2: e takes d's place in about half the sets: %s" % rep["nodes"])
+        text = run(placer, "diff", r1, r2, "--replicas", "2")
+        check("replica sets of 2: %.4f%% of keys change members" % (100 * rep["changed"]) in text,
+              "--replicas 2 in text")
+        run(placer, "diff", r1, r2, "--replicas", "0", rc=1)
 
         # Key files: exact for those keys, the moved keys written.
         tw = build("tw", {"compat": "twemproxy", "nodes": [{"id": "a"}, {"id": "b", "weight": 2}, {"id": "c"}]})

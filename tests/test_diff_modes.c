@@ -375,6 +375,69 @@ static void residues(void)
     placer_snapshot_free(d);
 }
 
+/* ---- replica sets ---- */
+
+static int in_set(const uint32_t *set, uint32_t n, uint32_t x)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (set[i] == x)
+            return 1;
+    return 0;
+}
+
+/* placer_diff_replicas against the test's keys: sets compared as sets of
+ * ids (the same snapshots' node indices: same ids in the same order). The
+ * share of keys whose set changes in order only is counted apart: it must
+ * not count as a move. */
+static void replica_sets(keyset *sets)
+{
+    static const int w4[] = {1, 1, 1, 1}, w5[] = {1, 1, 1, 1, 1};
+    size_t any_reordered = 0;
+    for (size_t i = 0; i < NRECIPES; i++) {
+        const recipe *rc = &recipes[i];
+        if (rc->program == PLACER_COMPAT_REDIS)
+            continue; /* one node a slot: no replica set to grow */
+        placer_snapshot *a = build(rc, 4, w4), *b = build(rc, 5, w5);
+        placer_diff_report r = {.size = sizeof r};
+        CHECK_EQ(placer_diff_replicas(a, b, 3, 0, &r), 0);
+        const keyset *k = &sets[0];
+        uint32_t sa[3], sb[3];
+        size_t changed = 0, reordered = 0;
+        double gains[5] = {0};
+        for (size_t j = 0; j < k->n; j++) {
+            int na = placer_replicas(a, k->keys[j], k->lens[j], sa, 3);
+            int nb = placer_replicas(b, k->keys[j], k->lens[j], sb, 3);
+            int differ = na != nb, order = 0;
+            for (int x = 0; x < nb; x++)
+                if (!in_set(sa, (uint32_t)na, sb[x])) {
+                    differ = 1;
+                    gains[sb[x]] += 1.0 / (double)k->n;
+                }
+            for (int x = 0; x < na && x < nb; x++)
+                order |= sa[x] != sb[x];
+            changed += differ;
+            reordered += !differ && order;
+        }
+        double f = (double)changed / (double)k->n, worst = fabs(f - r.moved);
+        for (int j = 0; j < 5; j++)
+            worst = fmax(worst, fabs(gains[j] - r.receives[j]));
+        printf("replicas of 3, %-30s 4 -> 5 nodes: diff %.3f%%, keys %.3f%% (%.3f%% only "
+               "reordered), worst %.3f pt\n",
+               rc->name, 100 * r.moved, 100 * f, 100 * (double)reordered / (double)k->n,
+               100 * worst);
+        CHECK(worst <= 0.01 && r.npairs == 0);
+        any_reordered += reordered;
+        placer_diff_report_release(&r);
+        CHECK_EQ(placer_diff_replicas(a, a, 3, 1000, &r), 0);
+        CHECK(r.moved == 0 && r.keys == 1000);
+        placer_diff_report_release(&r);
+        CHECK_EQ(placer_diff_replicas(a, b, 0, 0, &r), PLACER_EINVAL);
+        placer_snapshot_free(a);
+        placer_snapshot_free(b);
+    }
+    CHECK(any_reordered > 0); /* reorderings were seen (partitions), and not counted */
+}
+
 int main(void)
 {
     narrow_hashes();
@@ -382,6 +445,7 @@ int main(void)
     keyset sets[3] = {make_keys(0), make_keys(1), make_keys(2)};
     every_mode(sets);
     mode_pairs(sets);
+    replica_sets(sets);
     for (int s = 0; s < 3; s++)
         free_keys(&sets[s]);
     return check_done("test_diff_modes");

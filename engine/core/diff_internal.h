@@ -34,4 +34,25 @@ int plc_diff_residues(const plc_diff_view *va, const plc_diff_view *vb, const ui
                       uint64_t hashes,
                       int (*add)(void *ctx, uint32_t from, uint32_t to, uint64_t count), void *ctx);
 
+/* The generated keys the diffs sample (diff_keys.c): "key:" and 16 hex
+ * digits of splitmix64 from 0, PLC_DIFF_CHUNK at a time. */
+#define PLC_DIFF_CHUNK 512u
+typedef struct plc_diff_keys {
+    uint64_t seed; /* start at 0 */
+    char text[PLC_DIFF_CHUNK][20];
+    const void *keys[PLC_DIFF_CHUNK];
+    size_t lens[PLC_DIFF_CHUNK];
+} plc_diff_keys;
+
+/* The next min(left, PLC_DIFF_CHUNK) keys into k->keys / k->lens. */
+size_t plc_diff_next_keys(plc_diff_keys *k, uint64_t left);
+
+/* How many keys a sample of a against b takes by default: 100,000, fewer
+ * (at least 16,384) when the lookups score every node of many. */
+uint64_t plc_diff_default_keys(const placer_snapshot *a, const placer_snapshot *b);
+
+/* Wilson's score interval at 95% of moved / keys: inside [0, 1], honest
+ * near 0 and 1 ([0, 1] for no keys). */
+void plc_diff_wilson95(uint64_t moved, uint64_t keys, double *lo, double *hi);
+
 #endif

@@ -9,7 +9,6 @@
  * them. Moving pairs are summed in a small open-addressing table, then
  * sorted largest first; per node shares are the pairs' sums.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,10 +17,6 @@
 #include "diff_internal.h"
 #include "validate.h"
 
-#define DEFAULT_KEYS 100000u
-#define LEAST_KEYS 16384u                 /* Wilson's 95% half-width <= 0.77 points */
-#define KEY_BUDGET ((double)(1ull << 31)) /* node scorings a default sample may cost */
-#define CHUNK 512u
 
 /* ---- moving pairs, summed ---------------------------------------------- */
 
@@ -126,60 +121,16 @@ static int count_ranges(const plc_diff_view *va, const plc_diff_view *vb, const 
 
 /* ---- sampled by keys --------------------------------------------------- */
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* Generated key: "key:" and the 16 lowercase hex digits of v (20 bytes). */
-static void key_text(char out[20], uint64_t v)
-{
-    memcpy(out, "key:", 4);
-    for (int i = 15; i >= 0; i--, v >>= 4)
-        out[4 + i] = "0123456789abcdef"[v & 15];
-}
-
-/* What one lookup costs, in node scorings. */
-static double lookup_cost(const placer_snapshot *s)
-{
-    return s->ops->traits & PLACER_TRAIT_SCANS_NODES ? (double)s->nnodes + 64 : 64;
-}
-
-static uint64_t default_keys(const placer_snapshot *a, const placer_snapshot *b)
-{
-    double fit = KEY_BUDGET / (lookup_cost(a) + lookup_cost(b));
-    return fit >= DEFAULT_KEYS ? DEFAULT_KEYS : fit <= LEAST_KEYS ? LEAST_KEYS : (uint64_t)fit;
-}
-
-/* Wilson's score interval at 95%: inside [0, 1], honest near 0 and 1. */
-static void wilson95(uint64_t moved, uint64_t keys, double *lo, double *hi)
-{
-    const double z = 1.959964, z2 = z * z;
-    double n = (double)keys, p = (double)moved / n;
-    double mid = (p + z2 / (2 * n)) / (1 + z2 / n);
-    double half = z * sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
-    *lo = mid - half < 0 ? 0 : mid - half;
-    *hi = mid + half > 1 ? 1 : mid + half;
-}
-
 static int sample_keys(const placer_snapshot *a, const placer_snapshot *b, const uint32_t *map,
                        uint64_t want, pair_sum *t, placer_diff_report *r)
 {
-    char text[CHUNK][20];
-    const void *keys[CHUNK];
-    size_t lens[CHUNK];
-    uint32_t oa[CHUNK], ob[CHUNK];
-    uint64_t seed = 0, moved = 0;
+    plc_diff_keys k = {0};
+    uint32_t oa[PLC_DIFF_CHUNK], ob[PLC_DIFF_CHUNK];
+    uint64_t moved = 0;
     for (uint64_t done = 0; done < want;) {
-        size_t n = want - done < CHUNK ? (size_t)(want - done) : CHUNK;
-        for (size_t i = 0; i < n; i++) {
-            key_text(text[i], splitmix64(&seed));
-            keys[i] = text[i];
-            lens[i] = sizeof text[i];
-        }
+        size_t n = plc_diff_next_keys(&k, want - done);
+        const void *const *keys = k.keys;
+        const size_t *lens = k.lens;
         int err = placer_lookup_batch(a, keys, lens, n, oa);
         if (!err)
             err = placer_lookup_batch(b, keys, lens, n, ob);
@@ -199,10 +150,7 @@ static int sample_keys(const placer_snapshot *a, const placer_snapshot *b, const
         }
         done += n;
     }
-    if (r->keys)
-        wilson95(moved, r->keys, &r->low95, &r->high95);
-    else
-        r->low95 = 0, r->high95 = 1;
+    plc_diff_wilson95(moved, r->keys, &r->low95, &r->high95);
     return 0;
 }
 
@@ -307,7 +255,7 @@ int placer_diff_measure(const placer_snapshot *a, const placer_snapshot *b, uint
     if (err == PLACER_ENOTSUP) {
         empty(&t);
         *r = (placer_diff_report){.size = size, .method = PLACER_DIFF_SAMPLED};
-        err = sample_keys(a, b, map, keys ? keys : default_keys(a, b), &t, r);
+        err = sample_keys(a, b, map, keys ? keys : plc_diff_default_keys(a, b), &t, r);
         total = r->keys ? (double)r->keys : 1;
     }
     if (!err)

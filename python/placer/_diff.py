@@ -45,13 +45,13 @@ class Diff:
     else None."""
 
     def __init__(self, moved, method, ranges, ideal=0.0, nodes=(), pairs=(), sample_size=None,
-                 interval95=None, hash_values=None, unplaced=0, buckets=None):
+                 interval95=None, hash_values=None, unplaced=0, buckets=None, replicas=None):
         self.moved, self.method, self.ranges = moved, method, ranges
         self.exact = method in ("ranges", "hashes")
         self.ideal, self.nodes, self.pairs = ideal, list(nodes), list(pairs)
         self.sample_size, self.interval95 = sample_size, interval95
         self.hash_values, self.unplaced = hash_values, unplaced
-        self.buckets = buckets
+        self.buckets, self.replicas = buckets, replicas
 
     def as_dict(self, first_ranges=0, first_pairs=20):
         """The document `placer diff --json --ranges first_ranges --pairs
@@ -73,6 +73,8 @@ class Diff:
         doc["nodes"] = [dict(n) for n in self.nodes]
         doc["first_ranges"] = [{"lo": str(lo), "hi": str(hi), "from": f or "-", "to": t or "-"}
                                for (lo, hi, f, t) in self.ranges[:first_ranges]]
+        if self.replicas is not None:
+            doc["replicas"] = dict(self.replicas)
         return doc
 
     def __repr__(self):
@@ -133,7 +135,22 @@ def _ranges(a, b, ids_a, ids_b):
         _lib.moves_free(moves)
 
 
-def diff_snapshots(a, b, ids_a, ids_b, samples=None):
+def _replicas(a, b, ids_a, ids_b, replicas, keys):
+    """`placer diff --replicas R --json`'s "replicas" object."""
+    r = _lib.DiffReport(size=ctypes.sizeof(_lib.DiffReport))
+    check(_lib.diff_replicas(a, b, unsigned("replicas", replicas, 32), keys, ctypes.byref(r)))
+    try:
+        loses = [r.gives[i] for i in range(len(ids_a))]
+        receives = [r.receives[j] for j in range(len(ids_b))]
+        rows = [{"id": n["id"], "loses": n["gives"], "receives": n["receives"]}
+                for n in _per_node(ids_a, ids_b, loses, receives)]
+        return {"size": replicas, "changed": r.moved, "sample_size": r.keys,
+                "unplaced": r.unplaced, "interval95": [r.low95, r.high95], "nodes": rows}
+    finally:
+        _lib.diff_report_release(ctypes.byref(r))
+
+
+def diff_snapshots(a, b, ids_a, ids_b, samples=None, replicas=None):
     r = _lib.DiffReport(size=ctypes.sizeof(_lib.DiffReport))
     keys = 0 if samples is None else unsigned("samples", samples, 64)
     if samples is not None and keys < 1:
@@ -155,4 +172,5 @@ def diff_snapshots(a, b, ids_a, ids_b, samples=None):
                 sample_size=sampled[0] if method == "sampled" else None,
                 interval95=sampled[2] if method == "sampled" else None,
                 hash_values=sampled[3] if method == "hashes" else None, unplaced=sampled[1],
-                buckets=_buckets(a, b, ids_a, ids_b))
+                buckets=_buckets(a, b, ids_a, ids_b),
+                replicas=None if replicas is None else _replicas(a, b, ids_a, ids_b, replicas, keys))

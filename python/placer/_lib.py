@@ -164,6 +164,8 @@ moved_fraction = _fn(lib, "placer_moved_fraction", ctypes.c_int, c_vp, c_vp, cty
                      ctypes.POINTER(ctypes.c_double))
 diff_measure = _fn(lib, "placer_diff_measure", ctypes.c_int, c_vp, c_vp, ctypes.c_uint64,
                    ctypes.c_uint, ctypes.POINTER(DiffReport))
+diff_replicas = _fn(lib, "placer_diff_replicas", ctypes.c_int, c_vp, c_vp, ctypes.c_uint32,
+                    ctypes.c_uint64, ctypes.POINTER(DiffReport))
 diff_report_release = _fn(lib, "placer_diff_report_release", None, ctypes.POINTER(DiffReport))
 lookup_hash_batch = _fn(lib, "placer_lookup_hash_batch", ctypes.c_int, c_vp, c_vp, ctypes.c_size_t,
                         c_vp)

@@ -212,17 +212,19 @@ class Snapshot:
         less the umask."""
         write_file(path, self.encode(), 0o600 if self.keyed else 0o666)
 
-    def diff(self, other, samples=None):
+    def diff(self, other, samples=None, replicas=None):
         """What moves from self to other (nodes matched by id): a Diff with
         what `placer diff --json` prints, from the same library call
         (placer_diff_measure). samples: as `placer diff --sample N`, sample
         that many generated keys even where the diff could count exactly
-        (default: exact where it can, else the command's sample)."""
+        (default: exact where it can, else the command's sample).
+        replicas: as `placer diff --replicas R`, what each node must
+        receive for its new replica sets of that size (Diff.replicas)."""
         a = self._h.acquire()
         try:
             b = other._h.acquire()
             try:
-                return diff_snapshots(a, b, self.node_ids, other.node_ids, samples)
+                return diff_snapshots(a, b, self.node_ids, other.node_ids, samples, replicas)
             finally:
                 other._h.release()
         finally:

@@ -104,6 +104,8 @@ def test_diff_has_everything_the_command_has(tmp_path, strategy):
         assert mine["buckets"] == pytest.approx(doc["buckets"], abs=1e-12)
     assert d.exact == (strategy in ("ring", "maglev"))
     assert d.method == ("ranges" if d.exact else "sampled")
+    doc = json.loads(cli("diff", "--json", "--replicas", "2", tmp_path / "a.snap", tmp_path / "b.snap"))
+    assert a.diff(b, replicas=2).as_dict() == doc and doc["replicas"]["size"] == 2
 
 
 @pytest.mark.parametrize("mode,distribution", [("twemproxy", "modula"), ("haproxy", "map-based"),
