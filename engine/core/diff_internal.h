@@ -30,9 +30,9 @@ int plc_diff_views(const plc_diff_view *ta, const plc_diff_view *tb, const uint3
  * count), from a's index (mod_own of va), to b's; map as above. Returns 0,
  * PLACER_ENOTSUP when their period passes 2^26 residues, or an error of
  * add. */
+typedef int plc_diff_add_fn(void *ctx, uint32_t from, uint32_t to, uint64_t count);
 int plc_diff_residues(const plc_diff_view *va, const plc_diff_view *vb, const uint32_t *map,
-                      uint64_t hashes,
-                      int (*add)(void *ctx, uint32_t from, uint32_t to, uint64_t count), void *ctx);
+                      uint64_t hashes, plc_diff_add_fn *add, void *ctx);
 
 /* The generated keys the diffs sample (diff_keys.c): "key:" and 16 hex
  * digits of splitmix64 from 0, PLC_DIFF_CHUNK at a time. */

@@ -32,8 +32,7 @@ typedef struct run {
 
 /* Walk residues [lo, hi), each weighing `weight` hashes. */
 static int walk(const plc_diff_view *va, const plc_diff_view *vb, const uint32_t *map, uint64_t lo,
-                uint64_t hi, uint64_t weight, run *r,
-                int (*add)(void *ctx, uint32_t from, uint32_t to, uint64_t count), void *ctx)
+                uint64_t hi, uint64_t weight, run *r, plc_diff_add_fn *add, void *ctx)
 {
     if (!weight || lo >= hi)
         return 0;
@@ -59,8 +58,7 @@ static int walk(const plc_diff_view *va, const plc_diff_view *vb, const uint32_t
 }
 
 int plc_diff_residues(const plc_diff_view *va, const plc_diff_view *vb, const uint32_t *map,
-                      uint64_t hashes,
-                      int (*add)(void *ctx, uint32_t from, uint32_t to, uint64_t count), void *ctx)
+                      uint64_t hashes, plc_diff_add_fn *add, void *ctx)
 {
     uint64_t n = va->mod_n, m = vb->mod_n;
     uint64_t period = n / gcd(n, m) * m; /* n, m <= 2^32: no overflow past 2^64 */
