@@ -97,7 +97,8 @@ static int fill(const placer_snapshot *a, const placer_snapshot *b, tally *t, pl
     r->pairs = malloc((t->np + 1) * sizeof *r->pairs);
     if (!r->gives || !r->receives || !r->pairs)
         return -1;
-    qsort(t->p, t->np, sizeof *t->p, by_pair);
+    if (t->np) /* qsort takes no NULL, even for no elements */
+        qsort(t->p, t->np, sizeof *t->p, by_pair);
     for (size_t i = 0; i < t->np; i++) {
         if (r->npairs && r->pairs[r->npairs - 1].from == t->p[i].from &&
             r->pairs[r->npairs - 1].to == t->p[i].to)

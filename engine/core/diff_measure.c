@@ -225,7 +225,8 @@ static int finish(const placer_snapshot *a, const placer_snapshot *b, pair_sum *
         if (t->p[i].to != PLC_NO_NODE)
             r->receives[t->p[i].to] += t->p[i].share;
     }
-    qsort(t->p, k, sizeof *t->p, by_share);
+    if (k)
+        qsort(t->p, k, sizeof *t->p, by_share);
     r->moved = moved / total;
     if (r->method != PLACER_DIFF_SAMPLED)
         r->low95 = r->high95 = r->moved;
