@@ -282,19 +282,26 @@ static int measure(const placer_snapshot *a, const placer_snapshot *b, const dif
                    placer_diff_report *r, placer_move **m, size_t *nm)
 {
     if (o->key_file) {
+        /* the moved keys gathered in memory, then written as every output
+         * is (cli_write_file: never over an input, a device or a FIFO) */
+        char *buf = NULL;
+        size_t len = 0;
         FILE *out = NULL;
-        if (o->moved_keys && !(out = fopen(o->moved_keys, "w"))) {
-            fprintf(stderr, "placer diff: ");
-            cli_print_name(stderr, o->moved_keys);
-            fprintf(stderr, ": cannot write it\n");
-            return CLI_FAILURE;
+        int rc = o->moved_keys ? cli_output_check("diff", o->moved_keys) : CLI_OK;
+        if (!rc && o->moved_keys && !(out = open_memstream(&buf, &len))) {
+            fprintf(stderr, "placer diff: %s\n", placer_strerror(PLACER_ENOMEM));
+            rc = CLI_FAILURE;
         }
-        int rc = cli_diff_key_file(a, b, o->key_file, out, o->json, r);
+        if (!rc)
+            rc = cli_diff_key_file(a, b, o->key_file, out, o->json, r);
         if (out && fclose(out) && !rc) {
-            fprintf(stderr, "placer diff: cannot write the moved keys\n");
+            fprintf(stderr, "placer diff: %s\n", placer_strerror(PLACER_ENOMEM));
             cli_diff_key_file_free(r);
             rc = CLI_FAILURE;
         }
+        if (out && !rc && (rc = cli_write_file("diff", o->moved_keys, buf, len)))
+            cli_diff_key_file_free(r);
+        free(buf);
         return rc;
     }
     int err = placer_diff_measure(a, b, o->sample, o->sample ? PLACER_DIFF_FORCE_SAMPLE : 0, r);

@@ -161,6 +161,9 @@ def main():
         run(placer, "diff", tw, r1, "--sample", "0", rc=1)
         run(placer, "diff", tw, r1, "--sample", "5", "--key-file", p("keys.txt"), rc=1)
         run(placer, "diff", tw, r1, "--moved-keys", p("x"), rc=1)
+        before = open(p("keys.txt"), "rb").read()
+        run(placer, "diff", tw, r1, "--key-file", p("keys.txt"), "--moved-keys", p("keys.txt"), rc=1)
+        check(open(p("keys.txt"), "rb").read() == before, "--moved-keys never writes over its key file")
         with open(p("empty.txt"), "w"):
             pass
         run(placer, "diff", tw, r1, "--key-file", p("empty.txt"), rc=2)
