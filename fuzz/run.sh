@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fuzz/run.sh [SECONDS] [TARGET...]
-# Build every fuzz target with clang, libFuzzer, ASan and UBSan (in
-# build-fuzz/, or $FUZZ_BUILD_DIR) and run each for SECONDS (default 60).
+# Build the fuzz targets named (default: every one) with clang, libFuzzer,
+# ASan and UBSan (in build-fuzz/, or $FUZZ_BUILD_DIR; only those targets and
+# what they link) and run each for SECONDS (default 60).
 # New inputs go to build-fuzz/fuzz-work/TARGET; the checked-in corpus in
 # fuzz/corpus/TARGET is read, never written; fuzz/dict/TARGET.dict is used
 # when the target has one. A crash stops the script with
@@ -18,7 +19,6 @@ if [ ! -f "$build/build.ninja" ]; then
         -Dfuzzing_engine=libfuzzer -Db_sanitize=address,undefined -Db_lundef=false \
         -Dbuildtype=debugoptimized -Dbench=disabled -Dtests=false >/dev/null
 fi
-ninja -C "$build" >/dev/null
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=()
@@ -27,6 +27,11 @@ if [ ${#targets[@]} -eq 0 ]; then
         targets+=("${n#fuzz_}")
     done
 fi
+for t in "${targets[@]}"; do
+    [ -f "$root/fuzz/fuzz_$t.c" ] || { echo "fuzz/run.sh: no target '$t'" >&2; exit 1; }
+done
+ninja -C "$build" "${targets[@]/#/fuzz/fuzz_}" >"$build/fuzz-build.log" 2>&1 ||
+    { tail -40 "$build/fuzz-build.log" >&2; echo "fuzz/run.sh: the build failed (log: $build/fuzz-build.log)" >&2; exit 1; }
 for t in "${targets[@]}"; do
     exe="$build/fuzz/fuzz_$t"
     [ -x "$exe" ] || { echo "fuzz/run.sh: no target '$t'" >&2; exit 1; }
