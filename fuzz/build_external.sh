@@ -12,8 +12,13 @@
 #              whose -fsanitize=fuzzer links AFL++'s libFuzzer driver; in
 #              build-afl/, $OUT defaulting to build-afl/out. Run with
 #              fuzz/campaign.sh --afl.
-# The library's own dependencies (jansson, libcurl, liburcu) link from the
-# system, as in every other build.
+# Only the fuzz targets are built, and they link their dependencies
+# statically (meson's prefer_static: nettle, jansson, libyaml, liburcu-bp
+# from Debian's .a files), so that they run on a machine without them,
+# OSS-Fuzz's runner image included; what stays dynamic is the C and C++
+# runtime (fuzz/oss-fuzz/check_build.sh checks it with ldd). No target
+# calls the etcd client, so no object of libcurl is linked. jemalloc is
+# left out: the sanitizers of $CFLAGS replace malloc themselves.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [ "${1:-}" = --afl ]; then
@@ -32,12 +37,15 @@ if [ ! -f "$build/build.ninja" ]; then
     # buildtype plain: the flags are the caller's alone; b_lundef off for
     # sanitizer runtimes that the final link brings in.
     meson setup "$build" "$root" -Dbuildtype=plain -Db_lundef=false -Dfuzzing_engine=external \
-        -Dfuzz_engine_link="$LIB_FUZZING_ENGINE" -Dtests=false -Dbench=disabled >/dev/null
+        -Dfuzz_engine_link="$LIB_FUZZING_ENGINE" -Dprefer_static=true -Djemalloc=disabled \
+        -Dtests=false -Dbench=disabled >/dev/null
 fi
-ninja -C "$build" >/dev/null
+targets=()
+for f in "$root"/fuzz/fuzz_*.c; do targets+=("$(basename "$f" .c)"); done
+ninja -C "$build" "${targets[@]/#/fuzz/}" >"$build/fuzz-build.log" 2>&1 ||
+    { tail -40 "$build/fuzz-build.log" >&2; echo "build_external.sh: the build failed (log: $build/fuzz-build.log)" >&2; exit 1; }
 mkdir -p "$OUT"
-for f in "$root"/fuzz/fuzz_*.c; do
-    t=$(basename "$f" .c)
+for t in "${targets[@]}"; do
     cp "$build/fuzz/$t" "$OUT/"
     [ -f "$root/fuzz/dict/${t#fuzz_}.dict" ] && cp "$root/fuzz/dict/${t#fuzz_}.dict" "$OUT/$t.dict"
     if command -v zip >/dev/null; then
