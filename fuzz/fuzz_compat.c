@@ -166,8 +166,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         c.slot_owner = slots;
     }
-    static const unsigned masks[] = {~0u, PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL, 0u};
-    unsigned mask = masks[fuzz_u8(&p) % 3];
+    static const unsigned masks[] = {~0u, PLACER_CPU_AVX2 | PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL,
+                                     PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL, 0u};
+    unsigned mask = masks[fuzz_u8(&p) % 4];
     /* The costly checks on a share of the inputs, chosen by a checksum of
      * the whole input: the codec round trip on one in eight; for Redis
      * (16,384 slots through the partitions table, its checks and codec:

@@ -1,6 +1,7 @@
 /*
  * fuzz_strategies.c -- differential: every strategy against its plain
- * reference (tests/reference.c), on fuzzer-built memberships.
+ * reference (tests/reference.c), on fuzzer-built memberships, with the
+ * kernels of a CPU level chosen by a checksum of the input.
  *
  * Input: strategy, seed, a size parameter (partitions or a prime Maglev
  * size), the key hash, then up to 8 nodes: an id byte (a small pool, so
@@ -16,6 +17,7 @@
  *   - range strategies: the owner and the next owner differ exactly where
  *     placer_diff_transition lists a range.
  */
+#define PLACER_STATIC_LINKING_ONLY
 #include <math.h>
 
 #include "fuzz.h"
@@ -103,9 +105,18 @@ static void check_key(const placer_snapshot *s, const placer_move *m, size_t nm,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_producer p = {data, size};
+    /* The kernels of one CPU level (chosen when the snapshot is built),
+     * picked by a checksum of the input so that its bytes keep their
+     * meaning: the widest the machine has, AVX2, SSE4.2 or none (the
+     * portable ones). */
+    static const unsigned levels[] = {~0u, PLACER_CPU_AVX2 | PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL,
+                                      PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL, 0u};
+    placer_set_cpu_mask(levels[placer_crc32(0, data, size) % 4]);
     placer_snapshot *s = membership(&p);
-    if (!s)
+    if (!s) {
+        placer_set_cpu_mask(~0u);
         return 0;
+    }
     placer_move *m = NULL;
     size_t nm = 0;
     int derr = placer_diff_transition(s, &m, &nm);
@@ -125,5 +136,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     placer_moves_free(m);
     placer_snapshot_free(s);
+    placer_set_cpu_mask(~0u);
     return 0;
 }
