@@ -23,10 +23,25 @@
 #include "strategy_ops.h"
 #include "validate.h"
 
+#if defined(PLC_PLANTED_SLOWDOWN) && PLC_PLANTED_SLOWDOWN > 0
+/* Only in a build configured with -Dplanted_slowdown=N (never by default):
+ * N/16 idle loop iterations per key, a known slowdown that
+ * bench/compare_proof.sh checks bench/compare finds. */
+static void planted_spin(size_t keys)
+{
+    size_t spins = (keys * PLC_PLANTED_SLOWDOWN + 15) / 16;
+    for (size_t i = 0; i < spins; i++)
+        __asm__ volatile("");
+}
+#else
+#define planted_spin(keys) ((void)0)
+#endif
+
 int placer_lookup(const placer_snapshot *s, const void *key, size_t len)
 {
     if (!s || (!key && len))
         return PLACER_ENULL;
+    planted_spin(1);
     return plc_lookup_key(s, key, len);
 }
 
@@ -80,6 +95,7 @@ int placer_lookup_batch(const placer_snapshot *s, const void *const *keys, const
 {
     if (!s || (n && (!keys || !lens || !owners)))
         return PLACER_ENULL;
+    planted_spin(n);
     /* Check every key before writing any owner: a bad batch changes
      * nothing. The fused kernel checks them itself, a block at a time inside
      * its pass (a batch of more than 1,024 keys: in a first pass over the
