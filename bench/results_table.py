@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""bench/results_table.py -- bench/RESULTS.md from the kept JSON.
+
+  bench/results_table.py                 print RESULTS.md to stdout
+  bench/results_table.py --write         write bench/RESULTS.md
+  bench/results_table.py --check         exit 1 if bench/RESULTS.md differs
+  bench/results_table.py add CLASS RAW.json [--machine TEXT] [--repetitions N]
+        merge a placer_bench run (Google Benchmark JSON, with repetitions or
+        their medians) into bench/results/CLASS.json: each benchmark keeps
+        its newest figure (the median CPU time of the run's repetitions)
+  bench/results_table.py proof CLASS SUMMARY.json [NOTE]
+        store bench/compare_proof.sh's summary (and a line on how the
+        machine was loaded) in bench/results/CLASS.json
+
+One JSON file per machine class (bench/results/CLASS.json, e.g.
+zen5-avx512: the CPU family and its widest instruction set) holds the
+current figures of that class; RESULTS.md is generated from them and from
+nothing else. Each table row carries the filter that measures it again
+with the table's command.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import sys
+from collections import defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RESULTS = os.path.join(HERE, "RESULTS.md")
+CLASSES = os.path.join(HERE, "results")
+UNIT = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+STANDARD = {"name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
+            "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit",
+            "aggregate_name", "aggregate_unit", "label", "error_occurred", "error_message", "skipped"}
+ISAS = ("avx512", "avx2", "sse4.2", "scalar", "neon", "arm")
+# The public matrix's columns: (heading, case or counter, kind)
+PUBLIC_COLS = [
+    ("batch", "placer_batch", "ns"),
+    ("router batch", "router_batch", "ns"),
+    ("dependent", "placer_dependent", "ns"),
+    ("floor", "floor", "ns"),
+    ("p. batch/floor", "batch_vs_floor", "x"),
+    ("p. lower_bound/batch", "batch_vs_lower_bound", "x"),
+    ("p. lower_bound/dep.", "dependent_vs_lower_bound", "x"),
+    ("p. dep./floor dep.", "dependent_vs_floor", "x"),
+]
+PAIRED_COUNTERS = {"batch_vs_floor": "batch_over_floor", "batch_vs_lower_bound": "lower_bound_over_batch",
+                   "dependent_vs_lower_bound": "lower_bound_over_dependent",
+                   "dependent_vs_floor": "dependent_over_floor"}
+HIDDEN_SIZES = {"1024", "2^18", "2^20", "2^22", "2^24"}
+RING_ORDER = ["120x256", "120x256weighted", "120x256balanced", "4096x256", "65536x256", "65537x256"]
+
+
+def load_classes():
+    out = {}
+    for path in sorted(glob.glob(os.path.join(CLASSES, "*.json"))):
+        with open(path) as f:
+            out[os.path.basename(path)[:-5]] = json.load(f)
+    return out
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
+def add(cls, raw, machine, reps_override):
+    path = os.path.join(CLASSES, cls + ".json")
+    data = {"class": cls, "machine": machine or "", "benchmarks": {}}
+    if os.path.exists(path):
+        with open(path) as f:
+            data = json.load(f)
+    if machine:
+        data["machine"] = machine
+    with open(raw) as f:
+        run = json.load(f)
+    date = run.get("context", {}).get("date", "")[:10]
+    seen = defaultdict(list)
+    for b in run.get("benchmarks", []):
+        if b.get("error_occurred") or b.get("skipped"):
+            continue
+        agg = b.get("aggregate_name")
+        if agg not in (None, "median") or (agg is None and b.get("run_type") == "aggregate"):
+            continue
+        seen[b["run_name"]].append(b)
+    for name, rows in seen.items():
+        meds = [r for r in rows if r.get("aggregate_name") == "median"]
+        pick = meds if meds else rows  # the median aggregate, or every repetition
+        scale = UNIT[pick[0].get("time_unit", "ns")]
+        entry = {"date": date, "repetitions": reps_override or pick[0].get("repetitions", len(pick)),
+                 "cpu_ns": round(median([r["cpu_time"] for r in pick]) * scale, 4)}
+        items = [r["items_per_second"] for r in pick if r.get("items_per_second")]
+        if items:
+            entry["ns_per_item"] = round(1e9 / median(items), 4)
+        counters = {k: round(median([r[k] for r in pick if k in r]), 4) for k in pick[0]
+                    if k not in STANDARD and k != "items_per_second" and isinstance(pick[0][k], (int, float))}
+        if counters:
+            entry["counters"] = counters
+        if pick[0].get("label"):
+            entry["label"] = pick[0]["label"]
+        old = data["benchmarks"].get(name)
+        if old is None or old["date"] <= date:
+            data["benchmarks"][name] = entry
+    save(path, data)
+
+
+def save(path, data):
+    data["benchmarks"] = dict(sorted(data["benchmarks"].items()))
+    with open(path, "w") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
+
+
+def proof(cls, summary, note):
+    path = os.path.join(CLASSES, cls + ".json")
+    with open(path) as f:
+        data = json.load(f)
+    with open(summary) as f:
+        data["compare_proof"] = json.load(f)
+    if note:
+        data["compare_proof"]["note"] = note
+    save(path, data)
+
+
+def per_item(e):
+    return e.get("ns_per_item", e["cpu_ns"])
+
+
+def fmt(x, kind):
+    if x is None:
+        return "-"
+    return f"{x:.2f}x" if kind == "x" else f"{x:.2f}"
+
+
+def widest(names):
+    for isa in ISAS:
+        if any(f"/{isa}/" in n for n in names):
+            return isa
+    return None
+
+
+def public_table(bench):
+    rows = defaultdict(dict)
+    dates = defaultdict(set)
+    for name, e in bench.items():
+        parts = name.split("/", 4)
+        if len(parts) != 5 or parts[0] != "public" or parts[1] == "layout":
+            continue
+        _, isa, ring, keys, what = parts
+        key = (ring, keys, isa)
+        dates[key].add(e["date"])
+        if what in PAIRED_COUNTERS:
+            rows[key][what] = e.get("counters", {}).get(PAIRED_COUNTERS[what])
+        else:
+            rows[key][what] = per_item(e)
+    if not rows:
+        return []
+    top = widest([f"/{isa}/" for _, _, isa in rows])
+    out = ["ns per key (CPU time, the median of the run's repetitions); \"p.\" is a paired ratio, "
+           f"the two passes alternating in one process; resident keys under {top} only. Command:", "",
+           "```sh", "taskset -c 1 build/bench/placer_bench --benchmark_filter='FILTER' --benchmark_min_time=0.1 \\",
+           "    --benchmark_repetitions=7 --benchmark_enable_random_interleaving=true",
+           "```", "",
+           "| filter | " + " | ".join(h for h, _, _ in PUBLIC_COLS) + " | date |",
+           "|---|" + "---:|" * len(PUBLIC_COLS) + "---|"]
+
+    def order(k):
+        ring, keys, isa = k
+        return (RING_ORDER.index(ring) if ring in RING_ORDER else 99, ring, keys != "stream", ISAS.index(isa)
+                if isa in ISAS else 99)
+    for key in sorted(rows, key=order):
+        ring, keys, isa = key
+        r = rows[key]
+        if keys == "resident" and isa != top:
+            continue
+        if not any(r.get(c) is not None for _, c, _ in PUBLIC_COLS):
+            continue
+        cells = [fmt(r.get(c), kind) for _, c, kind in PUBLIC_COLS]
+        out.append(f"| `^public/{isa}/{ring}/{keys}/` | " + " | ".join(cells) + f" | {max(dates[key])} |")
+    return out
+
+
+def size_hidden(name):
+    return any(p in HIDDEN_SIZES for p in name.split("/"))
+
+
+def other_tables(bench):
+    names = [n for n in bench if not n.startswith("public/") or n.startswith("public/layout/")]
+    isa = widest(names)
+    fams = defaultdict(list)
+    for n in sorted(names):
+        parts = n.split("/")
+        if size_hidden(n):
+            continue
+        if isa and any(p in ISAS and p != isa for p in parts):
+            continue
+        fams[parts[0] if parts[0] != "public" else "public/layout"].append(n)
+    out = []
+    if not fams:
+        return out
+    out += ["Other benchmarks: ns per item (CPU time, the median of the run's repetitions), "
+            f"{'under ' + isa + ' only, ' if isa else ''}at 30,720 tokens where a size is in the name "
+            "(the class's JSON keeps the rest). Command: "
+            "`taskset -c 1 build/bench/placer_bench --benchmark_filter='^NAME$' --benchmark_repetitions=7`.", "",
+            "| benchmark (NAME) | ns | counters | date |", "|---|---:|---|---|"]
+    for fam in sorted(fams):
+        for n in fams[fam]:
+            e = bench[n]
+            counters = ", ".join(f"{k} {v:g}" for k, v in sorted(e.get("counters", {}).items()))
+            out.append(f"| `{n}` | {per_item(e):.2f} | {counters} | {e['date']} |")
+    return out
+
+
+def proof_section(p):
+    o = p["compare_options"]
+    out = ["### bench/compare's error rates", "",
+           f"`bench/compare_proof.sh {p['runs']} {p['planted_slowdown']}`: {p['aa_runs']} comparisons of a build "
+           f"against itself (A/A) and {p['planted_runs']} against the build with `-Dplanted_slowdown="
+           f"{p['planted_slowdown']}` ({p['planted_slowdown']}/16 idle loop iterations per key in `placer_lookup` "
+           "and `placer_lookup_batch`), alternating; each run is `bench/compare` with its defaults "
+           f"({o['rounds']} rounds x {o['repetitions']} repetitions, threshold {100 * o['threshold']:g}%, "
+           f"alpha {o['alpha']:g} with Holm's correction).", "",
+           "| measure | value |", "|---|---:|",
+           f"| A/A runs flagging any benchmark slower (false positives) | {p['aa_false_positives']} of {p['aa_runs']} |",
+           f"| planted runs flagging any benchmark slower (detections) | {p['planted_detected']} of {p['planted_runs']} |"]
+    if p.get("aa_median_detectable") is not None:
+        out.append(f"| median smallest detectable change, A/A | {100 * p['aa_median_detectable']:.1f}% |")
+    out += ["", "| planted build: benchmark | median B/A | flagged slower | median detectable |", "|---|---:|---:|---:|"]
+    for n, e in p["planted_benchmarks"].items():
+        det = "-" if e["median_detectable"] is None else f"{100 * e['median_detectable']:.1f}%"
+        out.append(f"| `{n}` | {e['median_ratio']:.3f} | {e['flagged_slower']} of {p['planted_runs']} | {det} |")
+    if p.get("note"):
+        out += ["", p["note"]]
+    return out
+
+
+def render():
+    classes = load_classes()
+    out = ["# Benchmark results", "",
+           "<!-- Generated by bench/results_table.py --write from bench/results/*.json; do not edit by hand. -->",
+           "",
+           "Generated by `bench/results_table.py --write` from `bench/results/CLASS.json`, one file per machine",
+           "class (CPU family and widest instruction set), holding the newest figure of each benchmark measured",
+           "on that class; do not edit by hand. To add a run: `bench/results_table.py add CLASS RUN.json`",
+           "(Google Benchmark JSON from `build/bench/placer_bench --benchmark_out=RUN.json",
+           "--benchmark_out_format=json ...`), then `--write`. The test `results_table` fails when this file",
+           "differs from the generator's output. Figures from earlier code are in git's history of",
+           "`bench/results/`.", "",
+           "Only ratios carry over between machines; nanoseconds are the class's, on shared virtual machines",
+           "with 2 cores and other jobs running (noisy: compare pairs from one process, or use `bench/compare`).",
+           "Debian's libbenchmark says \"Library was built as DEBUG\": Google Benchmark's build, not placer's.",
+           "The goals' ratios of a fresh run: `bench/run.sh r.json && python3 bench/ratios.py r.json`."]
+    for cls, data in classes.items():
+        bench = data["benchmarks"]
+        out += ["", f"## {cls}", "", data.get("machine", ""), ""]
+        if data.get("compare_proof"):
+            out += proof_section(data["compare_proof"]) + [""]
+        table = public_table(bench)
+        if table:
+            out += ["### The public lookups (bench/bench_public.c)", ""] + table + [""]
+        others = other_tables(bench)
+        if others:
+            out += ["### Other benchmarks", ""] + others + [""]
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(out) + "\n"
+
+
+def main(argv):
+    if argv[:1] == ["add"]:
+        ap = argparse.ArgumentParser(prog="bench/results_table.py add")
+        ap.add_argument("cls")
+        ap.add_argument("raw")
+        ap.add_argument("--machine")
+        ap.add_argument("--repetitions", type=int)
+        a = ap.parse_args(argv[1:])
+        if not re.fullmatch(r"[a-z0-9][a-z0-9.-]*", a.cls):
+            sys.exit("bench/results_table.py: CLASS is lower case letters, digits, '.' and '-' (e.g. zen5-avx512)")
+        add(a.cls, a.raw, a.machine, a.repetitions)
+        return 0
+    if argv[:1] == ["proof"] and len(argv) in (3, 4):
+        proof(argv[1], argv[2], argv[3] if len(argv) == 4 else None)
+        return 0
+    text = render()
+    if argv == ["--write"]:
+        with open(RESULTS, "w") as f:
+            f.write(text)
+        return 0
+    if argv == ["--check"]:
+        with open(RESULTS) as f:
+            if f.read() != text:
+                print("bench/RESULTS.md differs from bench/results_table.py's output: "
+                      "run bench/results_table.py --write", file=sys.stderr)
+                return 1
+        print("bench/RESULTS.md matches bench/results/*.json")
+        return 0
+    if argv:
+        print(__doc__, file=sys.stderr)
+        return 2
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
