@@ -3,7 +3,7 @@
 # wrong on this machine, measured: RUNS comparisons (default 20) of a build
 # against itself (A/A: any benchmark flagged slower is a false positive) and
 # RUNS of it against a build with a planted slowdown on the lookup path
-# (meson option planted_slowdown=SLOWDOWN, default 20: SLOWDOWN/16 idle loop
+# (meson option planted_slowdown=SLOWDOWN, default 26: SLOWDOWN/16 idle loop
 # iterations per key in placer_lookup and placer_lookup_batch, engine/core/lookup.c;
 # at 5.6 ns a key, the batch lookups of the default set, that is about 10%).
 # The two kinds alternate, so the machine's load falls on both. Each run is
@@ -19,7 +19,7 @@
 # $PROOF_DIR/summary.json. Exit status: 0 done; 2 usage, build or run error.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-runs=${1:-20} slowdown=${2:-20}
+runs=${1:-20} slowdown=${2:-26}
 dir=${PROOF_DIR:-$root/build-proof}
 die() { echo "bench/compare_proof.sh: $1" >&2; exit 2; }
 [[ $runs =~ ^[0-9]+$ ]] && [ "$runs" -ge 1 ] || die "RUNS must be a positive number"
