@@ -12,6 +12,8 @@
 #   $PROOF_DIR   where the two builds and every run's JSON go (default
 #                build-proof/ in this tree; builds are reused when present)
 #   $PROOF_ARGS  more bench/compare options for every run
+#   $PROOF_SUMMARY_ONLY=1  build and run nothing: summarise the runs already
+#                in $PROOF_DIR/runs (e.g. of a loop stopped early)
 # Prints a run's verdict line as it finishes, then the false-positive rate
 # (A/A runs flagging any benchmark slower), the detection rate (planted
 # runs flagging any benchmark slower), and per benchmark the median ratio
@@ -31,26 +33,32 @@ build() { # build FOLDER SLOWDOWN
         meson configure "$1" -Dplanted_slowdown="$2" >>"$1.log" 2>&1 &&
         ninja -C "$1" bench/placer_bench >>"$1.log" 2>&1 || { tail -20 "$1.log" >&2; die "building $1 failed"; }
 }
-build "$dir/base" 0
-build "$dir/planted" "$slowdown"
-read -ra extra <<<"${PROOF_ARGS:-}"
-one() { # one KIND INDEX B
-    local out=$dir/runs/$1.$2.json status=0
-    "$root/bench/compare" --quiet --json "$out" "${extra[@]}" "$dir/base" "$3" >"$out.txt" || status=$?
-    [ "$status" -le 1 ] || { cat "$out.txt" >&2; die "bench/compare failed ($1, run $2)"; }
-    echo "$1 $2/$runs: $(tail -1 "$out.txt")"
-}
-rm -f "$dir"/runs/*.json "$dir"/runs/*.txt
-for ((i = 1; i <= runs; i++)); do
-    one aa "$i" "$dir/base"
-    one planted "$i" "$dir/planted"
-done
+if [ -z "${PROOF_SUMMARY_ONLY:-}" ]; then
+    build "$dir/base" 0
+    build "$dir/planted" "$slowdown"
+    read -ra extra <<<"${PROOF_ARGS:-}"
+    one() { # one KIND INDEX B
+        local out=$dir/runs/$1.$2.json status=0
+        "$root/bench/compare" --quiet --json "$out" "${extra[@]}" "$dir/base" "$3" >"$out.txt" || status=$?
+        [ "$status" -le 1 ] || { cat "$out.txt" >&2; die "bench/compare failed ($1, run $2)"; }
+        echo "$1 $2/$runs: $(tail -1 "$out.txt")"
+    }
+    rm -f "$dir"/runs/*.json "$dir"/runs/*.txt
+    for ((i = 1; i <= runs; i++)); do
+        one aa "$i" "$dir/base"
+        one planted "$i" "$dir/planted"
+    done
+fi
 /usr/bin/env python3 - "$dir" "$runs" "$slowdown" <<'PY'
 import glob, json, os, statistics, sys
 d, runs, slowdown = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 def load(kind):
     return [json.load(open(p)) for p in sorted(glob.glob(os.path.join(d, "runs", kind + ".*.json")))]
 aa, planted = load("aa"), load("planted")
+if not aa or not planted:
+    sys.exit("bench/compare_proof.sh: no runs to summarise in " + os.path.join(d, "runs"))
+runs = min(len(aa), len(planted))
+aa, planted = aa[:runs], planted[:runs]
 per = {}
 for r in planted:
     for b in r["benchmarks"]:
