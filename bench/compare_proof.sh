@@ -5,10 +5,11 @@
 # RUNS of it against a build with a planted slowdown on the lookup path
 # (meson option planted_slowdown=SLOWDOWN, default 26: SLOWDOWN/16 idle loop
 # iterations per key in placer_lookup and placer_lookup_batch, engine/core/lookup.c;
-# at 5.6 ns a key, the batch lookups of the default set, that is about 10%).
+# on the batch lookups of the default set, 5.5-7.5 ns a key on a loaded Zen 5,
+# that measured 11-12%; on the dependent lookup, 28 ns a key, under 1%).
 # The two kinds alternate, so the machine's load falls on both. Each run is
-# bench/compare with its defaults (about 1.5 minutes on a loaded 2-core
-# machine, so 20 + 20 take an hour).
+# bench/compare with its defaults (1.5-2.2 minutes on a loaded 2-core
+# machine, so 20 + 20 take about 90 minutes).
 #   $PROOF_DIR   where the two builds and every run's JSON go (default
 #                build-proof/ in this tree; builds are reused when present)
 #   $PROOF_ARGS  more bench/compare options for every run
@@ -53,7 +54,8 @@ fi
 import glob, json, os, statistics, sys
 d, runs, slowdown = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 def load(kind):
-    return [json.load(open(p)) for p in sorted(glob.glob(os.path.join(d, "runs", kind + ".*.json")))]
+    paths = glob.glob(os.path.join(d, "runs", kind + ".*.json"))
+    return [json.load(open(p)) for p in sorted(paths, key=lambda p: int(p.rsplit(".", 2)[1]))]
 aa, planted = load("aa"), load("planted")
 if not aa or not planted:
     sys.exit("bench/compare_proof.sh: no runs to summarise in " + os.path.join(d, "runs"))
