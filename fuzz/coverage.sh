@@ -32,11 +32,9 @@ if [ ${#targets[@]} -eq 0 ]; then
     for f in "$root"/fuzz/fuzz_*.c; do n=$(basename "$f" .c); targets+=("${n#fuzz_}"); done
 fi
 if [ ! -f "$build/build.ninja" ]; then
-    # -lm: libplacer-control.so calls floorf, and clang at -O2 with these
-    # flags keeps the call where the default builds inline it.
     flags='-fprofile-instr-generate -fcoverage-mapping'
     CC=clang CXX=clang++ meson setup "$build" "$root" -Dbuildtype=debugoptimized \
-        -Dc_args="$flags" -Dcpp_args="$flags" -Dc_link_args="$flags -lm" -Dcpp_link_args="$flags -lm" \
+        -Dc_args="$flags" -Dcpp_args="$flags" -Dc_link_args="$flags" -Dcpp_link_args="$flags" \
         -Djemalloc=disabled -Dbench=disabled -Dtests=true -Dfuzzing_engine=none >/dev/null
 fi
 ninja_targets=(engine/libplacer.so.0.1.0 control/libplacer-control.so.0.1.0)
