@@ -316,7 +316,12 @@ PLACER_CONTROL_API int placer_etcd_config_set_user(placer_etcd_config *c, const 
  * compare-and-swap transaction (chunks first, the manifest last; superseded
  * chunks are deleted). Returns 0, PLACER_ECONFLICT (the stored epoch, in
  * *current_epoch when not NULL, is as new or newer: another publisher won),
- * PLACER_EUNAVAIL, PLACER_ENULL, PLACER_ENOMEM or PLACER_EFORMAT. */
+ * PLACER_EUNAVAIL, PLACER_ENULL, PLACER_ENOMEM or PLACER_EFORMAT.
+ * A transaction whose answer was lost is settled by reading key back
+ * (docs/ETCD.md, "Publishing"): found stored, the publish returns 0 with
+ * why saying so; not found while no member answered, PLACER_EUNAVAIL
+ * with why saying the outcome is unknown (read the stored epoch before
+ * publishing it again). */
 /* Every request of a publish (the epoch read, each chunk, the transaction)
  * is bounded by timeout_ms, so a publish of C chunks ends within about
  * (C + 3) x timeout_ms. A keyed snapshot and an http:// endpoint:
