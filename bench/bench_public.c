@@ -6,7 +6,7 @@
  * nodes x 256 (2^20 tokens), 65,536 nodes x 256 (2^24 tokens: the most
  * nodes the line table holds), 65,537 x 256 (the fewest past its 16-bit
  * owners: the radix directory); these two under the widest vector
- * ISA only and without a router, for memory, and never in the CI smoke,
+ * ISA only and without router cases, and never in the CI smoke,
  * which runs no public/ case), 120 nodes of weights 0.5, 1, 1.5, 2 x 256
  * (38,400 tokens) and 120 x 256 with balanced tokens, and two key streams
  * of distinct 32-byte keys
@@ -21,6 +21,11 @@
  *   public/ISA/RING/KEYS/placer_dependent  placer_lookup, each key chosen by
  *                                          the previous answer (latency)
  *   public/ISA/RING/KEYS/router_batch      placer_router_lookup_batch, 1,024 a call
+ *   public/ISA/RING/KEYS/router_dependent  placer_router_lookup, each key chosen
+ *                                          by the previous answer
+ *   public/ISA/RING/KEYS/placer_single, router_single  placer_lookup and
+ *                                          placer_router_lookup one key a call,
+ *                                          no key waiting for an answer
  *   public/ISA/RING/KEYS/floor             CRC-32C + fmix64 of the key (length
  *                                          fixed at 32 at compile time) and ONE
  *                                          read of a 4-byte table of
@@ -55,6 +60,11 @@
  *                                          (lower_bound_over_dependent) and
  *                                          floor_dependent
  *                                          (dependent_over_floor)
+ *   public/ISA/RING/KEYS/router_vs_dependent, router_vs_single,
+ *   router_vs_batch                        the router's read side: each
+ *                                          router pass paired with its
+ *                                          placer_lookup pass (counter
+ *                                          router_over_lookup)
  * And the layout's cost at 4,096 nodes x 256, default CPU mask, items are
  * snapshots (or layouts):
  *   public/layout/4096x256/build       placer_builder_build
@@ -87,13 +97,16 @@
 
 enum what {
     P_BATCH, P_BATCH_BIG, P_DEPENDENT, R_BATCH, FLOOR, FLOOR_DEPENDENT, REF_STREE, STD_LB, STD_LB_DEPENDENT,
-    P_HASH, F_HASH, PAIRED, PAIRED_STREE, PAIRED_LB, PAIRED_DEP, PAIRED_DEP_FLOOR, NWHAT
+    P_HASH, F_HASH, PAIRED, PAIRED_STREE, PAIRED_LB, PAIRED_DEP, PAIRED_DEP_FLOOR,
+    P_SINGLE, R_SINGLE, R_DEPENDENT, PAIRED_R_DEP, PAIRED_R_SINGLE, PAIRED_R_BATCH, NWHAT
 };
 static const char *const what_names[NWHAT] = {
     "placer_batch", "placer_batch_16384", "placer_dependent", "router_batch", "floor", "floor_dependent",
     "reference_stree", "crc32c+std_lower_bound", "crc32c+std_lower_bound_dependent",
     "placer_hash_only", "floor_hash_only", "batch_vs_floor", "batch_vs_stree",
-    "batch_vs_lower_bound", "dependent_vs_lower_bound", "dependent_vs_floor"};
+    "batch_vs_lower_bound", "dependent_vs_lower_bound", "dependent_vs_floor",
+    "placer_single", "router_single", "router_dependent", "router_vs_dependent",
+    "router_vs_single", "router_vs_batch"};
 
 /* The paired cases: placer's pass, the other pass, and the counter (the
  * median of the pairs' time ratios: placer / floor for the floors, other
@@ -108,6 +121,10 @@ static const pairing pairings[] = {
     {PAIRED_LB, P_BATCH, STD_LB, 1, "lower_bound_over_batch"},
     {PAIRED_DEP, P_DEPENDENT, STD_LB_DEPENDENT, 1, "lower_bound_over_dependent"},
     {PAIRED_DEP_FLOOR, P_DEPENDENT, FLOOR_DEPENDENT, 0, "dependent_over_floor"},
+    /* The router's read side: router / placer_lookup on the same content. */
+    {PAIRED_R_DEP, R_DEPENDENT, P_DEPENDENT, 0, "router_over_lookup"},
+    {PAIRED_R_SINGLE, R_SINGLE, P_SINGLE, 0, "router_over_lookup"},
+    {PAIRED_R_BATCH, R_BATCH, P_BATCH, 0, "router_over_lookup"},
 };
 #define NPAIRING (sizeof pairings / sizeof pairings[0])
 
@@ -156,8 +173,9 @@ static key_set keysets[] = {{"stream", STREAM_KEYS, 0, 0, 0}, {"resident", RESID
 #define NKEYS (sizeof keysets / sizeof keysets[0])
 
 /* A ring per (ISA, ring): the snapshot (kernels copied under the mask), a
- * router over a second copy, plain tokens and owners, the reference tree
- * and the floor's table. */
+ * router holding that same snapshot (the router cases pair with
+ * placer_lookup on the same lines), plain tokens and owners, the reference
+ * tree and the floor's table. */
 typedef struct pub_fixture {
     placer_snapshot *snap;
     placer_router *router;
@@ -240,7 +258,8 @@ static const pub_fixture *fixture_get(int isa, int ring)
     if (p->built)
         return p;
     p->snap = build_ring(&rings[ring]);
-    p->router = rings[ring].big ? NULL : placer_router_new(build_ring(&rings[ring]));
+    /* The router owns the snapshot from here; fixtures live until exit. */
+    p->router = rings[ring].big ? NULL : placer_router_new(p->snap);
     p->n = placer_token_count(p->snap);
     p->tokens = malloc((size_t)p->n * sizeof *p->tokens);
     p->owners = malloc((size_t)p->n * sizeof *p->owners);
@@ -277,6 +296,23 @@ static uint64_t run_pass(const pub_case *c, const pub_fixture *p, const key_set 
             o = placer_lookup(p->snap, ks->ptrs[(i + ((unsigned)o >> 31)) % ks->n], 32);
             acc += (uint32_t)o;
         }
+        return acc;
+    }
+    if (c->what == R_DEPENDENT) {
+        int o = 0;
+        for (uint32_t i = 0; i < ks->n; i++) {
+            o = placer_router_lookup(p->router, ks->ptrs[(i + ((unsigned)o >> 31)) % ks->n], 32,
+                                     NULL);
+            acc += (uint32_t)o;
+        }
+        return acc;
+    }
+    if (c->what == P_SINGLE || c->what == R_SINGLE) {
+        /* One call a key, no key waiting for an answer (throughput). */
+        for (uint32_t i = 0; i < ks->n; i++)
+            acc += (uint32_t)(c->what == P_SINGLE
+                                  ? placer_lookup(p->snap, ks->ptrs[i], 32)
+                                  : placer_router_lookup(p->router, ks->ptrs[i], 32, NULL));
         return acc;
     }
     if (c->what == FLOOR_DEPENDENT) {
@@ -397,8 +433,10 @@ static void bench(plc_bench *b, const void *arg)
         plc_bench_skip(b, "2^24 tokens: the widest vector ISA only (memory)");
         return;
     }
-    if (rings[c->ring].big && c->what == R_BATCH) {
-        plc_bench_skip(b, "2^24 tokens: no router copy (memory)");
+    int routed = c->what == R_BATCH || c->what == R_SINGLE || c->what == R_DEPENDENT ||
+                 c->what == PAIRED_R_DEP || c->what == PAIRED_R_SINGLE || c->what == PAIRED_R_BATCH;
+    if (rings[c->ring].big && routed) {
+        plc_bench_skip(b, "2^24 tokens: no router cases (time)");
         return;
     }
     placer_set_cpu_mask(isa->mask);

@@ -148,32 +148,42 @@ void placer_router_free(placer_router *r)
     plc_free(r);
 }
 
-const placer_snapshot *placer_router_acquire(placer_router *r)
+/* The read-side section, inlined into every reader in this file: the
+ * exported acquire/release are thin wrappers, so a lookup through the router
+ * is the section plus one call into the snapshot's lookup. */
+static inline const placer_snapshot *read_begin(placer_router *r)
 {
-    if (!r)
-        return NULL;
     rcu_read_lock();
     return atomic_load_explicit(&r->current, memory_order_acquire);
 }
 
-void placer_router_release(placer_router *r, const placer_snapshot *s)
+static inline void read_end(const placer_snapshot *s)
 {
-    if (!r)
-        return;
     TSAN_RELEASE(s);
     (void)s;
     rcu_read_unlock();
+}
+
+const placer_snapshot *placer_router_acquire(placer_router *r)
+{
+    return r ? read_begin(r) : NULL;
+}
+
+void placer_router_release(placer_router *r, const placer_snapshot *s)
+{
+    if (r)
+        read_end(s);
 }
 
 int placer_router_lookup(placer_router *r, const void *key, size_t len, uint64_t *epoch)
 {
     if (!r || (!key && len))
         return PLACER_ENULL;
-    const placer_snapshot *s = placer_router_acquire(r);
+    const placer_snapshot *s = read_begin(r);
     int owner = plc_lookup_key(s, key, len);
     if (epoch)
         *epoch = s->epoch;
-    placer_router_release(r, s);
+    read_end(s);
     return owner;
 }
 
@@ -182,11 +192,12 @@ int placer_router_lookup_batch(placer_router *r, const void *const *keys, const 
 {
     if (!r)
         return PLACER_ENULL;
-    const placer_snapshot *s = placer_router_acquire(r);
+    /* One read-side section for the whole batch, not one a key. */
+    const placer_snapshot *s = read_begin(r);
     int err = placer_lookup_batch(s, keys, lens, n, owners);
     if (epoch)
         *epoch = s->epoch;
-    placer_router_release(r, s);
+    read_end(s);
     return err;
 }
 
@@ -204,12 +215,12 @@ int placer_router_check_partition(placer_router *r, uint32_t node, uint32_t p,
 {
     if (!r)
         return PLACER_ENULL;
-    const placer_snapshot *s = placer_router_acquire(r);
+    const placer_snapshot *s = read_begin(r);
     uint32_t owner, next;
     int err = placer_partition_owner(s, p, &owner, &next);
     if (current_epoch)
         *current_epoch = s->epoch;
-    placer_router_release(r, s);
+    read_end(s);
     if (err == PLACER_ENOLIVE)
         return PLACER_ENOTMINE; /* nobody holds it active: certainly not this node */
     return err ? err : owner == node ? 0 : PLACER_ENOTMINE;
@@ -219,9 +230,9 @@ uint64_t placer_router_epoch(placer_router *r)
 {
     if (!r)
         return 0;
-    const placer_snapshot *s = placer_router_acquire(r);
+    const placer_snapshot *s = read_begin(r);
     uint64_t e = s->epoch;
-    placer_router_release(r, s);
+    read_end(s);
     return e;
 }
 
