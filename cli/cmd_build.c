@@ -181,7 +181,8 @@ int cmd_build(int argc, char **argv)
         moved = -1;
     /* the builder's own words for what it refused, when it has them */
     char said[256];
-    snprintf(said, sizeof said, "%s", err == PLACER_EINVAL ? placer_builder_error(b) : "");
+    snprintf(said, sizeof said, "%s",
+             err == PLACER_EINVAL || err == PLACER_ETOOMANY ? placer_builder_error(b) : "");
     placer_builder_free(b);
     placer_snapshot_free(prev);
     if (err) {

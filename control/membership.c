@@ -99,7 +99,8 @@ int plc_m_builder_error(plc_mctx *c, int err)
 {
     if (err == PLACER_ENOMEM)
         return err;
-    const char *said = err == PLACER_EINVAL && c->b ? placer_builder_error(c->b) : "";
+    const char *said =
+        (err == PLACER_EINVAL || err == PLACER_ETOOMANY) && c->b ? placer_builder_error(c->b) : "";
     return plc_m_fail(c, "%s%s%s", placer_strerror(err), *said ? ": " : "", said);
 }
 

@@ -381,7 +381,10 @@ PLACER_API int placer_builder_set_state(placer_builder *b, uint32_t node, int st
  * Returns the node's index (0, 1, 2, ... in call order; snapshots keep these
  * indices), or PLACER_ENULL, PLACER_EIDEMPTY, PLACER_EIDLONG, PLACER_EIDDUP,
  * PLACER_EWEIGHT, PLACER_ETOOMANY (more than PLACER_MAX_NODES nodes), or
- * PLACER_ENOMEM. On error the builder is unchanged. */
+ * PLACER_ENOMEM. On error the builder is unchanged. A weight in range whose
+ * token count (weight x vnodes, set later) passes PLACER_MAX_TOKENS is
+ * refused at build (PLACER_ETOOMANY, placer_builder_error names the node
+ * and the count). */
 PLACER_API int placer_builder_add_node(placer_builder *b, const char *id, const char *zone,
                                        double weight);
 
@@ -563,9 +566,12 @@ PLACER_API const char *placer_snapshot_key_rule(const placer_snapshot *s);
 PLACER_API int placer_key_from_request(const placer_snapshot *s, const void *in, size_t len,
                                        void *out, size_t cap, size_t *out_len);
 
-/* What the last call on b that returned PLACER_EINVAL refused, in words
- * ("a weight of 2.5: twemproxy's weights are integers"), or "" when it
- * gave no reason. The string is b's and lives until the next call on b. */
+/* What the last call on b that returned PLACER_EINVAL or PLACER_ETOOMANY
+ * refused, in words naming the node, the value and the limit ("node a:
+ * weight 4.29497e+09 x 256 vnodes is 1099511627776 tokens, past
+ * PLACER_MAX_TOKENS (33554432)"); every such return of a placer_builder_*
+ * call leaves one. "" before any refusal. The string is b's and lives
+ * until the next call on b. */
 PLACER_API const char *placer_builder_error(const placer_builder *b);
 
 /* Names <-> ids, for membership files and the CLI: "libmemcached",
@@ -610,9 +616,12 @@ PLACER_API double placer_builder_node_weight(const placer_builder *b, uint32_t n
  * untouched on error. Returns 0, PLACER_ENULL, PLACER_ENONODES (no node in
  * the current or, during a transition, the target placement),
  * PLACER_EINVAL (a key hash the strategy does not take; a secret with a key
- * hash other than SipHash-1-3; SipHash-1-3 without a secret),
- * PLACER_ETOOMANY (more than PLACER_MAX_TOKENS tokens in all) or
- * PLACER_ENOMEM. */
+ * hash other than SipHash-1-3; SipHash-1-3 without a secret; balanced
+ * tokens on a strategy without token allocation; a partition count set on
+ * a strategy without partitions or a Maglev size that is not prime),
+ * PLACER_ETOOMANY (more than PLACER_MAX_TOKENS tokens in all, or one
+ * node's weight x vnodes past it) or PLACER_ENOMEM; placer_builder_error
+ * then says which, naming the node and the count. */
 PLACER_API int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **out);
 
 /* Did the last placer_builder_build re-base? A memento, anchor or dx

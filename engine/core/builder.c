@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "builder_internal.h"
 #include "strategy_ops.h"
 #include "validate.h"
 
@@ -47,11 +48,53 @@ int placer_builder_set_strategy(placer_builder *b, int strategy)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
     const plc_strategy_ops *ops = plc_strategy_get(strategy);
-    PLC_VALIDATE_OR_RET(ops != NULL && !(ops->traits & PLACER_TRAIT_IMPLIED), PLACER_EINVAL);
+    if (!ops)
+        return plc_builder_refuse(b, "strategy %d: no such strategy (placer_strategy_next lists them)",
+                                  strategy);
+    if (ops->traits & PLACER_TRAIT_IMPLIED)
+        return plc_builder_refuse(b, "strategy %s: placer_builder_set_compat chooses it", ops->name);
     b->strategy = strategy;
     b->ops = ops;
     b->strategy_set = 1;
     return 0;
+}
+
+/* A build past PLACER_MAX_TOKENS: name the node that asks for the most
+ * (weight x vnodes for a ring, its weight in buckets for the others, or
+ * its explicit tokens) and the total asked. */
+static void refuse_too_many(placer_builder *b, const plc_strategy_ops *ops)
+{
+    double unit = ops->options & PLACER_OPTION_VNODES ? (double)b->vnodes : 1.0, total = 0, most = -1;
+    uint32_t big = 0;
+    for (uint32_t n = 0; n < b->nnodes; n++) {
+        const plc_bnode *x = &b->nodes[n];
+        double asks = x->explicit_tokens ? (double)x->explicit_tokens : fmax(1, round(x->weight * unit));
+        total += asks;
+        if (asks > most)
+            most = asks, big = n;
+    }
+    if (total > (double)PLACER_MAX_TOKENS) {
+        plc_builder_refuse_code(b, PLACER_ETOOMANY,
+                                "%s: %.0f tokens or buckets in all, past PLACER_MAX_TOKENS (%u); node "
+                                "%s (weight %g) asks for %.0f",
+                                ops->name, total, PLACER_MAX_TOKENS, b->nodes[big].id,
+                                b->nodes[big].weight, most);
+        return;
+    }
+    for (uint32_t i = 0; i < b->nexplicit; i++) {
+        const plc_btoken *t = &b->explicit_tokens[i];
+        if (t->token >= PLACER_MAX_TOKENS && (ops->traits & PLACER_TRAIT_BUCKETS)) {
+            plc_builder_refuse_code(b, PLACER_ETOOMANY,
+                                    "%s: node %s names bucket %llu, past PLACER_MAX_TOKENS (%u)",
+                                    ops->name, b->nodes[t->node].id, (unsigned long long)t->token,
+                                    PLACER_MAX_TOKENS);
+            return;
+        }
+    }
+    plc_builder_refuse_code(b, PLACER_ETOOMANY,
+                            "%s: %.0f tokens asked, with those a transition hands over past "
+                            "PLACER_MAX_TOKENS (%u)",
+                            ops->name, total, PLACER_MAX_TOKENS);
 }
 
 int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
@@ -64,11 +107,26 @@ int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **ou
     if (b->compat) /* the mode's own ring, table or slot map */
         return plc_compat_build(b, epoch, out);
     const plc_strategy_ops *ops = plc_strategy_get(b->strategy);
-    PLC_VALIDATE_OR_RET(plc_builder_resolve_hash(b) == 0, PLACER_EINVAL);
-    PLC_VALIDATE_OR_RET(ops->key_hashes >> b->eff_hash & 1, PLACER_EINVAL);
-    PLC_VALIDATE_OR_RET(b->tokens != PLACER_TOKENS_BALANCED || (ops->options & PLACER_OPTION_ALLOCATION),
-                        PLACER_EINVAL);
-    return ops->build(b, epoch, out);
+    int rc = plc_builder_resolve_hash(b);
+    if (rc)
+        return rc; /* with its reason */
+    if (!(ops->key_hashes >> b->eff_hash & 1))
+        return plc_builder_refuse(b, "the %s key hash with %s: the strategy does not take it",
+                                  placer_key_hash_name(b->eff_hash), ops->name);
+    if (b->tokens == PLACER_TOKENS_BALANCED && !(ops->options & PLACER_OPTION_ALLOCATION))
+        return plc_builder_refuse(b, "balanced tokens with %s: only a strategy with token "
+                                     "allocation (ring) takes them", ops->name);
+    if (b->table_size && !(ops->options & PLACER_OPTION_PARTITIONS))
+        return plc_builder_refuse(b, "%u partitions with %s: it has no partitions or table size",
+                                  b->table_size, ops->name);
+    rc = ops->build(b, epoch, out);
+    if (rc == PLACER_ETOOMANY && !b->why) /* a module's cap, without its own words */
+        refuse_too_many(b, ops);
+    else if (rc == PLACER_EINVAL && !b->why)
+        plc_builder_refuse(b, "%s refused %u nodes: their explicit tokens, states or previous "
+                              "snapshot conflict",
+                           ops->name, b->nnodes);
+    return rc;
 }
 
 int placer_builder_set_secret(placer_builder *b, const unsigned char secret[16])
@@ -84,10 +142,10 @@ int placer_builder_set_secret(placer_builder *b, const unsigned char secret[16])
     if (b->compat)
         return plc_builder_refuse(b, "a secret with %s: its placement is public",
                                   placer_compat_name(b->compat));
-    PLC_VALIDATE_OR_RET(!b->key_hash || b->key_hash == PLACER_HASH_PLACER_V1 ||
-                            b->key_hash == PLACER_HASH_PLACER_V2 ||
-                            b->key_hash == PLACER_HASH_SIPHASH13,
-                        PLACER_EINVAL);
+    if (b->key_hash && b->key_hash != PLACER_HASH_PLACER_V1 && b->key_hash != PLACER_HASH_PLACER_V2 &&
+        b->key_hash != PLACER_HASH_SIPHASH13)
+        return plc_builder_refuse(b, "a secret with the %s key hash: only SipHash-1-3 is keyed",
+                                  placer_key_hash_name(b->key_hash));
     uint64_t k0 = 0, k1 = 0;
     for (int i = 7; i >= 0; i--) {
         k0 = k0 << 8 | secret[i];
@@ -103,7 +161,9 @@ int placer_builder_set_secret(placer_builder *b, const unsigned char secret[16])
 int placer_builder_set_partitions(placer_builder *b, uint32_t count)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
-    PLC_VALIDATE_OR_RET(count <= PLACER_MAX_MAGLEV_SIZE, PLACER_EINVAL);
+    if (count > PLACER_MAX_MAGLEV_SIZE)
+        return plc_builder_refuse(b, "%u partitions: above PLACER_MAX_MAGLEV_SIZE (%u)", count,
+                                  PLACER_MAX_MAGLEV_SIZE);
     b->table_size = count;
     return 0;
 }
@@ -111,9 +171,10 @@ int placer_builder_set_partitions(placer_builder *b, uint32_t count)
 int placer_builder_set_key_hash(placer_builder *b, int hash)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
-    PLC_VALIDATE_OR_RET(hash == PLACER_HASH_PLACER_V1 || hash == PLACER_HASH_PLACER_V2 ||
-                            hash == PLACER_HASH_SIPHASH13 || hash == PLACER_HASH_COUCHBASE,
-                        PLACER_EINVAL);
+    if (hash != PLACER_HASH_PLACER_V1 && hash != PLACER_HASH_PLACER_V2 &&
+        hash != PLACER_HASH_SIPHASH13 && hash != PLACER_HASH_COUCHBASE)
+        return plc_builder_refuse(b, "key hash %d: placer-v1, placer-v2, siphash13 or couchbase "
+                                     "(placer_builder_set_compat sets a program's)", hash);
     b->key_hash = hash;
     return 0;
 }
@@ -121,8 +182,10 @@ int placer_builder_set_key_hash(placer_builder *b, int hash)
 int placer_builder_set_token_allocation(placer_builder *b, int mode)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
-    PLC_VALIDATE_OR_RET(mode == PLACER_TOKENS_RANDOM || mode == PLACER_TOKENS_BALANCED,
-                        PLACER_EINVAL);
+    if (mode != PLACER_TOKENS_RANDOM && mode != PLACER_TOKENS_BALANCED)
+        return plc_builder_refuse(b, "token allocation %d: PLACER_TOKENS_RANDOM (%d) or "
+                                     "PLACER_TOKENS_BALANCED (%d)", mode, PLACER_TOKENS_RANDOM,
+                                  PLACER_TOKENS_BALANCED);
     b->tokens = mode;
     return 0;
 }
@@ -130,7 +193,9 @@ int placer_builder_set_token_allocation(placer_builder *b, int mode)
 int placer_builder_set_capacity(placer_builder *b, uint32_t buckets)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
-    PLC_VALIDATE_OR_RET(buckets <= PLACER_MAX_TOKENS, PLACER_EINVAL);
+    if (buckets > PLACER_MAX_TOKENS)
+        return plc_builder_refuse(b, "a capacity of %u buckets: above PLACER_MAX_TOKENS (%u)", buckets,
+                                  PLACER_MAX_TOKENS);
     b->capacity = buckets;
     return 0;
 }
@@ -146,12 +211,20 @@ int placer_builder_set_partition_map(placer_builder *b, uint32_t parts, uint32_t
                                      const uint32_t *map, const uint32_t *next_map)
 {
     PLC_VALIDATE_OR_RET(b && map, PLACER_ENULL);
-    int ok = parts >= 1 && parts <= PLACER_MAX_PARTITIONS && copies >= 1 &&
-             copies <= PLACER_MAX_REPLICAS;
-    for (size_t i = 0; ok && i < (size_t)parts * copies; i++)
-        ok = (map[i] == PLC_NO_NODE || map[i] < b->nnodes) &&
-             (!next_map || next_map[i] == PLC_NO_NODE || next_map[i] < b->nnodes);
-    PLC_VALIDATE_OR_RET(ok, PLACER_EINVAL);
+    if (parts < 1 || parts > PLACER_MAX_PARTITIONS)
+        return plc_builder_refuse(b, "a partition map of %u rows: 1 .. PLACER_MAX_PARTITIONS (%u)",
+                                  parts, PLACER_MAX_PARTITIONS);
+    if (copies < 1 || copies > PLACER_MAX_REPLICAS)
+        return plc_builder_refuse(b, "a partition map of %u copies: 1 .. PLACER_MAX_REPLICAS (%u)",
+                                  copies, PLACER_MAX_REPLICAS);
+    for (size_t i = 0; i < (size_t)parts * copies; i++) {
+        uint32_t bad = map[i] != PLC_NO_NODE && map[i] >= b->nnodes               ? map[i]
+                       : next_map && next_map[i] != PLC_NO_NODE && next_map[i] >= b->nnodes ? next_map[i]
+                                                                                             : 0;
+        if (bad)
+            return plc_builder_refuse(b, "partition %zu, copy %zu: node %u of %u nodes", i / copies,
+                                      i % copies, bad, b->nnodes);
+    }
     size_t bytes = (size_t)parts * copies * sizeof *map;
     uint32_t *m = plc_malloc(bytes), *f = next_map ? plc_malloc(bytes) : NULL;
     if (!m || (next_map && !f)) {
@@ -206,7 +279,8 @@ int placer_builder_set_seed(placer_builder *b, uint64_t seed)
 int placer_builder_set_vnodes(placer_builder *b, uint32_t v)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
-    PLC_VALIDATE_OR_RET(v >= 1 && v <= PLACER_MAX_TOKENS, PLACER_EINVAL);
+    if (v < 1 || v > PLACER_MAX_TOKENS)
+        return plc_builder_refuse(b, "%u vnodes: 1 .. PLACER_MAX_TOKENS (%u)", v, PLACER_MAX_TOKENS);
     b->vnodes = v;
     return 0;
 }
@@ -215,7 +289,9 @@ int placer_builder_set_state(placer_builder *b, uint32_t node, int state)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
     PLC_VALIDATE_OR_RET(node < b->nnodes, PLACER_ERANGE);
-    PLC_VALIDATE_OR_RET(state >= PLACER_NODE_ACTIVE && state <= PLACER_NODE_DOWN, PLACER_EINVAL);
+    if (state < PLACER_NODE_ACTIVE || state > PLACER_NODE_DOWN)
+        return plc_builder_refuse(b, "node %s: state %d is not a PLACER_NODE_* state", b->nodes[node].id,
+                                  state);
     b->nodes[node].state = state;
     return 0;
 }
@@ -223,7 +299,9 @@ int placer_builder_set_state(placer_builder *b, uint32_t node, int state)
 int placer_builder_set_replicas(placer_builder *b, uint32_t replicas)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
-    PLC_VALIDATE_OR_RET(replicas <= PLACER_MAX_REPLICAS, PLACER_EINVAL);
+    if (replicas > PLACER_MAX_REPLICAS)
+        return plc_builder_refuse(b, "%u replicas: at most PLACER_MAX_REPLICAS (%u)", replicas,
+                                  PLACER_MAX_REPLICAS);
     b->replicas = replicas;
     return 0;
 }
@@ -266,7 +344,9 @@ int placer_builder_add_node(placer_builder *b, const char *id, const char *zone,
     PLC_VALIDATE_OR_RET(id_len <= PLACER_MAX_ID_LEN && zone_len <= PLACER_MAX_ID_LEN,
                         PLACER_EIDLONG);
     PLC_VALIDATE_OR_RET(weight >= PLACER_MIN_WEIGHT && weight <= PLACER_MAX_WEIGHT, PLACER_EWEIGHT); /* NaN fails */
-    PLC_VALIDATE_OR_RET(b->nnodes < PLACER_MAX_NODES, PLACER_ETOOMANY);
+    if (b->nnodes >= PLACER_MAX_NODES)
+        return plc_builder_refuse_code(b, PLACER_ETOOMANY, "node %.*s: past PLACER_MAX_NODES (%u) nodes",
+                                       (int)(id_len > 64 ? 64 : id_len), id, PLACER_MAX_NODES);
     if (b->id_index_cap && b->id_index[plc_builder_id_slot(b->id_index, b->id_index_cap, b, id, id_len)])
         return PLACER_EIDDUP;
 
@@ -314,7 +394,10 @@ int placer_builder_add_token(placer_builder *b, uint32_t node, uint64_t token)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
     PLC_VALIDATE_OR_RET(node < b->nnodes, PLACER_ERANGE);
-    PLC_VALIDATE_OR_RET(b->nexplicit < PLACER_MAX_TOKENS, PLACER_ETOOMANY);
+    if (b->nexplicit >= PLACER_MAX_TOKENS)
+        return plc_builder_refuse_code(b, PLACER_ETOOMANY,
+                                       "a token of node %s: past PLACER_MAX_TOKENS (%u) explicit tokens",
+                                       b->nodes[node].id, PLACER_MAX_TOKENS);
     if (b->nexplicit == b->cap_explicit) {
         uint32_t cap = b->cap_explicit ? b->cap_explicit * 2 : 16;
         plc_btoken *t = plc_realloc(b->explicit_tokens, (size_t)cap * sizeof *t);

@@ -148,6 +148,9 @@ int plc_compat_builder_size(const placer_builder *b, uint64_t *n);
  * PLACER_EINVAL (builder_query.c). */
 int plc_builder_refuse(placer_builder *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The same, returning code (PLACER_ETOOMANY for a cap passed). */
+int plc_builder_refuse_code(placer_builder *b, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* One placement of a ring: n sorted tokens and their owners, read with
  * strides (plain arrays or arrays of structs); n = 0 for none. */

@@ -24,9 +24,11 @@ int plc_builder_resolve_hash(placer_builder *b)
         else if (prev && prev->key_hash == PLACER_HASH_SIPHASH13)
             key = prev->hkey; /* a rebuild keeps the secret, so no key moves */
         else
-            return PLACER_EINVAL; /* keyed, but no secret */
-    } else if (b->has_secret) {
-        return PLACER_EINVAL; /* Couchbase and the compatibility modes take no secret */
+            return plc_builder_refuse(b, "the SipHash-1-3 key hash without a secret "
+                                         "(placer_builder_set_secret)");
+    } else if (b->has_secret) { /* Couchbase and the compatibility modes take no secret */
+        return plc_builder_refuse(b, "a secret with key hash %d: only SipHash-1-3 (%d) is keyed", h,
+                                  PLACER_HASH_SIPHASH13);
     }
     b->eff_hash = h;
     b->eff_key = key;
@@ -86,14 +88,29 @@ int plc_builder_find(const placer_builder *b, const char *id)
     return (int)b->id_index[slot] - 1;
 }
 
+static int vrefuse(placer_builder *b, int code, const char *fmt, va_list ap)
+{
+    vsnprintf(b->why_buf, sizeof b->why_buf, fmt, ap);
+    b->why = b->why_buf;
+    return code;
+}
+
 int plc_builder_refuse(placer_builder *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(b->why_buf, sizeof b->why_buf, fmt, ap);
+    int rc = vrefuse(b, PLACER_EINVAL, fmt, ap);
     va_end(ap);
-    b->why = b->why_buf;
-    return PLACER_EINVAL;
+    return rc;
+}
+
+int plc_builder_refuse_code(placer_builder *b, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = vrefuse(b, code, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 const char *placer_builder_error(const placer_builder *b)

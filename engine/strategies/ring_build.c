@@ -237,9 +237,20 @@ int plc_ring_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
         uint32_t handed = balp && bal.hfirst ? bal.hfirst[n + 1] - bal.hfirst[n] : 0;
         after += state != PLACER_NODE_DRAINING ? counts[n] + handed : 0;
         if (counts[n] == 0 || now > PLACER_MAX_TOKENS || after > PLACER_MAX_TOKENS) {
+            const plc_bnode *x = &b->nodes[n];
+            double want = counts[n] ? (double)counts[n] : x->weight * (double)b->vnodes;
             plc_free(counts);
             plc_balanced_free(&bal);
-            return PLACER_ETOOMANY;
+            if (!(want <= (double)PLACER_MAX_TOKENS))
+                return plc_builder_refuse_code(b, PLACER_ETOOMANY,
+                                               "node %s: weight %g x %u vnodes is %.0f tokens, past "
+                                               "PLACER_MAX_TOKENS (%u)",
+                                               x->id, x->weight, b->vnodes, want, PLACER_MAX_TOKENS);
+            return plc_builder_refuse_code(b, PLACER_ETOOMANY,
+                                           "node %s brings the tokens to %llu, past PLACER_MAX_TOKENS "
+                                           "(%u) in all",
+                                           x->id, (unsigned long long)(now > after ? now : after),
+                                           PLACER_MAX_TOKENS);
         }
     }
     if (!now || (transition && !after)) {

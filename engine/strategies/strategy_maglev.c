@@ -52,7 +52,9 @@ static void maglev_token_at(const placer_snapshot *s, uint32_t i, uint64_t *toke
 
 static int maglev_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
 {
-    PLC_VALIDATE_OR_RET(!b->table_size || plc_is_prime(b->table_size), PLACER_EINVAL);
+    if (b->table_size && !plc_is_prime(b->table_size))
+        return plc_builder_refuse(b, "a Maglev table size of %u: not a prime (%u is the default)",
+                                  b->table_size, PLACER_DEFAULT_MAGLEV_SIZE);
     return plc_maglev_build(b, epoch, out);
 }
 

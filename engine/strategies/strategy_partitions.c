@@ -158,11 +158,14 @@ static int partitions_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch
 
 static int partitions_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
 {
-    PLC_VALIDATE_OR_RET(b->table_size <= PLACER_MAX_PARTITIONS, PLACER_EINVAL);
+    if (b->table_size > PLACER_MAX_PARTITIONS)
+        return plc_builder_refuse(b, "%u partitions: 1 .. PLACER_MAX_PARTITIONS (%u)", b->table_size,
+                                  PLACER_MAX_PARTITIONS);
     /* Redis' slot hash comes with its mode (a previous Redis snapshot's
      * key hash alone would build a map without it). */
-    PLC_VALIDATE_OR_RET(b->eff_hash != PLACER_HASH_REDIS || b->compat == PLACER_COMPAT_REDIS,
-                        PLACER_EINVAL);
+    if (b->eff_hash == PLACER_HASH_REDIS && b->compat != PLACER_COMPAT_REDIS)
+        return plc_builder_refuse(b, "Redis' slot hash (from the previous snapshot) without "
+                                     "placer_builder_set_compat(PLACER_COMPAT_REDIS)");
     return plc_partitions_build(b, epoch, out);
 }
 
