@@ -23,6 +23,8 @@ void cmd_stats_usage(FILE *out)
             "In transition (a node joining or draining), next_target is each node's weight\n"
             "share in the target placement (active, joining and down nodes): what a\n"
             "joining node will own once the transition completes, 0 for a draining one.\n"
+            "A Redis Cluster snapshot is measured over its masters: replicas (a slot's\n"
+            "later copies) own no slot and are listed apart (JSON: \"role\", \"replicas\").\n"
             "Shares are exact for the\n"
             "ring, partitions and Maglev (ranges of the hash space), counted over\n"
             "partitions or buckets for Couchbase hashing and jump, and measured for\n"
@@ -49,6 +51,41 @@ static int by_zone(const void *x, const void *y)
     return c ? c : (a > b) - (a < b);
 }
 
+/* Redis Cluster: replica[i] = 1 for a node that holds slots only as a
+ * later copy (a master's replica), never first. Replicas own no slot by
+ * design, so the balance is measured over the masters and replicas are
+ * shown apart. Returns how many replicas; 0 for any other snapshot. */
+static uint32_t redis_replicas(const placer_snapshot *s, unsigned char *replica)
+{
+    uint32_t n = placer_node_count(s), count = 0;
+    memset(replica, 0, n);
+    if (placer_snapshot_compat(s) != PLACER_COMPAT_REDIS)
+        return 0;
+    unsigned char *first = calloc(n, 1);
+    if (!first)
+        return 0;
+    uint32_t set[8];
+    for (uint32_t p = 0; p < placer_partition_count(s); p++) {
+        int k = placer_partition_replicas(s, p, set, 8);
+        for (int i = 0; i < k; i++)
+            (i ? replica : first)[set[i]] = 1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        replica[i] &= !first[i];
+        count += replica[i];
+    }
+    free(first);
+    return count;
+}
+
+static uint32_t first_replica(const unsigned char *replica, uint32_t n)
+{
+    uint32_t i = 0;
+    while (i < n && !replica[i])
+        i++;
+    return i;
+}
+
 /* Node i's weight share in the target placement (draining nodes own none). */
 static double next_target(const placer_snapshot *s, uint32_t i, double W_next)
 {
@@ -71,17 +108,19 @@ int cmd_stats(int argc, char **argv)
     uint32_t n = placer_node_count(s);
     double *share = malloc(n * sizeof *share), *target = malloc(n * sizeof *target);
     uint32_t *zone_of = malloc(n * sizeof *zone_of);
-    if (!share || !target || !zone_of) {
+    unsigned char *replica = malloc(n ? n : 1);
+    if (!share || !target || !zone_of || !replica) {
         fprintf(stderr, "placer stats: out of memory\n");
-        free(share), free(target), free(zone_of);
+        free(share), free(target), free(zone_of), free(replica);
         placer_snapshot_free(s);
         return CLI_FAILURE;
     }
     int sampled = cli_node_shares(s, share);
+    uint32_t replicas = redis_replicas(s, replica);
     double W = 0;
     uint32_t placed = 0;
     for (uint32_t i = 0; i < n; i++)
-        if (placer_node_state(s, i) != PLACER_NODE_JOINING) {
+        if (placer_node_state(s, i) != PLACER_NODE_JOINING && !replica[i]) {
             W += placer_node_weight(s, i);
             placed++;
         }
@@ -93,7 +132,7 @@ int cmd_stats(int argc, char **argv)
     double max = 0, min = 1, sum = 0, sum2 = 0, worst_ratio = 0, low_ratio = INFINITY;
     uint32_t worst = 0;
     for (uint32_t i = 0; i < n; i++) {
-        int in = placer_node_state(s, i) != PLACER_NODE_JOINING;
+        int in = placer_node_state(s, i) != PLACER_NODE_JOINING && !replica[i];
         target[i] = in ? placer_node_weight(s, i) / W : 0;
         if (!in)
             continue;
@@ -163,6 +202,10 @@ int cmd_stats(int argc, char **argv)
         cli_json_put(doc, "max_over_mean", cli_json_num(max / mean));
         cli_json_put(doc, "min_over_mean", cli_json_num(min / mean));
         cli_json_put(doc, "cv", cli_json_num(cv));
+        if (placer_snapshot_compat(s) == PLACER_COMPAT_REDIS) {
+            cli_json_put(doc, "masters", json_integer(n - replicas));
+            cli_json_put(doc, "replicas", json_integer(replicas));
+        }
         for (uint32_t i = 0; i < n; i++) {
             json_t *o = json_object();
             cli_json_put(o, "id", cli_json_str(placer_node_id(s, i)));
@@ -170,6 +213,8 @@ int cmd_stats(int argc, char **argv)
             cli_json_put(o, "weight", cli_json_num(placer_node_weight(s, i)));
             cli_json_put(o, "state", json_string(states[placer_node_state(s, i)]));
             cli_json_put(o, "tokens", json_integer(placer_node_tokens(s, i)));
+            if (placer_snapshot_compat(s) == PLACER_COMPAT_REDIS)
+                cli_json_put(o, "role", json_string(replica[i] ? "replica" : "master"));
             cli_json_put(o, "share", cli_json_num(share[i]));
             cli_json_put(o, "target", cli_json_num(target[i]));
             if (moving)
@@ -202,18 +247,24 @@ int cmd_stats(int argc, char **argv)
                placer_snapshot_compat(s) ? cli_key_hash_name(s) : "",
                (unsigned long long)placer_snapshot_epoch(s), n, nz, nz == 1 ? "" : "s",
                placer_token_count(s), placer_snapshot_in_transition(s) ? ", in transition" : "");
+        const char *over = replicas ? "masters" : "placed nodes";
         if (sampled)
-            printf("share/target (sampled at %d positions) over %u placed nodes: largest %.4f (",
-                   sampled, placed, worst_ratio);
+            printf("share/target (sampled at %d positions) over %u %s: largest %.4f (", sampled,
+                   placed, over, worst_ratio);
         else
-            printf("share/target (exact) over %u placed nodes: largest %.4f (", placed, worst_ratio);
+            printf("share/target (exact) over %u %s: largest %.4f (", placed, over, worst_ratio);
         cli_print_name(stdout, placer_node_id(s, worst));
         printf("), smallest %.4f; raw shares: max/mean %.4f, min/mean %.4f, coefficient of "
                "variation %.4f\n",
                low_ratio, max / mean, min / mean, cv);
         printf("%-24s %-12s %8s %-9s %9s %9s %9s %8s%s\n", "node", "zone", "weight", "state", "tokens",
                "share", "target", "ratio", moving ? " next_target" : "");
-        for (uint32_t i = 0; i < n; i++) {
+        for (uint32_t k = 0; k < 2 * n; k++) { /* masters (every node), then replicas */
+            uint32_t i = k % n;
+            if (replica[i] != (k >= n))
+                continue;
+            if (k == n + first_replica(replica, n))
+                printf("replicas (a master's copies: no slot of their own, not in the figures above):\n");
             /* padded by hand: escapes make the printed width differ from strlen */
             cli_print_name(stdout, placer_node_id(s, i));
             printf("%*s ", (int)(24 > strlen(placer_node_id(s, i)) ? 24 - strlen(placer_node_id(s, i)) : 0), "");
@@ -252,6 +303,7 @@ int cmd_stats(int argc, char **argv)
     free(share);
     free(target);
     free(zone_of);
+    free(replica);
     free(zone_share);
     free(zone_nodes);
     placer_snapshot_free(s);
