@@ -161,7 +161,7 @@ static int one_json(const placer_snapshot *s, const opts *o, const char *key, si
         cli_json_put(doc, "compat", json_string(placer_compat_name(placer_snapshot_compat(s))));
         cli_json_put(doc, "hash", json_integer((json_int_t)(placer_snapshot_hash(s, hk, hlen) & 0xffffffffu)));
     }
-    return cli_json_emit("lookup", doc);
+    return cli_json_emit_line("lookup", doc);
 }
 
 /* key (as typed: printed) and hk (its bytes under the key rule: hashed) */
@@ -353,6 +353,11 @@ int cmd_lookup(int argc, char **argv)
         cli_usage_error("lookup", "--header is for text output (JSON names every field)");
         return CLI_USAGE;
     }
+    /* A line a key: into a 64 KiB buffer, one write() when it fills (not
+     * one a key), unless a person reads the terminal as keys come. */
+    static char out_buf[1 << 16]; /* glibc ignores the size without a buffer */
+    if (!isatty(STDOUT_FILENO))
+        setvbuf(stdout, out_buf, _IOFBF, sizeof out_buf);
     placer_snapshot *s;
     int rc = cli_load_snapshot("lookup", argv[optind], &s);
     if (rc)

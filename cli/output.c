@@ -144,7 +144,7 @@ void cli_json_put_key(json_t *obj, const void *key, size_t len)
     free(b64);
 }
 
-int cli_json_emit(const char *cmd, json_t *doc)
+static int emit(const char *cmd, json_t *doc, int flush)
 {
     char *text = json_oom || !doc ? NULL
                                   : json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER |
@@ -160,7 +160,8 @@ int cli_json_emit(const char *cmd, json_t *doc)
     size_t n = strlen(text);
     errno = 0;
     FILE *out = cli_report_stream();
-    int bad = fwrite(text, 1, n, out) != n || fputc('\n', out) == EOF || fflush(out) != 0;
+    int bad = fwrite(text, 1, n, out) != n || fputc('\n', out) == EOF ||
+              (flush ? fflush(out) != 0 : ferror(out));
     free(text);
     if (bad) {
         fprintf(stderr, "placer %s: %s: write error%s%s\n", cmd,
@@ -169,6 +170,16 @@ int cli_json_emit(const char *cmd, json_t *doc)
         return CLI_FAILURE;
     }
     return CLI_OK;
+}
+
+int cli_json_emit(const char *cmd, json_t *doc)
+{
+    return emit(cmd, doc, 1);
+}
+
+int cli_json_emit_line(const char *cmd, json_t *doc)
+{
+    return emit(cmd, doc, 0);
 }
 
 void cli_print_text(FILE *out, const void *text, size_t len)

@@ -31,6 +31,8 @@ packages=(
   zlib1g-dev
   # tests/test_man.sh renders the man pages (groff -man)
   groff-base
+  # tests/test_cli_lookup_writes.sh counts placer lookup's write() calls
+  strace
   # scripts/test-cross.sh: aarch64 and big-endian s390x builds, cross-compiled
   # and tested under qemu user mode (the target's libraries come from
   # Debian's packages, unpacked into a sysroot by the script itself)
