@@ -121,9 +121,8 @@ void cli_json_put_key(json_t *obj, const void *key, size_t len);
 /* Print doc compact on one line of cli_report_stream() and free it. Returns CLI_OK, or
  * CLI_FAILURE after saying why (out of memory, write error). */
 int cli_json_emit(const char *cmd, json_t *doc);
-/* The same for one document of a stream (a line a key): left in stdout's
- * buffer, not flushed; the caller flushes at the end and checks it. */
-int cli_json_emit_line(const char *cmd, json_t *doc);
+/* RFC 4648 base64 with padding of n bytes into out (4 * ceil(n / 3) + 1 bytes). */
+void cli_base64(const void *data, size_t n, char *out);
 /* 1 when the len bytes at text are valid UTF-8. */
 int cli_utf8_valid(const void *text, size_t len);
 /* Text output of bytes from files: control characters as \xNN, backslash

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "lookup_json.h"
 
 void cmd_lookup_usage(FILE *out)
 {
@@ -84,6 +85,7 @@ typedef struct opts {
     int json, hex, quiet, header, raw;
     const char *rule; /* the snapshot's key rule, applied when not raw; NULL: none */
     char *hashed;     /* the bytes the rule makes of a key (PLACER_LOOKUP_KEY_MAX + 16) */
+    const lookup_json *lines; /* --json: the snapshot's names as JSON */
 } opts;
 
 static const char *address_or_dash(const placer_snapshot *s, uint32_t node)
@@ -102,19 +104,6 @@ static void print_hex(const unsigned char *key, size_t len)
     }
 }
 
-static json_t *hex_json(const unsigned char *key, size_t len)
-{
-    static const char digits[] = "0123456789abcdef";
-    char *text = malloc(2 * len + 1);
-    for (size_t i = 0; text && i < len; i++) {
-        text[2 * i] = digits[key[i] >> 4];
-        text[2 * i + 1] = digits[key[i] & 15];
-    }
-    json_t *v = text ? json_stringn(text, 2 * len) : NULL;
-    free(text);
-    return v;
-}
-
 /* --header: the columns one() prints, named. */
 static void header(const placer_snapshot *s)
 {
@@ -122,46 +111,6 @@ static void header(const placer_snapshot *s)
            placer_snapshot_in_transition(s) ? "\tnext_owner" : "",
            cli_strategy_traits(placer_snapshot_strategy(s)).traits & PLACER_TRAIT_PARTITIONS
                ? "\tpartition" : "");
-}
-
-static int one_json(const placer_snapshot *s, const opts *o, const char *key, size_t len,
-                    const char *hk, size_t hlen, int err, uint32_t owner,
-                    uint32_t next, const uint32_t *set, int k, const placer_replica_report *rep,
-                    int part)
-{
-    json_t *doc = cli_json_doc();
-    cli_json_put_key(doc, key, len);
-    if (o->hex)
-        cli_json_put(doc, "key_hex", hex_json((const unsigned char *)key, len));
-    if (err) {
-        cli_json_put(doc, "owner", json_null());
-    } else {
-        cli_json_put(doc, "owner", cli_json_str(placer_node_id(s, owner)));
-        cli_json_put(doc, "zone", cli_json_str(placer_node_zone(s, owner)));
-        cli_json_put(doc, "address", cli_json_str(placer_node_address(s, owner)));
-    }
-    json_t *reps = json_array();
-    for (int i = 0; i < k; i++) {
-        json_t *r = json_object();
-        cli_json_put(r, "id", cli_json_str(placer_node_id(s, set[i])));
-        cli_json_put(r, "zone", cli_json_str(placer_node_zone(s, set[i])));
-        cli_json_put(r, "address", cli_json_str(placer_node_address(s, set[i])));
-        cli_json_append(reps, r);
-    }
-    cli_json_put(doc, "replicas", reps);
-    cli_json_put(doc, "zones", json_integer(rep->zones));
-    cli_json_put(doc, "under_replicated", json_boolean(rep->under_replicated));
-    cli_json_put(doc, "epoch", cli_json_u64(placer_snapshot_epoch(s)));
-    if (!err && placer_snapshot_in_transition(s))
-        cli_json_put(doc, "next_owner", cli_json_str(placer_node_id(s, next)));
-    if (part >= 0)
-        cli_json_put(doc, "partition", json_integer(part));
-    if (placer_snapshot_compat(s) != PLACER_COMPAT_NONE) {
-        /* the program's own 32-bit hash of the key, as its ring or table sees it */
-        cli_json_put(doc, "compat", json_string(placer_compat_name(placer_snapshot_compat(s))));
-        cli_json_put(doc, "hash", json_integer((json_int_t)(placer_snapshot_hash(s, hk, hlen) & 0xffffffffu)));
-    }
-    return cli_json_emit_line("lookup", doc);
 }
 
 /* key (as typed: printed) and hk (its bytes under the key rule: hashed) */
@@ -177,7 +126,8 @@ static int one(const placer_snapshot *s, const opts *o, const char *key, size_t 
     if (k < 0)
         k = 0;
     if (o->json) {
-        int rc = one_json(s, o, key, len, hk, hlen, err, owner, next, set, k, &rep, part);
+        lookup_answer a = {key, len, hk, hlen, o->hex, err, k, part, owner, next, set, &rep};
+        int rc = lookup_json_line(o->lines, s, &a);
         return rc ? rc : err ? CLI_BADINPUT : CLI_OK;
     }
     if (o->hex)
@@ -316,7 +266,7 @@ static int from_stdin(const placer_snapshot *s, const opts *o)
 
 int cmd_lookup(int argc, char **argv)
 {
-    opts o = {1, 0, 0, 0, 0, 0, NULL, NULL};
+    opts o = {1, 0, 0, 0, 0, 0, NULL, NULL, NULL};
     int c;
     uint64_t r;
     while ((c = cli_getopt("lookup", argc, argv, options, cmd_lookup_usage)) != -1) {
@@ -371,6 +321,17 @@ int cmd_lookup(int argc, char **argv)
             return CLI_FAILURE;
         }
     }
+    lookup_json lines;
+    if (o.json) {
+        if (lookup_json_open(&lines, s)) {
+            fprintf(stderr, "placer lookup: out of memory\n");
+            lookup_json_close(&lines);
+            free(o.hashed);
+            placer_snapshot_free(s);
+            return CLI_FAILURE;
+        }
+        o.lines = &lines;
+    }
     if (o.header)
         header(s);
     int worst = CLI_OK;
@@ -390,6 +351,8 @@ int cmd_lookup(int argc, char **argv)
         worst = CLI_FAILURE;
     }
     free(o.hashed);
+    if (o.json)
+        lookup_json_close(&lines);
     placer_snapshot_free(s);
     return worst;
 }

@@ -116,9 +116,10 @@ json_t *cli_json_num(double v)
 
 /* RFC 4648 base64 with padding of n bytes into out (4 * ceil(n / 3) + 1
  * bytes). The command sees only the public headers, so it has its own. */
-static void base64(const unsigned char *in, size_t n, char *out)
+void cli_base64(const void *data, size_t n, char *out)
 {
     static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const unsigned char *in = data;
     size_t o = 0;
     for (size_t i = 0; i < n; i += 3) {
         uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) |
@@ -139,12 +140,12 @@ void cli_json_put_key(json_t *obj, const void *key, size_t len)
     }
     char *b64 = len < SIZE_MAX / 2 ? malloc((len + 2) / 3 * 4 + 1) : NULL;
     if (b64)
-        base64(key, len, b64);
+        cli_base64(key, len, b64);
     cli_json_put(obj, "key_base64", b64 ? json_string(b64) : NULL);
     free(b64);
 }
 
-static int emit(const char *cmd, json_t *doc, int flush)
+int cli_json_emit(const char *cmd, json_t *doc)
 {
     char *text = json_oom || !doc ? NULL
                                   : json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER |
@@ -160,8 +161,7 @@ static int emit(const char *cmd, json_t *doc, int flush)
     size_t n = strlen(text);
     errno = 0;
     FILE *out = cli_report_stream();
-    int bad = fwrite(text, 1, n, out) != n || fputc('\n', out) == EOF ||
-              (flush ? fflush(out) != 0 : ferror(out));
+    int bad = fwrite(text, 1, n, out) != n || fputc('\n', out) == EOF || fflush(out) != 0;
     free(text);
     if (bad) {
         fprintf(stderr, "placer %s: %s: write error%s%s\n", cmd,
@@ -170,16 +170,6 @@ static int emit(const char *cmd, json_t *doc, int flush)
         return CLI_FAILURE;
     }
     return CLI_OK;
-}
-
-int cli_json_emit(const char *cmd, json_t *doc)
-{
-    return emit(cmd, doc, 1);
-}
-
-int cli_json_emit_line(const char *cmd, json_t *doc)
-{
-    return emit(cmd, doc, 0);
 }
 
 void cli_print_text(FILE *out, const void *text, size_t len)
