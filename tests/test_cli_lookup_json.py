@@ -17,15 +17,9 @@ import subprocess
 import sys
 import tempfile
 
+from cli_checks import check, done
+
 placer = sys.argv[1]
-failed = 0
-
-
-def check(cond, what):
-    global failed
-    if not cond:
-        failed += 1
-        print("FAIL: " + what)
 
 
 MEMBERSHIP = {"strategy": "ring", "epoch": 9, "nodes": [
@@ -84,5 +78,4 @@ for key, line, row in zip(keys + [b"nul\x00byte"], lines, rows):
                         "zone", "address", "replicas", "zones", "under_replicated", "epoch"],
           "field order %r" % list(doc))
 
-print("test_cli_lookup_json: %d keys, %s" % (len(lines), "FAILED %d" % failed if failed else "ok"))
-sys.exit(1 if failed else 0)
+done("test_cli_lookup_json", "%d keys, " % len(lines))

@@ -19,15 +19,9 @@ import subprocess
 import sys
 import tempfile
 
+from cli_checks import check, done
+
 placer = sys.argv[1]
-failed = 0
-
-
-def check(cond, what):
-    global failed
-    if not cond:
-        failed += 1
-        print("FAIL: " + what)
 
 
 def stats(slots, *args):
@@ -66,5 +60,4 @@ check(head > 0 and all(text.find(r, head) > head for r in ("r1", "r2", "r3")),
       "replicas listed apart:\n" + text)
 check(all(0 < text.find(m) < head for m in ("m1 ", "m2 ", "m3 ")), "masters first:\n" + text)
 
-print("test_cli_stats_redis: %s" % ("FAILED %d" % failed if failed else "ok"))
-sys.exit(1 if failed else 0)
+done("test_cli_stats_redis", "")
