@@ -310,18 +310,7 @@ def main():
     if missing:
         print("skipped: not installed: %s (scripts/setup.sh installs them)" % " ".join(missing))
         return 77
-    try:
-        run()
-    except Exception as e:  # a program that did not start or answer is a failure
-        cp.check(False, "%s: %s" % (type(e).__name__, e))
-    finally:
-        cp.stop_all()
-        if cp.FAILED:
-            print("logs kept in " + tmp, file=sys.stderr)
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
-    print("compat_haproxy_keys: %d passed, %d failed" % (cp.PASSED, cp.FAILED))
-    return 1 if cp.FAILED else 0
+    return cp.run_checks("compat_haproxy_keys", tmp, run)
 
 
 if __name__ == "__main__":

@@ -366,20 +366,8 @@ def main():
         return 77
     rng = random.Random(20261204)
     tmp = tempfile.mkdtemp(prefix="placer-compat-import-")
-    try:
-        conditions(tmp)
-        keywords(tmp)
-        env_keys(tmp, rng)
-    except Exception as e:  # a program that did not start or answer is a failure
-        cp.check(False, "%s: %s" % (type(e).__name__, e))
-    finally:
-        cp.stop_all()
-        if cp.FAILED:
-            print("logs kept in " + tmp, file=sys.stderr)
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
-    print("compat_import_programs: %d passed, %d failed" % (cp.PASSED, cp.FAILED))
-    return 1 if cp.FAILED else 0
+    return cp.run_checks("compat_import_programs", tmp, lambda: (conditions(tmp), keywords(tmp),
+                                                               env_keys(tmp, rng)))
 
 
 if __name__ == "__main__":

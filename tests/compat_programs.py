@@ -806,6 +806,24 @@ def cluster_split(place, tmp, group, keys):
             [p[1] for p in placed])
 
 
+def run_checks(name, tmp, steps):
+    """Runs steps() (the checks), stops every program started, keeps tmp's
+    logs only when a check failed, prints the count line and returns the
+    exit status."""
+    try:
+        steps()
+    except Exception as e:  # a program that did not start or answer is a failure
+        check(False, "%s: %s" % (type(e).__name__, e))
+    finally:
+        stop_all()
+        if FAILED:
+            print("logs kept in " + tmp, file=sys.stderr)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    print("%s: %d passed, %d failed" % (name, PASSED, FAILED))
+    return 1 if FAILED else 0
+
+
 def main():
     global PLACER
     if len(sys.argv) != 3:
@@ -819,20 +837,9 @@ def main():
         return 77
     rng = random.Random(20261201)
     tmp = tempfile.mkdtemp(prefix="placer-compat-")
-    try:
-        twemproxy(place, tmp, rng)
-        web(place, tmp, rng)
-        redis(place, tmp, rng)
-    except Exception as e:  # a program that did not start or answer is a failure
-        check(False, "%s: %s" % (type(e).__name__, e))
-    finally:
-        stop_all()
-        if FAILED:
-            print("logs kept in " + tmp, file=sys.stderr)
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
-    print("compat_programs: %d passed, %d failed" % (PASSED, FAILED))
-    return 1 if FAILED else 0
+    return run_checks("compat_programs", tmp, lambda: (twemproxy(place, tmp, rng),
+                                                        web(place, tmp, rng),
+                                                        redis(place, tmp, rng)))
 
 
 if __name__ == "__main__":
