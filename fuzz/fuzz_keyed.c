@@ -88,7 +88,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     placer_builder_set_strategy(b, strategies[seed % 5]);
     placer_builder_set_vnodes(b, 1 + (uint32_t)(seed >> 8) % 8);
-    placer_builder_set_partitions(b, 1 + (uint32_t)(seed >> 16) % 64);
+    /* a partition count on a strategy without partitions is refused at build */
+    if (strategies[seed % 5] == PLACER_PARTITIONS)
+        placer_builder_set_partitions(b, 1 + (uint32_t)(seed >> 16) % 64);
     unsigned nodes = 1 + (unsigned)(seed >> 24) % 6;
     for (unsigned i = 0; i < nodes; i++) {
         char id[8];
