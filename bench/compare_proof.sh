@@ -3,13 +3,14 @@
 # wrong on this machine, measured: RUNS comparisons (default 20) of a build
 # against itself (A/A: any benchmark flagged slower is a false positive) and
 # RUNS of it against a build with a planted slowdown on the lookup path
-# (meson option planted_slowdown=SLOWDOWN, default 26: SLOWDOWN/16 idle loop
+# (meson option planted_slowdown=SLOWDOWN, default 20: SLOWDOWN/16 idle loop
 # iterations per key in placer_lookup and placer_lookup_batch, engine/core/lookup.c;
-# on the batch lookups of the default set, 5.5-7.5 ns a key on a loaded Zen 5,
-# that measured 11-12%; on the dependent lookup, 28 ns a key, under 1%).
+# on the batch lookups of the default set, about 5.5 ns a key on the Zen 5 of
+# bench/RESULTS.md, that measured 10% (26 measured 13%); on the dependent
+# lookup, 28 ns a key, under 1%).
 # The two kinds alternate, so the machine's load falls on both. Each run is
-# bench/compare with its defaults (1.5-2.2 minutes on a loaded 2-core
-# machine, so 20 + 20 take about 90 minutes).
+# bench/compare with its defaults (0.5 minutes on a quiet 2-core machine,
+# 1.5-2.2 on a loaded one: 20 + 20 take 20 to 90 minutes).
 #   $PROOF_DIR   where the two builds and every run's JSON go (default
 #                build-proof/ in this tree; builds are reused when present)
 #   $PROOF_ARGS  more bench/compare options for every run
@@ -22,7 +23,7 @@
 # $PROOF_DIR/summary.json. Exit status: 0 done; 2 usage, build or run error.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-runs=${1:-20} slowdown=${2:-26}
+runs=${1:-20} slowdown=${2:-20}
 dir=${PROOF_DIR:-$root/build-proof}
 die() { echo "bench/compare_proof.sh: $1" >&2; exit 2; }
 [[ $runs =~ ^[0-9]+$ ]] && [ "$runs" -ge 1 ] || die "RUNS must be a positive number"
