@@ -62,6 +62,30 @@ int plc_ctl_import_doc(int err, char *doc, size_t doc_len, const char *name, int
     return err;
 }
 
+int plc_ctl_import_tree(json_t *doc, const char *name, uint64_t epoch, placer_snapshot **out,
+                        int (*remake)(void *arg, char **text, size_t *len, char *why,
+                                      size_t why_len),
+                        void *arg, char *why, size_t why_len)
+{
+    placer_builder *b = NULL;
+    uint64_t doc_epoch;
+    int err = plc_membership_read_tree(doc, &b, &doc_epoch);
+    json_decref(doc);
+    if (err >= 0) {
+        err = placer_builder_build(b, epoch, out);
+        placer_builder_free(b);
+        if (err && err != PLACER_ENOMEM && why && why_len)
+            snprintf(why, why_len, "%s: %s", name, placer_strerror(err));
+        return err;
+    }
+    if (err == PLACER_ENOMEM)
+        return err;
+    char *text = NULL;
+    size_t len = 0;
+    err = remake(arg, &text, &len, why, why_len);
+    return plc_ctl_import_doc(err, text, len, name, 1, epoch, out, why, why_len);
+}
+
 int plc_imp_set_text(json_t *o, const char *field, const char *s, size_t n)
 {
     json_t *v = memchr(s, '\0', n) ? NULL : json_stringn(s, n);

@@ -38,6 +38,24 @@ int plc_ctl_build_membership(const char *text, size_t len, const char *name, int
 int plc_ctl_import_doc(int err, char *doc, size_t doc_len, const char *name, int has_epoch,
                        uint64_t epoch, placer_snapshot **out, char *why, size_t why_len);
 
+/* placer_membership_parse's reading of a document already in memory (an
+ * import's own tree, changed: its base64 fields are decoded), without the
+ * text round trip. No message: on an error other than PLACER_ENOMEM the
+ * caller parses the document's text to say where (plc_ctl_import_tree).
+ * Returns what placer_membership_parse returns. */
+int plc_membership_read_tree(json_t *root, placer_builder **out, uint64_t *epoch);
+
+/* The end of an import that made its document as a tree: build doc
+ * (released here) at `epoch` into *out. When the tree does not read as a
+ * membership (an importer's defect, or a limit only the parse checks), the
+ * document is made again as text by remake(arg, ...) and parsed, so the
+ * message names its line and column. On success why keeps the notes it
+ * holds. Returns 0 or the error. */
+int plc_ctl_import_tree(json_t *doc, const char *name, uint64_t epoch, placer_snapshot **out,
+                        int (*remake)(void *arg, char **text, size_t *len, char *why,
+                                      size_t why_len),
+                        void *arg, char *why, size_t why_len);
+
 /* o[field] = the n bytes of s as a JSON string when they are UTF-8
  * without a NUL, else o[field + "_base64"] holding them in base64 (the
  * convention of docs/JSON.md, read back by placer_membership_parse), so

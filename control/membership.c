@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "base64.h"
+#include "compat_import.h"
 #include "membership_ctx.h"
 #include "placer_control.h"
 
@@ -503,6 +504,24 @@ static int read_top(plc_mctx *c, const json_t *root, placer_builder *b, uint64_t
     return err;
 }
 
+/* The document in root (changed: base64 fields decoded) into a builder:
+ * the body of placer_membership_parse once the text is parsed. */
+static int read_document(plc_mctx *c, json_t *root, placer_builder **out, uint64_t *epoch)
+{
+    placer_builder *b = placer_builder_new();
+    c->b = b;
+    uint64_t e = 0;
+    int has_epoch = 0;
+    int err = b ? read_top(c, root, b, &e, &has_epoch) : PLACER_ENOMEM;
+    if (err) {
+        placer_builder_free(b);
+        return err;
+    }
+    *out = b;
+    *epoch = e;
+    return has_epoch;
+}
+
 int placer_membership_parse(const char *json, size_t len, const char *name, placer_builder **out,
                             uint64_t *epoch, char *why, size_t why_len)
 {
@@ -521,17 +540,14 @@ int placer_membership_parse(const char *json, size_t len, const char *name, plac
         }
         return json_error_code(&jerr) == json_error_out_of_memory ? PLACER_ENOMEM : PLACER_EFORMAT;
     }
-    placer_builder *b = placer_builder_new();
-    c.b = b;
-    uint64_t e = 0;
-    int has_epoch = 0;
-    int err = b ? read_top(&c, root, b, &e, &has_epoch) : PLACER_ENOMEM;
+    int err = read_document(&c, root, out, epoch);
     json_decref(root);
-    if (err) {
-        placer_builder_free(b);
-        return err;
-    }
-    *out = b;
-    *epoch = e;
-    return has_epoch;
+    return err;
+}
+
+int plc_membership_read_tree(json_t *root, placer_builder **out, uint64_t *epoch)
+{
+    /* no text and no message: plc_m_fail only returns the code */
+    plc_mctx c = {NULL, "<membership>", 0, NULL, 0, {{0}}, 0, NULL};
+    return read_document(&c, root, out, epoch);
 }
