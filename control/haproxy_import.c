@@ -61,6 +61,14 @@ typedef struct hap_settings {
     int def_weight, def_backup, def_disabled;
 } hap_settings;
 
+/* One server line of the chosen backend (or one of a template's). */
+typedef struct hap_server {
+    char *name, *address; /* placer_mem_alloc'd, NUL-terminated */
+    int weight, backup, disabled;
+    long long id; /* 0: haproxy chooses it (assign_ids) */
+    size_t line;
+} hap_server;
+
 typedef struct hap {
     const char *want;
     plc_imp_msgs msgs;
@@ -70,7 +78,8 @@ typedef struct hap {
     int last_defaults; /* index into defaults, -1: none yet */
     hap_settings be;   /* the chosen backend's */
     int in_chosen, found;
-    json_t *servers;   /* every server of the backend, in order, with "_line" */
+    hap_server *servers; /* every server of the backend, in order */
+    size_t nservers, servers_cap;
     json_t *env;       /* global's setenv & co: name -> value, or null (unset) */
     int env_cleared;   /* resetenv: names not in env are unset */
     int in_global;
@@ -384,7 +393,7 @@ static int add_one(hap *h, const char *name, const char *addr_word, int weight, 
     if (strlen(name) > PLACER_MAX_ID_LEN ||
         hap_expand_address(addr_word, &env, address, sizeof address))
         return fail(h, "server: longer than placer's %u-byte ids", PLACER_MAX_ID_LEN);
-    if (json_array_size(h->servers) >= PLC_IMP_MAX_SERVERS)
+    if (h->nservers >= PLC_IMP_MAX_SERVERS)
         return fail(h, "more than %u servers in a backend (placer's import limit)",
                     PLC_IMP_MAX_SERVERS);
     const size_t *other = plc_set_find(&h->names, name, strlen(name));
@@ -399,13 +408,29 @@ static int add_one(hap *h, const char *name, const char *addr_word, int weight, 
     if (plc_set_add(&h->names, name, strlen(name), h->line) < 0 ||
         (id && plc_set_add(&h->ids, &id32, sizeof id32, h->line) < 0))
         return PLACER_ENOMEM;
-    json_t *o = json_pack("{s:s}", "id", name);
-    if (!o || json_array_append_new(h->servers, o) ||
-        plc_imp_set_text(o, "address", address, strlen(address)) ||
-        json_object_update_new(o, json_pack("{s:i, s:I, s:I, s:b, s:b}", "weight", weight, "_id",
-                                            (json_int_t)id, "_line", (json_int_t)h->line,
-                                            "_backup", backup, "_disabled", disabled)))
+    if (h->nservers == h->servers_cap) {
+        size_t cap = h->servers_cap ? 2 * h->servers_cap : 64;
+        hap_server *grown = placer_mem_alloc(cap * sizeof *grown);
+        if (!grown)
+            return PLACER_ENOMEM;
+        if (h->nservers)
+            memcpy(grown, h->servers, h->nservers * sizeof *grown);
+        placer_mem_free(h->servers);
+        h->servers = grown;
+        h->servers_cap = cap;
+    }
+    size_t name_len = strlen(name) + 1, address_len = strlen(address) + 1;
+    hap_server *sv = &h->servers[h->nservers];
+    *sv = (hap_server){placer_mem_alloc(name_len), placer_mem_alloc(address_len), weight,
+                       backup, disabled, id, h->line};
+    if (!sv->name || !sv->address) {
+        placer_mem_free(sv->name);
+        placer_mem_free(sv->address);
         return PLACER_ENOMEM;
+    }
+    memcpy(sv->name, name, name_len);
+    memcpy(sv->address, address, address_len);
+    h->nservers++;
     return 0;
 }
 
@@ -639,24 +664,20 @@ static int read_config(hap *h, const char *text, size_t len)
  * 1 and advances past every server (cfgparse.c check_config_validity). */
 static int assign_ids(hap *h)
 {
-    size_t n = json_array_size(h->servers);
     long long next = 1;
-    for (size_t i = 0; i < n; i++, next++) {
-        json_t *o = json_array_get(h->servers, i);
-        long long id = json_integer_value(json_object_get(o, "_id"));
-        if (!id) {
+    for (size_t i = 0; i < h->nservers; i++, next++) {
+        hap_server *sv = &h->servers[i];
+        if (!sv->id) {
             /* next only grows: the probes are at most the servers plus the explicit ids */
             for (uint32_t n32 = (uint32_t)next;
                  next <= MAX_ID && plc_set_find(&h->ids, &n32, sizeof n32); n32 = (uint32_t)++next)
                 ;
             if (next > MAX_ID) {
-                h->line = (size_t)json_integer_value(json_object_get(o, "_line"));
+                h->line = sv->line;
                 return fail(h, "no server id left (placer's haproxy ids end at %u)", MAX_ID);
             }
-            id = next;
-            json_object_set_new(o, "_id", json_integer(id));
+            sv->id = next;
         }
-        json_object_set_new(o, "hash_id", json_integer(id));
     }
     return 0;
 }
@@ -683,24 +704,24 @@ static int membership(hap *h, json_t *doc)
     json_t *nodes = json_array();
     if (!nodes)
         return PLACER_ENOMEM;
-    size_t n = json_array_size(h->servers);
-    for (size_t i = 0; i < n; i++) {
-        json_t *o = json_array_get(h->servers, i);
-        size_t line = (size_t)json_integer_value(json_object_get(o, "_line"));
-        const char *name = json_string_value(json_object_get(o, "id"));
-        if (json_is_true(json_object_get(o, "_backup")))
+    for (size_t i = 0; i < h->nservers; i++) {
+        const hap_server *sv = &h->servers[i];
+        size_t line = sv->line;
+        const char *name = sv->name;
+        if (sv->backup)
             note(h, line, "server %s is a backup: left out (haproxy hashes backups only when no "
                           "active server is up)", name);
-        else if (json_is_true(json_object_get(o, "_disabled")))
+        else if (sv->disabled)
             note(h, line, "server %s is disabled: left out (not in haproxy's hash)", name);
-        else if (!json_integer_value(json_object_get(o, "weight")))
+        else if (!sv->weight)
             note(h, line, "server %s has weight 0: left out (not in haproxy's hash)", name);
         else {
-            json_object_del(o, "_backup");
-            json_object_del(o, "_disabled");
-            json_object_del(o, "_line");
-            json_object_del(o, "_id");
-            if (json_array_append(nodes, o)) {
+            json_t *o = json_object();
+            if (!o || json_array_append_new(nodes, o) ||
+                json_object_set_new(o, "id", json_string(name)) ||
+                plc_imp_set_text(o, "address", sv->address, strlen(sv->address)) ||
+                json_object_set_new(o, "weight", json_integer(sv->weight)) ||
+                json_object_set_new(o, "hash_id", json_integer((json_int_t)sv->id))) {
                 json_decref(nodes);
                 return PLACER_ENOMEM;
             }
@@ -737,24 +758,20 @@ static int membership(hap *h, json_t *doc)
     return json_object_size(doc) == fields ? 0 : PLACER_ENOMEM;
 }
 
-int placer_haproxy_membership(const char *cfg, size_t len, const char *backend, char **json,
-                              size_t *json_len, char *why, size_t why_len)
-{
-    return plc_haproxy_membership_counted(cfg, len, backend, json, json_len, why, why_len, NULL);
-}
-
-int plc_haproxy_membership_counted(const char *cfg, size_t len, const char *backend, char **json,
-                                   size_t *json_len, char *why, size_t why_len, uint64_t *work)
+/* The backend's membership document as a tree (*doc), with the notes in
+ * why. */
+static int haproxy_doc(const char *cfg, size_t len, const char *backend, json_t **doc_out,
+                       char *why, size_t why_len, uint64_t *work)
 {
     if (why && why_len)
         why[0] = '\0';
-    if (!cfg || !backend || !json)
+    if (!cfg || !backend)
         return PLACER_ENULL;
     hap *h = placer_mem_calloc(1, sizeof *h);
     json_t *doc = json_object();
     int err = PLACER_ENOMEM;
     if (h && doc && !json_object_set_new(doc, "compat", json_string("haproxy")) &&
-        (h->servers = json_array()) != NULL && (h->env = json_object()) != NULL &&
+        (h->env = json_object()) != NULL &&
         !plc_set_init(&h->names, work) &&
         !plc_set_init(&h->ids, work)) {
         h->want = backend;
@@ -764,20 +781,59 @@ int plc_haproxy_membership_counted(const char *cfg, size_t len, const char *back
         err = read_config(h, cfg, len);
         if (!err)
             err = membership(h, doc);
-        if (!err)
-            err = plc_ctl_dump_membership(doc, json, json_len);
         if (!err && why && why_len)
             snprintf(why, why_len, "%s", h->msgs.notes);
     }
     if (h) {
-        json_decref(h->servers);
+        for (size_t i = 0; i < h->nservers; i++) {
+            placer_mem_free(h->servers[i].name);
+            placer_mem_free(h->servers[i].address);
+        }
+        placer_mem_free(h->servers);
         json_decref(h->env);
         plc_set_free(&h->names);
         plc_set_free(&h->ids);
     }
-    json_decref(doc);
     placer_mem_free(h);
+    if (err) {
+        json_decref(doc);
+        return err;
+    }
+    *doc_out = doc;
+    return 0;
+}
+
+int plc_haproxy_membership_counted(const char *cfg, size_t len, const char *backend, char **json,
+                                   size_t *json_len, char *why, size_t why_len, uint64_t *work)
+{
+    if (!json) {
+        if (why && why_len)
+            why[0] = '\0';
+        return PLACER_ENULL;
+    }
+    json_t *doc = NULL;
+    int err = haproxy_doc(cfg, len, backend, &doc, why, why_len, work);
+    if (!err)
+        err = plc_ctl_dump_membership(doc, json, json_len);
+    json_decref(doc);
     return err;
+}
+
+int placer_haproxy_membership(const char *cfg, size_t len, const char *backend, char **json,
+                              size_t *json_len, char *why, size_t why_len)
+{
+    return plc_haproxy_membership_counted(cfg, len, backend, json, json_len, why, why_len, NULL);
+}
+
+typedef struct {
+    const char *cfg, *backend;
+    size_t len;
+} haproxy_source;
+
+static int haproxy_text(void *arg, char **text, size_t *len, char *why, size_t why_len)
+{
+    const haproxy_source *src = arg;
+    return placer_haproxy_membership(src->cfg, src->len, src->backend, text, len, why, why_len);
 }
 
 int placer_haproxy_import(const char *cfg, size_t len, const char *backend, uint64_t epoch,
@@ -787,9 +843,12 @@ int placer_haproxy_import(const char *cfg, size_t len, const char *backend, uint
         why[0] = '\0';
     if (!out)
         return PLACER_ENULL;
-    char *doc = NULL;
-    size_t doc_len = 0;
-    int err = placer_haproxy_membership(cfg, len, backend, &doc, &doc_len, why, why_len);
-    return plc_ctl_import_doc(err, doc, doc_len, "the backend's membership", 1, epoch, out, why,
-                              why_len);
+    /* built from the document in memory: no text written and parsed again */
+    json_t *doc = NULL;
+    int err = haproxy_doc(cfg, len, backend, &doc, why, why_len, NULL);
+    if (err)
+        return err;
+    haproxy_source src = {cfg, backend, len};
+    return plc_ctl_import_tree(doc, "the backend's membership", epoch, out, haproxy_text, &src,
+                               why, why_len);
 }

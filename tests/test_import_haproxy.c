@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../control/compat_import.h"
 #include "check.h"
 #include "import_mutations.h"
 #include "placer_control.h"
@@ -227,6 +228,80 @@ static void test_refusals(void)
     CHECK(strstr(why, "line 3: a NUL byte") != NULL);
 }
 
+/* placer_haproxy_import builds from its document in memory: the same
+ * answer, byte for byte or error for error, as the document's text through
+ * placer_membership_parse and placer_builder_build (what `placer build`
+ * of --membership-out does). */
+static void check_import_is_text_build(const char *text, size_t len, const char *backend)
+{
+    char why_a[1024], why_b[1024];
+    placer_snapshot *a = NULL, *b = NULL;
+    int err_a = placer_haproxy_import(text, len, backend, 5, &a, why_a, sizeof why_a);
+    char *doc = NULL;
+    size_t doc_len = 0;
+    int err_b = placer_haproxy_membership(text, len, backend, &doc, &doc_len, why_b, sizeof why_b);
+    if (!err_b) {
+        placer_builder *bld = NULL;
+        uint64_t epoch;
+        err_b = placer_membership_parse(doc, doc_len, "the backend's membership", &bld, &epoch,
+                                        why_b, sizeof why_b);
+        if (err_b >= 0) {
+            err_b = placer_builder_build(bld, 5, &b);
+            if (err_b)
+                snprintf(why_b, sizeof why_b, "the backend's membership: %s",
+                         placer_strerror(err_b));
+            placer_builder_free(bld);
+        }
+    }
+    placer_mem_free(doc);
+    CHECK(err_a == err_b);
+    if (err_a || err_b) {
+        CHECK(strcmp(why_a, why_b) == 0);
+    } else {
+        void *ea = NULL, *eb = NULL;
+        size_t la = 0, lb = 0;
+        CHECK(placer_snapshot_encode(a, &ea, &la) == 0 && placer_snapshot_encode(b, &eb, &lb) == 0);
+        CHECK(la == lb && ea && eb && memcmp(ea, eb, la) == 0);
+        placer_buffer_free(ea);
+        placer_buffer_free(eb);
+    }
+    placer_snapshot_free(a);
+    placer_snapshot_free(b);
+}
+
+/* A document the membership reading refuses (an importer's defect, or a
+ * limit only the reading checks): the message is the text parse's, with
+ * the line and column of the value at fault. */
+static const char refused_doc[] = "{\n  \"compat\": \"haproxy\",\n  \"nodes\": [\n"
+                                  "    {\"id\": \"a\", \"address\": \"10.0.0.1:80\", "
+                                  "\"weight\": 999}\n  ]\n}\n";
+
+static int refused_text(void *arg, char **text, size_t *len, char *why, size_t why_len)
+{
+    (void)arg;
+    (void)why;
+    (void)why_len;
+    *len = sizeof refused_doc - 1;
+    *text = placer_mem_alloc(*len);
+    if (!*text)
+        return PLACER_ENOMEM;
+    memcpy(*text, refused_doc, *len);
+    return 0;
+}
+
+static void test_tree_refused(void)
+{
+    json_error_t jerr;
+    json_t *doc = json_loads(refused_doc, 0, &jerr);
+    CHECK(doc != NULL);
+    placer_snapshot *s = NULL;
+    char why[512] = "";
+    int err = plc_ctl_import_tree(doc, "the backend's membership", 0, &s, refused_text, NULL, why,
+                                  sizeof why);
+    CHECK(err == PLACER_EFORMAT && s == NULL);
+    CHECK(strstr(why, "the backend's membership:4:") != NULL && strstr(why, "weight") != NULL);
+}
+
 static void test_mutations(void)
 {
     uint64_t rng = 26;
@@ -238,7 +313,11 @@ static void test_mutations(void)
         int err = placer_haproxy_membership(buf, n, round % 2 ? "b" : "c", &doc, NULL, why, sizeof why);
         check_mutant(err, doc, why, sizeof why);
         placer_mem_free(doc);
+        if (round % 10 == 0)
+            check_import_is_text_build(buf, n, round % 20 ? "b" : "c");
     }
+    check_import_is_text_build(cfg, len, "b");
+    check_import_is_text_build(cfg, len, "c");
     free(buf);
 }
 
@@ -410,6 +489,7 @@ int main(void)
     test_source();
     test_refusals();
     test_mutations();
+    test_tree_refused();
     test_encoding();
     test_environment();
     test_conditions();
