@@ -281,6 +281,10 @@ typedef struct cli_importer {
     void (*usage)(FILE *);
     int (*membership)(const cli_import *im, const char *text, size_t len, char **doc,
                       size_t *doc_len, char *why, size_t why_len);
+    /* optional: the snapshot straight from the input, used when no
+     * --membership-out asks for the document's text */
+    int (*import)(const cli_import *im, const char *text, size_t len, placer_snapshot **out,
+                  char *why, size_t why_len);
 } cli_importer;
 
 /* The whole command: options, the input, the call; its error (with the

@@ -87,9 +87,16 @@ static int membership(const cli_import *im, const char *text, size_t len, char *
     return err ? err : placer_haproxy_membership(text, len, im->pool, doc, doc_len, why, why_len);
 }
 
+static int import(const cli_import *im, const char *text, size_t len, placer_snapshot **out,
+                  char *why, size_t why_len)
+{
+    int err = im->env_file ? load_env_file(im->env_file, why, why_len) : 0;
+    return err ? err : placer_haproxy_import(text, len, im->pool, im->epoch, out, why, why_len);
+}
+
 int cmd_import_haproxy(int argc, char **argv)
 {
     static const cli_importer imp = {"import-haproxy", "the backend's membership", "--backend", 0,
-                                     options, cmd_import_haproxy_usage, membership};
+                                     options, cmd_import_haproxy_usage, membership, import};
     return cli_import_run(&imp, argc, argv);
 }

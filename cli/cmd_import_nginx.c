@@ -49,6 +49,6 @@ static int membership(const cli_import *im, const char *text, size_t len, char *
 int cmd_import_nginx(int argc, char **argv)
 {
     static const cli_importer imp = {"import-nginx", "the upstream's membership", "--upstream", 1,
-                                     options, cmd_import_nginx_usage, membership};
+                                     options, cmd_import_nginx_usage, membership, NULL};
     return cli_import_run(&imp, argc, argv);
 }

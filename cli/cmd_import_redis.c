@@ -41,6 +41,6 @@ static int membership(const cli_import *im, const char *text, size_t len, char *
 int cmd_import_redis(int argc, char **argv)
 {
     static const cli_importer imp = {"import-redis", "the cluster's membership", NULL, 0,
-                                     options, cmd_import_redis_usage, membership};
+                                     options, cmd_import_redis_usage, membership, NULL};
     return cli_import_run(&imp, argc, argv);
 }

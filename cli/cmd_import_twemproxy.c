@@ -40,6 +40,6 @@ static int membership(const cli_import *im, const char *text, size_t len, char *
 int cmd_import_twemproxy(int argc, char **argv)
 {
     static const cli_importer imp = {"import-twemproxy", "the pool's membership", NULL, 0,
-                                     options, cmd_import_twemproxy_usage, membership};
+                                     options, cmd_import_twemproxy_usage, membership, NULL};
     return cli_import_run(&imp, argc, argv);
 }

@@ -146,9 +146,28 @@ int cli_import_run(const cli_importer *imp, int argc, char **argv)
         return rc;
     if (imp->by_path) /* the library reads it: its inode is still no output */
         cli_note_input_path(im.input);
+    const char *input = imp->by_path ? "" : im.input, *colon = imp->by_path ? "" : ": ";
+    if (imp->import && !im.membership_out && im.output) {
+        if ((rc = cli_output_check(cmd, im.output)))
+            return free(text), rc;
+        placer_snapshot *s = NULL;
+        int err = imp->import(&im, text, len, &s, why, sizeof why);
+        free(text);
+        if (err) {
+            fprintf(stderr, "placer %s: %s%s%s\n", cmd, input, colon,
+                    err == PLACER_EFORMAT && *why ? why : placer_strerror(err));
+            return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
+        }
+        if (*why)
+            fprintf(stderr, "placer %s: %s%snote: %s\n", cmd, input, colon, why);
+        rc = cli_save_snapshot(cmd, im.output, s);
+        if (!rc)
+            rc = cli_import_summary(cmd, &im, s);
+        placer_snapshot_free(s);
+        return rc;
+    }
     int err = imp->membership(&im, text, len, &doc, &doc_len, why, sizeof why);
     free(text);
-    const char *input = imp->by_path ? "" : im.input, *colon = imp->by_path ? "" : ": ";
     if (err) {
         fprintf(stderr, "placer %s: %s%s%s\n", cmd, input, colon, *why ? why : placer_strerror(err));
         return err == PLACER_ENOMEM ? CLI_FAILURE : CLI_BADINPUT;
