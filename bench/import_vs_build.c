@@ -6,7 +6,11 @@
  * the medians' ratio (of CPU time) is printed. The goal: within 1.5x.
  *   haproxy: 100,000 map-based servers; nginx and twemproxy: 26,214
  *   weight-1 servers under the point cap.
- * Usage: import_vs_build [ROUNDS] (default 7).
+ * Usage: import_vs_build [ROUNDS [JSON]] (default 7): JSON, when given,
+ * receives the medians as Google Benchmark's JSON (import/MODE: the
+ * import's milliseconds of CPU time, with the build's as the counter
+ * build_ms and the ratio as import_over_build), which
+ * bench/results_table.py add takes.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -103,6 +107,19 @@ int main(int argc, char **argv)
     static const char *const names[] = {"haproxy map-based, 100,000 servers",
                                         "nginx consistent, 26,214 servers",
                                         "twemproxy ketama, 26,214 servers"};
+    static const char *const ids[] = {"haproxy_map_100000", "nginx_consistent_26214",
+                                      "twemproxy_ketama_26214"};
+    FILE *json = argc > 2 ? fopen(argv[2], "w") : NULL;
+    if (argc > 2 && !json) {
+        perror(argv[2]);
+        return 2;
+    }
+    if (json) {
+        time_t t = time(NULL);
+        char date[32];
+        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S", gmtime(&t));
+        fprintf(json, "{\"context\": {\"date\": \"%s\"}, \"benchmarks\": [", date);
+    }
     int bad = 0;
     for (int m = HAPROXY; m <= TWEMPROXY; m++) {
         config(m);
@@ -141,7 +158,18 @@ int main(int argc, char **argv)
                t_import[rounds / 2] * 1e3, t_build[rounds / 2] * 1e3, ratio,
                ratio <= 1.5 ? "" : " (above 1.5x)");
         bad |= ratio > 1.5;
+        if (json)
+            fprintf(json,
+                    "%s\n{\"name\": \"import/%s\", \"run_name\": \"import/%s\", "
+                    "\"repetitions\": %d, \"time_unit\": \"ms\", \"cpu_time\": %.4f, "
+                    "\"build_ms\": %.4f, \"import_over_build\": %.4f}",
+                    m ? "," : "", ids[m], ids[m], rounds, t_import[rounds / 2] * 1e3,
+                    t_build[rounds / 2] * 1e3, ratio);
         placer_mem_free(doc);
+    }
+    if (json && (fprintf(json, "\n]}\n") < 0 || fclose(json))) {
+        perror(argv[2]);
+        return 2;
     }
     unlink(path);
     free(text);

@@ -48,7 +48,7 @@ PUBLIC_COLS = [
 PAIRED_COUNTERS = {"batch_vs_floor": "batch_over_floor", "batch_vs_lower_bound": "lower_bound_over_batch",
                    "dependent_vs_lower_bound": "lower_bound_over_dependent",
                    "dependent_vs_floor": "dependent_over_floor"}
-HIDDEN_SIZES = {"1024", "2^18", "2^20", "2^22", "2^24"}
+HIDDEN_SIZES = {"8", "16", "64", "256", "1024", "2^18", "2^20", "2^22", "2^24"}  # the JSON keeps them
 RING_ORDER = ["120x256", "120x256weighted", "120x256balanced", "4096x256", "65536x256", "65537x256"]
 
 
@@ -184,7 +184,7 @@ def public_table(bench):
 
 
 def size_hidden(name):
-    if name.startswith("codec/"):  # README cites the codec's 2^20-token figures
+    if re.match(r"codec/2\^20/(decode|memcpy)$", name):  # README cites these figures
         return False
     return any(p in HIDDEN_SIZES for p in name.split("/"))
 
@@ -213,6 +213,11 @@ def other_tables(bench):
             e = bench[n]
             counters = ", ".join(f"{k} {v:g}" for k, v in sorted(e.get("counters", {}).items()))
             out.append(f"| `{n}` | {per_item(e):.2f} | {counters} | {e['date']} |")
+    if "import" in fams:
+        out += ["", "The `import/` rows (ns per import, not per item) come from "
+                "`build/bench/import_vs_build 7 OUT.json`: an importer's largest configuration "
+                "imported against `placer build` of the membership it writes (build_ms), paired in one "
+                "process (import_over_build: the ratio of the medians; the goal is at most 1.5)."]
     return out
 
 
