@@ -2,8 +2,9 @@
  * compat_import.h -- what the imports of other programs' configurations
  * (twemproxy_import.c, redis_import.c, haproxy_import.c, nginx_import.c)
  * share: each writes a membership document, and a snapshot is built from
- * it through placer_membership_parse, so an import and `placer build` of
- * the document it writes are the same placement.
+ * it by placer_membership_parse's code (from its text, or from the tree in
+ * memory), so an import and `placer build` of the document it writes are
+ * the same placement.
  */
 #ifndef PLC_CONTROL_COMPAT_IMPORT_H
 #define PLC_CONTROL_COMPAT_IMPORT_H
