@@ -138,6 +138,32 @@ PLACER_API uint64_t placer_hash64(uint64_t seed, const void *key, size_t len);
  * len is 0. Pure, thread-safe; the caller keeps key secret. */
 PLACER_API uint64_t placer_siphash13(const unsigned char key[16], const void *data, size_t len);
 
+/* Apache Cassandra's token of a partition key, as its Murmur3Partitioner
+ * computes it: the first 64 bits of Cassandra's MurmurHash3 x64_128 (seed
+ * 0; its Java widens the tail bytes as signed bytes, which Appleby's C
+ * does not), signed, with INT64_MIN (Long.MIN_VALUE) given as INT64_MAX.
+ * key is the partition key's serialized bytes: a text column's UTF-8, an
+ * int's 4 big-endian bytes, a uuid's 16; a key of several columns as
+ * placer_cassandra_key_compose makes it. An empty key is refused
+ * (PLACER_EINVAL), as CQL refuses it. Returns 0 and *token, PLACER_ENULL
+ * or PLACER_EINVAL. Pure, thread-safe; the same bits on every machine. */
+PLACER_API int placer_cassandra_token(const void *key, size_t len, int64_t *token);
+
+/* The partitioner's own answer for any bytes, the empty key included:
+ * INT64_MIN (its MINIMUM token) for len 0, else placer_cassandra_token's.
+ * key may be NULL only when len is 0. */
+PLACER_API int64_t placer_cassandra_partitioner_token(const void *key, size_t len);
+
+/* The bytes of a partition key of n columns, each given serialized
+ * (parts[i], lens[i] bytes), as Cassandra's CompositeType makes them: per
+ * column a 2-byte big-endian length, the bytes, a 0 byte; one column (n 1)
+ * is its bytes as they are. *out_len receives the length needed; out
+ * (cap bytes) receives the key when it fits. Returns 0, PLACER_ENULL, or
+ * PLACER_EINVAL (n 0, a column past 65,535 bytes in a composite, or cap
+ * short of *out_len). */
+PLACER_API int placer_cassandra_key_compose(const void *const *parts, const size_t *lens, size_t n,
+                                            void *out, size_t cap, size_t *out_len);
+
 /* ------------------------------------------------------------------------ */
 /* Building snapshots                                                       */
 /* ------------------------------------------------------------------------ */
