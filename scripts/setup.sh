@@ -44,6 +44,9 @@ packages=(
   # builds the wheel with setuptools' bdist_wheel, which is python3-wheel's:
   # without it the install stops at "invalid command 'bdist_wheel'")
   python3-venv python3-setuptools python3-wheel
+  # tests/compat_cassandra_tokens.py: the DataStax Python driver's
+  # Murmur3Token is the oracle of placer_cassandra_token
+  python3-cassandra
   # tests/compat_programs.py: haproxy's balance source from IPv6 clients
   # needs addresses other than ::1, in a network namespace (ip netns)
   iproute2
