@@ -14,6 +14,7 @@ from ._errors import PlacerError, check
 from ._files import write_file
 from ._handle import Handle
 from ._keys import key_bytes, pack
+from ._native_reader import reader
 
 STATES = ("active", "joining", "draining", "down")
 
@@ -45,8 +46,20 @@ class Snapshot:
     def __init__(self, handle):
         self._h = Handle(handle, _lib.snapshot_free, "snapshot")
         self.node_ids = node_ids_of(handle)
+        self._reader = reader(handle, self.node_ids, self._h)
+        if self._reader is not None:  # the C extension's per-key calls
+            self.lookup = self._reader.lookup
+            self.replicas = self._reader.replicas
+
+    def _detach(self):
+        """No per-key call of the C extension uses the pointer any more (it
+        runs under the GIL, so none is in flight either)."""
+        r = getattr(self, "_reader", None)
+        if r is not None:
+            r.detach()
 
     def close(self):
+        self._detach()
         self._h.close()
 
     @property
@@ -56,6 +69,7 @@ class Snapshot:
     def __del__(self):
         h = getattr(self, "_h", None)
         if h is not None:
+            self._detach()
             h.close()
 
     def __enter__(self):
@@ -247,4 +261,5 @@ class Snapshot:
 
     def _give_to(self, owner):
         """The C pointer, for a router that owns it from now on."""
+        self._detach()
         return self._h.take(owner)
