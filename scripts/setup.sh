@@ -44,6 +44,9 @@ packages=(
   # builds the wheel with setuptools' bdist_wheel, which is python3-wheel's:
   # without it the install stops at "invalid command 'bdist_wheel'")
   python3-venv python3-setuptools python3-wheel
+  # python/placer/_native.c, the per-key calls' extension: Python's headers;
+  # bench/python_per_key.py compares it with uhashring (pure Python)
+  python3-dev python3-uhashring
   # tests/compat_cassandra_tokens.py: the DataStax Python driver's
   # Murmur3Token is the oracle of placer_cassandra_token
   python3-cassandra

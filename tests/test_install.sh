@@ -115,7 +115,10 @@ if [ -n "$pyinit" ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
     (cd "$dest" && PYTHONPATH="$site" PLACER_LIBRARY_PATH="$libdir" PYTHONDONTWRITEBYTECODE=1 \
         /usr/bin/python3 -c '
 import sys, placer
+from placer import _native_reader
 assert placer.__file__.startswith(sys.argv[1]), placer.__file__
+# the per-key extension, installed beside the module and found there
+assert _native_reader.native.__file__.startswith(sys.argv[1]), _native_reader.native
 s = placer.build({"strategy": "ring", "nodes": [{"id": "a"}, {"id": "b"}]})
 print("python owner", s.lookup("user:1"), placer.__version__)
 ' "$dest") | grep -qE '^python owner (a|b) '
