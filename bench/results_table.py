@@ -206,18 +206,17 @@ def other_tables(bench):
     out += ["Other benchmarks: ns per item (CPU time, the median of the run's repetitions), "
             f"{'under ' + isa + ' only, ' if isa else ''}at 30,720 tokens where a size is in the name "
             "(the class's JSON keeps the rest). Command: "
-            "`taskset -c 1 build/bench/placer_bench --benchmark_filter='^NAME$' --benchmark_repetitions=7`.", "",
+            "`taskset -c 1 build/bench/placer_bench --benchmark_filter='^NAME$' --benchmark_repetitions=7`"
+            + ("; the `import/` rows (ns an import, paired with `placer build` of its membership: "
+               "build_ms, import_over_build) `build/bench/import_vs_build 7 OUT.json`" if "import" in fams else "")
+            + ("; the `python/` rows (ns a key, one at a time from Python) `bench/python_per_key.py "
+               "--json OUT.json`" if "python" in fams else "") + ".", "",
             "| benchmark (NAME) | ns | counters | date |", "|---|---:|---|---|"]
     for fam in sorted(fams):
         for n in fams[fam]:
             e = bench[n]
             counters = ", ".join(f"{k} {v:g}" for k, v in sorted(e.get("counters", {}).items()))
             out.append(f"| `{n}` | {per_item(e):.2f} | {counters} | {e['date']} |")
-    if "import" in fams:
-        out += ["", "The `import/` rows (ns per import, not per item) come from "
-                "`build/bench/import_vs_build 7 OUT.json`: an importer's largest configuration "
-                "imported against `placer build` of the membership it writes (build_ms), paired in one "
-                "process (import_over_build: the ratio of the medians; the goal is at most 1.5)."]
     return out
 
 
