@@ -8,11 +8,14 @@
 #include "codec_decode.h"
 #include "jump.h"
 #include "jump_build.h"
+#include "kernels.h"
 #include "strategy_ops.h"
 
+/* The dispatched kernel (SSE4.1's doubles where the CPU has them), the
+ * same bucket as plc_jump_hash on every machine. */
 static uint32_t bucket_of(const plc_table *t, uint64_t h)
 {
-    return (uint32_t)plc_jump_hash(h, (int32_t)t->n);
+    return (uint32_t)plc_kernels_get()->jump(h, (int32_t)t->n);
 }
 
 static uint32_t jump_owner(const placer_snapshot *s, uint64_t h, int target)
@@ -21,11 +24,15 @@ static uint32_t jump_owner(const placer_snapshot *s, uint64_t h, int target)
     return t->own[(size_t)bucket_of(t, h) * t->width];
 }
 
+/* The whole batch's loops in flight (AVX2 lanes, or four scalar ones),
+ * then the table. */
 static void jump_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t n,
                              uint32_t *owners)
 {
+    const plc_table *t = &s->table;
+    plc_kernels_get()->jump_batch(h, n, (int32_t)t->n, owners);
     for (size_t i = 0; i < n; i++)
-        owners[i] = jump_owner(s, h[i], 0);
+        owners[i] = t->own[(size_t)owners[i] * t->width];
 }
 
 static uint32_t jump_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want,
