@@ -7,6 +7,11 @@
  *                                        while a writer thread publishes a
  *                                        freshly built snapshot 0 or 1,000
  *                                        times a second
+ *   router/placer_router/writer_1000_differing  the same, each snapshot
+ *                                        the seed ring less one node (a
+ *                                        different one each time): its
+ *                                        lines differ from the last one's,
+ *                                        so readers pay for cold lines
  *   router/placer_router/build_only_1000 the same writer thread building and
  *                                        freeing snapshots at 1,000/s without
  *                                        publishing: what the writer's work
@@ -39,6 +44,7 @@ typedef struct writer {
     const sync_ops *ops;
     void *h;
     int publish; /* 0: build and free only */
+    int differ;  /* each snapshot the seed ring less one node, in turn */
     long period_ns;
     atomic_int stop;
     long published;
@@ -57,7 +63,9 @@ static void *writer_main(void *p)
             next.tv_nsec -= 1000000000L;
             next.tv_sec++;
         }
-        placer_snapshot *snap = bench_seed_ring(epoch++);
+        placer_snapshot *snap =
+            bench_seed_ring_less(epoch, w->differ ? (unsigned)(epoch % 120) : 120);
+        epoch++;
         if (!w->publish)
             placer_snapshot_free(snap);
         else if (w->ops->publish(w->h, snap) == 0)
@@ -71,6 +79,7 @@ typedef struct router_case {
     const sync_ops *ops; /* NULL: bare snapshot */
     int rate;            /* snapshots built (and published) per second */
     int publish;         /* 0: the writer builds and frees only */
+    int differ;          /* the writer's snapshots differ from each other */
 } router_case;
 
 /* Shared between the reader threads of one run; set up by thread 0 before
@@ -88,7 +97,8 @@ static void bench_router(plc_bench *b, const void *arg)
             shared_handle = c->ops->create(bench_seed_ring(1));
             if (c->rate) {
                 shared_writer =
-                    (writer){c->ops, shared_handle, c->publish, 1000000000L / c->rate, 0, 0, 0};
+                    (writer){c->ops, shared_handle, c->publish, c->differ,
+                             1000000000L / c->rate, 0, 0, 0};
                 pthread_create(&shared_writer.thread, NULL, writer_main, &shared_writer);
             }
         } else {
@@ -185,13 +195,16 @@ void register_router_benches(void)
     static router_case cases[16];
     static char names[16][64];
     int n = 0;
-    cases[n] = (router_case){NULL, 0, 0};
+    cases[n] = (router_case){NULL, 0, 0, 0};
     plc_bench_register("router/bare_snapshot", bench_router, &cases[n++]);
-    cases[n] = (router_case){&sync_placer_router, 1000, 0};
+    cases[n] = (router_case){&sync_placer_router, 1000, 0, 0};
     plc_bench_register_threads("router/placer_router/build_only_1000", bench_router, &cases[n++], 1);
+    cases[n] = (router_case){&sync_placer_router, 1000, 1, 1};
+    plc_bench_register_threads("router/placer_router/writer_1000_differing", bench_router,
+                               &cases[n++], 1);
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         for (int rate = 0; rate <= 1000; rate += 1000) {
-            cases[n] = (router_case){all[i], rate, 1};
+            cases[n] = (router_case){all[i], rate, 1, 0};
             snprintf(names[n], sizeof names[n], "router/%s/writer_%d", all[i]->name, rate);
             plc_bench_register_threads(names[n], bench_router, &cases[n], 1);
             if (rate == 0 && (all[i] == &sync_placer_router || all[i] == &sync_rwlock ||

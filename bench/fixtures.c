@@ -18,10 +18,17 @@ const char *bench_size_name(int i)
 
 placer_snapshot *bench_seed_ring(uint64_t epoch)
 {
+    return bench_seed_ring_less(epoch, 120);
+}
+
+placer_snapshot *bench_seed_ring_less(uint64_t epoch, unsigned left_out)
+{
     placer_builder *b = placer_builder_new();
     placer_builder_set_vnodes(b, 256);
     char id[32], zone[16];
     for (unsigned n = 0; n < 120; n++) {
+        if (n == left_out)
+            continue;
         snprintf(id, sizeof id, "node-%03u", n);
         snprintf(zone, sizeof zone, "zone-%u", n % 3);
         placer_builder_add_node(b, id, zone, 1.0);

@@ -40,6 +40,9 @@ const ring_fixture *bench_fixture(int i);
 /* The seed scenario's ring (120 nodes in 3 zones, 256 tokens each) at
  * `epoch`; NULL when the build fails. The caller owns it. */
 placer_snapshot *bench_seed_ring(uint64_t epoch);
+/* The same ring without node left_out (0-119; 120 leaves none out): a
+ * ring that differs from the seed ring as after one node's departure. */
+placer_snapshot *bench_seed_ring_less(uint64_t epoch, unsigned left_out);
 
 /* The name used in benchmark names: "1024", "30720", "2^18", ... */
 const char *bench_size_name(int i);
