@@ -170,16 +170,24 @@ static int global_line(hap *h, const hap_line *l)
     return 0;
 }
 
-/* A url_param or hdr() name a key rule can hold (visible ASCII), or a
- * refusal with the line. */
-static int rule_name(hap *h, const char *what, const char *name, size_t n)
+/* The key rule s->rule as the library takes it (its own check, through a
+ * builder, so the rule's limits are stated once), or a refusal with the
+ * line and the library's reason: a name with a byte a rule cannot hold
+ * ("=", "&", a space...) or longer than a rule's names. */
+static int rule_taken(hap *h, const char *what, const char *name, const char *rule)
 {
     char w[80];
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)name[i] <= 0x20 || (unsigned char)name[i] >= 0x7f)
-            return fail(h, "balance %s: the name \"%s\" has a byte placer's key rule does not "
-                           "take (visible ASCII only)", what, shown(name, w, sizeof w));
-    return 0;
+    placer_builder *b = placer_builder_new();
+    if (!b)
+        return PLACER_ENOMEM;
+    int err = placer_builder_set_compat(b, PLACER_COMPAT_HAPROXY, NULL);
+    if (!err)
+        err = placer_builder_set_key_rule(b, rule);
+    if (err && err != PLACER_ENOMEM)
+        err = fail(h, "balance %s: the name \"%s\" is not one placer's key rule takes: %s", what,
+                   shown(name, w, sizeof w), placer_builder_error(b));
+    placer_builder_free(b);
+    return err;
 }
 
 /* "balance ..." (backend.c's backend_parse_balance) into s. */
@@ -240,13 +248,13 @@ static int parse_balance(hap *h, hap_settings *s, const hap_line *l)
         snprintf(s->key, sizeof s->key, "the value of URL parameter \"%s\", as sent",
                  shown(l->word[2], w, sizeof w));
         snprintf(s->rule, sizeof s->rule, "url_param %.*s", 180, l->word[2]);
-        return rule_name(h, "url_param", l->word[2], strlen(l->word[2]));
+        return rule_taken(h, "url_param", l->word[2], s->rule);
     } else if (!strncmp(a, "hdr(", 4) && strlen(a) > 5 && a[strlen(a) - 1] == ')') {
         int domain = l->n > 2 && eq(l->word[2], "use_domain_only");
         snprintf(s->key, sizeof s->key, "the value of header %.*s%s", (int)(strlen(a) - 5),
                  shown(a + 4, w, sizeof w), domain ? " (its domain part: use_domain_only)" : "");
         snprintf(s->rule, sizeof s->rule, "%.*s%s", 160, a, domain ? " use_domain_only" : "");
-        return rule_name(h, "hdr()", a, strlen(a));
+        return rule_taken(h, "hdr()", a, s->rule);
     } else if (!strncmp(a, "rdp-cookie", 10) && (!a[10] || (a[10] == '(' && a[strlen(a) - 1] == ')'))) {
         snprintf(s->key, sizeof s->key, "the value of RDP cookie %s",
                  a[10] ? shown(a + 10, w, sizeof w) : "(mstshash)");

@@ -161,6 +161,12 @@ static void test_refusals(void)
     refused("backend b\n  balance wild\n" S, "b", "balance \"wild\": haproxy 2.6 has no such algorithm");
     refused("backend b\n  balance uri depth x\n" S, "b", "balance uri: \"depth\": expected len N");
     refused("backend b\n  balance url_param\n" S, "b", "the parameter's name is missing");
+    /* names the key rule cannot hold: refused with the library's reason, never a
+     * document the membership reading refuses */
+    refused("backend b\n  balance url_param =\n" S, "b",
+            "line 2: balance url_param: the name \"=\" is not one placer's key rule takes");
+    refused("backend b\n  balance url_param a&b\n" S, "b", "not a parameter name's");
+    refused("backend b\n  balance hdr(a:b)\n" S, "b", "not a header name's");
     refused("backend b\n  balance uri\n  hash-type ring\n" S, "b", "line 3: hash-type \"ring\"");
     refused("backend b\n  balance uri\n  hash-type consistent md5\n" S, "b", "\"md5\" is not a function");
     refused("backend b\n  balance uri\n  hash-type consistent sdbm fast\n" S, "b", "the only modifier is avalanche");
