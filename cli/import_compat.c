@@ -8,6 +8,16 @@
 
 #include "cli.h"
 
+/* The imported snapshot s to -o, then the summary; s is released. */
+static int save_imported(const char *cmd, const cli_import *im, placer_snapshot *s)
+{
+    int rc = cli_save_snapshot(cmd, im->output, s);
+    if (!rc)
+        rc = cli_import_summary(cmd, im, s);
+    placer_snapshot_free(s);
+    return rc;
+}
+
 int cli_import_membership(const char *cmd, const cli_import *im, const char *doc, size_t len)
 {
     int rc;
@@ -28,13 +38,8 @@ int cli_import_membership(const char *cmd, const cli_import *im, const char *doc
         placer_snapshot *s = NULL;
         err = placer_builder_build(b, im->has_epoch ? im->epoch : doc_epoch, &s);
         placer_builder_free(b);
-        if (!err) {
-            rc = cli_save_snapshot(cmd, im->output, s);
-            if (!rc)
-                rc = cli_import_summary(cmd, im, s);
-            placer_snapshot_free(s);
-            return rc;
-        }
+        if (!err)
+            return save_imported(cmd, im, s);
         snprintf(why, sizeof why, "%s: %s", im->doc_name, placer_strerror(err));
     }
     fprintf(stderr, "placer %s: %s: %s\n", cmd, im->input, err == PLACER_EFORMAT ? why
@@ -160,11 +165,7 @@ int cli_import_run(const cli_importer *imp, int argc, char **argv)
         }
         if (*why)
             fprintf(stderr, "placer %s: %s%snote: %s\n", cmd, input, colon, why);
-        rc = cli_save_snapshot(cmd, im.output, s);
-        if (!rc)
-            rc = cli_import_summary(cmd, &im, s);
-        placer_snapshot_free(s);
-        return rc;
+        return save_imported(cmd, &im, s);
     }
     int err = imp->membership(&im, text, len, &doc, &doc_len, why, sizeof why);
     free(text);
