@@ -15,6 +15,8 @@ import random
 import sys
 import uuid
 
+from cli_checks import check, done  # the tests' shared counting check
+
 if platform.machine() not in ("x86_64", "AMD64"):
     print("SKIP: the driver's C murmur3 is right only on x86-64")
     sys.exit(77)
@@ -33,18 +35,6 @@ lib.placer_cassandra_key_compose.argtypes = [
     ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(ctypes.c_size_t), ctypes.c_size_t,
     ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]
 EINVAL = -10
-
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        if failed <= 10:
-            print("FAIL:", what)
 
 
 def token(key):
@@ -97,5 +87,4 @@ check(token(b"")[0] == EINVAL, "an empty partition key is refused")
 check(lib.placer_cassandra_partitioner_token(b"", 0) == -2**63, "the empty key's token is MINIMUM")
 check(Murmur3Token.from_key(b"").value == 0, "the driver's token of the empty key (documented) is 0")
 
-print(f"compat_cassandra_tokens: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+done("compat_cassandra_tokens", "%d keys, 300 composite keys: " % len(keys))
