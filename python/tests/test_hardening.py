@@ -103,6 +103,9 @@ def test_close_waits_for_lookups_in_flight():
                     results.append(bool((snap.lookup_batch(data, offsets=offsets) == expect).all()))
                     snap.lookup("k")
                     snap.replicas("k", 2)
+                    # a key converted by Python code (key_bytes): threads may
+                    # switch there, inside the C extension's one-key call
+                    snap.lookup(np.bytes_(b"k"))
                 except placer.ClosedError:
                     return
                 except Exception as e:  # anything else is a failure
