@@ -34,9 +34,12 @@ void cmd_lookup_usage(FILE *out)
             "  --             the end of options: every argument after it is a key\n"
             "\n"
             "Text output, tab-separated: key, owner, owner's zone, replicas (comma-separated),\n"
-            "distinct zones, epoch[, next owner][, partition], addresses (the replicas',\n"
-            "comma-separated, in the replicas' order; \"-\" for a node without one);\n"
-            "control characters and backslashes in keys, ids and addresses are escaped as\n"
+            "distinct zones, epoch[, next owner][, partition][, token], addresses (the\n"
+            "replicas', comma-separated, in the replicas' order; \"-\" for a node without\n"
+            "one). token: a snapshot with the cassandra-murmur3 key hash prints the key's\n"
+            "Murmur3Partitioner token as Cassandra does (signed decimal; \"token\" in JSON)\n"
+            "and refuses an empty key (exit status 2) as CQL does. Control characters and\n"
+            "backslashes in keys, ids and addresses are escaped as\n"
             "\\xNN and \\\\. A key whose owner is missing (an imported map's -1) prints \"-\"\n"
             "and makes the exit status 2.\n"
             "\n"
@@ -83,6 +86,7 @@ static const struct option options[] = {
 typedef struct opts {
     uint32_t replicas;
     int json, hex, quiet, header, raw;
+    int cassandra; /* the Cassandra key hash: the token column, an empty key refused */
     const char *rule; /* the snapshot's key rule, applied when not raw; NULL: none */
     char *hashed;     /* the bytes the rule makes of a key (PLACER_LOOKUP_KEY_MAX + 16) */
     const lookup_json *lines; /* --json: the snapshot's names as JSON */
@@ -107,10 +111,11 @@ static void print_hex(const unsigned char *key, size_t len)
 /* --header: the columns one() prints, named. */
 static void header(const placer_snapshot *s)
 {
-    printf("key\towner\tzone\treplicas\tzones\tepoch%s%s\taddresses\n",
+    printf("key\towner\tzone\treplicas\tzones\tepoch%s%s%s\taddresses\n",
            placer_snapshot_in_transition(s) ? "\tnext_owner" : "",
            cli_strategy_traits(placer_snapshot_strategy(s)).traits & PLACER_TRAIT_PARTITIONS
-               ? "\tpartition" : "");
+               ? "\tpartition" : "",
+           placer_snapshot_key_hash(s) == PLACER_HASH_CASSANDRA_MURMUR3 ? "\ttoken" : "");
 }
 
 /* key (as typed: printed) and hk (its bytes under the key rule: hashed) */
@@ -123,10 +128,14 @@ static int one(const placer_snapshot *s, const opts *o, const char *key, size_t 
     int err = placer_lookup_handoff(s, hk, hlen, &owner, &next);
     int part = cli_strategy_traits(placer_snapshot_strategy(s)).traits & PLACER_TRAIT_PARTITIONS
                    ? placer_partition(s, hk, hlen) : -1;
+    int64_t token = 0; /* as Cassandra prints it: signed decimal */
+    if (o->cassandra && placer_cassandra_token(hk, hlen, &token) != 0)
+        return CLI_BADINPUT; /* key_in refused the empty key already */
     if (k < 0)
         k = 0;
     if (o->json) {
-        lookup_answer a = {key, len, hk, hlen, o->hex, err, k, part, owner, next, set, &rep};
+        lookup_answer a = {key, len, hk, hlen, o->hex, err, k, part, owner, next, set, &rep,
+                           o->cassandra, token};
         int rc = lookup_json_line(o->lines, s, &a);
         return rc ? rc : err ? CLI_BADINPUT : CLI_OK;
     }
@@ -151,6 +160,8 @@ static int one(const placer_snapshot *s, const opts *o, const char *key, size_t 
     }
     if (part >= 0)
         printf("\t%d", part);
+    if (o->cassandra)
+        printf("\t%lld", (long long)token);
     putchar('\t');
     for (int i = 0; i < k; i++) {
         if (i)
@@ -204,6 +215,11 @@ static int key_in(const placer_snapshot *s, const opts *o, char *text, size_t le
     } else if (memchr(text, '\0', len)) {
         fprintf(stderr, "placer lookup: %s: the key holds a NUL byte (give binary keys with --hex)\n",
                 where);
+        return CLI_BADINPUT;
+    }
+    if (o->cassandra && !len) {
+        fprintf(stderr, "placer lookup: %s: an empty partition key (Cassandra refuses it: "
+                        "\"Key may not be empty\")\n", where);
         return CLI_BADINPUT;
     }
     if (!o->rule)
@@ -266,7 +282,7 @@ static int from_stdin(const placer_snapshot *s, const opts *o)
 
 int cmd_lookup(int argc, char **argv)
 {
-    opts o = {1, 0, 0, 0, 0, 0, NULL, NULL, NULL};
+    opts o = {1, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL};
     int c;
     uint64_t r;
     while ((c = cli_getopt("lookup", argc, argv, options, cmd_lookup_usage)) != -1) {
@@ -312,6 +328,7 @@ int cmd_lookup(int argc, char **argv)
     int rc = cli_load_snapshot("lookup", argv[optind], &s);
     if (rc)
         return rc;
+    o.cassandra = placer_snapshot_key_hash(s) == PLACER_HASH_CASSANDRA_MURMUR3;
     if (!o.raw && !o.hex && *placer_snapshot_key_rule(s)) {
         o.rule = placer_snapshot_key_rule(s);
         o.hashed = malloc((size_t)PLACER_LOOKUP_KEY_MAX + 16);

@@ -27,6 +27,8 @@ typedef struct lookup_answer {
     uint32_t owner, next;
     const uint32_t *set;
     const placer_replica_report *rep;
+    int has_token;   /* a Cassandra key hash snapshot: "token" is printed */
+    int64_t token;   /* the key's Murmur3Partitioner token */
 } lookup_answer;
 
 /* 0, or -1 when out of memory (close it either way). */

@@ -377,10 +377,10 @@ static int read_top(plc_mctx *c, const json_t *root, placer_builder *b, uint64_t
      * the secret from elsewhere (placer build --secret-file): a membership
      * file never holds it. */
     static const char *const hashes[] = {"placer", "placer-v2", "placer-v1", "siphash13",
-                                         "couchbase", NULL};
+                                         "couchbase", "cassandra-murmur3", NULL};
     static const int hash_values[] = {PLACER_HASH_PLACER_V2, PLACER_HASH_PLACER_V2,
                                       PLACER_HASH_PLACER_V1, PLACER_HASH_SIPHASH13,
-                                      PLACER_HASH_COUCHBASE};
+                                      PLACER_HASH_COUCHBASE, PLACER_HASH_CASSANDRA_MURMUR3};
     static const char *const allocations[] = {"random", "balanced", NULL};
     static const int allocation_values[] = {PLACER_TOKENS_RANDOM, PLACER_TOKENS_BALANCED};
     if (!json_is_object(root))

@@ -293,7 +293,18 @@ PLACER_API int placer_builder_set_capacity(placer_builder *b, uint32_t buckets);
  *   PLACER_HASH_COUCHBASE  (PLACER_PARTITIONS only) partition =
  *                          ((placer_crc32(0, key) >> 16) & 0x7fff) % P, exactly
  *                          as Couchbase's SDKs do (seed ignored; takes no
- *                          secret: it must match the SDKs).
+ *                          secret: it must match the SDKs);
+ *   PLACER_HASH_CASSANDRA_MURMUR3  (PLACER_RING only) Cassandra's
+ *                          Murmur3Partitioner token of the key
+ *                          (placer_cassandra_partitioner_token) mapped
+ *                          order-preservingly to unsigned,
+ *                          (uint64_t)token ^ 1 << 63: with node tokens
+ *                          mapped the same way (placer_builder_add_token)
+ *                          the ring is Cassandra's (the first token >= the
+ *                          key's owns it, wrapping). Seed ignored, no
+ *                          secret. The empty key hashes to 0 (the
+ *                          partitioner's MINIMUM); `placer lookup` refuses
+ *                          it as CQL does.
  * With the placer hashes a partition is floor(position * P / 2^64), one
  * range of the hash space. Unset, a build uses the previous snapshot's hash
  * (and secret) when placer_builder_set_previous gave one, so rebuilding a
@@ -305,6 +316,7 @@ PLACER_API int placer_builder_set_capacity(placer_builder *b, uint32_t buckets);
 #define PLACER_HASH_COUCHBASE 2
 #define PLACER_HASH_PLACER_V2 3
 #define PLACER_HASH_SIPHASH13 4
+#define PLACER_HASH_CASSANDRA_MURMUR3 5
 #define PLACER_HASH_PLACER PLACER_HASH_PLACER_V2 /* placer_hash64, whatever its version */
 PLACER_API int placer_builder_set_key_hash(placer_builder *b, int hash);
 

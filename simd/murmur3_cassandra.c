@@ -81,3 +81,22 @@ uint64_t plc_murmur3_cassandra(const void *key, size_t len)
     h1 += h2;
     return h1;
 }
+
+uint64_t plc_hash_cassandra(const plc_hash_key *k, const void *key, size_t len)
+{
+    (void)k;
+    const uint64_t sign = (uint64_t)1 << 63;
+    if (!len) /* the partitioner's MINIMUM token: the lowest position */
+        return 0;
+    uint64_t t = plc_murmur3_cassandra(key, len);
+    if (t == sign) /* normalize(): Long.MIN_VALUE is reserved for MINIMUM */
+        t = sign - 1;
+    return t ^ sign;
+}
+
+void plc_hash_cassandra_batch(const plc_hash_key *k, const void *const *keys, const size_t *lens,
+                              size_t n, uint64_t *out)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = plc_hash_cassandra(k, keys[i], lens[i]);
+}

@@ -446,7 +446,7 @@ static void test_errors(void)
     placer_builder_add_node(b, "a", NULL, 1);
     CHECK_EQ(placer_builder_set_strategy(b, 0), PLACER_EINVAL);
     CHECK_EQ(placer_builder_set_strategy(b, 6), PLACER_EINVAL);
-    CHECK_EQ(placer_builder_set_key_hash(b, 5), PLACER_EINVAL); /* 3 and 4 are placer-v2 and SipHash-1-3 */
+    CHECK_EQ(placer_builder_set_key_hash(b, 6), PLACER_EINVAL); /* 5 is cassandra-murmur3, 6 unknown */
     CHECK_EQ(placer_builder_set_key_hash(b, 0), PLACER_EINVAL);
     CHECK_EQ(placer_builder_set_partitions(b, PLACER_MAX_MAGLEV_SIZE + 1), PLACER_EINVAL);
     CHECK_EQ(placer_builder_set_key_hash(b, PLACER_HASH_COUCHBASE), 0);

@@ -19,6 +19,7 @@
 #include "alloc.h"
 #include "builder_internal.h"
 #include "codec_decode.h"
+#include "key_hashes.h"
 #include "snapshot_internal.h"
 #include "strategy_ops.h"
 #include "validate.h"
@@ -62,7 +63,8 @@ static int check_header(plc_dec *d, size_t len)
     if (!ops)
         return plc_dec_fail(d, PLACER_ECORRUPT, "unknown strategy %u", d->strategy);
     /* Version 1 knew placer-v1 (then "placer") and Couchbase's CRC-32 only. */
-    if (d->key_hash >= 64 || !(ops->key_hashes >> d->key_hash & 1) ||
+    if (d->key_hash >= 64 || !plc_key_hash_get((int)d->key_hash) ||
+        !(ops->key_hashes >> d->key_hash & 1) ||
         (d->version == PLC_FMT_VERSION_1 && d->key_hash > PLACER_HASH_COUCHBASE))
         return plc_dec_fail(d, PLACER_ECORRUPT, "key hash %u with strategy %u in format %u",
                             d->key_hash, d->strategy, d->version);

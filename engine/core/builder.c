@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "builder_internal.h"
+#include "key_hashes.h"
 #include "strategy_ops.h"
 #include "validate.h"
 
@@ -142,8 +143,7 @@ int placer_builder_set_secret(placer_builder *b, const unsigned char secret[16])
     if (b->compat)
         return plc_builder_refuse(b, "a secret with %s: its placement is public",
                                   placer_compat_name(b->compat));
-    if (b->key_hash && b->key_hash != PLACER_HASH_PLACER_V1 && b->key_hash != PLACER_HASH_PLACER_V2 &&
-        b->key_hash != PLACER_HASH_SIPHASH13)
+    if (b->key_hash && !(plc_key_hash_get(b->key_hash)->flags & PLC_KH_OWN))
         return plc_builder_refuse(b, "a secret with the %s key hash: only SipHash-1-3 is keyed",
                                   placer_key_hash_name(b->key_hash));
     uint64_t k0 = 0, k1 = 0;
@@ -171,10 +171,11 @@ int placer_builder_set_partitions(placer_builder *b, uint32_t count)
 int placer_builder_set_key_hash(placer_builder *b, int hash)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
-    if (hash != PLACER_HASH_PLACER_V1 && hash != PLACER_HASH_PLACER_V2 &&
-        hash != PLACER_HASH_SIPHASH13 && hash != PLACER_HASH_COUCHBASE)
-        return plc_builder_refuse(b, "key hash %d: placer-v1, placer-v2, siphash13 or couchbase "
-                                     "(placer_builder_set_compat sets a program's)", hash);
+    const plc_key_hash *row = plc_key_hash_get(hash);
+    if (!row || !(row->flags & PLC_KH_SETTABLE))
+        return plc_builder_refuse(b, "key hash %d: placer-v1, placer-v2, siphash13, couchbase or "
+                                     "cassandra-murmur3 (placer_builder_set_compat sets a "
+                                     "program's)", hash);
     b->key_hash = hash;
     return 0;
 }

@@ -103,11 +103,11 @@ int plc_builder_resolve_hash(placer_builder *b);
 /* The position of a key or node name under the build's hash (eff_*). */
 uint64_t plc_builder_hash(const placer_builder *b, const void *key, size_t len);
 
-/* The kernels of a placer key hash (V1, V2, SipHash-1-3; Couchbase-hash
- * snapshots hash ids and tokens with V2). fused: the ring's fused
- * hash + search kernels hash with it (placer-v2 only). */
-void plc_hash_kernels(int key_hash, const plc_kernels *k, plc_hash_fn *one, plc_hash_batch_fn *batch,
-                      int *fused);
+/* The kernels of a key hash of the table (key_hashes.c). fused: the ring's
+ * fused hash + search kernels hash with it (placer-v2 only). 0, or
+ * PLACER_EINVAL for an id the table does not know (nothing written). */
+int plc_hash_kernels(int key_hash, const plc_kernels *k, plc_hash_fn *one, plc_hash_batch_fn *batch,
+                     int *fused);
 
 /* Index of the node with this id, or -1. */
 int plc_builder_find(const placer_builder *b, const char *id);

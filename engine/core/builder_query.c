@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "builder_internal.h"
+#include "key_hashes.h"
 
 int plc_builder_resolve_hash(placer_builder *b)
 {
@@ -26,10 +27,12 @@ int plc_builder_resolve_hash(placer_builder *b)
         else
             return plc_builder_refuse(b, "the SipHash-1-3 key hash without a secret "
                                          "(placer_builder_set_secret)");
-    } else if (b->has_secret) { /* Couchbase and the compatibility modes take no secret */
+    } else if (b->has_secret) { /* Couchbase, Cassandra and the compatibility modes take no secret */
         return plc_builder_refuse(b, "a secret with key hash %d: only SipHash-1-3 (%d) is keyed", h,
                                   PLACER_HASH_SIPHASH13);
     }
+    if (!plc_key_hash_get(h))
+        return plc_builder_refuse(b, "key hash %d: no such key hash", h);
     b->eff_hash = h;
     b->eff_key = key;
     return 0;
@@ -44,18 +47,15 @@ uint64_t plc_builder_hash(const placer_builder *b, const void *key, size_t len)
     return one(&b->eff_key, key, len);
 }
 
-void plc_hash_kernels(int key_hash, const plc_kernels *k, plc_hash_fn *one, plc_hash_batch_fn *batch,
-                      int *fused)
+int plc_hash_kernels(int key_hash, const plc_kernels *k, plc_hash_fn *one, plc_hash_batch_fn *batch,
+                     int *fused)
 {
-    *fused = 0;
-    if (key_hash == PLACER_HASH_PLACER_V1) {
-        *one = k->hash_v1, *batch = k->hash_v1_batch;
-    } else if (key_hash == PLACER_HASH_SIPHASH13) {
-        *one = k->siphash13, *batch = k->siphash13_batch;
-    } else {
-        *one = k->hash_v2, *batch = k->hash_v2_batch;
-        *fused = key_hash == PLACER_HASH_PLACER_V2;
-    }
+    const plc_key_hash *row = plc_key_hash_get(key_hash);
+    if (!row)
+        return PLACER_EINVAL;
+    row->kernels(k, one, batch);
+    *fused = !!(row->flags & PLC_KH_FUSED);
+    return 0;
 }
 
 int plc_builder_in_transition(const placer_builder *b)

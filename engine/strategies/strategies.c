@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "compat_snapshot.h"
+#include "key_hashes.h"
 #include "strategy_ops.h"
 
 /* The modules (strategy_*.c), then the registry: a strategy's two lines. */
@@ -79,13 +80,8 @@ int placer_snapshot_key_hash(const placer_snapshot *s)
 
 const char *placer_key_hash_name(int key_hash)
 {
-    switch (key_hash) {
-    case PLACER_HASH_PLACER_V1: return "placer-v1";
-    case PLACER_HASH_COUCHBASE: return "couchbase";
-    case PLACER_HASH_PLACER_V2: return "placer-v2";
-    case PLACER_HASH_SIPHASH13: return "siphash13";
-    default: return plc_compat_key_hash_label(key_hash);
-    }
+    const plc_key_hash *row = plc_key_hash_get(key_hash);
+    return row && row->name ? row->name : plc_compat_key_hash_label(key_hash);
 }
 
 const char *placer_strategy_name(int strategy)

@@ -202,7 +202,7 @@ static void ring_token_at(const placer_snapshot *s, uint32_t i, uint64_t *token,
 const plc_strategy_ops plc_ring_ops = {
     .id = PLACER_RING,
     .name = "ring",
-    .key_hashes = PLC_PLACER_HASHES,
+    .key_hashes = PLC_PLACER_HASHES | 1u << PLACER_HASH_CASSANDRA_MURMUR3,
     .fused_stree = 1,
     .options = PLACER_OPTION_VNODES | PLACER_OPTION_TOKENS | PLACER_OPTION_ALLOCATION |
                PLACER_OPTION_REPLICAS | PLACER_OPTION_PREVIOUS,
