@@ -195,6 +195,28 @@ PLACER_API int placer_builder_set_vnodes(placer_builder *b, uint32_t tokens_per_
  * or PLACER_EINVAL above PLACER_MAX_REPLICAS. */
 PLACER_API int placer_builder_set_replicas(placer_builder *b, uint32_t replicas);
 
+/* The rule of the ring's precomputed replica sets, with rf sets of rf
+ * nodes (placer_builder_set_replicas(b, rf) with the rule):
+ *   PLACER_REPLICATION_PLACER            placer's walk (placer_replicas);
+ *   PLACER_REPLICATION_SIMPLE            Cassandra's SimpleStrategy: the
+ *                                        first rf distinct hosts walking
+ *                                        the ring from the key's token;
+ *   PLACER_REPLICATION_NETWORK_TOPOLOGY  Cassandra's NetworkTopologyStrategy
+ *                                        in one datacenter whose racks are
+ *                                        the zones: the same walk, a host
+ *                                        of a rack met already taken only
+ *                                        while fewer than rf - racks were.
+ * Both as Cassandra 4's server computes them, in its order: the walk's,
+ * the range's owner first (docs/COMPAT.md). placer_replicas and its batch
+ * give the set's first `want` nodes (at most rf). The ring only (another
+ * strategy fails at build with PLACER_EINVAL). Returns 0, PLACER_ENULL or
+ * PLACER_EINVAL (an unknown rule; rf 0 with a Cassandra rule, or above
+ * PLACER_MAX_REPLICAS). */
+#define PLACER_REPLICATION_PLACER 0
+#define PLACER_REPLICATION_SIMPLE 1
+#define PLACER_REPLICATION_NETWORK_TOPOLOGY 2
+PLACER_API int placer_builder_set_replication(placer_builder *b, int rule, uint32_t rf);
+
 /* Placement strategies. Every strategy is served by the same lookup, batch,
  * replicas, handoff, live, router and inspection calls; the diff calls
  * work on the strategies whose ownership is made of ranges of the hash

@@ -101,7 +101,9 @@ static int check_sections(plc_dec *d)
         int table = x.type == PLC_SEC_TABLE || x.type == PLC_SEC_TARGET_TABLE;
         int rep = x.type == PLC_SEC_REPLICAS;
         if ((table && (x.aux < 1 || x.aux > PLACER_MAX_REPLICAS)) ||
-            (rep && (x.aux < 1 || x.aux > PLACER_MAX_REPLICAS)) || (!table && !rep && x.aux))
+            /* replica sets: R in the low half, the rule (replica_rules.c) in the high */
+            (rep && ((x.aux & 0xffff) < 1 || (x.aux & 0xffff) > PLACER_MAX_REPLICAS ||
+                     x.aux >> 16 > PLACER_REPLICATION_NETWORK_TOPOLOGY)) || (!table && !rep && x.aux))
             return plc_dec_fail(d, PLACER_ECORRUPT, "section %u: bad width %u", i, x.aux);
         if (x.type == PLC_SEC_SECRET && x.count != PLC_FMT_SECRET_LEN)
             return plc_dec_fail(d, PLACER_ECORRUPT, "section %u: a secret of %llu bytes, not 16", i,

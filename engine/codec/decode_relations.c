@@ -26,7 +26,7 @@ int plc_snapshot_relations(const placer_snapshot *s, char *why, size_t why_len)
     uint32_t *all = plc_malloc((size_t)s->tree.n * R * sizeof *all);
     if (!all)
         return PLACER_ENOMEM;
-    int err = plc_replicas_walk_all(s, R, all);
+    int err = plc_replica_sets(s, R, all);
     for (uint32_t i = 0; i < s->tree.n && !err; i++) {
         const uint32_t *stored = s->rep + (size_t)i * R, *set = all + (size_t)i * R;
         for (uint32_t j = 0; j < R && !err; j++) {

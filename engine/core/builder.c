@@ -120,6 +120,9 @@ int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **ou
     if (b->table_size && !(ops->options & PLACER_OPTION_PARTITIONS))
         return plc_builder_refuse(b, "%u partitions with %s: it has no partitions or table size",
                                   b->table_size, ops->name);
+    if (b->rep_rule && !ops->fused_stree)
+        return plc_builder_refuse(b, "Cassandra's replication with %s: only the ring (its tokens) "
+                                     "takes it", ops->name);
     rc = ops->build(b, epoch, out);
     if (rc == PLACER_ETOOMANY && !b->why) /* a module's cap, without its own words */
         refuse_too_many(b, ops);
@@ -294,6 +297,20 @@ int placer_builder_set_state(placer_builder *b, uint32_t node, int state)
         return plc_builder_refuse(b, "node %s: state %d is not a PLACER_NODE_* state", b->nodes[node].id,
                                   state);
     b->nodes[node].state = state;
+    return 0;
+}
+
+int placer_builder_set_replication(placer_builder *b, int rule, uint32_t rf)
+{
+    PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
+    if (rule < PLACER_REPLICATION_PLACER || rule > PLACER_REPLICATION_NETWORK_TOPOLOGY)
+        return plc_builder_refuse(b, "replication rule %d: PLACER_REPLICATION_PLACER, _SIMPLE or "
+                                     "_NETWORK_TOPOLOGY", rule);
+    if (rf > PLACER_MAX_REPLICAS || (rule && !rf))
+        return plc_builder_refuse(b, "replication factor %u: 1 to PLACER_MAX_REPLICAS (%u)", rf,
+                                  PLACER_MAX_REPLICAS);
+    b->rep_rule = rule;
+    b->replicas = rf;
     return 0;
 }
 

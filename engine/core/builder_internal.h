@@ -35,6 +35,7 @@ typedef struct plc_btoken {
 struct placer_builder {
     uint64_t seed;
     uint32_t vnodes;
+    int rep_rule;      /* PLACER_REPLICATION_* of the precomputed sets; 0: placer's walk */
     uint32_t replicas; /* ring: replica sets to precompute (0: none); partitions: copies (0: 3) */
     int strategy;      /* PLACER_RING ... */
     /* plc_strategy_get(strategy), set with it: the builds read the module

@@ -26,8 +26,9 @@ int placer_replicas_hash(const placer_snapshot *s, uint64_t hash, uint32_t *out,
      * stays accepted and only the fields within it are written */
     PLC_VALIDATE_OR_RET(!report || report->size >= sizeof *report, PLACER_EINVAL);
     uint32_t count = 0, zones = 0;
-    if (want && want <= s->rep_r) { /* ring only: precomputed; zones only for the report */
-        count = set_prefix(s->rep + (size_t)plc_slot(s, hash) * s->rep_r, want, out);
+    if (want && (want <= s->rep_r || s->rep_rule)) { /* ring only: precomputed */
+        uint32_t w = want < s->rep_r ? want : s->rep_r; /* a Cassandra set has rf nodes */
+        count = set_prefix(s->rep + (size_t)plc_slot(s, hash) * s->rep_r, w, out);
         if (report)
             zones = plc_distinct_zones(s, out, count);
     } else if (want) {
@@ -79,8 +80,9 @@ static void precomputed_sets(const placer_snapshot *s, const uint64_t *h, size_t
         set[j] = s->rep + (size_t)plc_slot(s, h[j]) * s->rep_r;
         __builtin_prefetch(set[j]);
     }
+    uint32_t w = want < s->rep_r ? want : s->rep_r; /* a Cassandra set has rf nodes */
     for (size_t j = 0; j < m; j++) {
-        counts[j] = set_prefix(set[j], want, out + j * want);
+        counts[j] = set_prefix(set[j], w, out + j * want);
     }
 }
 
@@ -101,7 +103,7 @@ int placer_replicas_batch(const placer_snapshot *s, const void *const *keys, con
             continue;
         }
         positions(s, keys + at, lens + at, m, h);
-        if (want <= s->rep_r) {
+        if (want <= s->rep_r || s->rep_rule) {
             precomputed_sets(s, h, m, want, out + at * want, counts + at);
             continue;
         }

@@ -90,6 +90,7 @@ struct placer_snapshot {
     plc_stree_fn index; /* slot of the first token >= h: replica walks */
     const uint32_t *rep; /* rep_r precomputed replicas per slot, UINT32_MAX-padded */
     uint32_t rep_r;
+    int rep_rule; /* PLACER_REPLICATION_*: the rule of the sets (replica_rules.c); 0: placer's walk */
     /* the single lookups of a strategy without the ring's kernels (NULL
      * for the ring): copied from its ops when the snapshot is made
      * (plc_snapshot_new), so that placer_lookup and placer_lookup_hash
@@ -138,6 +139,10 @@ struct placer_snapshot {
  * ring replica sets are the walk from their token. 0, PLACER_ECORRUPT with
  * the reason in why, or PLACER_ENOMEM. */
 int plc_snapshot_relations(const placer_snapshot *s, char *why, size_t why_len);
+
+/* Every slot's precomputed replica set under s->rep_rule (replica_rules.c):
+ * R entries a slot, UINT32_MAX-padded. 0 or PLACER_ENOMEM. */
+int plc_replica_sets(const placer_snapshot *s, uint32_t R, uint32_t *sets);
 
 /* The replica walk from slot `start` of the ring (replica_walk.c): writes
  * at most want nodes, returns how many, and the distinct zones among them

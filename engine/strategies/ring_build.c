@@ -185,9 +185,10 @@ placer_snapshot *plc_ring_assemble(const placer_builder *b, uint64_t epoch, plc_
     s->layout_bytes = dir_bytes + node_bytes + leaf_bytes + tnode_bytes + tleaf_bytes;
     /* Replica sets per slot, last: the walk needs everything above. */
     uint32_t *rep = (uint32_t *)(mem + off_rep);
+    s->rep_rule = rep_r ? b->rep_rule : 0;
     if (rep_src) {
         memcpy(rep, rep_src, rep_bytes);
-    } else if (rep_r && plc_replicas_walk_all(s, rep_r, rep) != 0) {
+    } else if (rep_r && plc_replica_sets(s, rep_r, rep) != 0) {
         placer_snapshot_free(s);
         return NULL;
     }

@@ -66,7 +66,8 @@ static uint32_t ring_encode_sections(const placer_snapshot *s, plc_fmt_section *
         out[k++] = (plc_fmt_section){PLC_SEC_TARGET_OWNERS, 0, s->target.n};
     }
     if (s->rep_r)
-        out[k++] = (plc_fmt_section){PLC_SEC_REPLICAS, s->rep_r, (uint64_t)s->tree.n * s->rep_r};
+        out[k++] = (plc_fmt_section){PLC_SEC_REPLICAS, s->rep_r | (uint32_t)s->rep_rule << 16,
+                                     (uint64_t)s->tree.n * s->rep_r};
     return k;
 }
 
@@ -120,7 +121,9 @@ static int check_tokens(plc_dec *d, const plc_sec *t, const plc_sec *o, const ch
 
 static int check_replicas(plc_dec *d, const plc_sec *r)
 {
-    uint32_t R = r->aux;
+    uint32_t R = r->aux & 0xffff; /* the rule (replica_rules.c) in the high half */
+    if (!R || R > PLACER_MAX_REPLICAS || r->aux >> 16 > PLACER_REPLICATION_NETWORK_TOPOLOGY)
+        return plc_dec_fail(d, PLACER_ECORRUPT, "replica sets: size %u, rule %u", R, r->aux >> 16);
     if (r->count != d->s[PLC_SEC_TOKENS].count * R)
         return plc_dec_fail(d, PLACER_ECORRUPT, "replica sets: %llu entries for %llu tokens of %u",
                             (unsigned long long)r->count,
@@ -179,7 +182,8 @@ static int ring_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, plac
     const uint32_t *sets = rep ? plc_dec_u32_cells(r, r->count, &copy_r) : NULL;
     int have_all = cur.tokens && cur.owners && (!transition || (tgt.tokens && tgt.owners)) &&
                    (!rep || sets);
-    *out = have_all ? plc_ring_assemble(b, epoch, cur, tgt, sets, rep ? r->aux : 0) : NULL;
+    b->rep_rule = rep ? (int)(r->aux >> 16) : 0;
+    *out = have_all ? plc_ring_assemble(b, epoch, cur, tgt, sets, rep ? r->aux & 0xffff : 0) : NULL;
     plc_free(copy_t);
     plc_free(copy_o);
     plc_free(copy_tt);
