@@ -68,6 +68,8 @@ void cmd_import_haproxy_usage(FILE *out);
 int cmd_import_nginx(int argc, char **argv);
 void cmd_import_nginx_usage(FILE *out);
 int cmd_import_redis(int argc, char **argv);
+int cmd_import_cassandra(int argc, char **argv);
+void cmd_import_cassandra_usage(FILE *out);
 void cmd_import_redis_usage(FILE *out);
 
 /* ---- options (options.c) ---- */

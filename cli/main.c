@@ -41,6 +41,8 @@ static const cli_command commands[] = {
      cmd_import_twemproxy, cmd_import_twemproxy_usage},
     {"import-redis", "a Redis Cluster's CLUSTER NODES into a snapshot of its 16,384 slots",
      cmd_import_redis, cmd_import_redis_usage},
+    {"import-cassandra", "nodetool ring and a keyspace's replication into a snapshot (Cassandra's)",
+     cmd_import_cassandra, cmd_import_cassandra_usage},
     {"import-haproxy", "one backend of a haproxy.cfg into a snapshot (keys where it sends them)",
      cmd_import_haproxy, cmd_import_haproxy_usage},
     {"import-nginx", "one upstream of an nginx.conf into a snapshot (keys where it sends them)",

@@ -459,6 +459,24 @@ static int read_top(plc_mctx *c, const json_t *root, placer_builder *b, uint64_t
                 err = u32_value(c, v, 0, PLACER_MAX_REPLICAS, &u);
             if (!err)
                 placer_builder_set_replicas(b, u);
+        } else if (!strcmp(key, "replication")) {
+            /* the rule of the ring's precomputed sets; "replicas" gives RF */
+            static const char *const rules[] = {"placer", "simple", "network_topology", NULL};
+            static const int rule_values[] = {PLACER_REPLICATION_PLACER, PLACER_REPLICATION_SIMPLE,
+                                              PLACER_REPLICATION_NETWORK_TOPOLOGY};
+            const json_t *rv = json_object_get(root, "replicas");
+            err = option_for(c, strategy, PLACER_OPTION_TOKENS);
+            if (!err)
+                err = pick(c, v, rules, rule_values, &iv);
+            if (!err && iv && (!json_is_integer(rv) || json_integer_value(rv) < 1))
+                err = plc_m_fail(c, "Cassandra's replication needs \"replicas\" (its "
+                                    "replication factor, 1 to %u)", PLACER_MAX_REPLICAS);
+            if (!err && iv) {
+                json_int_t rf = json_integer_value(rv);
+                err = placer_builder_set_replication(b, iv, rf > PLACER_MAX_REPLICAS ? 0 : (uint32_t)rf);
+                if (err)
+                    err = plc_m_fail(c, "%s", placer_builder_error(b));
+            }
         } else if (!strcmp(key, "partitions")) {
             const placer_strategy_count *range = &st.partitions;
             err = option_for(c, strategy, PLACER_OPTION_PARTITIONS);
@@ -477,7 +495,7 @@ static int read_top(plc_mctx *c, const json_t *root, placer_builder *b, uint64_t
                 placer_builder_set_capacity(b, u);
         } else if (strcmp(key, "nodes") != 0 && !(err = plc_m_compat_only_top_field(c, key))) {
             err = plc_m_fail(c, "unknown field (known: epoch, seed, strategy, key_hash, tokens, vnodes, "
-                                "replicas, partitions, capacity, nodes, compat)");
+                                "replicas, replication, partitions, capacity, nodes, compat)");
         }
         if (err)
             return err;

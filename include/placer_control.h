@@ -214,6 +214,33 @@ PLACER_CONTROL_API int placer_redis_membership(const char *text, size_t len, cha
 PLACER_CONTROL_API int placer_redis_import(const char *text, size_t len, placer_snapshot **out,
                                    char *why, size_t why_len);
 
+/* The text of `nodetool ring` (Apache Cassandra 4.x) and a keyspace's
+ * replication map as DESCRIBE KEYSPACE prints it ("{'class':
+ * 'NetworkTopologyStrategy', 'dc1': '3'}"; SimpleStrategy with
+ * 'replication_factor'; short or org.apache.cassandra.locator. names) as a
+ * ring membership document: "key_hash": "cassandra-murmur3", "replicas"
+ * (the factor), "replication" ("simple" or "network_topology"), one node per
+ * address ("id"; "zone": its rack; "state": Joining -> "joining", Leaving
+ * -> "draining", Down or ? -> "down") with its tokens mapped as the key
+ * hash maps keys ((uint64_t)token ^ 1 << 63). NetworkTopologyStrategy
+ * keeps the one datacenter it replicates to (a note in why says how many
+ * nodes of others were left out). *json and *json_len as above. Returns 0,
+ * PLACER_ENULL, PLACER_ENOMEM or PLACER_EFORMAT with why ("line N: ..." or
+ * "replication map: ...") for text that is not nodetool ring's, a token
+ * listed twice or out of order, a node with two racks or states, a
+ * transient factor ('3/1'), a factor above PLACER_MAX_REPLICAS, more than
+ * one replicated datacenter. docs/COMPAT.md. */
+PLACER_CONTROL_API int placer_cassandra_membership(const char *ring, size_t len,
+                                                   const char *replication, char **json,
+                                                   size_t *json_len, char *why, size_t why_len);
+
+/* placer_cassandra_membership's document built at epoch 0 into *out: keys,
+ * tokens and replica sets (placer_replicas) as Cassandra's. On success why
+ * holds its notes. */
+PLACER_CONTROL_API int placer_cassandra_import(const char *ring, size_t len,
+                                               const char *replication, placer_snapshot **out,
+                                               char *why, size_t why_len);
+
 /* ------------------------------------------------------------------------ */
 /* Membership files                                                          */
 /* ------------------------------------------------------------------------ */
@@ -224,7 +251,9 @@ PLACER_CONTROL_API int placer_redis_import(const char *text, size_t len, placer_
  * "replicas", "partitions", "key_hash" ("placer-v2" or its alias
  * "placer", the default; "placer-v1", the legacy hash; "siphash13", keyed,
  * whose secret the caller sets with placer_builder_set_secret: no file
- * holds it; "couchbase"), and "nodes", each with
+ * holds it; "couchbase"; "cassandra-murmur3"), "replication" ("placer",
+ * "simple", "network_topology": placer_builder_set_replication with
+ * "replicas" as the factor), and "nodes", each with
  * "id" and optionally "zone", "weight" (default 1), "state" ("active",
  * "joining", "draining", "down"), "address" and "tokens". Or a
  * compatibility mode (docs/COMPAT.md): "compat" ("libmemcached",
