@@ -465,7 +465,8 @@ static int read_top(plc_mctx *c, const json_t *root, placer_builder *b, uint64_t
             static const int rule_values[] = {PLACER_REPLICATION_PLACER, PLACER_REPLICATION_SIMPLE,
                                               PLACER_REPLICATION_NETWORK_TOPOLOGY};
             const json_t *rv = json_object_get(root, "replicas");
-            err = option_for(c, strategy, PLACER_OPTION_TOKENS);
+            /* the ring's token walk: the strategies with token allocation (the ring) */
+            err = option_for(c, strategy, PLACER_OPTION_ALLOCATION);
             if (!err)
                 err = pick(c, v, rules, rule_values, &iv);
             if (!err && iv && (!json_is_integer(rv) || json_integer_value(rv) < 1))

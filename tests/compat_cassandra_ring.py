@@ -220,6 +220,15 @@ with tempfile.TemporaryDirectory() as d:
     lk = run(["lookup", "--json", "--replicas", "3", snap, "k"])
     check(lk.returncode == 0 and [x["id"] for x in json.loads(lk.stdout)["replicas"]] == ["10.0.0.1"],
           "a joining node holds no replica: " + lk.stdout)
+    # a membership file's "replication" needs "replicas", and only a ring takes it
+    for doc, reason in ((dict(json.load(open(mem)), replicas=0), 'needs "replicas"'),
+                        (dict(json.load(open(mem)), replication="paxos"), "replication"),
+                        ({"strategy": "jump", "replication": "simple", "nodes": [{"id": "a"}]},
+                         'replication: does not apply to strategy "jump"')):
+        with open(mem, "w") as f:
+            json.dump(doc, f)
+        r = run(["build", mem, "-o", snap + "3"])
+        check(r.returncode == 2 and reason in r.stderr, "membership refused: %r" % r.stderr)
     lk = run(["lookup", snap], "\n")
     check(lk.returncode == 2 and "empty partition key" in lk.stderr, "the empty key is refused")
 
