@@ -21,6 +21,22 @@ int plc_compat_points_sort(plc_compat_points *a)
     return 0;
 }
 
+void plc_compat_points_last_wins(plc_compat_points *a)
+{
+    uint32_t i = 0;
+    while (i < a->n) {
+        uint32_t j = i, last = i;
+        while (j < a->n && a->v[j].token == a->v[i].token) {
+            if (a->v[j].seq > a->v[last].seq)
+                last = j;
+            j++;
+        }
+        for (uint32_t k = i; k < j; k++)
+            a->v[k].owner = a->v[last].owner;
+        i = j;
+    }
+}
+
 /* Split "host:port" at the last ':' (libmemcached's and nginx's input). */
 int plc_compat_split_address(const plc_compat_node *nd, size_t *host_len, uint32_t *port)
 {

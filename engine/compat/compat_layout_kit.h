@@ -32,6 +32,11 @@ typedef struct plc_compat_points {
  * O(n), no comparison callback). 0 or PLACER_ENOMEM. */
 int plc_compat_points_sort(plc_compat_points *a);
 
+/* Each run of equal values in a's sorted points owned by its last point's
+ * owner (the highest seq: the last written), as a Go or Python map that
+ * keeps the last value stored at a key answers (groupcache, uhashring). */
+void plc_compat_points_last_wins(plc_compat_points *a);
+
 static inline int plc_compat_points_push(plc_compat_points *a, uint32_t value, uint32_t owner)
 {
     if (a->n == a->cap)

@@ -1,0 +1,60 @@
+/*
+ * compat_groupcache.c -- groupcache's consistenthash ring, as the Go code
+ * builds and searches it:
+ *
+ *   Add:  for each peer in order, for i = 0 .. replicas - 1, the point
+ *         crc32.ChecksumIEEE([]byte(strconv.Itoa(i) + peer)), appended to
+ *         keys and stored as hashMap[point] = peer; then sort.Ints(keys).
+ *         Equal points stay in keys, but the map holds the last peer
+ *         written at that value: it owns all of them.
+ *   Get:  sort.Search for the first point >= crc32.ChecksumIEEE(key),
+ *         index 0 past the last point; the owner hashMap[keys[idx]].
+ *
+ * The points are unsigned 32-bit CRCs in a Go int (64 bits on every
+ * platform groupcache is built for), so sort.Ints orders them as uint32.
+ */
+#include <string.h>
+
+#include "alloc.h"
+#include "compat_groupcache.h"
+#include "compat_layout_kit.h"
+#include "placer.h"
+
+uint32_t plc_compat_groupcache_key_hash(const void *key, size_t len)
+{
+    return plc_hash_crc32_ieee(key, len);
+}
+
+int plc_compat_groupcache_ring(const plc_compat_config *c, uint32_t replicas,
+                               plc_compat_points *a)
+{
+    if (replicas < 1 || replicas > PLC_GROUPCACHE_MAX_REPLICAS)
+        return PLACER_EINVAL;
+    size_t longest = 0;
+    for (uint32_t i = 0; i < c->nnodes; i++) {
+        if (!c->nodes[i].address || c->nodes[i].address_len == 0)
+            return PLACER_EINVAL;
+        if (c->nodes[i].address_len > longest)
+            longest = c->nodes[i].address_len;
+    }
+    if ((uint64_t)c->nnodes * replicas > a->cap)
+        return PLACER_ETOOMANY;
+    char *buf = plc_malloc(longest + 10); /* strconv.Itoa(i) + peer */
+    if (!buf)
+        return PLACER_ENOMEM;
+    int rc = 0;
+    for (uint32_t i = 0; i < c->nnodes && !rc; i++) {
+        const plc_compat_node *nd = &c->nodes[i];
+        for (uint32_t r = 0; r < replicas && !rc; r++) {
+            size_t d = plc_compat_put_decimal(buf, r);
+            memcpy(buf + d, nd->address, nd->address_len);
+            rc = plc_compat_points_push(a, plc_hash_crc32_ieee(buf, d + nd->address_len), i);
+        }
+    }
+    plc_free(buf);
+    if (!rc)
+        rc = plc_compat_points_sort(a);
+    if (!rc)
+        plc_compat_points_last_wins(a);
+    return rc;
+}
