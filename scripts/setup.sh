@@ -50,6 +50,10 @@ packages=(
   # tests/compat_cassandra_tokens.py: the DataStax Python driver's
   # Murmur3Token is the oracle of placer_cassandra_token
   python3-cassandra
+  # tests/compat_clientlibs.py: the client libraries placer follows, run
+  # as their users run them (Go's groupcache built offline in GOPATH mode;
+  # uhashring and pymemcache under Debian's python3)
+  golang-go golang-github-golang-groupcache-dev python3-pymemcache
   # tests/compat_programs.py: haproxy's balance source from IPv6 clients
   # needs addresses other than ::1, in a network namespace (ip netns)
   iproute2

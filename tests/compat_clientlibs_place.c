@@ -1,0 +1,177 @@
+/*
+ * compat_clientlibs_place.c -- the placer side of
+ * tests/compat_clientlibs.py: read a client library's configuration and
+ * keys on stdin, print each key's owner (node index, in declaration order)
+ * on stdout. Each owner comes from the engine's kernels (the ring each
+ * library builds, searched by lower bound; pymemcache's scores) and is
+ * also checked against the plain reference (clientlibs_reference.c): a
+ * difference is an error, exit 1.
+ *
+ *   program groupcache | uhashring | uhashring-ketama | pymemcache
+ *   replicas N                      (groupcache; uhashring-ketama)
+ *   vnodes N                        (uhashring: HashRing's vnodes=; optional)
+ *   node HEX-NAME WEIGHT VNODES     (one a line; VNODES 0: the default)
+ *   keys
+ *   HEX-ENCODED KEY                 (one a line; "-" for the empty key)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "clientlibs_reference.h"
+#include "compat_groupcache.h"
+#include "compat_pymemcache.h"
+#include "compat_uhashring.h"
+#include "placer.h"
+
+#define MAX_NODES 256
+#define MAX_KEY 4096
+
+static int unhex(const char *s, unsigned char *out, size_t cap, size_t *len)
+{
+    size_t n = strcspn(s, "\r\n");
+    if (n == 1 && s[0] == '-') {
+        *len = 0;
+        return 0;
+    }
+    if (n % 2 || n / 2 > cap)
+        return -1;
+    for (size_t i = 0; i < n / 2; i++) {
+        unsigned v;
+        if (sscanf(s + 2 * i, "%2x", &v) != 1)
+            return -1;
+        out[i] = (unsigned char)v;
+    }
+    *len = n / 2;
+    return 0;
+}
+
+static uint32_t lower_bound(const uint32_t *p, uint32_t n, uint32_t h)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (p[mid] < h)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+typedef struct ring {
+    uint32_t n, *points, *owners;
+    unsigned char *rest;
+} ring;
+
+static int make_ring(const char *program, const plc_compat_config *c, uint32_t replicas,
+                     const plc_uhashring_params *u, ring *r)
+{
+    uint64_t need;
+    int rc, groupcache = !strcmp(program, "groupcache");
+    if (groupcache)
+        need = (uint64_t)c->nnodes * replicas;
+    else if ((rc = plc_compat_uhashring_size(c, u, &need)))
+        return rc;
+    if (need == 0 || need > PLACER_MAX_COMPAT_POINTS)
+        return PLACER_ETOOMANY;
+    plc_compat_points a = {plc_calloc(2 * need, sizeof(plc_sort_entry)), 0, (uint32_t)need};
+    r->rest = plc_calloc(need, PLC_UHASHRING_REST);
+    r->points = plc_calloc(need, sizeof *r->points);
+    r->owners = plc_calloc(need, sizeof *r->owners);
+    if (!a.v || !r->rest || !r->points || !r->owners)
+        return PLACER_ENOMEM;
+    rc = groupcache ? plc_compat_groupcache_ring(c, replicas, &a)
+                    : plc_compat_uhashring_ring(c, u, &a, u->ketama ? NULL : r->rest);
+    for (uint32_t i = 0; !rc && i < a.n; i++) {
+        r->points[i] = (uint32_t)a.v[i].token;
+        r->owners[i] = a.v[i].owner;
+    }
+    r->n = a.n;
+    plc_free(a.v);
+    return rc;
+}
+
+int main(void)
+{
+    static char line[2 * MAX_KEY + 64];
+    static unsigned char names[MAX_NODES][256], key[MAX_KEY];
+    static plc_compat_node nodes[MAX_NODES];
+    static ref_lib_node refs[MAX_NODES];
+    static uint32_t node_vnodes[MAX_NODES];
+    static plc_pymemcache_node pm[MAX_NODES];
+    char program[32] = "";
+    uint32_t replicas = 0, vnodes = 0, n = 0;
+    while (fgets(line, sizeof line, stdin) && strncmp(line, "keys", 4)) {
+        char hex[600];
+        unsigned w, v;
+        if (sscanf(line, "program %31s", program) == 1 || sscanf(line, "replicas %u", &replicas) == 1 ||
+            sscanf(line, "vnodes %u", &vnodes) == 1)
+            continue;
+        size_t len;
+        if (sscanf(line, "node %599s %u %u", hex, &w, &v) != 3 || n == MAX_NODES ||
+            unhex(hex, names[n], sizeof names[n], &len)) {
+            fprintf(stderr, "compat_clientlibs_place: bad line: %s", line);
+            return 2;
+        }
+        nodes[n] = (plc_compat_node){(const char *)names[n], len, (const char *)names[n], len, w, 0};
+        refs[n] = (ref_lib_node){(const char *)names[n], len, w, v};
+        node_vnodes[n++] = v;
+    }
+    plc_compat_config c = {.nnodes = n, .nodes = nodes};
+    plc_uhashring_params u = {!strcmp(program, "uhashring-ketama"), vnodes, replicas, node_vnodes};
+    int pymemcache = !strcmp(program, "pymemcache"), rc;
+    ring r = {0};
+    ref_ring *ref = NULL;
+    if (pymemcache)
+        rc = plc_compat_pymemcache_nodes(&c, pm);
+    else if (!strcmp(program, "groupcache") || !strncmp(program, "uhashring", 9)) {
+        rc = make_ring(program, &c, replicas, &u, &r);
+        ref = !strcmp(program, "groupcache")
+                  ? ref_ring_groupcache(refs, n, replicas)
+                  : ref_ring_uhashring(refs, n, u.ketama, vnodes, replicas ? replicas : 4);
+    }
+    else
+        rc = PLACER_EINVAL;
+    if (rc) {
+        fprintf(stderr, "compat_clientlibs_place: %s: %s\n", program, placer_strerror(rc));
+        return 2;
+    }
+    unsigned long bad = 0;
+    while (fgets(line, sizeof line, stdin)) {
+        size_t len;
+        if (unhex(line, key, sizeof key, &len)) {
+            fprintf(stderr, "compat_clientlibs_place: bad key line\n");
+            return 2;
+        }
+        uint32_t got, want;
+        if (pymemcache) {
+            got = plc_compat_pymemcache_pick(pm, n, key, len);
+            want = ref_pymemcache_owner(refs, n, key, len);
+        } else if (!strcmp(program, "groupcache")) {
+            uint32_t i = lower_bound(r.points, r.n, plc_compat_groupcache_key_hash(key, len));
+            got = r.owners[i < r.n ? i : 0];
+            want = ref_ring_owner(ref, key, len);
+        } else if (u.ketama) {
+            uint32_t i = lower_bound(r.points, r.n, plc_compat_uhashring_ketama_key(key, len));
+            got = r.owners[i < r.n ? i : 0];
+            want = ref_ring_owner(ref, key, len);
+        } else {
+            unsigned char d[16];
+            plc_compat_uhashring_meta_key(key, len, d);
+            uint32_t i = lower_bound(r.points, r.n, plc_compat_uhashring_top(d));
+            got = r.owners[plc_compat_uhashring_meta_slot(r.points, r.rest, r.n, i, d)];
+            want = ref_ring_owner(ref, key, len);
+        }
+        if (got != want && bad++ < 5)
+            fprintf(stderr, "compat_clientlibs_place: %s: key %.*s: kernel %u, reference %u\n",
+                    program, (int)strcspn(line, "\r\n"), line, got, want);
+        printf("%u\n", got);
+    }
+    plc_free(r.points);
+    plc_free(r.owners);
+    plc_free(r.rest);
+    ref_ring_free(ref);
+    return bad ? 1 : 0;
+}
