@@ -3,8 +3,8 @@
  * tests/compat_clientlibs.py: read a client library's configuration and
  * keys on stdin, print each key's owner (node index, in declaration order)
  * on stdout. Each owner comes from the engine's kernels (the ring each
- * library builds, searched by lower bound; pymemcache's scores) and is
- * also checked against the plain reference (clientlibs_reference.c): a
+ * library builds, searched by lower bound; pymemcache's scores), the same
+ * from the batch kernels, and is also checked against the plain reference (clientlibs_reference.c): a
  * difference is an error, exit 1.
  *
  *   program groupcache | uhashring | uhashring-ketama | pymemcache
@@ -27,6 +27,7 @@
 
 #define MAX_NODES 256
 #define MAX_KEY 4096
+#define MAX_KEYS 100000
 
 static int unhex(const char *s, unsigned char *out, size_t cap, size_t *len)
 {
@@ -138,36 +139,61 @@ int main(void)
         fprintf(stderr, "compat_clientlibs_place: %s: %s\n", program, placer_strerror(rc));
         return 2;
     }
-    unsigned long bad = 0;
+    /* every key first, for the batch kernels */
+    static unsigned char *kp[MAX_KEYS];
+    static size_t kl[MAX_KEYS];
+    static uint32_t batch[MAX_KEYS];
+    size_t count = 0;
     while (fgets(line, sizeof line, stdin)) {
         size_t len;
-        if (unhex(line, key, sizeof key, &len)) {
-            fprintf(stderr, "compat_clientlibs_place: bad key line\n");
+        if (count == MAX_KEYS || unhex(line, key, sizeof key, &len) ||
+            !(kp[count] = malloc(len ? len : 1))) {
+            fprintf(stderr, "compat_clientlibs_place: bad key line or too many keys\n");
             return 2;
         }
+        memcpy(kp[count], key, len);
+        kl[count++] = len;
+    }
+    plc_compat_layout l = {.kind = PLC_CL_RING, .nnodes = n, .n = r.n, .points = r.points,
+                           .owners = r.owners};
+    const void *const *keys = (const void *const *)kp;
+    if (pymemcache)
+        plc_compat_pymemcache_pick_batch(pm, n, keys, kl, count, batch);
+    else if (!strcmp(program, "groupcache"))
+        plc_compat_groupcache_lookup_batch(&l, keys, kl, count, batch);
+    else
+        plc_compat_uhashring_lookup_batch(&l, u.ketama ? NULL : r.rest, keys, kl, count, batch);
+    unsigned long bad = 0;
+    for (size_t k = 0; k < count; k++) {
+        const unsigned char *kk = kp[k];
+        size_t len = kl[k];
         uint32_t got, want;
         if (pymemcache) {
-            got = plc_compat_pymemcache_pick(pm, n, key, len);
-            want = ref_pymemcache_owner(refs, n, key, len);
+            got = plc_compat_pymemcache_pick(pm, n, kk, len);
+            want = ref_pymemcache_owner(refs, n, kk, len);
         } else if (!strcmp(program, "groupcache")) {
-            uint32_t i = lower_bound(r.points, r.n, plc_compat_groupcache_key_hash(key, len));
+            uint32_t i = lower_bound(r.points, r.n, plc_compat_groupcache_key_hash(kk, len));
             got = r.owners[i < r.n ? i : 0];
-            want = ref_ring_owner(ref, key, len);
+            want = ref_ring_owner(ref, kk, len);
         } else if (u.ketama) {
-            uint32_t i = lower_bound(r.points, r.n, plc_compat_uhashring_ketama_key(key, len));
+            uint32_t i = lower_bound(r.points, r.n, plc_compat_uhashring_ketama_key(kk, len));
             got = r.owners[i < r.n ? i : 0];
-            want = ref_ring_owner(ref, key, len);
+            want = ref_ring_owner(ref, kk, len);
         } else {
             unsigned char d[16];
-            plc_compat_uhashring_meta_key(key, len, d);
+            plc_compat_uhashring_meta_key(kk, len, d);
             uint32_t i = lower_bound(r.points, r.n, plc_compat_uhashring_top(d));
             got = r.owners[plc_compat_uhashring_meta_slot(r.points, r.rest, r.n, i, d)];
-            want = ref_ring_owner(ref, key, len);
+            want = ref_ring_owner(ref, kk, len);
         }
-        if (got != want && bad++ < 5)
-            fprintf(stderr, "compat_clientlibs_place: %s: key %.*s: kernel %u, reference %u\n",
-                    program, (int)strcspn(line, "\r\n"), line, got, want);
+        if ((got != want || got != batch[k]) && bad++ < 5) {
+            fprintf(stderr, "compat_clientlibs_place: %s: key ", program);
+            for (size_t j = 0; j < len; j++)
+                fprintf(stderr, "%02x", kk[j]);
+            fprintf(stderr, ": kernel %u, batch %u, reference %u\n", got, batch[k], want);
+        }
         printf("%u\n", got);
+        free(kp[k]);
     }
     plc_free(r.points);
     plc_free(r.owners);

@@ -18,6 +18,7 @@
 #include "alloc.h"
 #include "compat_groupcache.h"
 #include "compat_layout_kit.h"
+#include "kernels.h"
 #include "placer.h"
 
 uint32_t plc_compat_groupcache_key_hash(const void *key, size_t len)
@@ -57,4 +58,21 @@ int plc_compat_groupcache_ring(const plc_compat_config *c, uint32_t replicas,
     if (!rc)
         plc_compat_points_last_wins(a);
     return rc;
+}
+
+void plc_compat_groupcache_lookup_batch(const plc_compat_layout *l, const void *const *keys,
+                                        const size_t *lens, size_t count, uint32_t *out)
+{
+    const plc_kernels *k = plc_kernels_get();
+    uint32_t h[64];
+    for (size_t at = 0; at < count; at += 64) {
+        size_t m = count - at < 64 ? count - at : 64;
+        if (k->crc32_batch) /* carry-less multiplication, where the CPU has it */
+            k->crc32_batch(keys + at, lens + at, m, h);
+        else
+            for (size_t i = 0; i < m; i++)
+                h[i] = plc_hash_crc32_ieee(keys[at + i], lens[at + i]);
+        for (size_t i = 0; i < m; i++)
+            out[at + i] = l->owners[plc_compat_slot(l, h[i])];
+    }
 }

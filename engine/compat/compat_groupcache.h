@@ -28,4 +28,10 @@ int plc_compat_groupcache_ring(const plc_compat_config *c, uint32_t replicas,
  * for the first point >= it, wrapping to the first point. */
 uint32_t plc_compat_groupcache_key_hash(const void *key, size_t len);
 
+/* The owners of count keys in l, the ring's points and owners (a RING
+ * layout of those points): each key's IEEE CRC-32 searched for the first
+ * point >= it (plc_compat_slot). keys[i] may be NULL only when lens[i] is 0. */
+void plc_compat_groupcache_lookup_batch(const plc_compat_layout *l, const void *const *keys,
+                                        const size_t *lens, size_t count, uint32_t *out);
+
 #endif

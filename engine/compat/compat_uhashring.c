@@ -27,6 +27,8 @@
 #include "alloc.h"
 #include "compat_layout_kit.h"
 #include "compat_uhashring.h"
+#include "kernels.h"
+#include "md5x8.h"
 #include "placer.h"
 
 const char *plc_compat_uhashring_name(const plc_compat_node *nd, size_t *len)
@@ -221,4 +223,48 @@ uint32_t plc_compat_uhashring_meta_slot(const uint32_t *points, const unsigned c
                                                PLC_UHASHRING_REST) <= 0)
         i++;
     return i < n ? i : 0;
+}
+
+/* The MD5 first words (little-endian) of m <= 32 keys: the dispatch
+ * table's multi-buffer MD5 when every key fits it, else one at a time. */
+static void first_words(const plc_kernels *k, const void *const *keys, const size_t *lens, size_t m,
+                        uint32_t *w)
+{
+    int fits = k->md5_batch != NULL;
+    for (size_t i = 0; i < m && fits; i++)
+        fits = lens[i] <= PLC_MD5X8_MAX_LEN;
+    if (fits) {
+        k->md5_batch(keys, lens, m, w);
+        return;
+    }
+    for (size_t i = 0; i < m; i++)
+        w[i] = plc_hash_md5(keys[i], lens[i]);
+}
+
+void plc_compat_uhashring_lookup_batch(const plc_compat_layout *l, const unsigned char *rest,
+                                       const void *const *keys, const size_t *lens, size_t count,
+                                       uint32_t *out)
+{
+    const plc_kernels *k = plc_kernels_get();
+    size_t lanes = k->md5_batch ? k->md5_lanes : 32;
+    uint32_t w[PLC_MD5X32_LANES];
+    for (size_t at = 0; at < count; at += lanes) {
+        size_t m = count - at < lanes ? count - at : lanes;
+        first_words(k, keys + at, lens + at, m, w);
+        for (size_t i = 0; i < m; i++) {
+            if (!rest) { /* ketama: the first point above the word */
+                out[at + i] = l->owners[plc_compat_slot(l, w[i] + 1u)];
+                continue;
+            }
+            /* the default ring: the digest's top 32 bits, big-endian */
+            uint32_t top = w[i] << 24 | (w[i] & 0xff00u) << 8 | (w[i] >> 8 & 0xff00u) | w[i] >> 24;
+            uint32_t s = plc_compat_slot(l, top);
+            if (l->points[s] == top) { /* its other 96 bits decide */
+                unsigned char d[16];
+                plc_compat_md5(keys[at + i], lens[at + i], d);
+                s = plc_compat_uhashring_meta_slot(l->points, rest, l->n, s, d);
+            }
+            out[at + i] = l->owners[s];
+        }
+    }
 }

@@ -68,4 +68,11 @@ static inline uint32_t plc_compat_uhashring_top(const unsigned char d[16])
 uint32_t plc_compat_uhashring_meta_slot(const uint32_t *points, const unsigned char *rest,
                                         uint32_t n, uint32_t i, const unsigned char d[16]);
 
+/* The owners of count keys in l, a RING layout of the ring's points and
+ * owners; rest the default ring's (plc_compat_uhashring_ring), NULL for
+ * ketama. keys[i] may be NULL only when lens[i] is 0. */
+void plc_compat_uhashring_lookup_batch(const plc_compat_layout *l, const unsigned char *rest,
+                                       const void *const *keys, const size_t *lens, size_t count,
+                                       uint32_t *out);
+
 #endif
