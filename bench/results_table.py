@@ -210,7 +210,10 @@ def other_tables(bench):
             + ("; the `import/` rows (ns an import, paired with `placer build` of its membership: "
                "build_ms, import_over_build) `build/bench/import_vs_build 7 OUT.json`" if "import" in fams else "")
             + ("; the `python/` rows (ns a key, one at a time from Python) `bench/python_per_key.py "
-               "--json OUT.json`" if "python" in fams else "") + ".", "",
+               "--json OUT.json`" if "python" in fams else "")
+            + ("; the `compat/*/*_loop` rows (the client libraries themselves, ns a key in their "
+               "own loop) `taskset -c 1 /usr/bin/python3 bench/clientlibs_peers.py --json OUT.json`"
+               if any(n.endswith("_loop") for f in fams.values() for n in f) else "") + ".", "",
             "| benchmark (NAME) | ns | counters | date |", "|---|---:|---|---|"]
     for fam in sorted(fams):
         for n in fams[fam]:
