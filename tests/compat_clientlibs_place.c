@@ -3,7 +3,7 @@
  * tests/compat_clientlibs.py: read a client library's configuration and
  * keys on stdin, print each key's owner (node index, in declaration order)
  * on stdout. Each owner comes from the engine's kernels (the ring each
- * library builds, searched by lower bound; pymemcache's scores), the same
+ * library builds, searched by plc_compat_slot; pymemcache's scores), the same
  * from the batch kernels, and is also checked against the plain reference (clientlibs_reference.c): a
  * difference is an error, exit 1.
  *
@@ -46,19 +46,6 @@ static int unhex(const char *s, unsigned char *out, size_t cap, size_t *len)
     }
     *len = n / 2;
     return 0;
-}
-
-static uint32_t lower_bound(const uint32_t *p, uint32_t n, uint32_t h)
-{
-    uint32_t lo = 0, hi = n;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (p[mid] < h)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
 }
 
 typedef struct ring {
@@ -172,17 +159,15 @@ int main(void)
             got = plc_compat_pymemcache_pick(pm, n, kk, len);
             want = ref_pymemcache_owner(refs, n, kk, len);
         } else if (!strcmp(program, "groupcache")) {
-            uint32_t i = lower_bound(r.points, r.n, plc_compat_groupcache_key_hash(kk, len));
-            got = r.owners[i < r.n ? i : 0];
+            got = r.owners[plc_compat_slot(&l, plc_compat_groupcache_key_hash(kk, len))];
             want = ref_ring_owner(ref, kk, len);
         } else if (u.ketama) {
-            uint32_t i = lower_bound(r.points, r.n, plc_compat_uhashring_ketama_key(kk, len));
-            got = r.owners[i < r.n ? i : 0];
+            got = r.owners[plc_compat_slot(&l, plc_compat_uhashring_ketama_key(kk, len))];
             want = ref_ring_owner(ref, kk, len);
         } else {
             unsigned char d[16];
             plc_compat_uhashring_meta_key(kk, len, d);
-            uint32_t i = lower_bound(r.points, r.n, plc_compat_uhashring_top(d));
+            uint32_t i = plc_compat_slot(&l, plc_compat_uhashring_top(d));
             got = r.owners[plc_compat_uhashring_meta_slot(r.points, r.rest, r.n, i, d)];
             want = ref_ring_owner(ref, kk, len);
         }
