@@ -22,12 +22,17 @@
 
 #include "compat_hash.h"
 
+/* Program ids: the public PLACER_COMPAT_* (compat_registry.c asserts they
+ * are equal); each program's ops are compat_program.h's, listed in
+ * compat_registry.c. */
 enum {
-    PLC_COMPAT_LIBMEMCACHED = 1,
+    PLC_COMPAT_NONE = 0,
+    PLC_COMPAT_LIBMEMCACHED,
     PLC_COMPAT_TWEMPROXY,
     PLC_COMPAT_NGINX,
     PLC_COMPAT_HAPROXY,
     PLC_COMPAT_REDIS,
+    PLC_COMPAT_COUNT_
 };
 
 /* Distributions; 0 is the program's default. */

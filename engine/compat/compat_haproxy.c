@@ -11,6 +11,7 @@
 #include "alloc.h"
 #include "compat_layout_kit.h"
 #include "compat_layouts.h"
+#include "compat_program.h"
 
 static int cmp_u32(const void *x, const void *y)
 {
@@ -118,3 +119,30 @@ uint32_t plc_compat_haproxy_gcd(const plc_compat_config *c)
     }
     return g;
 }
+
+/* ---- haproxy's ops (compat_program.h) ---- */
+
+static const plc_compat_distribution haproxy_distributions[] = {
+    /* hash-type's default function is sdbm */
+    {"consistent", PLC_CD_CONSISTENT, PLC_CL_RING, PLC_CH_HAP_SDBM},
+    {"map-based", PLC_CD_MAP_BASED, PLC_CL_TABLE, PLC_CH_HAP_SDBM},
+};
+
+static const plc_compat_hash_entry haproxy_hashes[] = {
+    {"sdbm", PLC_CH_HAP_SDBM},     {"djb2", PLC_CH_HAP_DJB2}, {"wt6", PLC_CH_HAP_WT6},
+    {"crc32", PLC_CH_HAP_CRC32},
+    {"source", PLC_CH_HAP_SOURCE}, /* balance source's address hash, no hash-type function */
+};
+
+const plc_compat_program plc_compat_haproxy = {
+    .id = PLC_COMPAT_HAPROXY,
+    .name = "haproxy",
+    .distributions = haproxy_distributions,
+    .ndistributions = sizeof haproxy_distributions / sizeof haproxy_distributions[0],
+    .hashes = haproxy_hashes,
+    .nhashes = sizeof haproxy_hashes / sizeof haproxy_hashes[0],
+    .max_weight = PLC_HAPROXY_MAX_WEIGHT,
+    .max_hash_id = PLC_HAPROXY_MAX_ID,
+    .fields = PLC_CF_HASH_ID | PLC_CF_AVALANCHE | PLC_CF_KEY_RULE | PLC_CF_BALANCE_FACTOR,
+    .importer = "import-haproxy",
+};

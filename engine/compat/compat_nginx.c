@@ -12,6 +12,7 @@
 #include "alloc.h"
 #include "compat_layout_kit.h"
 #include "compat_layouts.h"
+#include "compat_program.h"
 
 /* nginx's per-server CRC start: crc32(host \0 port), the host and port of
  * "host:port" ("unix:" paths: all host). */
@@ -149,3 +150,24 @@ void plc_compat_nginx_drop_repeats(plc_compat_points *a)
         }
     a->n = k + 1;
 }
+
+/* ---- nginx's ops (compat_program.h) ---- */
+
+static const plc_compat_distribution nginx_distributions[] = {
+    {"consistent", PLC_CD_CONSISTENT, PLC_CL_RING, PLC_CH_NGX_CRC32}, /* hash $key consistent */
+    {"hash", PLC_CD_HASH, PLC_CL_TABLE, PLC_CH_NGX_CRC32},            /* plain hash $key */
+};
+
+static const plc_compat_hash_entry nginx_hashes[] = {{"crc32", PLC_CH_NGX_CRC32}};
+
+const plc_compat_program plc_compat_nginx = {
+    .id = PLC_COMPAT_NGINX,
+    .name = "nginx",
+    .distributions = nginx_distributions,
+    .ndistributions = sizeof nginx_distributions / sizeof nginx_distributions[0],
+    .hashes = nginx_hashes,
+    .nhashes = 1,
+    .max_weight = UINT32_MAX,
+    .fields = PLC_CF_ADDRESS,
+    .importer = "import-nginx",
+};

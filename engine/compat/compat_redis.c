@@ -7,6 +7,7 @@
 
 #include "alloc.h"
 #include "compat_layouts.h"
+#include "compat_program.h"
 #include "placer.h"
 
 void plc_compat_redis_even_split(uint32_t masters, uint32_t owner[PLC_REDIS_SLOTS])
@@ -48,3 +49,25 @@ int plc_compat_redis_table(const plc_compat_config *c, plc_compat_layout *l)
     }
     return 0;
 }
+
+/* ---- Redis Cluster's ops (compat_program.h) ---- */
+
+/* Slots, no distribution to choose. */
+static const plc_compat_distribution redis_slots[] = {
+    {NULL, PLC_CD_DEFAULT, PLC_CL_TABLE, PLC_CH_REDIS_CRC16},
+};
+
+static const plc_compat_hash_entry redis_hashes[] = {{"crc16", PLC_CH_REDIS_CRC16}};
+
+const plc_compat_program plc_compat_redis = {
+    .id = PLC_COMPAT_REDIS,
+    .name = "redis",
+    .distributions = redis_slots,
+    .ndistributions = 1,
+    .hashes = redis_hashes,
+    .nhashes = 1,
+    .tag = "{}",
+    .max_weight = 0,
+    .fields = PLC_CF_SLOTS | PLC_CF_MOVES,
+    .importer = "import-redis",
+};

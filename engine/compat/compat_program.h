@@ -1,0 +1,137 @@
+/*
+ * compat_program.h -- a compatibility program's ops: everything placer
+ * knows about one program (its names, distributions and key hashes, the
+ * shape of its layout, how that layout is sized and built, how it hashes
+ * a key, the membership fields it takes and their limits, its importer
+ * and key-rule hooks), in one const struct defined in the program's own
+ * file, compat_<name>.c. compat_registry.c lists them, one line each;
+ * every other part of placer (names, the builder's setters, the layout's
+ * build, size and key hash, the batch index, the codec, membership files,
+ * the CLI and Python) asks the registry instead of comparing program ids.
+ *
+ * Adding a program (docs/ARCHITECTURE.md, "Adding a compatibility
+ * program"):
+ *   1. its id: the next PLACER_COMPAT_* in include/placer.h, and the same
+ *      value as PLC_COMPAT_* in compat.h (compat_registry.c asserts the
+ *      two are equal, so they cannot drift apart);
+ *   2. engine/compat/compat_<name>.c defining `const plc_compat_program
+ *      plc_compat_<name>` (the fields below) and its build, size and key
+ *      hash (a 32-bit ring of sorted points, or a table indexed by
+ *      hash % n); new key hashes go in compat_hash.h / compat_hash.c;
+ *   3. one line in compat_registry.c;
+ *   4. its tests (tests/compat, tests/known-answer: proven against the
+ *      real program on this machine) and its section in docs/COMPAT.md.
+ * Nothing else compares its id (tests/test_compat_ids.py).
+ */
+#ifndef PLC_ENGINE_COMPAT_PROGRAM_H
+#define PLC_ENGINE_COMPAT_PROGRAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compat.h"
+
+/* A distribution the program takes: its name in the program's own
+ * spelling ("distribution" in membership files; NULL for a program with
+ * one layout and nothing to choose, such as Redis' slots: then the
+ * program's list is that one entry), its id (PLC_CD_*; every id has one
+ * name for all programs, compat_names.c), the shape of its layout and the
+ * key hash the program uses when none is named. The program's first
+ * entry is its default distribution. */
+typedef struct plc_compat_distribution {
+    const char *name;
+    int id;       /* PLC_CD_* */
+    int kind;     /* PLC_CL_RING or PLC_CL_TABLE */
+    int key_hash; /* PLC_CH_*: the default with this distribution */
+} plc_compat_distribution;
+
+/* A key hash name the program takes ("key_hash" in membership files, its
+ * own spelling: libmemcached's "crc" is twemproxy's "crc32") and its
+ * function's id (PLC_CH_*, compat_hash.h). An id may have several names;
+ * the first is the one placer prints. The ids listed are all the program
+ * accepts: a layout with any other is refused. Keep the names in the
+ * order of compat_names.c's list of every name (messages list them so). */
+typedef struct plc_compat_hash_entry {
+    const char *name;
+    int id; /* PLC_CH_* */
+} plc_compat_hash_entry;
+
+/* The fields a program takes beyond "compat", "distribution", "key_hash"
+ * and the nodes' "id" and "weight" (bits of plc_compat_program.fields).
+ * A field a program does not take is refused with the names of the
+ * programs that do. */
+enum {
+    PLC_CF_ADDRESS = 1u << 0,       /* each node's "address" is required: it is hashed */
+    PLC_CF_HOST_PORT = 1u << 1,     /* ... and is "host:port" with a port of digits */
+    PLC_CF_HASH_ID = 1u << 2,       /* the nodes' "hash_id" (a server id, 1 .. max_hash_id) */
+    PLC_CF_AVALANCHE = 1u << 3,     /* "avalanche": a full hash over the key hash */
+    PLC_CF_HASH_TAG = 1u << 4,      /* "hash_tag": two characters around the hashed part */
+    PLC_CF_SLOTS = 1u << 5,         /* "slots": owners of fixed slots (slot_owner) */
+    PLC_CF_KEY_RULE = 1u << 6,      /* "key_rule": what of a request is the key */
+    PLC_CF_BALANCE_FACTOR = 1u << 7, /* "hash_balance_factor" */
+    PLC_CF_MOVES = 1u << 8,         /* nodes may join or drain (with a slot map) */
+};
+
+typedef struct plc_compat_program {
+    int id;           /* PLC_COMPAT_* (== PLACER_COMPAT_*) */
+    const char *name; /* "compat": NAME; placer_compat_name */
+
+    /* Its distributions, the first its default; ndistributions entries. */
+    const plc_compat_distribution *distributions;
+    size_t ndistributions;
+    /* Its key hash names; nhashes entries. */
+    const plc_compat_hash_entry *hashes;
+    size_t nhashes;
+    /* A fixed hash tag the program always cuts the key with ("{}" for
+     * Redis), or NULL; PLC_CF_HASH_TAG is a tag the user chooses. */
+    const char *tag;
+
+    /* Limits of the membership fields (stated here only: the builder, the
+     * decoder, membership files and the importers ask for them).
+     * max_weight: node weights are integers 1 .. max_weight; 0: the
+     * program takes no weights (each node's is 1). max_hash_id: the
+     * largest server id (with PLC_CF_HASH_ID). max_name_len: the longest
+     * node name (twemproxy's point names: bytes with the NUL), 0: none. */
+    uint32_t max_weight;
+    uint32_t max_hash_id;
+    uint32_t max_name_len;
+    unsigned fields; /* PLC_CF_* */
+
+    /* The number of points (ring) or slots (table) the build of c would
+     * make, from the weights alone, into *n (an upper bound where the
+     * program drops repeated points), l resolved (l->distribution,
+     * l->key_hash, l->kind set). The weights are checked as the build
+     * checks them. 0 or a PLACER_* error. */
+    int (*size)(const plc_compat_config *c, const plc_compat_layout *l, uint64_t *n);
+    /* The layout itself into l (resolved as for size): l->n, l->points
+     * (rings: ascending, ties in the program's order), l->owners and, for
+     * programs with server ids, l->hash_ids. More than max_points points
+     * or slots is PLACER_ETOOMANY, found before anything that large is
+     * made. On error l may hold allocations (the caller frees l). */
+    int (*build)(const plc_compat_config *c, plc_compat_layout *l, uint64_t max_points);
+    /* The program's 32-bit hash of a key, what its ring or table is
+     * searched with: tags cut, one-server and empty-key rules, avalanche.
+     * The plain reference the batch index is held to. */
+    uint32_t (*key_hash)(const plc_compat_layout *l, const unsigned char *key, size_t len);
+
+    /* Optional hooks (NULL: none). The CLI's importer of the program's
+     * own configuration ("placer import-NAME"). */
+    const char *importer;
+} plc_compat_program;
+
+/* The registry (compat_registry.c): the program of an id or a name, NULL
+ * when there is none (PLC_COMPAT_NONE, unknown, NULL name); the next
+ * program after `prev` (NULL: the first) in id order, NULL after the
+ * last. */
+const plc_compat_program *plc_compat_program_get(int id);
+const plc_compat_program *plc_compat_program_find(const char *name);
+const plc_compat_program *plc_compat_program_next(const plc_compat_program *prev);
+
+/* The program's entry of a distribution id (PLC_CD_DEFAULT: its first)
+ * and of a key hash name or id; NULL or 0 when not the program's. */
+const plc_compat_distribution *plc_compat_program_distribution(const plc_compat_program *p,
+                                                               int id);
+int plc_compat_program_hash_id(const plc_compat_program *p, const char *name);
+const char *plc_compat_program_hash_name(const plc_compat_program *p, int id);
+
+#endif

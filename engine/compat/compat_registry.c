@@ -1,0 +1,88 @@
+/*
+ * compat_registry.c -- the one list of compatibility programs
+ * (compat_program.h): one line per program, naming the ops its own
+ * compat_<name>.c defines, in id order. Lookup by id or name; the
+ * assertions below tie the engine's PLC_COMPAT_* to the public
+ * PLACER_COMPAT_*.
+ */
+#include <string.h>
+
+#include "compat_program.h"
+#include "placer.h"
+
+_Static_assert(PLC_COMPAT_LIBMEMCACHED == PLACER_COMPAT_LIBMEMCACHED, "libmemcached's id");
+_Static_assert(PLC_COMPAT_TWEMPROXY == PLACER_COMPAT_TWEMPROXY, "twemproxy's id");
+_Static_assert(PLC_COMPAT_NGINX == PLACER_COMPAT_NGINX, "nginx's id");
+_Static_assert(PLC_COMPAT_HAPROXY == PLACER_COMPAT_HAPROXY, "haproxy's id");
+_Static_assert(PLC_COMPAT_REDIS == PLACER_COMPAT_REDIS, "Redis' id");
+_Static_assert(PLC_COMPAT_NONE == PLACER_COMPAT_NONE, "no program");
+
+/* The programs, one line each, in id order. */
+#define PLC_COMPAT_PROGRAMS(X)                                                                   \
+    X(libmemcached)                                                                              \
+    X(twemproxy)                                                                                 \
+    X(nginx)                                                                                     \
+    X(haproxy)                                                                                   \
+    X(redis)
+
+#define DECLARE(name) extern const plc_compat_program plc_compat_##name;
+#define ENTRY(name) &plc_compat_##name,
+PLC_COMPAT_PROGRAMS(DECLARE)
+static const plc_compat_program *const programs[] = {PLC_COMPAT_PROGRAMS(ENTRY)};
+#define NPROGRAMS (sizeof programs / sizeof programs[0])
+_Static_assert(NPROGRAMS == PLC_COMPAT_COUNT_ - 1, "one registry line per PLC_COMPAT_* id");
+
+const plc_compat_program *plc_compat_program_get(int id)
+{
+    for (size_t i = 0; i < NPROGRAMS; i++)
+        if (programs[i]->id == id)
+            return programs[i];
+    return NULL;
+}
+
+const plc_compat_program *plc_compat_program_find(const char *name)
+{
+    for (size_t i = 0; name && i < NPROGRAMS; i++)
+        if (!strcmp(programs[i]->name, name))
+            return programs[i];
+    return NULL;
+}
+
+const plc_compat_program *plc_compat_program_next(const plc_compat_program *prev)
+{
+    if (!prev)
+        return programs[0];
+    for (size_t i = 0; i + 1 < NPROGRAMS; i++)
+        if (programs[i] == prev)
+            return programs[i + 1];
+    return NULL;
+}
+
+const plc_compat_distribution *plc_compat_program_distribution(const plc_compat_program *p,
+                                                               int id)
+{
+    if (!p)
+        return NULL;
+    if (id == PLC_CD_DEFAULT)
+        return &p->distributions[0];
+    for (size_t i = 0; i < p->ndistributions; i++)
+        if (p->distributions[i].name && p->distributions[i].id == id)
+            return &p->distributions[i];
+    return NULL;
+}
+
+int plc_compat_program_hash_id(const plc_compat_program *p, const char *name)
+{
+    for (size_t i = 0; p && name && i < p->nhashes; i++)
+        if (!strcmp(p->hashes[i].name, name))
+            return p->hashes[i].id;
+    return 0;
+}
+
+const char *plc_compat_program_hash_name(const plc_compat_program *p, int id)
+{
+    for (size_t i = 0; p && i < p->nhashes; i++)
+        if (p->hashes[i].id == id)
+            return p->hashes[i].name;
+    return NULL;
+}
