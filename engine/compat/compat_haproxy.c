@@ -137,6 +137,7 @@ static const plc_compat_hash_entry haproxy_hashes[] = {
 const plc_compat_program plc_compat_haproxy = {
     .id = PLC_COMPAT_HAPROXY,
     .name = "haproxy",
+    .title = "haproxy",
     .distributions = haproxy_distributions,
     .ndistributions = sizeof haproxy_distributions / sizeof haproxy_distributions[0],
     .hashes = haproxy_hashes,

@@ -23,6 +23,7 @@ static const plc_compat_hash_entry hashes[] = {
 const plc_compat_program plc_compat_libmemcached = {
     .id = PLC_COMPAT_LIBMEMCACHED,
     .name = "libmemcached",
+    .title = "libmemcached",
     .distributions = distributions,
     .ndistributions = sizeof distributions / sizeof distributions[0],
     .hashes = hashes,

@@ -163,6 +163,7 @@ static const plc_compat_hash_entry nginx_hashes[] = {{"crc32", PLC_CH_NGX_CRC32}
 const plc_compat_program plc_compat_nginx = {
     .id = PLC_COMPAT_NGINX,
     .name = "nginx",
+    .title = "nginx",
     .distributions = nginx_distributions,
     .ndistributions = sizeof nginx_distributions / sizeof nginx_distributions[0],
     .hashes = nginx_hashes,

@@ -75,6 +75,7 @@ enum {
 typedef struct plc_compat_program {
     int id;           /* PLC_COMPAT_* (== PLACER_COMPAT_*) */
     const char *name; /* "compat": NAME; placer_compat_name */
+    const char *title; /* what messages call it ("Redis Cluster") */
 
     /* Its distributions, the first its default; ndistributions entries. */
     const plc_compat_distribution *distributions;
@@ -126,6 +127,9 @@ typedef struct plc_compat_program {
 const plc_compat_program *plc_compat_program_get(int id);
 const plc_compat_program *plc_compat_program_find(const char *name);
 const plc_compat_program *plc_compat_program_next(const plc_compat_program *prev);
+/* The first program that takes a field (PLC_CF_*), NULL when none does:
+ * for messages naming who takes it. */
+const plc_compat_program *plc_compat_program_with(unsigned field);
 
 /* The program's entry of a distribution id (PLC_CD_DEFAULT: its first)
  * and of a key hash name or id; NULL or 0 when not the program's. */

@@ -62,6 +62,7 @@ static const plc_compat_hash_entry redis_hashes[] = {{"crc16", PLC_CH_REDIS_CRC1
 const plc_compat_program plc_compat_redis = {
     .id = PLC_COMPAT_REDIS,
     .name = "redis",
+    .title = "Redis Cluster",
     .distributions = redis_slots,
     .ndistributions = 1,
     .hashes = redis_hashes,

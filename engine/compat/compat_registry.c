@@ -58,6 +58,14 @@ const plc_compat_program *plc_compat_program_next(const plc_compat_program *prev
     return NULL;
 }
 
+const plc_compat_program *plc_compat_program_with(unsigned field)
+{
+    for (size_t i = 0; i < NPROGRAMS; i++)
+        if (programs[i]->fields & field)
+            return programs[i];
+    return NULL;
+}
+
 const plc_compat_distribution *plc_compat_program_distribution(const plc_compat_program *p,
                                                                int id)
 {

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "compat_program.h"
 #include "compat_snapshot.h"
 #include "strategy_ops.h"
 #include "validate.h"
@@ -18,19 +19,13 @@ int placer_compat_has_distribution(int program, const char *name)
     if (!name)
         return 0;
     int d = plc_compat_distribution_id(name);
-    switch (program) {
-    case PLACER_COMPAT_LIBMEMCACHED: return d == PLC_CD_KETAMA_WEIGHTED || d == PLC_CD_KETAMA;
-    case PLACER_COMPAT_TWEMPROXY: return d == PLC_CD_KETAMA || d == PLC_CD_MODULA;
-    case PLACER_COMPAT_NGINX: return d == PLC_CD_CONSISTENT || d == PLC_CD_HASH;
-    case PLACER_COMPAT_HAPROXY: return d == PLC_CD_CONSISTENT || d == PLC_CD_MAP_BASED;
-    default: return 0; /* Redis has slots, not a distribution */
-    }
+    /* (a program with nothing to choose, such as Redis' slots, has none) */
+    return d && plc_compat_program_distribution(plc_compat_program_get(program), d) != NULL;
 }
 
 int placer_compat_has_key_hash(int program, const char *name)
 {
-    return name && program >= PLACER_COMPAT_LIBMEMCACHED && program <= PLACER_COMPAT_REDIS &&
-           plc_compat_hash_id(program, name) != 0;
+    return name && plc_compat_hash_id(program, name) != 0;
 }
 
 int placer_builder_set_compat(placer_builder *b, int program, const placer_compat_options *opt)
@@ -43,9 +38,10 @@ int placer_builder_set_compat(placer_builder *b, int program, const placer_compa
         memset(&b->key_rule, 0, sizeof b->key_rule);
         return 0;
     }
-    const char *name = placer_compat_name(program);
-    if (!name)
+    const plc_compat_program *p = plc_compat_program_get(program);
+    if (!p)
         return plc_builder_refuse(b, "unknown compatibility program %d", program);
+    const char *name = p->name;
     placer_compat_options none = {.size = sizeof none, .avalanche = PLACER_COMPAT_AS_PROGRAM};
     if (!opt)
         opt = &none;
@@ -61,10 +57,12 @@ int placer_builder_set_compat(placer_builder *b, int program, const placer_compa
     if (opt->avalanche < PLACER_COMPAT_AS_PROGRAM)
         return plc_builder_refuse(b, "avalanche %d: 1, 0 or PLACER_COMPAT_AS_PROGRAM (-1)",
                                   opt->avalanche);
-    if (opt->avalanche > 0 && program != PLACER_COMPAT_HAPROXY)
-        return plc_builder_refuse(b, "avalanche is haproxy's; %s has none", name);
-    if (opt->hash_tag && program != PLACER_COMPAT_TWEMPROXY)
-        return plc_builder_refuse(b, "hash_tag is twemproxy's; %s has none", name);
+    if (opt->avalanche > 0 && !(p->fields & PLC_CF_AVALANCHE))
+        return plc_builder_refuse(b, "avalanche is %s's; %s has none",
+                                  plc_compat_program_with(PLC_CF_AVALANCHE)->name, name);
+    if (opt->hash_tag && !(p->fields & PLC_CF_HASH_TAG))
+        return plc_builder_refuse(b, "hash_tag is %s's; %s has none",
+                                  plc_compat_program_with(PLC_CF_HASH_TAG)->name, name);
     if (opt->hash_tag && (strlen(opt->hash_tag) != 2))
         return plc_builder_refuse(b, "hash_tag \"%s\": exactly two characters, such as \"{}\"",
                                   opt->hash_tag);
@@ -73,14 +71,15 @@ int placer_builder_set_compat(placer_builder *b, int program, const placer_compa
     b->compat_hash = opt->key_hash ? plc_compat_hash_id(program, opt->key_hash) : 0;
     /* As haproxy 2.6's cfgparse.c: "hash-type consistent" with no function
      * named is sdbm with avalanche; map-based, or any function named
-     * without the word, has none. */
-    int as_program = program == PLACER_COMPAT_HAPROXY && !opt->key_hash &&
-                     (!opt->distribution || !strcmp(opt->distribution, "consistent"));
+     * without the word, has none. (A program with avalanche: on with its
+     * default distribution and key hash, when that is a ring.) */
+    int as_program = (p->fields & PLC_CF_AVALANCHE) && !opt->key_hash &&
+                     plc_compat_program_distribution(p, b->compat_dist)->kind == PLC_CL_RING;
     b->compat_avalanche = opt->avalanche == PLACER_COMPAT_AS_PROGRAM ? as_program
                                                                      : opt->avalanche > 0;
     b->compat_tag[0] = opt->hash_tag ? opt->hash_tag[0] : '\0';
     b->compat_tag[1] = opt->hash_tag ? opt->hash_tag[1] : '\0';
-    if (program != PLACER_COMPAT_HAPROXY) /* only haproxy's balance has a key rule */
+    if (!(p->fields & PLC_CF_KEY_RULE)) /* only haproxy's balance has a key rule */
         memset(&b->key_rule, 0, sizeof b->key_rule);
     return 0;
 }
@@ -89,9 +88,10 @@ int placer_builder_set_hash_id(placer_builder *b, uint32_t node, uint32_t hash_i
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
     PLC_VALIDATE_OR_RET(node < b->nnodes, PLACER_ERANGE);
-    if (hash_id > PLC_HAPROXY_MAX_ID)
-        return plc_builder_refuse(b, "hash id %u: haproxy's ids are 1 .. %u", hash_id,
-                                  PLC_HAPROXY_MAX_ID);
+    const plc_compat_program *p = plc_compat_program_with(PLC_CF_HASH_ID);
+    if (hash_id > p->max_hash_id)
+        return plc_builder_refuse(b, "hash id %u: %s's ids are 1 .. %u", hash_id, p->name,
+                                  p->max_hash_id);
     b->nodes[node].hash_id = hash_id;
     return 0;
 }
@@ -99,25 +99,25 @@ int placer_builder_set_hash_id(placer_builder *b, uint32_t node, uint32_t hash_i
 /* The nodes' fields the mode reads, and those it has no use for. */
 int plc_compat_check_nodes(placer_builder *b)
 {
-    const char *name = placer_compat_name(b->compat);
+    const plc_compat_program *p = plc_compat_program_get(b->compat);
+    const char *name = p->name;
     for (uint32_t i = 0; i < b->nnodes; i++) {
         const plc_bnode *n = &b->nodes[i];
         double w = n->weight;
-        if (b->compat == PLACER_COMPAT_REDIS && w != 1.0)
-            return plc_builder_refuse(b, "node %s: a weight of %g: Redis takes no weights", n->id,
-                                      w);
+        if (!p->max_weight && w != 1.0)
+            return plc_builder_refuse(b, "node %s: a weight of %g: %s takes no weights", n->id,
+                                      w, p->title);
         if (w != floor(w) || w < 1.0 || w > 4294967295.0)
             return plc_builder_refuse(b, "node %s: a weight of %g: %s's weights are integers",
                                       n->id, w, name);
-        if (n->hash_id && b->compat != PLACER_COMPAT_HAPROXY)
-            return plc_builder_refuse(b, "node %s: a hash id: only haproxy numbers its servers",
-                                      n->id);
+        if (n->hash_id && !(p->fields & PLC_CF_HASH_ID))
+            return plc_builder_refuse(b, "node %s: a hash id: only %s numbers its servers",
+                                      n->id, plc_compat_program_with(PLC_CF_HASH_ID)->name);
         int moving = n->state == PLACER_NODE_JOINING || n->state == PLACER_NODE_DRAINING;
-        if (moving && !(b->compat == PLACER_COMPAT_REDIS && b->map))
+        if (moving && !((p->fields & PLC_CF_MOVES) && b->map))
             return plc_builder_refuse(b, "node %s joins or drains: %s has no such state", n->id,
                                       name);
-        if (!n->addr_len &&
-            (b->compat == PLACER_COMPAT_LIBMEMCACHED || b->compat == PLACER_COMPAT_NGINX))
+        if (!n->addr_len && (p->fields & PLC_CF_ADDRESS))
             return plc_builder_refuse(b, "node %s has no address: %s hashes \"host:port\"", n->id,
                                       name);
     }

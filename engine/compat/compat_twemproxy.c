@@ -24,6 +24,7 @@ static const plc_compat_hash_entry hashes[] = {
 const plc_compat_program plc_compat_twemproxy = {
     .id = PLC_COMPAT_TWEMPROXY,
     .name = "twemproxy",
+    .title = "twemproxy",
     .distributions = distributions,
     .ndistributions = sizeof distributions / sizeof distributions[0],
     .hashes = hashes,
