@@ -127,7 +127,8 @@ uint32_t plc_compat_layout_mismatch(const plc_compat_layout *l, const unsigned c
 uint32_t plc_compat_key_hash(const plc_compat_layout *l, const void *key, size_t len);
 
 /* Narrow *key to the bytes between the first `open` and the first `close`
- * after it, when there is at least one (twemproxy hash_tag, Redis {tag}). */
+ * after it, when there is at least one (twemproxy hash_tag, Redis {tag}):
+ * compat_layout_kit.c. */
 void plc_compat_tag(char open, char close, const unsigned char **key, size_t *len);
 
 /* The index into l->points / l->owners that a hash selects: lower_bound

@@ -106,26 +106,53 @@ int plc_compat_haproxy_ring(const plc_compat_config *c, const plc_compat_layout 
     return rc ? rc : add_midpoints(a);
 }
 
-uint32_t plc_compat_haproxy_gcd(const plc_compat_config *c)
+/* ---- haproxy's ops (compat_program.h) ---- */
+
+static int haproxy_size(const plc_compat_config *c, const plc_compat_layout *l, uint64_t *n)
 {
-    uint32_t g = c->nodes[0].weight;
-    for (uint32_t i = 1; i < c->nnodes && g > 1; i++) {
-        uint32_t w = c->nodes[i].weight;
-        while (w) {
-            uint32_t t = g % w;
-            g = w;
-            w = t;
-        }
-    }
-    return g;
+    uint64_t total;
+    int rc = plc_compat_check_weights(c, PLC_HAPROXY_MAX_WEIGHT, &total);
+    if (rc)
+        return rc;
+    if (l->distribution == PLC_CD_MAP_BASED)
+        *n = total / plc_compat_haproxy_gcd(c);
+    else
+        *n = 32u * total; /* 16 per unit of weight, and as many midpoints */
+    return 0;
 }
 
-/* ---- haproxy's ops (compat_program.h) ---- */
+/* Its server ids, then its ring (with midpoints) or its map. */
+static int haproxy_build(const plc_compat_config *c, plc_compat_layout *l, uint64_t max_points)
+{
+    l->hash_ids = plc_malloc(sizeof *l->hash_ids * c->nnodes);
+    if (!l->hash_ids)
+        return PLACER_ENOMEM;
+    int rc = plc_compat_haproxy_ids(c, l->hash_ids);
+    uint64_t n;
+    if (!rc)
+        rc = haproxy_size(c, l, &n);
+    if (!rc && n > max_points)
+        rc = PLACER_ETOOMANY;
+    if (rc)
+        return rc;
+    if (l->distribution == PLC_CD_MAP_BASED)
+        return plc_compat_haproxy_map_table(c, l, max_points);
+    plc_compat_points a;
+    if ((rc = plc_compat_ring_room(l, &a, n)) != 0)
+        return rc;
+    return plc_compat_ring_finish(l, &a, plc_compat_haproxy_ring(c, l, &a), NULL);
+}
+
+static uint32_t haproxy_key_hash(const plc_compat_layout *l, const unsigned char *k, size_t len)
+{
+    uint32_t h = plc_compat_hash_function(l->key_hash)(k, len);
+    return l->avalanche ? plc_hash_haproxy_full(h) : h;
+}
 
 static const plc_compat_distribution haproxy_distributions[] = {
     /* hash-type's default function is sdbm */
-    {"consistent", PLC_CD_CONSISTENT, PLC_CL_RING, PLC_CH_HAP_SDBM},
-    {"map-based", PLC_CD_MAP_BASED, PLC_CL_TABLE, PLC_CH_HAP_SDBM},
+    {"consistent", PLC_CD_CONSISTENT, PLC_CL_RING, PLC_CH_HAP_SDBM, 0},
+    {"map-based", PLC_CD_MAP_BASED, PLC_CL_TABLE, PLC_CH_HAP_SDBM, 0},
 };
 
 static const plc_compat_hash_entry haproxy_hashes[] = {
@@ -144,6 +171,9 @@ const plc_compat_program plc_compat_haproxy = {
     .nhashes = sizeof haproxy_hashes / sizeof haproxy_hashes[0],
     .max_weight = PLC_HAPROXY_MAX_WEIGHT,
     .max_hash_id = PLC_HAPROXY_MAX_ID,
+    .size = haproxy_size,
+    .build = haproxy_build,
+    .key_hash = haproxy_key_hash,
     .fields = PLC_CF_HASH_ID | PLC_CF_AVALANCHE | PLC_CF_KEY_RULE | PLC_CF_BALANCE_FACTOR,
     .importer = "import-haproxy",
 };

@@ -150,3 +150,42 @@ int plc_compat_haproxy_map_fill(const plc_compat_config *c, uint32_t div, uint32
     plc_free(m.at);
     return rc;
 }
+
+uint32_t plc_compat_haproxy_gcd(const plc_compat_config *c)
+{
+    uint32_t g = c->nodes[0].weight;
+    for (uint32_t i = 1; i < c->nnodes && g > 1; i++) {
+        uint32_t w = c->nodes[i].weight;
+        while (w) {
+            uint32_t t = g % w;
+            g = w;
+            w = t;
+        }
+    }
+    return g;
+}
+
+int plc_compat_haproxy_map_table(const plc_compat_config *c, plc_compat_layout *l,
+                                 uint64_t total_cap)
+{
+    uint64_t total;
+    int rc = plc_compat_check_weights(c, PLC_HAPROXY_MAX_WEIGHT, &total);
+    if (rc)
+        return rc;
+    uint32_t div = plc_compat_haproxy_gcd(c); /* lb_map.c: weights over their greatest common divisor */
+    total /= div;
+    /* the slots made, as the size counts them (over the gcd): the bound a
+     * decoder sets is exactly that */
+    if (total > total_cap)
+        return PLACER_ETOOMANY;
+    l->kind = PLC_CL_TABLE;
+    l->n = (uint32_t)total;
+    l->owners = plc_malloc(sizeof *l->owners * l->n);
+    if (!l->owners)
+        return PLACER_ENOMEM;
+    if (l->n == 1) {
+        l->owners[0] = 0; /* recalc_server_map()'s tot == 1 case */
+        return 0;
+    }
+    return plc_compat_haproxy_map_fill(c, div, l->n, l->owners);
+}

@@ -1,11 +1,13 @@
 /*
  * compat_layout_kit.c -- what every program's layout shares
  * (compat_layout_kit.h): the stable sort of the points, the "host:port"
- * split and the weight checks.
+ * split and the weight checks, a ring's room and finish, and the hash tag
+ * cut (compat.h) of the key hashes.
  */
 #include <stdint.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "compat_layout_kit.h"
 #include "placer.h"
 
@@ -73,4 +75,60 @@ int plc_compat_check_weights(const plc_compat_config *c, uint32_t max, uint64_t 
     }
     *total = t;
     return 0;
+}
+
+/* The part of the key between the first `open` and the first `close` after
+ * it, when that part is not empty (twemproxy's hash_tag, Redis' {tag}). */
+void plc_compat_tag(char open, char close, const unsigned char **key, size_t *len)
+{
+    const unsigned char *k = *key;
+    if (!*len)
+        return;
+    const unsigned char *s = memchr(k, (unsigned char)open, *len);
+    if (!s)
+        return;
+    const unsigned char *end = k + *len;
+    const unsigned char *e = memchr(s + 1, (unsigned char)close, (size_t)(end - (s + 1)));
+    if (!e || e - s <= 1)
+        return;
+    *key = s + 1;
+    *len = (size_t)(e - (s + 1));
+}
+
+int plc_compat_ring_room(plc_compat_layout *l, plc_compat_points *a, uint64_t size)
+{
+    l->kind = PLC_CL_RING;
+    /* Room for the points (haproxy's midpoints included: the size counts
+     * them), and as much again for the sort. */
+    a->n = 0;
+    a->cap = (uint32_t)size;
+    a->v = plc_malloc(sizeof *a->v * 2 * (size ? size : 1));
+    return a->v ? 0 : PLACER_ENOMEM;
+}
+
+int plc_compat_ring_finish(plc_compat_layout *l, plc_compat_points *a, int rc,
+                           plc_compat_sorted_fn *sorted)
+{
+    if (!rc && a->n == 0)
+        rc = PLACER_EINVAL; /* every weight rounded to no point */
+    /* points appended after sorted ones (haproxy's midpoints) keep array
+     * order equal to insertion order among equal values */
+    if (!rc)
+        rc = plc_compat_points_sort(a);
+    if (!rc && sorted)
+        sorted(a);
+    if (!rc) {
+        l->n = a->n;
+        l->points = plc_malloc(sizeof *l->points * a->n);
+        l->owners = plc_malloc(sizeof *l->owners * a->n);
+        if (!l->points || !l->owners)
+            rc = PLACER_ENOMEM;
+    }
+    for (uint32_t j = 0; !rc && j < a->n; j++) {
+        l->points[j] = (uint32_t)a->v[j].token;
+        l->owners[j] = a->v[j].owner;
+    }
+    plc_free(a->v);
+    a->v = NULL;
+    return rc;
 }

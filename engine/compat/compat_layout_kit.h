@@ -75,6 +75,15 @@ static inline size_t plc_compat_printed_len(const char *s, size_t n)
  * 0, or PLACER_EINVAL without a host or a port in 0 .. 65535. */
 int plc_compat_split_address(const plc_compat_node *nd, size_t *host_len, uint32_t *port);
 
+/* A ring's room for size points (l->kind set), and its finish once the
+ * program has pushed its points (rc: the program's result): none is
+ * PLACER_EINVAL, else they are sorted, `sorted` (or NULL) sees them, and
+ * they become l->points and l->owners. The room is freed either way. */
+typedef void plc_compat_sorted_fn(plc_compat_points *a);
+int plc_compat_ring_room(plc_compat_layout *l, plc_compat_points *a, uint64_t size);
+int plc_compat_ring_finish(plc_compat_layout *l, plc_compat_points *a, int rc,
+                           plc_compat_sorted_fn *sorted);
+
 /* Every weight of c in 1 .. max (else PLACER_EINVAL); their sum into *total. */
 int plc_compat_check_weights(const plc_compat_config *c, uint32_t max, uint64_t *total);
 

@@ -44,22 +44,28 @@ int plc_compat_nginx_ring(const plc_compat_config *c, const plc_compat_nginx_poo
 void plc_compat_nginx_drop_repeats(plc_compat_points *a);
 
 /* compat_haproxy.c: the server ids haproxy gives (ids[i] of node i), the
- * consistent ring's points with every gap's midpoint, and the weights'
- * greatest common divisor (the map's). */
+ * consistent ring's points with every gap's midpoint. */
 int plc_compat_haproxy_ids(const plc_compat_config *c, uint32_t *ids);
 int plc_compat_haproxy_ring(const plc_compat_config *c, const plc_compat_layout *l,
                             plc_compat_points *a);
-uint32_t plc_compat_haproxy_gcd(const plc_compat_config *c);
 
-/* compat_haproxy_map.c: the map's tot slots, the weights over div. */
+/* compat_haproxy_map.c: the weights' greatest common divisor (the map's)
+ * and the map's tot slots, the weights over div. */
+uint32_t plc_compat_haproxy_gcd(const plc_compat_config *c);
 int plc_compat_haproxy_map_fill(const plc_compat_config *c, uint32_t div, uint32_t tot,
                                 uint32_t *owners);
 
-/* compat_tables.c: the table of a modula, plain-hash or map distribution
- * into l (order: twemproxy's server order, or NULL for the configuration's;
- * PLACER_ETOOMANY over total_cap slots). */
+/* compat_tables.c: a table of each node `weight` times, in order (order:
+ * twemproxy's server order, or NULL for the configuration's), into l:
+ * twemproxy's modula and nginx's plain hash. PLACER_ETOOMANY over
+ * total_cap slots. */
 int plc_compat_table_build(const plc_compat_config *c, plc_compat_layout *l, const uint32_t *order,
                            uint64_t total_cap);
+
+/* compat_haproxy_map.c: haproxy's map-based table into l (PLACER_ETOOMANY
+ * over total_cap slots). */
+int plc_compat_haproxy_map_table(const plc_compat_config *c, plc_compat_layout *l,
+                                 uint64_t total_cap);
 
 /* compat_redis.c: Redis' slot table into l (plc_compat_redis_even_split,
  * compat.h, when c has no slot owners). */

@@ -153,9 +153,66 @@ void plc_compat_nginx_drop_repeats(plc_compat_points *a)
 
 /* ---- nginx's ops (compat_program.h) ---- */
 
+static int nginx_layout_size(const plc_compat_config *c, const plc_compat_layout *l,
+                             const plc_compat_nginx_pool *pool, uint64_t *n)
+{
+    uint64_t total;
+    int rc = plc_compat_check_weights(c, UINT32_MAX, &total);
+    if (rc)
+        return rc;
+    if (l->distribution == PLC_CD_HASH) {
+        *n = total;
+        return 0;
+    }
+    return plc_compat_nginx_size(c, pool, n);
+}
+
+/* The ring's size needs the servers' chains (plc_compat_nginx_pool). */
+static int nginx_size(const plc_compat_config *c, const plc_compat_layout *l, uint64_t *n)
+{
+    plc_compat_nginx_pool pool = {NULL, NULL};
+    int rc = 0;
+    if (l->distribution == PLC_CD_CONSISTENT)
+        rc = plc_compat_nginx_pool_make(c, &pool);
+    if (!rc)
+        rc = nginx_layout_size(c, l, &pool, n);
+    plc_compat_nginx_pool_free(&pool);
+    return rc;
+}
+
+static int nginx_build(const plc_compat_config *c, plc_compat_layout *l, uint64_t max_points)
+{
+    if (l->distribution == PLC_CD_HASH) {
+        uint64_t n;
+        int rc = nginx_layout_size(c, l, NULL, &n);
+        if (!rc && n > max_points)
+            rc = PLACER_ETOOMANY;
+        return rc ? rc : plc_compat_table_build(c, l, NULL, max_points);
+    }
+    plc_compat_nginx_pool pool = {NULL, NULL};
+    uint64_t n;
+    int rc = plc_compat_nginx_pool_make(c, &pool);
+    if (!rc)
+        rc = nginx_layout_size(c, l, &pool, &n);
+    if (!rc && n > max_points)
+        rc = PLACER_ETOOMANY;
+    plc_compat_points a;
+    if (!rc && (rc = plc_compat_ring_room(l, &a, n)) == 0)
+        rc = plc_compat_ring_finish(l, &a, plc_compat_nginx_ring(c, &pool, &a),
+                                    plc_compat_nginx_drop_repeats);
+    plc_compat_nginx_pool_free(&pool);
+    return rc;
+}
+
+static uint32_t nginx_key_hash(const plc_compat_layout *l, const unsigned char *k, size_t len)
+{
+    uint32_t h = plc_hash_crc32_ieee(k, len);
+    return l->distribution == PLC_CD_HASH ? (h >> 16) & 0x7fffu : h;
+}
+
 static const plc_compat_distribution nginx_distributions[] = {
-    {"consistent", PLC_CD_CONSISTENT, PLC_CL_RING, PLC_CH_NGX_CRC32}, /* hash $key consistent */
-    {"hash", PLC_CD_HASH, PLC_CL_TABLE, PLC_CH_NGX_CRC32},            /* plain hash $key */
+    {"consistent", PLC_CD_CONSISTENT, PLC_CL_RING, PLC_CH_NGX_CRC32, 0}, /* hash $key consistent */
+    {"hash", PLC_CD_HASH, PLC_CL_TABLE, PLC_CH_NGX_CRC32, 15},        /* plain hash $key */
 };
 
 static const plc_compat_hash_entry nginx_hashes[] = {{"crc32", PLC_CH_NGX_CRC32}};
@@ -169,6 +226,10 @@ const plc_compat_program plc_compat_nginx = {
     .hashes = nginx_hashes,
     .nhashes = 1,
     .max_weight = UINT32_MAX,
+    .size = nginx_size,
+    .build = nginx_build,
+    .key_hash = nginx_key_hash,
     .fields = PLC_CF_ADDRESS,
+    .size_is_bound = 1, /* equal points of different chains are dropped */
     .importer = "import-nginx",
 };

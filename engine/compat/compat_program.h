@@ -43,6 +43,10 @@ typedef struct plc_compat_distribution {
     int id;       /* PLC_CD_* */
     int kind;     /* PLC_CL_RING or PLC_CL_TABLE */
     int key_hash; /* PLC_CH_*: the default with this distribution */
+    /* The width of the key's hash with this distribution when the program
+     * narrows it whatever the function (nginx's plain hash keeps 15 bits);
+     * 0: the function's own (32, or 15 for the 15-bit crc32). */
+    unsigned hash_bits;
 } plc_compat_distribution;
 
 /* A key hash name the program takes ("key_hash" in membership files, its
@@ -97,6 +101,10 @@ typedef struct plc_compat_program {
     uint32_t max_hash_id;
     uint32_t max_name_len;
     unsigned fields; /* PLC_CF_* */
+    /* 1 when size is an upper bound of a ring's points (the program drops
+     * repeated points: nginx): a decoder then allows a file's ring up to
+     * twice its listed points + 4,096 before rebuilding it. */
+    int size_is_bound;
 
     /* The number of points (ring) or slots (table) the build of c would
      * make, from the weights alone, into *n (an upper bound where the

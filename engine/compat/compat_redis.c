@@ -52,9 +52,29 @@ int plc_compat_redis_table(const plc_compat_config *c, plc_compat_layout *l)
 
 /* ---- Redis Cluster's ops (compat_program.h) ---- */
 
+static int redis_size(const plc_compat_config *c, const plc_compat_layout *l, uint64_t *n)
+{
+    (void)c, (void)l;
+    *n = PLC_REDIS_SLOTS;
+    return 0;
+}
+
+static int redis_build(const plc_compat_config *c, plc_compat_layout *l, uint64_t max_points)
+{
+    (void)max_points; /* always its 16384 slots */
+    return plc_compat_redis_table(c, l);
+}
+
+static uint32_t redis_key_hash(const plc_compat_layout *l, const unsigned char *k, size_t len)
+{
+    (void)l;
+    plc_compat_tag('{', '}', &k, &len);
+    return plc_hash_redis_crc16(k, len) & (PLC_REDIS_SLOTS - 1u);
+}
+
 /* Slots, no distribution to choose. */
 static const plc_compat_distribution redis_slots[] = {
-    {NULL, PLC_CD_DEFAULT, PLC_CL_TABLE, PLC_CH_REDIS_CRC16},
+    {NULL, PLC_CD_DEFAULT, PLC_CL_TABLE, PLC_CH_REDIS_CRC16, 0},
 };
 
 static const plc_compat_hash_entry redis_hashes[] = {{"crc16", PLC_CH_REDIS_CRC16}};
@@ -69,6 +89,9 @@ const plc_compat_program plc_compat_redis = {
     .nhashes = 1,
     .tag = "{}",
     .max_weight = 0,
+    .size = redis_size,
+    .build = redis_build,
+    .key_hash = redis_key_hash,
     .fields = PLC_CF_SLOTS | PLC_CF_MOVES,
     .importer = "import-redis",
 };

@@ -34,6 +34,9 @@ _Static_assert(NPROGRAMS == PLC_COMPAT_COUNT_ - 1, "one registry line per PLC_CO
 
 const plc_compat_program *plc_compat_program_get(int id)
 {
+    /* the lines are in id order: the id's own line first */
+    if (id >= 1 && (size_t)id <= NPROGRAMS && programs[id - 1]->id == id)
+        return programs[id - 1];
     for (size_t i = 0; i < NPROGRAMS; i++)
         if (programs[i]->id == id)
             return programs[i];
