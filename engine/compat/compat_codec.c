@@ -9,6 +9,7 @@
  */
 #include "codec_decode.h"
 #include "compat_index.h"
+#include "compat_program.h"
 #include "compat_snapshot.h"
 #include "strategy_ops.h"
 
@@ -78,9 +79,10 @@ void plc_compat_decode_sections(int transition, unsigned *must, unsigned *may)
  * resolved, and whether each is a ring. */
 static int distribution_ok(uint32_t program, uint32_t d, int *ring)
 {
-    *ring = d == PLC_CD_KETAMA_WEIGHTED || d == PLC_CD_KETAMA || d == PLC_CD_CONSISTENT;
-    const char *name = plc_compat_distribution_name((int)d);
-    return name && placer_compat_has_distribution((int)program, name);
+    const plc_compat_distribution *e =
+        d ? plc_compat_program_distribution(plc_compat_program_get((int)program), (int)d) : NULL;
+    *ring = e && e->kind == PLC_CL_RING;
+    return e != NULL;
 }
 
 static int key_hash_ok(uint32_t program, int ch)
@@ -138,7 +140,8 @@ int plc_compat_decode_check(plc_dec *d, const placer_builder *b)
         f[i] = plc_rd32(cfg->p + 4 * i);
     uint32_t program = f[F_PROGRAM];
     int ring;
-    if (program < PLACER_COMPAT_LIBMEMCACHED || program > PLACER_COMPAT_HAPROXY)
+    const plc_compat_program *p = plc_compat_program_get((int)program);
+    if (!p || (p->fields & PLC_CF_SLOTS))
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: program %u (Redis is partitions)",
                             program);
     if (!distribution_ok(program, f[F_DISTRIBUTION], &ring))
@@ -147,11 +150,11 @@ int plc_compat_decode_check(plc_dec *d, const placer_builder *b)
     if (!key_hash_ok(program, PLC_CH_OF_KEY_HASH((int)d->key_hash)))
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: %s has no key hash %u",
                             placer_compat_name((int)program), d->key_hash);
-    if (f[F_AVALANCHE] > 1 || (f[F_AVALANCHE] && program != PLACER_COMPAT_HAPROXY))
+    if (f[F_AVALANCHE] > 1 || (f[F_AVALANCHE] && !(p->fields & PLC_CF_AVALANCHE)))
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: avalanche %u with %s", f[F_AVALANCHE],
                             placer_compat_name((int)program));
     int tag = f[F_TAG_OPEN] || f[F_TAG_CLOSE];
-    if (tag && (program != PLACER_COMPAT_TWEMPROXY || !f[F_TAG_OPEN] || !f[F_TAG_CLOSE] ||
+    if (tag && (!(p->fields & PLC_CF_HASH_TAG) || !f[F_TAG_OPEN] || !f[F_TAG_CLOSE] ||
                 f[F_TAG_OPEN] > 255 || f[F_TAG_CLOSE] > 255))
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: hash tag %u %u with %s", f[F_TAG_OPEN],
                             f[F_TAG_CLOSE], placer_compat_name((int)program));
@@ -159,7 +162,7 @@ int plc_compat_decode_check(plc_dec *d, const placer_builder *b)
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: layout kind %u for distribution %s",
                             f[F_KIND], plc_compat_distribution_name((int)f[F_DISTRIBUTION]));
     int source_hash = PLC_CH_OF_KEY_HASH((int)d->key_hash) == PLC_CH_HAP_SOURCE;
-    if (rule.kind && (program != PLACER_COMPAT_HAPROXY ||
+    if (rule.kind && (!(p->fields & PLC_CF_KEY_RULE) ||
                       (rule.kind == PLC_KR_SOURCE) != source_hash))
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: key rule %u with %s, key hash %u",
                             rule.kind, placer_compat_name((int)program), d->key_hash);
@@ -187,7 +190,7 @@ int plc_compat_decode_check(plc_dec *d, const placer_builder *b)
     int err = plc_dec_check_owners(d, b, own->p, own->count, 0, 0, "compat point");
     if (err)
         return err;
-    int haproxy = program == PLACER_COMPAT_HAPROXY;
+    int haproxy = (p->fields & PLC_CF_HASH_ID) != 0; /* the programs that number servers */
     const plc_sec *ids = &d->s[PLC_SEC_COMPAT_HASH_IDS];
     if (d->have[PLC_SEC_COMPAT_HASH_IDS] != haproxy || (haproxy && ids->count != d->nnodes))
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: server ids %s",
@@ -232,7 +235,7 @@ static int same_layout(plc_dec *d, const plc_compat_layout *l)
 static uint64_t rebuild_bound(const plc_dec *d, const placer_builder *b, int ring)
 {
     uint64_t listed = d->s[PLC_SEC_COMPAT_OWNERS].count;
-    return ring && b->compat == PLACER_COMPAT_NGINX ? 2 * listed + 4096u : listed;
+    return ring && plc_compat_program_get(b->compat)->size_is_bound ? 2 * listed + 4096u : listed;
 }
 
 int plc_compat_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, placer_snapshot **out)

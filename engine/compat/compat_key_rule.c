@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compat_index.h"
+#include "compat_program.h"
 #include "compat_snapshot.h"
 #include "strategy_ops.h"
 #include "validate.h"
@@ -18,7 +19,8 @@ int placer_builder_set_key_rule(placer_builder *b, const char *rule)
     char why[sizeof b->why_buf];
     if (plc_key_rule_parse(rule, &r, why, sizeof why))
         return plc_builder_refuse(b, "%s", why);
-    if (r.kind && b->compat != PLACER_COMPAT_HAPROXY)
+    const plc_compat_program *p = plc_compat_program_get(b->compat);
+    if (r.kind && !(p && (p->fields & PLC_CF_KEY_RULE)))
         return plc_builder_refuse(b, "a key rule (\"%s\") is haproxy's balance: set the haproxy "
                                      "mode first (nginx hashes its evaluated key as given, "
                                      "twemproxy's rule is hash_tag)", rule);
@@ -30,15 +32,18 @@ int plc_compat_check_key_rule(placer_builder *b)
 {
     int source_hash = b->compat_hash == PLC_CH_HAP_SOURCE;
     uint32_t kind = b->key_rule.kind;
-    if (kind && b->compat != PLACER_COMPAT_HAPROXY)
-        return plc_builder_refuse(b, "a key rule with %s: only haproxy has one",
-                                  placer_compat_name(b->compat));
+    const plc_compat_program *p = plc_compat_program_get(b->compat);
+    if (kind && !(p->fields & PLC_CF_KEY_RULE))
+        return plc_builder_refuse(b, "a key rule with %s: only %s has one", p->name,
+                                  plc_compat_program_with(PLC_CF_KEY_RULE)->name);
     if (kind == PLC_KR_SOURCE && !source_hash)
-        return plc_builder_refuse(b, "key rule \"source\" with key hash %s: balance source hashes "
-                                     "the address by key hash \"source\"",
-                                  plc_compat_hash_name(PLACER_COMPAT_HAPROXY,
-                                                       b->compat_hash ? b->compat_hash
-                                                                      : PLC_CH_HAP_SDBM));
+        return plc_builder_refuse(
+            b, "key rule \"source\" with key hash %s: balance source hashes the address by key "
+               "hash \"source\"",
+            plc_compat_hash_name(b->compat,
+                                 b->compat_hash ? b->compat_hash
+                                                : plc_compat_program_distribution(p, b->compat_dist)
+                                                      ->key_hash));
     if (kind && kind != PLC_KR_SOURCE && source_hash)
         return plc_builder_refuse(b, "key hash \"source\" with key rule \"%s\": the source hash "
                                      "reads an address (key rule \"source\")",

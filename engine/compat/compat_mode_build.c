@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "compat_program.h"
 #include "compat_snapshot.h"
 #include "strategy_ops.h"
 #include "validate.h"
@@ -20,7 +21,8 @@
 /* The settings of placer's own placement that the mode has no room for. */
 static int check_settings(placer_builder *b, const char *name)
 {
-    int redis = b->compat == PLACER_COMPAT_REDIS;
+    /* a program of fixed slots is placer's partitions (Redis Cluster) */
+    int redis = (plc_compat_program_get(b->compat)->fields & PLC_CF_SLOTS) != 0;
     int own = redis ? PLACER_PARTITIONS : PLACER_EMULATED;
     if (b->strategy_set && b->strategy != own)
         return plc_builder_refuse(b, "strategy %s with %s: the mode's is %s",
@@ -93,7 +95,7 @@ int plc_compat_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
         rc = plc_compat_check_key_rule(b);
     if (rc)
         return rc;
-    if (b->compat == PLACER_COMPAT_REDIS)
+    if (plc_compat_program_get(b->compat)->fields & PLC_CF_SLOTS)
         return build_redis(b, epoch, out);
     return plc_compat_snapshot_build(b, plc_strategy_get(PLACER_EMULATED), epoch, out);
 }

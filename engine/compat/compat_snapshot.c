@@ -29,7 +29,7 @@ int placer_snapshot_compat(const placer_snapshot *s)
 
 const char *placer_snapshot_compat_distribution(const placer_snapshot *s)
 {
-    if (!s || !s->compat || s->compat->layout.program == PLACER_COMPAT_REDIS)
+    if (!s || !s->compat) /* (Redis' slots: no name, no distribution) */
         return NULL;
     return plc_compat_distribution_name(s->compat->layout.distribution);
 }

@@ -14,6 +14,7 @@
 #include "alloc.h"
 #include "compat_index.h"
 #include "fastrange.h"
+#include "compat_program.h"
 #include "compat_snapshot.h"
 #include "strategy_ops.h"
 
@@ -78,14 +79,16 @@ static uint32_t compat_replicas(const placer_snapshot *s, uint64_t h, uint32_t *
     return plc_replicas_walk_flat(s, l->owners, l->n, slot_of(s, h), out, want, zones);
 }
 
-/* The width of the program's key hash: nginx's plain hash and the 15-bit
- * crc32 (libmemcached "crc", twemproxy crc32) keep 15 bits, the others 32
- * (compat_lookup.c). */
+/* The width of the program's key hash: its distribution's (nginx's plain
+ * hash keeps 15 bits), else the 15-bit crc32's (libmemcached "crc",
+ * twemproxy crc32) or 32 (compat_program.h). */
 static unsigned hash_bits(const plc_compat_layout *l)
 {
-    int narrow = (l->program == PLC_COMPAT_NGINX && l->distribution == PLC_CD_HASH) ||
-                 (l->program != PLC_COMPAT_NGINX && l->key_hash == PLC_CH_CRC32);
-    return narrow ? 15 : 32;
+    const plc_compat_distribution *d =
+        plc_compat_program_distribution(plc_compat_program_get(l->program), l->distribution);
+    if (d && d->hash_bits)
+        return d->hash_bits;
+    return l->key_hash == PLC_CH_CRC32 ? 15 : 32;
 }
 
 /* Rings are ranges (of the space where hash h is h << 32); a table placed
