@@ -33,8 +33,8 @@
 #include "import_set.h"
 #include "placer_control.h"
 
-#define MAX_ID 1048575u   /* placer's haproxy ids (id * 4096 + j must not wrap) */
-#define MAX_WEIGHT 256    /* haproxy's SRV_UWGHT_MAX */
+#define MAX_ID PLACER_HAPROXY_MAX_ID              /* placer's haproxy ids (placer.h) */
+#define MAX_WEIGHT ((int)PLACER_HAPROXY_MAX_WEIGHT) /* haproxy's SRV_UWGHT_MAX (placer.h) */
 #define MAX_DEFAULTS 32
 #define NAME_MAX_LEN 128
 #define MAX_NESTED_IF 100 /* haproxy 2.6's limit */

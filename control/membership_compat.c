@@ -16,10 +16,11 @@
 #include "membership_ctx.h"
 #include "placer_control.h"
 
-#define REDIS_SLOTS 16384u
-#define HAPROXY_MAX_ID 1048575u
-#define HAPROXY_MAX_WEIGHT 256u
-#define TWEMPROXY_HOSTLEN 86u /* nutcracker's KETAMA_MAX_HOSTLEN, NUL included */
+/* the programs' limits: placer.h's */
+#define REDIS_SLOTS PLACER_REDIS_SLOTS
+#define HAPROXY_MAX_ID PLACER_HAPROXY_MAX_ID
+#define HAPROXY_MAX_WEIGHT PLACER_HAPROXY_MAX_WEIGHT
+#define TWEMPROXY_HOSTLEN PLACER_TWEMPROXY_MAX_HOSTLEN
 
 /* Every name a program may call a distribution or key hash; each program
  * takes some (placer_compat_has_*), and messages list those. */

@@ -589,6 +589,15 @@ PLACER_API int placer_builder_set_compat(placer_builder *b, int program,
  * are PLACER_EINVAL at build, as is an id in any other mode. */
 PLACER_API int placer_builder_set_hash_id(placer_builder *b, uint32_t node, uint32_t hash_id);
 
+/* The programs' limits, stated once for libplacer, membership files and
+ * the importers: haproxy's server ids (placer's: id * 4096 + point must
+ * stay below 2^32) and weights (its SRV_UWGHT_MAX), Redis Cluster's slots,
+ * twemproxy's point names (its KETAMA_MAX_HOSTLEN, the NUL included). */
+#define PLACER_HAPROXY_MAX_ID 1048575u
+#define PLACER_HAPROXY_MAX_WEIGHT 256u
+#define PLACER_REDIS_SLOTS 16384u
+#define PLACER_TWEMPROXY_MAX_HOSTLEN 86u
+
 /* The program's key rule: how it turns a request into the bytes it hashes
  * (docs/COMPAT.md, "The key rule"), in haproxy's `balance` words:
  * "source" (a dotted IPv4 or an IPv6 address -> its 4 or 16 bytes in

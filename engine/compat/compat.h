@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "compat_hash.h"
+#include "placer.h"
 
 /* Program ids: the public PLACER_COMPAT_* (compat_registry.c asserts they
  * are equal); each program's ops are compat_program.h's, listed in
@@ -48,10 +49,12 @@ enum {
 
 enum { PLC_CL_RING = 1, PLC_CL_TABLE = 2 };
 
-#define PLC_REDIS_SLOTS 16384u
-#define PLC_HAPROXY_MAX_ID 1048575u   /* puid * 4096 + node stays below 2^32 */
-#define PLC_HAPROXY_MAX_WEIGHT 256u
-#define PLC_TWEMPROXY_MAX_HOSTLEN 86u /* KETAMA_MAX_HOSTLEN, with its NUL */
+/* The programs' limits (placer.h states them; the programs' ops carry
+ * them, compat_program.h). */
+#define PLC_REDIS_SLOTS PLACER_REDIS_SLOTS
+#define PLC_HAPROXY_MAX_ID PLACER_HAPROXY_MAX_ID
+#define PLC_HAPROXY_MAX_WEIGHT PLACER_HAPROXY_MAX_WEIGHT
+#define PLC_TWEMPROXY_MAX_HOSTLEN PLACER_TWEMPROXY_MAX_HOSTLEN
 
 typedef struct plc_compat_node {
     const char *id;      /* twemproxy: the name it hashes */
