@@ -32,12 +32,12 @@ SCANNED = ("engine", "control", "cli", "simd", "python/placer")
 REGISTRY = "engine/compat/compat_registry.c"
 DEFINED = ("engine/compat/compat.h", "include/placer.h")
 
-# Callers still comparing ids: the layout index's kernel choice, Redis'
-# slot hash for partitions snapshots, and the public-API callers (control,
-# CLI), which need a public way to ask for a program's fields first.
+# Callers still comparing ids: the layout index's kernel choice, the
+# partitions strategy's check that its Redis hash comes with Redis, and
+# the public-API callers (control, CLI), which need a public way to ask
+# for a program's fields first.
 PENDING = {
     "engine/compat/compat_index.c": 9,
-    "engine/compat/compat_snapshot.c": 1,
     "engine/strategies/strategy_partitions.c": 1,
     "control/membership_compat.c": 10,
     "cli/cmd_stats.c": 3,

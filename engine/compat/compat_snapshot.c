@@ -8,6 +8,7 @@
 
 #include "alloc.h"
 #include "compat_index.h"
+#include "compat_program.h"
 #include "compat_snapshot.h"
 #include "strategy_ops.h"
 
@@ -95,10 +96,12 @@ int plc_compat_same_positions(const placer_snapshot *a, const placer_snapshot *b
     if (!x || !y)
         return x == y;
     const plc_compat_layout *l = &x->layout, *m = &y->layout;
+    const plc_compat_program *p = plc_compat_program_get(l->program);
     return l->program == m->program && l->distribution == m->distribution &&
            l->key_hash == m->key_hash && l->avalanche == m->avalanche &&
            l->hash_tag[0] == m->hash_tag[0] && l->hash_tag[1] == m->hash_tag[1] &&
-           (l->program == PLC_COMPAT_REDIS || (l->nnodes == 1) == (m->nnodes == 1));
+           ((p && (p->fields & PLC_CF_SLOTS)) || /* slots: no one-server rule */
+            (l->nnodes == 1) == (m->nnodes == 1));
 }
 
 void plc_compat_release(placer_snapshot *s)
