@@ -78,7 +78,7 @@ static void one_cluster(int hosts, int racks, int tokens, int rule, int rf)
     CHECK(ring && b);
     CHECK(placer_builder_set_key_hash(b, PLACER_HASH_CASSANDRA_MURMUR3) == 0);
     for (int h = 0; h < hosts; h++) {
-        char id[16], zone[8];
+        char id[32], zone[24];
         rack[h] = (int)(next_rand() % (uint64_t)racks);
         if (h < racks)
             rack[h] = h; /* every rack has a host */
