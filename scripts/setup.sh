@@ -29,6 +29,8 @@ packages=(
   libmemcached-dev python3-scipy python3-numpy
   # tests/ and bench/: zlib's crc32() is the oracle and the peer of placer_crc32
   zlib1g-dev
+  # tests/test_compat_kafka.c: librdkafka's own producer partitioners
+  librdkafka-dev
   # tests/test_man.sh renders the man pages (groff -man)
   groff-base
   # tests/test_cli_lookup_writes.sh counts placer lookup's write() calls

@@ -1,0 +1,127 @@
+/*
+ * kafka_partitioner.c -- librdkafka 2.0's producer partitioners
+ * (rdkafka_msg.c, rdmurmur2.c, rdfnv1a.c, rdcrc32.h), written from their
+ * rules; kafka_partitioner.h says what each computes.
+ *
+ * The quirks are the point: murmur2 masks the sign bit (Java's toPositive,
+ * not Math.abs); fnv1a takes the absolute value of the signed hash, so
+ * INT32_MIN keeps its bit 31 and the remainder is taken of 2^31; the three
+ * remainders are unsigned (the int32_t partition count is converted).
+ */
+#include "kafka_partitioner.h"
+
+#include <string.h>
+
+#include "placer.h"
+
+static inline uint32_t load_le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+uint32_t plc_kafka_murmur2(const void *key, size_t len)
+{
+    const unsigned char *p = key;
+    const uint32_t m = 0x5bd1e995u;
+    uint32_t h = 0x9747b28cu ^ (uint32_t)len;
+    while (len >= 4) {
+        uint32_t k = load_le32(p);
+        k *= m;
+        k ^= k >> 24;
+        k *= m;
+        h *= m;
+        h ^= k;
+        p += 4;
+        len -= 4;
+    }
+    switch (len) {
+    case 3:
+        h ^= (uint32_t)p[2] << 16;
+        /* fall through */
+    case 2:
+        h ^= (uint32_t)p[1] << 8;
+        /* fall through */
+    case 1:
+        h ^= p[0];
+        h *= m;
+        break;
+    default:
+        break;
+    }
+    h ^= h >> 13;
+    h *= m;
+    h ^= h >> 15;
+    return h;
+}
+
+uint32_t plc_kafka_fnv1a(const void *key, size_t len)
+{
+    const unsigned char *p = key;
+    uint32_t h = 0x811c9dc5u;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 0x01000193u;
+    }
+    /* if (h < 0) h = -h on an int32_t: two's complement negation, which
+     * leaves INT32_MIN as it is (librdkafka's build wraps). */
+    return (h & 0x80000000u) ? 0u - h : h;
+}
+
+uint32_t plc_kafka_key_hash(int partitioner, const void *key, size_t len)
+{
+    switch (partitioner) {
+    case PLC_KAFKA_MURMUR2:
+    case PLC_KAFKA_MURMUR2_RANDOM:
+        return plc_kafka_murmur2(key, len) & 0x7fffffffu;
+    case PLC_KAFKA_CONSISTENT:
+    case PLC_KAFKA_CONSISTENT_RANDOM:
+        return placer_crc32(0, key, len);
+    case PLC_KAFKA_FNV1A:
+    case PLC_KAFKA_FNV1A_RANDOM:
+        return plc_kafka_fnv1a(key, len);
+    default:
+        return 0;
+    }
+}
+
+uint32_t plc_kafka_partition(int partitioner, const void *key, size_t len, uint32_t partitions)
+{
+    return plc_kafka_key_hash(partitioner, key, len) % partitions;
+}
+
+int plc_kafka_scatters(int partitioner, const void *key, size_t len)
+{
+    switch (partitioner) {
+    case PLC_KAFKA_MURMUR2_RANDOM:
+    case PLC_KAFKA_FNV1A_RANDOM:
+        return key == NULL;
+    case PLC_KAFKA_CONSISTENT_RANDOM:
+        return key == NULL || len == 0;
+    default:
+        return 0;
+    }
+}
+
+static const char *const names[PLC_KAFKA_PARTITIONER_COUNT_] = {
+    [PLC_KAFKA_MURMUR2] = "murmur2",
+    [PLC_KAFKA_MURMUR2_RANDOM] = "murmur2_random",
+    [PLC_KAFKA_CONSISTENT] = "consistent",
+    [PLC_KAFKA_CONSISTENT_RANDOM] = "consistent_random",
+    [PLC_KAFKA_FNV1A] = "fnv1a",
+    [PLC_KAFKA_FNV1A_RANDOM] = "fnv1a_random",
+};
+
+int plc_kafka_partitioner_id(const char *name)
+{
+    if (!name)
+        return 0;
+    for (int i = 1; i < PLC_KAFKA_PARTITIONER_COUNT_; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return 0;
+}
+
+const char *plc_kafka_partitioner_name(int id)
+{
+    return id >= 1 && id < PLC_KAFKA_PARTITIONER_COUNT_ ? names[id] : NULL;
+}

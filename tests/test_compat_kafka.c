@@ -1,0 +1,178 @@
+/*
+ * test_compat_kafka.c -- Kafka's producer partitioners against librdkafka
+ * itself (Debian's librdkafka 2.0.2): rd_kafka_msg_partitioner_* called on
+ * a topic handle of a producer with no brokers, key for key, for 2,400 keys
+ * (the null key, the empty key, lengths 1..300 of all 256 byte values at
+ * every alignment, the key whose FNV-1a is INT32_MIN) and the partition
+ * counts 1..1024 plus large ones that show the whole hash (2^31 - 1).
+ * The _random forms: every key a real producer hashes gets the same
+ * answer; the keys it scatters (plc_kafka_scatters) land on more than one
+ * partition when asked again, which is why placer flags them.
+ */
+#include <librdkafka/rdkafka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "kafka_partitioner.h"
+
+#define NKEYS 2400
+
+static unsigned char store[NKEYS][304];
+static const unsigned char *keys[NKEYS];
+static size_t lens[NKEYS];
+
+typedef int32_t (*rd_partitioner)(const rd_kafka_topic_t *, const void *, size_t, int32_t, void *,
+                                  void *);
+
+static const struct {
+    const char *name;
+    rd_partitioner fn;
+} partitioners[] = {
+    {"murmur2", rd_kafka_msg_partitioner_murmur2},
+    {"murmur2_random", rd_kafka_msg_partitioner_murmur2_random},
+    {"consistent", rd_kafka_msg_partitioner_consistent},
+    {"consistent_random", rd_kafka_msg_partitioner_consistent_random},
+    {"fnv1a", rd_kafka_msg_partitioner_fnv1a},
+    {"fnv1a_random", rd_kafka_msg_partitioner_fnv1a_random},
+};
+#define NPART (sizeof partitioners / sizeof partitioners[0])
+
+static void make_keys(void)
+{
+    uint64_t st = 41;
+    keys[0] = NULL; /* the null key */
+    lens[0] = 0;
+    keys[1] = store[1]; /* the empty key */
+    lens[1] = 0;
+    /* FNV-1a 32 of these five bytes is 0x80000000: abs(INT32_MIN). */
+    memcpy(store[2], "&d0\xb0?", 5);
+    keys[2] = store[2];
+    lens[2] = 5;
+    for (int i = 3; i < NKEYS; i++) {
+        size_t align = (size_t)i & 3u; /* rd_murmur2 reads aligned words apart */
+        size_t len = i < 1200 ? (size_t)(i % 24) : 1 + check_rand(&st) % 300;
+        for (size_t j = 0; j < len; j++) {
+            uint64_t r = check_rand(&st);
+            store[i][align + j] = (unsigned char)(i % 2 ? r : 0x30 + r % 43);
+        }
+        keys[i] = store[i] + align;
+        lens[i] = len;
+    }
+}
+
+static rd_kafka_t *rk;
+static rd_kafka_topic_t *rkt;
+
+static void open_topic(void)
+{
+    char err[512];
+    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+    if (rd_kafka_conf_set(conf, "log_level", "0", err, sizeof err) != RD_KAFKA_CONF_OK)
+        fprintf(stderr, "log_level: %s\n", err);
+    rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
+    if (!rk) {
+        fprintf(stderr, "rd_kafka_new: %s\n", err);
+        exit(1);
+    }
+    rkt = rd_kafka_topic_new(rk, "placer-test", NULL);
+    if (!rkt) {
+        fprintf(stderr, "rd_kafka_topic_new failed\n");
+        exit(1);
+    }
+}
+
+static int32_t counts[1024 + 5];
+static size_t ncounts;
+
+static void make_counts(void)
+{
+    for (int32_t p = 1; p <= 1024; p++)
+        counts[ncounts++] = p;
+    static const int32_t large[] = {65537, 1000003, 16777217, 2147483646, 2147483647};
+    for (size_t i = 0; i < sizeof large / sizeof large[0]; i++)
+        counts[ncounts++] = large[i];
+}
+
+/* Every key that a real producer hashes, on every count, key for key. */
+static void test_partitions(void)
+{
+    long compared = 0;
+    for (size_t f = 0; f < NPART; f++) {
+        int id = plc_kafka_partitioner_id(partitioners[f].name);
+        CHECK(id != 0);
+        CHECK(strcmp(plc_kafka_partitioner_name(id), partitioners[f].name) == 0);
+        int bad = 0;
+        for (int k = 0; k < NKEYS; k++) {
+            if (plc_kafka_scatters(id, keys[k], lens[k]))
+                continue;
+            for (size_t c = 0; c < ncounts; c++) {
+                int32_t want =
+                    partitioners[f].fn(rkt, keys[k], lens[k], counts[c], NULL, NULL);
+                uint32_t got = plc_kafka_partition(id, keys[k], lens[k], (uint32_t)counts[c]);
+                compared++;
+                if ((int64_t)got != want && !bad++)
+                    fprintf(stderr, "%s: key %d (%zu bytes), %d partitions: %u, librdkafka %d\n",
+                            partitioners[f].name, k, lens[k], counts[c], got, want);
+            }
+        }
+        CHECK_ALL(bad == 0, partitioners[f].name);
+    }
+    printf("%ld partitions compared with librdkafka's\n", compared);
+    CHECK(compared > 6L * 2000 * 1024);
+}
+
+/* The keys the _random forms scatter: exactly the null key (and the empty
+ * key for consistent_random); librdkafka gives them more than one
+ * partition out of 64 when asked 200 times. */
+static void test_scattered(void)
+{
+    for (size_t f = 0; f < NPART; f++) {
+        int id = plc_kafka_partitioner_id(partitioners[f].name);
+        int random_form = strstr(partitioners[f].name, "_random") != NULL;
+        CHECK_EQ(plc_kafka_scatters(id, NULL, 0), random_form);
+        CHECK_EQ(plc_kafka_scatters(id, keys[1], 0), id == PLC_KAFKA_CONSISTENT_RANDOM);
+        CHECK_EQ(plc_kafka_scatters(id, keys[3], lens[3]), 0);
+        for (int k = 0; k < 2; k++) {
+            if (!plc_kafka_scatters(id, keys[k], lens[k]))
+                continue;
+            uint64_t seen = 0;
+            for (int i = 0; i < 200; i++) {
+                int32_t p = partitioners[f].fn(rkt, keys[k], lens[k], 64, NULL, NULL);
+                CHECK_ALL(p >= 0 && p < 64, partitioners[f].name);
+                seen |= UINT64_C(1) << (p & 63);
+            }
+            CHECK(__builtin_popcountll(seen) > 1);
+            /* placer's answer for it: the deterministic form's. */
+            CHECK_EQ(plc_kafka_partition(id, keys[k], lens[k], 64),
+                     partitioners[f - (size_t)random_form].fn(NULL, keys[k], lens[k], 64, NULL,
+                                                                  NULL));
+        }
+    }
+}
+
+/* The raw hashes where a count shows them whole, and the names. */
+static void test_hashes_and_names(void)
+{
+    CHECK_EQ(plc_kafka_fnv1a("&d0\xb0?", 5), 0x80000000u);
+    CHECK_EQ(rd_kafka_msg_partitioner_fnv1a(NULL, "&d0\xb0?", 5, 2147483647, NULL, NULL), 1);
+    CHECK_EQ(plc_kafka_partitioner_id("murmur2_random"), PLC_KAFKA_MURMUR2_RANDOM);
+    CHECK_EQ(plc_kafka_partitioner_id("random"), 0);
+    CHECK_EQ(plc_kafka_partitioner_id(NULL), 0);
+    CHECK(plc_kafka_partitioner_name(0) == NULL);
+    CHECK(plc_kafka_partitioner_name(PLC_KAFKA_PARTITIONER_COUNT_) == NULL);
+    CHECK_EQ(plc_kafka_key_hash(0, "x", 1), 0);
+}
+
+int main(void)
+{
+    make_keys();
+    make_counts();
+    open_topic();
+    test_hashes_and_names();
+    test_partitions();
+    test_scattered();
+    rd_kafka_topic_destroy(rkt);
+    rd_kafka_destroy(rk);
+    return check_done("compat_kafka");
+}
