@@ -233,9 +233,14 @@ uint32_t plc_hash_hsieh(const void *key, size_t len)
 
 uint32_t plc_hash_murmur(const void *key, size_t len)
 {
+    return plc_murmur2(0xdeadbeefu * (uint32_t)len, key, len);
+}
+
+uint32_t plc_murmur2(uint32_t seed, const void *key, size_t len)
+{
     const unsigned char *p = key;
     const uint32_t m = 0x5bd1e995u;
-    uint32_t h = (0xdeadbeefu * (uint32_t)len) ^ (uint32_t)len;
+    uint32_t h = seed ^ (uint32_t)len;
     while (len >= 4) {
         uint32_t k = load_le32(p);
         k *= m;

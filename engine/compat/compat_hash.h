@@ -55,6 +55,9 @@ uint32_t plc_hash_fnv1_32(const void *key, size_t len);
 uint32_t plc_hash_fnv1a_32(const void *key, size_t len);
 uint32_t plc_hash_hsieh(const void *key, size_t len);
 uint32_t plc_hash_murmur(const void *key, size_t len);
+/* Austin Appleby's MurmurHash2 under seed, bytes unsigned: libmemcached's
+ * murmur seeds it with 0xdeadbeef * len, Kafka's with 0x9747b28c. */
+uint32_t plc_murmur2(uint32_t seed, const void *key, size_t len);
 uint32_t plc_hash_jenkins(const void *key, size_t len);
 uint32_t plc_hash_murmur3(const void *key, size_t len);
 uint32_t plc_hash_sdbm(const void *key, size_t len);

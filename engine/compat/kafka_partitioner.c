@@ -12,46 +12,12 @@
 
 #include <string.h>
 
+#include "compat_hash.h"
 #include "placer.h"
-
-static inline uint32_t load_le32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 uint32_t plc_kafka_murmur2(const void *key, size_t len)
 {
-    const unsigned char *p = key;
-    const uint32_t m = 0x5bd1e995u;
-    uint32_t h = 0x9747b28cu ^ (uint32_t)len;
-    while (len >= 4) {
-        uint32_t k = load_le32(p);
-        k *= m;
-        k ^= k >> 24;
-        k *= m;
-        h *= m;
-        h ^= k;
-        p += 4;
-        len -= 4;
-    }
-    switch (len) {
-    case 3:
-        h ^= (uint32_t)p[2] << 16;
-        /* fall through */
-    case 2:
-        h ^= (uint32_t)p[1] << 8;
-        /* fall through */
-    case 1:
-        h ^= p[0];
-        h *= m;
-        break;
-    default:
-        break;
-    }
-    h ^= h >> 13;
-    h *= m;
-    h ^= h >> 15;
-    return h;
+    return plc_murmur2(0x9747b28cu, key, len);
 }
 
 uint32_t plc_kafka_fnv1a(const void *key, size_t len)
