@@ -393,9 +393,14 @@ static int read_top(plc_mctx *c, const json_t *root, placer_builder *b, uint64_t
         c->depth = 0;
         plc_m_push(c, "compat", 0);
         compat = json_is_string(cv) ? placer_compat_from_name(json_string_value(cv)) : PLACER_EINVAL;
-        if (compat <= PLACER_COMPAT_NONE)
-            return plc_m_fail(c, "expected one of \"libmemcached\", \"twemproxy\", \"nginx\", "
-                                 "\"haproxy\", \"redis\"");
+        if (compat <= PLACER_COMPAT_NONE) {
+            char list[256] = "";
+            size_t at = 0; /* the registry's programs, in id order */
+            for (int p = 1; placer_compat_name(p) && at < sizeof list; p++)
+                at += (size_t)snprintf(list + at, sizeof list - at, "%s\"%s\"", at ? ", " : "",
+                                       placer_compat_name(p));
+            return plc_m_fail(c, "expected one of %s", list);
+        }
         int err = plc_m_compat_top(c, root, b, compat);
         if (err)
             return err;

@@ -1,7 +1,8 @@
 /*
  * membership_compat.c -- the fields of a membership file in a
  * compatibility mode ("compat": "libmemcached", "twemproxy", "nginx",
- * "haproxy" or "redis"; docs/COMPAT.md): the program's distribution, key
+ * "haproxy", "redis" or "kafka", whose own fields are membership_kafka.c's;
+ * docs/COMPAT.md): the program's distribution, key
  * hash, haproxy's avalanche and server ids, twemproxy's hash tag, Redis
  * Cluster's slot ranges. Like membership.c, everything the builder would
  * refuse (placer_builder_set_compat's rules, haproxy's id and weight
@@ -57,7 +58,7 @@ static int not_the_programs(plc_mctx *c, const char *what, const char *kind, int
 int plc_m_compat_only_top_field(plc_mctx *c, const char *key)
 {
     static const char *const only[] = {"distribution", "avalanche", "hash_tag", "slots",
-                                       "key_rule", "hash_balance_factor", NULL};
+                                       "key_rule", "hash_balance_factor", "partitioner", NULL};
     for (size_t i = 0; only[i]; i++)
         if (!strcmp(key, only[i]))
             return plc_m_fail(c, "applies only with \"compat\" (a compatibility mode)");
@@ -88,7 +89,14 @@ int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int pro
     json_object_foreach((json_t *)root, key, v) {
         c->depth = 0;
         plc_m_push(c, key, 0);
-        int err = 0;
+        /* Kafka's fields (membership_kafka.c): 1 when not one */
+        int err = plc_m_kafka_field(c, program, key, v, &o.key_hash);
+        if (err <= 0) {
+            if (err)
+                return err;
+            continue;
+        }
+        err = 0;
         if (!strcmp(key, "epoch") || !strcmp(key, "nodes") || !strcmp(key, "compat")) {
             continue; /* membership.c's */
         } else if (!strcmp(key, "distribution")) {
@@ -146,7 +154,7 @@ int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int pro
         } else {
             err = plc_m_fail(c, "unknown field (known with \"compat\": epoch, compat, "
                                 "distribution, key_hash, avalanche, hash_tag, key_rule, slots, "
-                                "hash_balance_factor, nodes)");
+                                "hash_balance_factor, partitioner, partitions, nodes)");
         }
         if (err)
             return err;
@@ -169,6 +177,9 @@ int plc_m_compat_weight(plc_mctx *c, const json_t *weight, int program, double *
         return 0;
     if (program == PLACER_COMPAT_REDIS)
         return plc_m_fail(c, "Redis Cluster has no weights (slots place the keys): remove it");
+    int err = plc_m_kafka_weight(c, program);
+    if (err <= 0)
+        return err;
     uint32_t max = program == PLACER_COMPAT_HAPROXY ? HAPROXY_MAX_WEIGHT : UINT32_MAX;
     if (!json_is_integer(weight) || json_integer_value(weight) < 1 ||
         json_integer_value(weight) > (json_int_t)max)
@@ -437,6 +448,6 @@ int plc_m_compat_nodes(plc_mctx *c, placer_builder *b, const json_t *root, int p
         return slots ? redis_slots(c, b, slots, nodes) : 0;
     }
     default:
-        return 0;
+        return plc_m_kafka_partitions(c, b, root, nodes, program);
     }
 }

@@ -60,4 +60,18 @@ int plc_m_compat_node(plc_mctx *c, placer_builder *b, const json_t *node, uint32
  * within nutcracker's 86 bytes, Redis "slots" into the partition map. */
 int plc_m_compat_nodes(plc_mctx *c, placer_builder *b, const json_t *root, int program);
 
+/* Kafka (membership_kafka.c; each returns 1 when program is another, for
+ * the caller's own rules). plc_m_kafka_field: a top-level field of
+ * Kafka's ("partitioner", checked, into *partitioner, a static string;
+ * "partitions", read after the nodes) or one it refuses ("key_hash"), 0
+ * or the error; "partitioner" in another program is an error too.
+ * plc_m_kafka_weight: a node's weight found: the error (brokers have
+ * none). plc_m_kafka_partitions: "partitions", a count or the partition
+ * rows, into b's partition map, after the nodes; 0 for another program. */
+int plc_m_kafka_field(plc_mctx *c, int program, const char *key, const json_t *v,
+                      const char **partitioner);
+int plc_m_kafka_weight(plc_mctx *c, int program);
+int plc_m_kafka_partitions(plc_mctx *c, placer_builder *b, const json_t *root,
+                           const json_t *nodes, int program);
+
 #endif

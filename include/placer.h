@@ -520,6 +520,7 @@ PLACER_API int placer_builder_set_partition_map(placer_builder *b, uint32_t part
 #define PLACER_COMPAT_NGINX 3
 #define PLACER_COMPAT_HAPROXY 4
 #define PLACER_COMPAT_REDIS 5
+#define PLACER_COMPAT_KAFKA 6
 
 /* The strategy of a compatibility mode's snapshot (its program's own ring
  * or table; Redis' are PLACER_PARTITIONS): placer_snapshot_strategy
@@ -577,9 +578,29 @@ typedef struct placer_compat_options {
  * when none is set, redis-cli --cluster create's even split over the nodes
  * in order (one copy per slot). Returns 0, PLACER_ENULL or PLACER_EINVAL.
  * A mode whose ring or table would pass PLACER_MAX_COMPAT_POINTS fails to
- * build with PLACER_ETOOMANY. */
+ * build with PLACER_ETOOMANY.
+ *
+ * Kafka (PLACER_COMPAT_KAFKA) builds a PLACER_PARTITIONS snapshot of the
+ * topic's partitions whose keys go where librdkafka 2.0's producer
+ * partitioner sends them: opt->key_hash names it (required: "murmur2",
+ * "murmur2_random", "consistent", "consistent_random", "fnv1a",
+ * "fnv1a_random"; docs/COMPAT.md). The partitions are
+ * placer_builder_set_partition_map's rows (the leader first, PLACER_NO_NODE
+ * for a partition without one, then its other replicas) or, with
+ * placer_builder_set_partitions alone, partition p led by node p % nodes;
+ * nodes take no weight (every weight must be 1). placer_partition gives a
+ * key's partition, the map's row its leader and replicas;
+ * placer_compat_key_scatters says which keys a real producer would not
+ * hash. */
 PLACER_API int placer_builder_set_compat(placer_builder *b, int program,
                                          const placer_compat_options *opt);
+
+/* 1 when the program s follows would not place this key by its hash but
+ * scatter it (Kafka's _random partitioners: a null key, key == NULL, and
+ * for consistent_random an empty key too, go to a random or sticky
+ * partition), else 0 (s NULL, another program or none). s's answer for
+ * such a key is the deterministic partitioner's. Thread-safe. */
+PLACER_API int placer_compat_key_scatters(const placer_snapshot *s, const void *key, size_t len);
 
 /* haproxy: node `node`'s numeric server id ("id" in haproxy's config), 1 ..
  * 1048575, or 0 for none; nodes without one get the id haproxy would give

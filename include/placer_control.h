@@ -241,6 +241,32 @@ PLACER_CONTROL_API int placer_cassandra_import(const char *ring, size_t len,
                                                const char *replication, placer_snapshot **out,
                                                char *why, size_t why_len);
 
+/* One topic of the text `kafka-topics.sh --describe` prints (Kafka 3.x:
+ * a "Topic: T\tTopicId: ...\tPartitionCount: N..." line, then one
+ * "\tTopic: T\tPartition: P\tLeader: B\tReplicas: B,B\tIsr: ..." line per
+ * partition, Elr fields and several topics allowed) as a membership
+ * document: "compat": "kafka", "partitioner" (NULL: "murmur2_random", the
+ * Java client's default for keyed records), the brokers as nodes ("id":
+ * the broker id, ascending) and "partitions", one row per partition: the
+ * leader's id (null for "Leader: none"), then its other replicas in
+ * Kafka's order. topic NULL takes the only topic the text describes.
+ * *json and *json_len as above. Returns 0, PLACER_ENULL, PLACER_ENOMEM,
+ * PLACER_EINVAL (an unknown partitioner) or PLACER_EFORMAT with why
+ * ("line N: ..." for a line that is not the tool's, a partition missing or
+ * out of order, the topic absent, more brokers in a partition than
+ * PLACER_MAX_REPLICAS). */
+PLACER_CONTROL_API int placer_kafka_membership(const char *text, size_t len, const char *topic,
+                                               const char *partitioner, char **json,
+                                               size_t *json_len, char *why, size_t why_len);
+
+/* placer_kafka_membership's document built at `epoch` into *out: a
+ * partitions snapshot of the topic whose keys go to partitions as the
+ * producer's partitioner sends them; a partition's map row is its leader
+ * (a hole when it has none) and replicas. */
+PLACER_CONTROL_API int placer_kafka_import(const char *text, size_t len, const char *topic,
+                                           const char *partitioner, uint64_t epoch,
+                                           placer_snapshot **out, char *why, size_t why_len);
+
 /* ------------------------------------------------------------------------ */
 /* Membership files                                                          */
 /* ------------------------------------------------------------------------ */
@@ -257,14 +283,16 @@ PLACER_CONTROL_API int placer_cassandra_import(const char *ring, size_t len,
  * "id" and optionally "zone", "weight" (default 1), "state" ("active",
  * "joining", "draining", "down"), "address" and "tokens". Or a
  * compatibility mode (docs/COMPAT.md): "compat" ("libmemcached",
- * "twemproxy", "nginx", "haproxy", "redis"; placer_builder_set_compat)
+ * "twemproxy", "nginx", "haproxy", "redis", "kafka"; placer_builder_set_compat)
  * with the program's "distribution" and "key_hash" names, "avalanche"
  * (haproxy), "hash_tag" (twemproxy), "slots" (Redis: [[first, last,
  * "master id", "replica id"...], ...], every slot once, into a 16,384-row
- * partition map), and per node "address" (hashed by libmemcached and
- * nginx, required there), integer weights (none for Redis) and "hash_id"
- * (haproxy); strategy, seed, vnodes, replicas, partitions and tokens are
- * errors in a mode. 64-bit values may
+ * partition map), Kafka's "partitioner" (required) and "partitions" (a
+ * count, or rows [leader id or null, replica id...]), and per node
+ * "address" (hashed by libmemcached and nginx, required there), integer
+ * weights (none for Redis and Kafka) and "hash_id" (haproxy); strategy,
+ * seed, vnodes, replicas, partitions (but Kafka's) and tokens are errors
+ * in a mode. 64-bit values may
  * be strings, strictly decimal or 0x hex ("0xffffffffffffffff"; no sign,
  * space or leading zero). Unknown fields are errors, and so are fields the
  * strategy does not use (README.md lists which); what the builder would

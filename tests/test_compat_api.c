@@ -499,11 +499,11 @@ static void refusals(void)
 
 static void names(void)
 {
-    for (int p = PLACER_COMPAT_LIBMEMCACHED; p <= PLACER_COMPAT_REDIS; p++)
+    for (int p = PLACER_COMPAT_LIBMEMCACHED; p <= PLACER_COMPAT_KAFKA; p++)
         CHECK_EQ(placer_compat_from_name(placer_compat_name(p)), p);
     CHECK_EQ(placer_compat_from_name("memcached"), PLACER_EINVAL);
     CHECK_EQ(placer_compat_from_name(NULL), PLACER_EINVAL);
-    CHECK(placer_compat_name(0) == NULL && placer_compat_name(6) == NULL);
+    CHECK(placer_compat_name(0) == NULL && placer_compat_name(7) == NULL);
     CHECK(placer_compat_has_distribution(PLACER_COMPAT_HAPROXY, "map-based"));
     CHECK(!placer_compat_has_distribution(PLACER_COMPAT_HAPROXY, "modula"));
     CHECK(!placer_compat_has_distribution(PLACER_COMPAT_REDIS, "consistent"));

@@ -8,6 +8,10 @@
  * The _random forms: every key a real producer hashes gets the same
  * answer; the keys it scatters (plc_kafka_scatters) land on more than one
  * partition when asked again, which is why placer flags them.
+ * Then the mode: snapshots built with placer_builder_set_compat for every
+ * partitioner on counts 1..64, 100, 1000 and 1024 (placer_partition, the
+ * leader from placer_lookup and placer_lookup_batch, after an encode and
+ * decode too) and imported from tests/data/kafka-describe-3.7.txt.
  */
 #include <librdkafka/rdkafka.h>
 #include <stdlib.h>
@@ -15,6 +19,7 @@
 
 #include "check.h"
 #include "kafka_partitioner.h"
+#include "placer_control.h"
 
 #define NKEYS 2400
 
@@ -164,6 +169,127 @@ static void test_hashes_and_names(void)
     CHECK_EQ(plc_kafka_key_hash(0, "x", 1), 0);
 }
 
+/* A snapshot of `parts` partitions, partition p led by node p % 3. */
+static placer_snapshot *mode_snapshot(const char *partitioner, uint32_t parts)
+{
+    placer_builder *b = placer_builder_new();
+    placer_compat_options o = {.size = sizeof o, .key_hash = partitioner};
+    placer_builder_add_node(b, "b1", NULL, 1);
+    placer_builder_add_node(b, "b2", NULL, 1);
+    placer_builder_add_node(b, "b3", NULL, 1);
+    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_KAFKA, &o), 0);
+    CHECK_EQ(placer_builder_set_partitions(b, parts), 0);
+    placer_snapshot *s = NULL;
+    int rc = placer_builder_build(b, 1, &s);
+    if (rc)
+        fprintf(stderr, "build: %s\n", placer_builder_error(b));
+    CHECK_EQ(rc, 0);
+    placer_builder_free(b);
+    return s;
+}
+
+static void check_snapshot(const placer_snapshot *s, size_t f, uint32_t parts)
+{
+    static uint32_t owners[NKEYS];
+    CHECK_EQ(placer_lookup_batch(s, (const void *const *)keys, lens, NKEYS, owners), 0);
+    int bad = 0;
+    for (int k = 0; k < NKEYS; k++) {
+        int32_t want = partitioners[f & ~(size_t)1].fn(rkt, keys[k], lens[k], (int32_t)parts,
+                                                        NULL, NULL);
+        int p = placer_partition(s, keys[k], lens[k]);
+        int o = placer_lookup(s, keys[k], lens[k]);
+        if ((p != want || o != want % 3 || owners[k] != (uint32_t)o) && !bad++)
+            fprintf(stderr, "%s, %u partitions, key %d: partition %d owner %d batch %u, "
+                            "librdkafka %d\n", partitioners[f].name, parts, k, p, o, owners[k],
+                    want);
+    }
+    CHECK_ALL(bad == 0, partitioners[f].name);
+}
+
+static void test_mode(void)
+{
+    static const uint32_t more[] = {100, 1000, 1024};
+    for (size_t f = 0; f < NPART; f++) {
+        for (uint32_t i = 0; i < 64 + 3; i++) {
+            uint32_t parts = i < 64 ? i + 1 : more[i - 64];
+            placer_snapshot *s = mode_snapshot(partitioners[f].name, parts);
+            if (!s)
+                continue;
+            check_snapshot(s, f, parts);
+            CHECK_EQ(placer_snapshot_compat(s), PLACER_COMPAT_KAFKA);
+            CHECK(!strcmp(placer_snapshot_compat_key_hash(s), partitioners[f].name));
+            CHECK_EQ(placer_compat_key_scatters(s, NULL, 0), f % 2 == 1);
+            if (parts % 16 == 0) { /* the codec keeps it */
+                void *buf = NULL;
+                size_t len = 0;
+                placer_snapshot *d = NULL;
+                CHECK_EQ(placer_snapshot_encode(s, &buf, &len), 0);
+                CHECK_EQ(placer_snapshot_decode(buf, len, &d), 0);
+                if (d)
+                    check_snapshot(d, f, parts);
+                placer_snapshot_free(d);
+                placer_buffer_free(buf);
+            }
+            placer_snapshot_free(s);
+        }
+    }
+    /* what the mode refuses */
+    placer_builder *b = placer_builder_new();
+    placer_builder_add_node(b, "b1", NULL, 2);
+    placer_compat_options o = {.size = sizeof o, .key_hash = "murmur2"};
+    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_KAFKA, NULL), 0);
+    placer_snapshot *s = NULL;
+    CHECK_EQ(placer_builder_build(b, 1, &s), PLACER_EINVAL); /* no partitioner */
+    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_KAFKA, &o), 0);
+    CHECK_EQ(placer_builder_build(b, 1, &s), PLACER_EINVAL); /* no partitions */
+    placer_builder_set_partitions(b, 3);
+    CHECK_EQ(placer_builder_build(b, 1, &s), PLACER_EINVAL); /* a weight */
+    CHECK(strstr(placer_builder_error(b), "weight") != NULL);
+    o.key_hash = "random";
+    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_KAFKA, &o), PLACER_EINVAL);
+    placer_builder_free(b);
+}
+
+/* The imported topic: each key's partition is librdkafka's and its owner
+ * the leader the text gives (none: PLACER_ENOLIVE). */
+static void test_import(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/kafka-describe-3.7.txt", TEST_DATA);
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    static char text[1 << 14];
+    size_t len = fread(text, 1, sizeof text, f);
+    fclose(f);
+    static const int leader[3] = {2, -1, 1}; /* clicks: Leader 2, none, 1 */
+    placer_snapshot *s = NULL;
+    char why[512];
+    CHECK_EQ(placer_kafka_import(text, len, "clicks", "fnv1a", 3, &s, why, sizeof why), 0);
+    if (!s)
+        return;
+    CHECK_EQ(placer_partition_count(s), 3);
+    int bad = 0, none = 0;
+    for (int k = 1; k < NKEYS; k++) {
+        int32_t p = rd_kafka_msg_partitioner_fnv1a(rkt, keys[k], lens[k], 3, NULL, NULL);
+        int o = placer_lookup(s, keys[k], lens[k]);
+        int want = leader[p] < 0 ? PLACER_ENOLIVE : -1;
+        if (leader[p] >= 0) {
+            char id[16];
+            snprintf(id, sizeof id, "%d", leader[p]);
+            want = o >= 0 && !strcmp(placer_node_id(s, (uint32_t)o), id) ? o : -2;
+        }
+        none += leader[p] < 0;
+        bad += placer_partition(s, keys[k], lens[k]) != p || o != want;
+    }
+    CHECK_EQ(bad, 0);
+    CHECK(none > 0);
+    placer_snapshot_free(s);
+    CHECK_EQ(placer_kafka_import(text, len, "clicks", "sticky", 3, &s, why, sizeof why),
+             PLACER_EINVAL);
+}
+
 int main(void)
 {
     make_keys();
@@ -172,6 +298,8 @@ int main(void)
     test_hashes_and_names();
     test_partitions();
     test_scattered();
+    test_mode();
+    test_import();
     rd_kafka_topic_destroy(rkt);
     rd_kafka_destroy(rk);
     return check_done("compat_kafka");

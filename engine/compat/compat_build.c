@@ -36,7 +36,7 @@ static int resolve(const plc_compat_config *c, plc_compat_layout *l)
     l->avalanche = c->avalanche ? 1 : 0;
     l->nnodes = c->nnodes;
     const plc_compat_program *p = plc_compat_program_get(c->program);
-    if (!p)
+    if (!p || p->partitions_check) /* (a program without a layout: Kafka's partitions) */
         return PLACER_EINVAL;
     if (l->avalanche && !(p->fields & PLC_CF_AVALANCHE))
         return PLACER_EINVAL;

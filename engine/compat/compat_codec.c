@@ -141,9 +141,9 @@ int plc_compat_decode_check(plc_dec *d, const placer_builder *b)
     uint32_t program = f[F_PROGRAM];
     int ring;
     const plc_compat_program *p = plc_compat_program_get((int)program);
-    if (!p || (p->fields & PLC_CF_SLOTS))
-        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: program %u (Redis is partitions)",
-                            program);
+    if (!p || (p->fields & PLC_CF_SLOTS) || p->partitions_check)
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: program %u (Redis is partitions, "
+                            "and so is Kafka)", program);
     if (!distribution_ok(program, f[F_DISTRIBUTION], &ring))
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: %s has no distribution %u",
                             placer_compat_name((int)program), f[F_DISTRIBUTION]);

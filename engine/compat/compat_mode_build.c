@@ -5,7 +5,9 @@
  * with the reason in placer_builder_error -- and of the nodes
  * (compat_setters.c), then the program's ring or table
  * (compat_snapshot_build.c) or, for Redis, a partitions snapshot through
- * the registry. Only builder.c calls it: the compat build runs one way.
+ * the registry, or for a program of partitions (Kafka: its ops'
+ * partitions_check) a partitions snapshot of its map.
+ * Only builder.c calls it: the compat build runs one way.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -85,8 +87,55 @@ static int build_redis(placer_builder *b, uint64_t epoch, placer_snapshot **out)
     return rc;
 }
 
+/* A program of partitions (Kafka): its settings, the strategy and the
+ * nodes checked, then a partitions snapshot of the builder's map or, with
+ * a partition count alone, partition p led by node p % nodes, read
+ * through a copy whose key hash is the program's (key_hash_base + the
+ * builder's). */
+static int build_partitions(placer_builder *b, const plc_compat_program *p, uint64_t epoch,
+                            placer_snapshot **out)
+{
+    const plc_strategy_ops *own = plc_strategy_get(PLACER_PARTITIONS);
+    char why[256];
+    if (p->partitions_check(b, why, sizeof why))
+        return plc_builder_refuse(b, "%s", why);
+    if (b->strategy_set && b->ops != own)
+        return plc_builder_refuse(b, "strategy %s with %s: the mode's is %s",
+                                  placer_strategy_name(b->strategy), p->name, own->name);
+    int rc = plc_compat_check_nodes(b);
+    if (rc)
+        return rc;
+    placer_builder v = *b;
+    v.strategy = own->id;
+    v.ops = own;
+    v.key_hash = v.eff_hash = p->key_hash_base + b->compat_hash;
+    v.eff_key = (plc_hash_key){0, 0, 0};
+    v.previous = NULL;
+    uint32_t *map = NULL;
+    if (!b->map) {
+        if (!b->nnodes)
+            return PLACER_ENONODES;
+        map = plc_malloc(sizeof *map * b->table_size);
+        if (!map)
+            return PLACER_ENOMEM;
+        for (uint32_t i = 0; i < b->table_size; i++)
+            map[i] = i % b->nnodes;
+        v.map = map;
+        v.fwd = NULL;
+        v.map_parts = b->table_size;
+        v.map_copies = 1;
+    }
+    v.table_size = v.map_parts;
+    rc = v.ops->build(&v, epoch, out);
+    plc_free(map);
+    return rc;
+}
+
 int plc_compat_build(placer_builder *b, uint64_t epoch, placer_snapshot **out)
 {
+    const plc_compat_program *p = plc_compat_program_get(b->compat);
+    if (p->partitions_check)
+        return build_partitions(b, p, epoch, out);
     const char *name = placer_compat_name(b->compat);
     int rc = check_settings(b, name);
     if (!rc)

@@ -57,7 +57,7 @@ typedef struct plc_compat_distribution {
  * order of compat_names.c's list of every name (messages list them so). */
 typedef struct plc_compat_hash_entry {
     const char *name;
-    int id; /* PLC_CH_* */
+    int id; /* PLC_CH_* (a program of partitions: its own ids) */
 } plc_compat_hash_entry;
 
 /* The fields a program takes beyond "compat", "distribution", "key_hash"
@@ -126,6 +126,23 @@ typedef struct plc_compat_program {
     /* Optional hooks (NULL: none). The CLI's importer of the program's
      * own configuration ("placer import-NAME"). */
     const char *importer;
+    /* A program whose snapshots are placer's partitions, not a layout
+     * (Kafka's topics): the check of the builder's settings against it, 0
+     * or PLACER_EINVAL with the reason in why (why_len bytes). The mode's
+     * build (compat_mode_build.c) then checks the nodes and builds a
+     * partitions snapshot of the builder's partition map (or of its
+     * partition count, partition p led by node p % nodes) with the key
+     * hash key_hash_base + the builder's; size, build and key_hash are not
+     * called. NULL: the program's layout. (A check only, calling nothing
+     * of the engine's: the registry stays a leaf of the file graph,
+     * tests/test_file_cycles.py.) */
+    int (*partitions_check)(const placer_builder *b, char *why, size_t why_len);
+    /* With partitions_check: its snapshots' key hash ids are key_hash_base + a
+     * hash entry's id (placer_snapshot_compat finds the program by them,
+     * plc_compat_program_of_key_hash); 0 otherwise. labels[i]: what
+     * placer_key_hash_name calls hashes[i]'s ("kafka-murmur2"). */
+    int key_hash_base;
+    const char *const *labels;
 } plc_compat_program;
 
 /* The registry (compat_registry.c): the program of an id or a name, NULL
@@ -138,6 +155,11 @@ const plc_compat_program *plc_compat_program_next(const plc_compat_program *prev
 /* The first program that takes a field (PLC_CF_*), NULL when none does:
  * for messages naming who takes it. */
 const plc_compat_program *plc_compat_program_with(unsigned field);
+/* The program whose snapshots carry this key hash id (key_hash_base + one
+ * of its hash entries' ids), *entry that entry (entry may be NULL); NULL
+ * when none: the snapshot's program, if any, is its layout's. */
+const plc_compat_program *plc_compat_program_of_key_hash(int key_hash,
+                                                         const plc_compat_hash_entry **entry);
 
 /* The program's entry of a distribution id (PLC_CD_DEFAULT: its first)
  * and of a key hash name or id; NULL or 0 when not the program's. */

@@ -15,6 +15,7 @@ _Static_assert(PLC_COMPAT_TWEMPROXY == PLACER_COMPAT_TWEMPROXY, "twemproxy's id"
 _Static_assert(PLC_COMPAT_NGINX == PLACER_COMPAT_NGINX, "nginx's id");
 _Static_assert(PLC_COMPAT_HAPROXY == PLACER_COMPAT_HAPROXY, "haproxy's id");
 _Static_assert(PLC_COMPAT_REDIS == PLACER_COMPAT_REDIS, "Redis' id");
+_Static_assert(PLC_COMPAT_KAFKA == PLACER_COMPAT_KAFKA, "Kafka's id");
 _Static_assert(PLC_COMPAT_NONE == PLACER_COMPAT_NONE, "no program");
 
 /* The programs, one line each, in id order. */
@@ -23,7 +24,8 @@ _Static_assert(PLC_COMPAT_NONE == PLACER_COMPAT_NONE, "no program");
     X(twemproxy)                                                                                 \
     X(nginx)                                                                                     \
     X(haproxy)                                                                                   \
-    X(redis)
+    X(redis)                                                                                     \
+    X(kafka)
 
 #define DECLARE(name) extern const plc_compat_program plc_compat_##name;
 #define ENTRY(name) &plc_compat_##name,
@@ -66,6 +68,21 @@ const plc_compat_program *plc_compat_program_with(unsigned field)
     for (size_t i = 0; i < NPROGRAMS; i++)
         if (programs[i]->fields & field)
             return programs[i];
+    return NULL;
+}
+
+const plc_compat_program *plc_compat_program_of_key_hash(int key_hash,
+                                                         const plc_compat_hash_entry **entry)
+{
+    for (size_t i = 0; i < NPROGRAMS; i++) {
+        const plc_compat_program *p = programs[i];
+        for (size_t h = 0; p->key_hash_base && h < p->nhashes; h++)
+            if (p->key_hash_base + p->hashes[h].id == key_hash) {
+                if (entry)
+                    *entry = &p->hashes[h];
+                return p;
+            }
+    }
     return NULL;
 }
 

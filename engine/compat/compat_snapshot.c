@@ -1,6 +1,7 @@
 /*
  * compat_snapshot.c -- what a snapshot says about its compatibility mode
- * (placer_snapshot_compat and the names), the key hash ids 16 and up,
+ * (placer_snapshot_compat and the names: a layout's, or the program
+ * whose snapshots carry the key hash, Kafka's), the key hash ids 16 and up,
  * Redis' slot hash for PLACER_PARTITIONS snapshots, and the release of a
  * snapshot's compat index.
  */
@@ -25,7 +26,11 @@ const char *placer_compat_name(int program)
 
 int placer_snapshot_compat(const placer_snapshot *s)
 {
-    return s && s->compat ? s->compat->layout.program : PLACER_COMPAT_NONE;
+    if (s && s->compat)
+        return s->compat->layout.program;
+    /* a program whose snapshots are placer's own (Kafka's): by its key hash */
+    const plc_compat_program *p = s ? plc_compat_program_of_key_hash(s->key_hash, NULL) : NULL;
+    return p ? p->id : PLACER_COMPAT_NONE;
 }
 
 const char *placer_snapshot_compat_distribution(const placer_snapshot *s)
@@ -37,6 +42,9 @@ const char *placer_snapshot_compat_distribution(const placer_snapshot *s)
 
 const char *placer_snapshot_compat_key_hash(const placer_snapshot *s)
 {
+    const plc_compat_hash_entry *e = NULL;
+    if (s && !s->compat && plc_compat_program_of_key_hash(s->key_hash, &e))
+        return e->name;
     if (!s || !s->compat)
         return NULL;
     return plc_compat_hash_name(s->compat->layout.program, s->compat->layout.key_hash);
@@ -58,6 +66,10 @@ const char *plc_compat_key_hash_label(int key_hash)
         [PLC_CH_HAP_WT6] = "haproxy-wt6",         [PLC_CH_HAP_CRC32] = "haproxy-crc32",
         [PLC_CH_REDIS_CRC16] = "redis-crc16",     [PLC_CH_HAP_SOURCE] = "haproxy-source",
     };
+    const plc_compat_hash_entry *e = NULL;
+    const plc_compat_program *p = plc_compat_program_of_key_hash(key_hash, &e);
+    if (p) /* Kafka's partitioners */
+        return p->labels[e - p->hashes];
     int ch = PLC_CH_OF_KEY_HASH(key_hash);
     return ch >= 1 && ch < PLC_CH_COUNT_ ? names[ch] : NULL;
 }

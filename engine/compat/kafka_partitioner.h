@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "placer.h"
+
 /* Partitioner ids (stable: they travel in membership files by name). */
 enum {
     PLC_KAFKA_MURMUR2 = 1,
@@ -35,9 +37,9 @@ enum {
     PLC_KAFKA_PARTITIONER_COUNT_
 };
 
-/* A topic's partitions: librdkafka takes an int32_t count; placer keeps a
- * table of one owner per partition, so it holds topics to 2^20. */
-#define PLC_KAFKA_MAX_PARTITIONS 1048576u
+/* A topic's partitions, as many as placer's partition map holds
+ * (librdkafka takes an int32_t count). */
+#define PLC_KAFKA_MAX_PARTITIONS PLACER_MAX_PARTITIONS
 
 /* Kafka's murmur2 (Utils.murmur2, rd_murmur2): MurmurHash2 seeded with
  * 0x9747b28c, bytes read as unsigned, the 32-bit result before any mask. */

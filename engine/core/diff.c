@@ -23,6 +23,7 @@
 #include "diff_internal.h"
 #include "fastrange.h"
 #include "named.h"
+#include "compat_kafka.h"
 #include "compat_snapshot.h"
 #include "validate.h"
 
@@ -62,8 +63,8 @@ int plc_diff_same_positions(const placer_snapshot *a, const placer_snapshot *b)
 {
     if (a->key_hash != b->key_hash || !plc_compat_same_positions(a, b))
         return 0;
-    if (a->key_hash == PLACER_HASH_COUCHBASE)
-        return a->table.n == b->table.n;
+    if (a->key_hash == PLACER_HASH_COUCHBASE || plc_kafka_of_key_hash(a->key_hash))
+        return a->table.n == b->table.n; /* partitions by hash % n: a range each */
     return a->hkey.seed == b->hkey.seed && a->hkey.k0 == b->hkey.k0 && a->hkey.k1 == b->hkey.k1;
 }
 

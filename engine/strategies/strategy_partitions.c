@@ -4,11 +4,14 @@
  * floor(position * P / 2^64) (one range of the hash space each) or, with
  * PLACER_HASH_COUCHBASE, exactly as Couchbase's SDKs map it, or with
  * PLACER_HASH_REDIS (placer_builder_set_compat's Redis mode) to its slot,
- * as Redis Cluster does; a map row per partition lists its active node and
- * replicas. A Redis snapshot's positions are its slots (0 .. 16383). The build is
+ * as Redis Cluster does, or with a Kafka partitioner's key hash
+ * (compat_kafka.h) as that producer does; a map row per partition lists
+ * its active node and replicas. A Redis snapshot's positions are its slots (0 .. 16383). The build is
  * partitions_build.c's; the partition queries of placer.h live here too.
  */
 #include "codec_decode.h"
+#include "compat_kafka.h"
+#include "compat_program.h"
 #include "compat_snapshot.h"
 #include "fastrange.h"
 #include "partitions_build.h"
@@ -26,6 +29,8 @@ static uint64_t partitions_position(const placer_snapshot *s, const void *key, s
         return plc_redis_slot(s, key, len);
     if (s->key_hash == PLACER_HASH_COUCHBASE)
         return plc_range_start(couchbase_partition(s, key, len), s->table.n);
+    if (plc_kafka_of_key_hash(s->key_hash))
+        return plc_range_start(plc_kafka_snapshot_partition(s, key, len), s->table.n);
     return s->hash(&s->hkey, key, len);
 }
 
@@ -61,6 +66,10 @@ static int partitions_lookup(const placer_snapshot *s, const void *key, size_t l
         uint32_t o = s->table.own[(size_t)plc_redis_slot(s, key, len) * s->table.width];
         return o == PLC_NO_NODE ? PLACER_ENOLIVE : (int)o;
     }
+    if (plc_kafka_of_key_hash(s->key_hash)) {
+        uint32_t o = s->table.own[(size_t)plc_kafka_snapshot_partition(s, key, len) * s->table.width];
+        return o == PLC_NO_NODE ? PLACER_ENOLIVE : (int)o;
+    }
     if (s->key_hash != PLACER_HASH_COUCHBASE)
         return plc_lookup_by_hash(s, key, len);
     uint32_t o = s->table.own[(size_t)couchbase_partition(s, key, len) * s->table.width];
@@ -78,6 +87,12 @@ static void partitions_lookup_batch(const placer_snapshot *s, const void *const 
             for (size_t i = 0; i < m; i++)
                 owners[at + i] = s->table.own[(size_t)slot[i] * s->table.width];
         }
+        return;
+    }
+    if (plc_kafka_of_key_hash(s->key_hash)) {
+        for (size_t i = 0; i < n; i++)
+            owners[i] = s->table.own[(size_t)plc_kafka_snapshot_partition(s, keys[i], lens[i]) *
+                                     s->table.width];
         return;
     }
     if (s->key_hash != PLACER_HASH_COUCHBASE) {
@@ -166,13 +181,18 @@ static int partitions_build(placer_builder *b, uint64_t epoch, placer_snapshot *
     if (b->eff_hash == PLACER_HASH_REDIS && b->compat != PLACER_COMPAT_REDIS)
         return plc_builder_refuse(b, "Redis' slot hash (from the previous snapshot) without "
                                      "placer_builder_set_compat(PLACER_COMPAT_REDIS)");
+    const plc_compat_program *kp = plc_compat_program_of_key_hash(b->eff_hash, NULL);
+    if (kp && kp->id != b->compat) /* (the program's mode build sets it) */
+        return plc_builder_refuse(b, "%s's key hash (from the previous snapshot) without "
+                                     "placer_builder_set_compat of %s", kp->title, kp->name);
     return plc_partitions_build(b, epoch, out);
 }
 
 const plc_strategy_ops plc_partitions_ops = {
     .id = PLACER_PARTITIONS,
     .name = "partitions",
-    .key_hashes = PLC_PLACER_HASHES | 1u << PLACER_HASH_COUCHBASE | (uint64_t)1 << PLACER_HASH_REDIS,
+    .key_hashes = PLC_PLACER_HASHES | 1u << PLACER_HASH_COUCHBASE |
+                  (uint64_t)1 << PLACER_HASH_REDIS | PLC_KAFKA_KEY_HASHES,
     .options = PLACER_OPTION_REPLICAS | PLACER_OPTION_PARTITIONS | PLACER_OPTION_PREVIOUS,
     .traits = PLACER_TRAIT_REPLICA_MAP | PLACER_TRAIT_PARTITIONS | PLACER_TRAIT_TARGET_ALONE,
     .partitions = {1, PLACER_MAX_PARTITIONS, PLACER_DEFAULT_PARTITIONS, 0, "partitions"},
@@ -203,6 +223,8 @@ int placer_partition(const placer_snapshot *s, const void *key, size_t len)
         return (int)couchbase_partition(s, key, len);
     if (s->key_hash == PLACER_HASH_REDIS)
         return (int)plc_redis_slot(s, key, len);
+    if (plc_kafka_of_key_hash(s->key_hash))
+        return (int)plc_kafka_snapshot_partition(s, key, len);
     return (int)plc_range_slot(s->hash(&s->hkey, key, len), s->table.n);
 }
 
