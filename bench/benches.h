@@ -15,6 +15,7 @@ void register_codec_benches(void);
 void register_bounded_benches(void);
 void register_compat_benches(void);
 void register_clientlib_benches(void);
+void register_kafka_benches(void);
 void register_keyed_benches(void);
 void register_public_benches(void);
 void register_bucket_benches(void);

@@ -18,6 +18,7 @@ int main(int argc, char **argv)
     register_bounded_benches();
     register_compat_benches();
     register_clientlib_benches();
+    register_kafka_benches();
     register_keyed_benches();
     register_public_benches();
     return plc_bench_main(argc, argv);

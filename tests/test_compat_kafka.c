@@ -127,6 +127,26 @@ static void test_partitions(void)
     CHECK(compared > 6L * 2000 * 1024);
 }
 
+/* The batch (four FNV-1a chains in lockstep) against one key at a time,
+ * on every offset into the keys so each mix of lengths meets. */
+static void test_batch(void)
+{
+    static uint32_t got[NKEYS];
+    static const uint32_t counts_b[] = {1, 7, 1024, 2147483647u};
+    int bad = 0;
+    for (int id = 1; id < PLC_KAFKA_PARTITIONER_COUNT_; id++)
+        for (size_t c = 0; c < 4; c++)
+            for (size_t off = 0; off < 4; off++) {
+                size_t n = NKEYS - off;
+                plc_kafka_partition_batch(id, (const void *const *)keys + off, lens + off, n,
+                                          counts_b[c], got);
+                for (size_t i = 0; i < n; i++)
+                    bad += got[i] != plc_kafka_partition(id, keys[off + i], lens[off + i],
+                                                         counts_b[c]);
+            }
+    CHECK_EQ(bad, 0);
+}
+
 /* The keys the _random forms scatter: exactly the null key (and the empty
  * key for consistent_random); librdkafka gives them more than one
  * partition out of 64 when asked 200 times. */
@@ -297,6 +317,7 @@ int main(void)
     open_topic();
     test_hashes_and_names();
     test_partitions();
+    test_batch();
     test_scattered();
     test_mode();
     test_import();

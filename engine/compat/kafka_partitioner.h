@@ -58,6 +58,11 @@ uint32_t plc_kafka_key_hash(int partitioner, const void *key, size_t len);
  * a null key is placed as the empty key, as the deterministic forms do). */
 uint32_t plc_kafka_partition(int partitioner, const void *key, size_t len, uint32_t partitions);
 
+/* out[i] = plc_kafka_partition(partitioner, keys[i], lens[i], partitions)
+ * for i < n; FNV-1a's byte-serial chains four keys at a time. */
+void plc_kafka_partition_batch(int partitioner, const void *const *keys, const size_t *lens,
+                               size_t n, uint32_t partitions, uint32_t *out);
+
 /* 1 when a real producer with this partitioner would not hash the key but
  * pick a partition at random (or its sticky one): key == NULL for the
  * _random forms, and len == 0 too for consistent_random; else 0. */

@@ -90,9 +90,14 @@ static void partitions_lookup_batch(const placer_snapshot *s, const void *const 
         return;
     }
     if (plc_kafka_of_key_hash(s->key_hash)) {
-        for (size_t i = 0; i < n; i++)
-            owners[i] = s->table.own[(size_t)plc_kafka_snapshot_partition(s, keys[i], lens[i]) *
-                                     s->table.width];
+        uint32_t part[64];
+        for (size_t at = 0; at < n; at += 64) {
+            size_t m = n - at < 64 ? n - at : 64;
+            plc_kafka_partition_batch(plc_kafka_of_key_hash(s->key_hash), keys + at, lens + at, m,
+                                      s->table.n, part);
+            for (size_t i = 0; i < m; i++)
+                owners[at + i] = s->table.own[(size_t)part[i] * s->table.width];
+        }
         return;
     }
     if (s->key_hash != PLACER_HASH_COUCHBASE) {
