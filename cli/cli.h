@@ -71,6 +71,11 @@ int cmd_import_redis(int argc, char **argv);
 int cmd_import_cassandra(int argc, char **argv);
 void cmd_import_cassandra_usage(FILE *out);
 void cmd_import_redis_usage(FILE *out);
+int cmd_import_kafka(int argc, char **argv);
+void cmd_import_kafka_usage(FILE *out);
+/* 1 when s is a Kafka topic's snapshot (its keys' partitions, no 32-bit
+ * hash to show; cmd_import_kafka.c, Kafka's module), else 0. */
+int cli_kafka_snapshot(const placer_snapshot *s);
 
 /* ---- options (options.c) ---- */
 
@@ -233,6 +238,7 @@ int cli_file_and_json(const char *cmd, int argc, char **argv, void (*usage)(FILE
 typedef struct cli_import {
     const char *input, *output, *membership_out, *pool;
     const char *env_file; /* import-haproxy --env-file */
+    const char *partitioner; /* import-kafka --partitioner */
     int resolve;          /* import-nginx --resolve */
     const char *doc_name; /* what messages call the membership the import wrote */
     uint64_t epoch;
@@ -246,6 +252,7 @@ enum {
     CLI_OPT_IMPORT_POOL,
     CLI_OPT_IMPORT_ENV_FILE,
     CLI_OPT_IMPORT_RESOLVE,
+    CLI_OPT_IMPORT_PARTITIONER,
 };
 
 /* The options every import takes; a command adds its NAME option (with

@@ -43,6 +43,12 @@ void cmd_lookup_usage(FILE *out)
             "\\xNN and \\\\. A key whose owner is missing (an imported map's -1) prints \"-\"\n"
             "and makes the exit status 2.\n"
             "\n"
+            "A Kafka snapshot (placer import-kafka): the owner is the key's partition's\n"
+            "leader (\"-\" when Kafka shows Leader: none), the replicas that partition's\n"
+            "(--replicas 8 for all), the partition column where the producer's partitioner\n"
+            "sends the key. An empty key under consistent_random is sent to a random (or\n"
+            "sticky) partition by a real producer: said on stderr (\"scattered\" in JSON).\n"
+            "\n"
             "The key rule: a haproxy snapshot may carry its backend's balance rule\n"
             "(placer import-haproxy writes it; \"key_rule\" in a membership file), and each\n"
             "key is then what a user sees of a request, turned into the bytes haproxy 2.6\n"
@@ -133,6 +139,10 @@ static int one(const placer_snapshot *s, const opts *o, const char *key, size_t 
         return CLI_BADINPUT; /* key_in refused the empty key already */
     if (k < 0)
         k = 0;
+    if (placer_compat_key_scatters(s, hk, hlen))
+        fprintf(stderr, "placer lookup: an empty key: a producer with %s sends it to a random "
+                        "(or its sticky) partition; shown: where the key's hash would go\n",
+                placer_snapshot_compat_key_hash(s));
     if (o->json) {
         lookup_answer a = {key, len, hk, hlen, o->hex, err, k, part, owner, next, set, &rep,
                            o->cassandra, token};

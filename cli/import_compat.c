@@ -107,6 +107,9 @@ int cli_import_options(const char *cmd, int argc, char **argv, const struct opti
         case CLI_OPT_IMPORT_RESOLVE:
             im->resolve = 1;
             break;
+        case CLI_OPT_IMPORT_PARTITIONER:
+            im->partitioner = optarg;
+            break;
         default:
             return c == CLI_OPT_HELP ? CLI_OPT_HELP : CLI_USAGE;
         }

@@ -7,7 +7,7 @@
  * the key, escaped here, between copies of them. The fields and their
  * order are those of the documents before (format, key or key_base64,
  * key_hex, owner, zone, address, replicas, zones, under_replicated, epoch,
- * next_owner, partition, token, compat, hash).
+ * next_owner, partition, token, compat, hash; Kafka: scattered instead of hash).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -137,7 +137,11 @@ int lookup_json_line(const lookup_json *j, const placer_snapshot *s, const looku
         fprintf(out, ",\"partition\":%d", a->part);
     if (a->has_token) /* signed decimal, as Cassandra prints it */
         fprintf(out, ",\"token\":%lld", (long long)a->token);
-    if (j->compat) /* the program's own 32-bit hash of the key, as its ring or table sees it */
+    if (j->compat && cli_kafka_snapshot(s))
+        /* a partition (above) instead of a hash; a key the producer would scatter flagged */
+        fprintf(out, ",\"compat\":\"%s\",\"scattered\":%s", j->compat,
+                placer_compat_key_scatters(s, a->hk, a->hlen) ? "true" : "false");
+    else if (j->compat) /* the program's own 32-bit hash of the key, as its ring or table sees it */
         fprintf(out, ",\"compat\":\"%s\",\"hash\":%llu", j->compat,
                 (unsigned long long)(placer_snapshot_hash(s, a->hk, a->hlen) & 0xffffffffu));
     fputs("}\n", out);

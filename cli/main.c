@@ -43,6 +43,8 @@ static const cli_command commands[] = {
      cmd_import_redis, cmd_import_redis_usage},
     {"import-cassandra", "nodetool ring and a keyspace's replication into a snapshot (Cassandra's)",
      cmd_import_cassandra, cmd_import_cassandra_usage},
+    {"import-kafka", "a Kafka topic (kafka-topics.sh --describe) into a snapshot of its partitions",
+     cmd_import_kafka, cmd_import_kafka_usage},
     {"import-haproxy", "one backend of a haproxy.cfg into a snapshot (keys where it sends them)",
      cmd_import_haproxy, cmd_import_haproxy_usage},
     {"import-nginx", "one upstream of an nginx.conf into a snapshot (keys where it sends them)",
