@@ -136,7 +136,8 @@ int cli_simulate_compat(const char *text, size_t len, const char *file, const pl
     }
     double join = -1, removal = -1, W = 0;
     const json_t *nodes = json_object_get(doc, "nodes");
-    int redis_slots = json_object_get(doc, "slots") != NULL; /* a node more or fewer has no slots */
+    /* Redis' "slots" and Kafka's partition rows: a node more or fewer has no place in the map */
+    int redis_slots = json_object_get(doc, "slots") || json_is_array(json_object_get(doc, "partitions"));
     for (uint32_t i = 0; i < N; i++)
         W += placer_node_weight(s0, i);
     if (!err && !redis_slots) {
@@ -147,8 +148,8 @@ int cli_simulate_compat(const char *text, size_t len, const char *file, const pl
             json_decref(node);
             err = PLACER_ENOMEM;
         } else {
-            if (placer_snapshot_compat(s0) != PLACER_COMPAT_REDIS) /* Redis takes no weight */
-                json_object_set_new(node, "weight", json_integer((json_int_t)fmax(1, round(W / N))));
+            if (round(W / N) > 1) /* weight 1 is the default, and all Redis and Kafka take */
+                json_object_set_new(node, "weight", json_integer((json_int_t)round(W / N)));
             json_array_append_new(json_object_get(j, "nodes"), node);
             err = change(j, file, s0, &k, before, after, &join);
         }
@@ -208,8 +209,8 @@ int cli_simulate_compat(const char *text, size_t len, const char *file, const pl
                 printf("removal of %s: %.4f%% of keys move (ideal %.4f%%)\n",
                        placer_node_id(s0, 0), 100 * removal, 100 * removal_ideal);
             if (redis_slots)
-                printf("join and removal: not simulated (the \"slots\" map says where every slot "
-                       "goes)\n");
+                printf("join and removal: not simulated (the %s map says where every one "
+                       "goes)\n", json_object_get(doc, "slots") ? "\"slots\"" : "\"partitions\"");
         }
     }
     free(before);

@@ -42,7 +42,6 @@ PENDING = {
     "control/membership_compat.c": 10,
     "cli/cmd_stats.c": 3,
     "cli/import_compat.c": 1,
-    "cli/simulate_compat.c": 1,
 }
 
 
