@@ -25,14 +25,14 @@ from ._diff import Diff
 from ._errors import PlacerError, check as _check, unsigned as _unsigned
 from ._follow import Follower, follow
 from ._handle import ClosedError
-from ._imports import (import_couchbase, import_haproxy, import_nginx, import_redis,
-                       import_twemproxy)
+from ._imports import (import_couchbase, import_haproxy, import_kafka, import_nginx,
+                       import_redis, import_twemproxy)
 from ._router import Router
 from ._snapshot import Snapshot
 
 __all__ = ["PlacerError", "ClosedError", "Snapshot", "Diff", "Router", "Follower", "build", "load",
            "decode", "simulate", "follow", "import_twemproxy", "import_haproxy", "import_nginx",
-           "import_redis", "import_couchbase",
+           "import_redis", "import_kafka", "import_couchbase",
            "version", "__version__"]
 
 

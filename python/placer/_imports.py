@@ -93,6 +93,22 @@ def import_redis(source):
     return _snapshot(err, out, why, name)
 
 
+def import_kafka(source, topic=None, partitioner="murmur2_random", epoch=0):
+    """One topic of Kafka's `kafka-topics.sh --describe` text (bytes, or a
+    path; topic None: the only one it describes) as a partitions snapshot
+    whose keys go where librdkafka's partitioner (murmur2_random, the
+    default, murmur2, consistent_random, consistent, fnv1a_random, fnv1a)
+    sends them; a partition's owner is its leader. As `placer
+    import-kafka`; a refusal raises PlacerError (PLACER_EFORMAT, "line N:
+    ...")."""
+    text, name = _text(source)
+    out, why = ctypes.c_void_p(), ctypes.create_string_buffer(512)
+    err = _lib.kafka_import(text, len(text), None if topic is None else _name_arg("topic", topic),
+                            _name_arg("partitioner", partitioner), unsigned("epoch", epoch),
+                            ctypes.byref(out), why, len(why))
+    return _snapshot(err, out, why, name)
+
+
 def import_couchbase(source):
     """A Couchbase bucket configuration (/pools/default/buckets/NAME, or
     its terse form; bytes, or a path) as a partitions snapshot mapping keys

@@ -205,6 +205,9 @@ haproxy_import = _fn(control, "placer_haproxy_import", ctypes.c_int, ctypes.c_ch
                      ctypes.c_char_p, ctypes.c_size_t)
 nginx_import = _fn(control, "placer_nginx_import", ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p,
                    ctypes.c_uint64, ctypes.POINTER(c_vp), ctypes.c_char_p, ctypes.c_size_t)
+kafka_import = _fn(control, "placer_kafka_import", ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t,
+                   ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint64, ctypes.POINTER(c_vp),
+                   ctypes.c_char_p, ctypes.c_size_t)
 redis_import = _fn(control, "placer_redis_import", ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t,
                    ctypes.POINTER(c_vp), ctypes.c_char_p, ctypes.c_size_t)
 etcd_config_new = _fn(control, "placer_etcd_config_new", ctypes.c_int, ctypes.c_char_p,

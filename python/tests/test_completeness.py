@@ -51,6 +51,17 @@ def test_import_twemproxy_matches_the_command(tmp_path):
     assert e.value.name == "PLACER_EFORMAT" and "no-such-pool" in str(e.value)
 
 
+def test_import_kafka_matches_the_command(tmp_path):
+    text = data("kafka-describe-3.7.txt")
+    out = tmp_path / "k.snap"
+    cli("import-kafka", text, "--topic", "orders", "--partitioner", "fnv1a", "-o", out)
+    s = placer.import_kafka(text, topic="orders", partitioner="fnv1a")
+    assert s.encode() == out.read_bytes()
+    with pytest.raises(placer.PlacerError) as e:
+        placer.import_kafka(text)  # three topics, none named
+    assert "a second topic" in str(e.value)
+
+
 def test_import_redis_matches_the_command(tmp_path):
     nodes = data("redis-cluster-nodes.txt")
     out = tmp_path / "r.snap"
