@@ -3,7 +3,7 @@
  * snapshot that sends each key to the partition the producer's partitioner
  * chooses, with that partition's leader and replicas. */
 
-#include <string.h>
+#include <stdio.h>
 
 #include "cli.h"
 
@@ -46,31 +46,35 @@ static const struct option options[] = {
     {0},
 };
 
+/* An unknown --partitioner, said as the library's refusals are. */
+static int unknown_partitioner(const cli_import *im, char *why, size_t why_len)
+{
+    if (!im->partitioner || placer_compat_has_key_hash(PLACER_COMPAT_KAFKA, im->partitioner))
+        return 0;
+    snprintf(why, why_len, "--partitioner %s: librdkafka's are murmur2, murmur2_random, "
+             "consistent, consistent_random, fnv1a, fnv1a_random", im->partitioner);
+    return PLACER_EFORMAT;
+}
+
 static int membership(const cli_import *im, const char *text, size_t len, char **doc,
                       size_t *doc_len, char *why, size_t why_len)
 {
-    return placer_kafka_membership(text, len, im->pool, im->partitioner, doc, doc_len, why,
+    int err = unknown_partitioner(im, why, why_len);
+    return err ? err : placer_kafka_membership(text, len, im->pool, im->partitioner, doc, doc_len, why,
                                    why_len);
 }
 
 static int import(const cli_import *im, const char *text, size_t len, placer_snapshot **out,
                   char *why, size_t why_len)
 {
-    return placer_kafka_import(text, len, im->pool, im->partitioner, im->epoch, out, why, why_len);
+    int err = unknown_partitioner(im, why, why_len);
+    return err ? err
+               : placer_kafka_import(text, len, im->pool, im->partitioner, im->epoch, out, why,
+                                     why_len);
 }
 
 int cmd_import_kafka(int argc, char **argv)
 {
-    for (int i = 1; i + 1 < argc && strcmp(argv[i], "--"); i++) {
-        const char *p = !strcmp(argv[i], "--partitioner") ? argv[i + 1]
-                        : !strncmp(argv[i], "--partitioner=", 14) ? argv[i] + 14 : NULL;
-        if (p && !placer_compat_has_key_hash(PLACER_COMPAT_KAFKA, p)) {
-            cli_usage_error("import-kafka", "--partitioner %s: librdkafka's are murmur2, "
-                            "murmur2_random, consistent, consistent_random, fnv1a, fnv1a_random",
-                            p);
-            return CLI_USAGE;
-        }
-    }
     static const cli_importer imp = {"import-kafka", "the topic's membership", NULL, 0,
                                      options, cmd_import_kafka_usage, membership, import};
     return cli_import_run(&imp, argc, argv);

@@ -11,9 +11,9 @@ lookup` of its snapshot, as a user runs them on Kafka's --describe text
     prints "-" and exit status 2, the others 0;
   - consistent_random: an empty key is said to be scattered (stderr, and
     "scattered": true in JSON), a non-empty one is not;
-  - refusals: no --topic with three topics, an unknown topic, a damaged
-    line (its number named), each exit status 2; an unknown partitioner,
-    a usage error (1);
+  - refusals: no --topic with three topics, an unknown topic, an unknown
+    partitioner (also through an abbreviated option), a damaged line (its
+    number named), each exit status 2;
   - a partition-count change (4 -> 6 partitions over the same brokers)
     moves most keys (placer diff: more than half).
 """
@@ -78,7 +78,8 @@ with tempfile.TemporaryDirectory() as d:
     check(r.stderr == "" and a[0]["scattered"] is False, "a key is not")
 
     for args, says, status in (([], "a second topic", 2), (["--topic", "nope"], 'no topic "nope"', 2),
-                               (["--topic", "orders", "--partitioner", "sticky"], "partitioner", 1)):
+                               (["--topic", "orders", "--partitioner", "sticky"], "partitioner", 2),
+                               (["--topic", "orders", "--parti", "sticky"], "murmur2_random", 2)):
         r = run("import-kafka", describe, *args, "-o", os.path.join(d, "x.snap"))
         check(r.returncode == status and says in r.stderr,
               "%s: %d %s" % (args, r.returncode, r.stderr))
