@@ -201,21 +201,43 @@ PLACER_API int placer_builder_set_replicas(placer_builder *b, uint32_t replicas)
  *   PLACER_REPLICATION_SIMPLE            Cassandra's SimpleStrategy: the
  *                                        first rf distinct hosts walking
  *                                        the ring from the key's token;
- *   PLACER_REPLICATION_NETWORK_TOPOLOGY  Cassandra's NetworkTopologyStrategy
- *                                        in one datacenter whose racks are
- *                                        the zones: the same walk, a host
- *                                        of a rack met already taken only
- *                                        while fewer than rf - racks were.
+ *   PLACER_REPLICATION_NETWORK_TOPOLOGY  Cassandra's NetworkTopologyStrategy:
+ *                                        rf in every datacenter (the nodes'
+ *                                        placer_builder_set_datacenter; all
+ *                                        nodes without one are one
+ *                                        datacenter) unless
+ *                                        placer_builder_set_datacenter_
+ *                                        replication gives its own factor;
+ *                                        per datacenter, the same walk, a
+ *                                        host of a rack (zone) met already
+ *                                        taken only while fewer than
+ *                                        rf - racks were.
  * Both as Cassandra 4's server computes them, in its order: the walk's,
- * the range's owner first (docs/COMPAT.md). placer_replicas and its batch
- * give the set's first `want` nodes (at most rf). The ring only (another
- * strategy fails at build with PLACER_EINVAL). Returns 0, PLACER_ENULL or
- * PLACER_EINVAL (an unknown rule; rf 0 with a Cassandra rule, or above
- * PLACER_MAX_REPLICAS). */
+ * the range's owner first, the datacenters' hosts interleaved as the walk
+ * meets them (docs/COMPAT.md). A set holds up to the sum of the
+ * datacenters' factors (at most PLACER_MAX_REPLICAS, checked at build);
+ * placer_replicas and its batch give its first `want` nodes. The ring only
+ * (another strategy fails at build with PLACER_EINVAL). Returns 0,
+ * PLACER_ENULL or PLACER_EINVAL (an unknown rule; rf 0 with a Cassandra
+ * rule, or above PLACER_MAX_REPLICAS). */
 #define PLACER_REPLICATION_PLACER 0
 #define PLACER_REPLICATION_SIMPLE 1
 #define PLACER_REPLICATION_NETWORK_TOPOLOGY 2
 PLACER_API int placer_builder_set_replication(placer_builder *b, int rule, uint32_t rf);
+
+/* NetworkTopologyStrategy's factor in one datacenter, as a keyspace's
+ * {'class': 'NetworkTopologyStrategy', 'dc1': '3', 'dc2': '2'} gives it:
+ * sets the rule to PLACER_REPLICATION_NETWORK_TOPOLOGY (a datacenter named
+ * by no call takes placer_builder_set_replication's rf, 0 when it was not
+ * called with this rule). rf 0 replicates nothing there; a datacenter no
+ * node is in is ignored, as Cassandra ignores it. Called again for the same
+ * datacenter, the last factor holds. The build fails (PLACER_EINVAL, its
+ * reason in placer_builder_error) when the factors of the ring's
+ * datacenters sum to 0 or past PLACER_MAX_REPLICAS. Returns 0,
+ * PLACER_ENULL, PLACER_EIDLONG (a name past PLACER_MAX_ID_LEN),
+ * PLACER_EINVAL (rf above PLACER_MAX_REPLICAS) or PLACER_ENOMEM. */
+PLACER_API int placer_builder_set_datacenter_replication(placer_builder *b, const char *datacenter,
+                                                         uint32_t rf);
 
 /* Placement strategies. Every strategy is served by the same lookup, batch,
  * replicas, handoff, live, router and inspection calls; the diff calls
@@ -454,6 +476,16 @@ PLACER_API int placer_builder_add_node(placer_builder *b, const char *id, const 
  * PLACER_EIDLONG or PLACER_ENOMEM (the builder is unchanged on error). */
 PLACER_API int placer_builder_set_address(placer_builder *b, uint32_t node, const char *address);
 
+/* Node `node`'s datacenter: the topology level above its zone (a zone is a
+ * rack within its datacenter, as in Cassandra: equal zone names in two
+ * datacenters are two racks). Any text up to PLACER_MAX_ID_LEN bytes; NULL
+ * or "" for none (the nodes without one are one datacenter). Only
+ * NetworkTopologyStrategy replication reads it; placer's walk spreads over
+ * zones as before. Returns 0, PLACER_ENULL, PLACER_ERANGE, PLACER_EIDLONG
+ * or PLACER_ENOMEM (the builder is unchanged on error). */
+PLACER_API int placer_builder_set_datacenter(placer_builder *b, uint32_t node,
+                                             const char *datacenter);
+
 /* Give node `node` an explicit token. A node with at least one explicit
  * token gets no generated ones. Its explicit tokens are numbered (vnode index)
  * in call order. Returns 0, PLACER_ENULL, PLACER_ERANGE (no such node),
@@ -686,14 +718,15 @@ PLACER_API const char *placer_snapshot_compat_distribution(const placer_snapshot
 PLACER_API const char *placer_snapshot_compat_key_hash(const placer_snapshot *s);
 
 /* What a builder holds (for tools that read a membership, such as the
- * simulator): its seed, its node count, and node `node`'s id, zone ("" when
- * none) and weight. Strings are the builder's and live until the builder
+ * simulator): its seed, its node count, and node `node`'s id, zone and
+ * datacenter ("" when none) and weight. Strings are the builder's and live until the builder
  * is freed. NULL, 0 or 0.0 when b is NULL or node is out of range. The
  * builder's thread contract applies. */
 PLACER_API uint64_t placer_builder_seed(const placer_builder *b);
 PLACER_API uint32_t placer_builder_node_count(const placer_builder *b);
 PLACER_API const char *placer_builder_node_id(const placer_builder *b, uint32_t node);
 PLACER_API const char *placer_builder_node_zone(const placer_builder *b, uint32_t node);
+PLACER_API const char *placer_builder_node_datacenter(const placer_builder *b, uint32_t node);
 PLACER_API double placer_builder_node_weight(const placer_builder *b, uint32_t node);
 
 /* Build an immutable snapshot of the builder's current contents, tagged with
@@ -842,12 +875,18 @@ PLACER_API int placer_snapshot_key_position(const placer_snapshot *s, const void
 PLACER_API uint32_t placer_node_count(const placer_snapshot *s);
 PLACER_API uint32_t placer_token_count(const placer_snapshot *s);
 
-/* Node id, zone and address ("" when the node has none). The strings are owned by the
- * snapshot and live as long as it. NULL when s is NULL or node is out of
- * range. */
+/* Node id, zone, address and datacenter ("" when the node has none). The
+ * strings are owned by the snapshot and live as long as it. NULL when s is
+ * NULL or node is out of range. */
 PLACER_API const char *placer_node_id(const placer_snapshot *s, uint32_t node);
 PLACER_API const char *placer_node_zone(const placer_snapshot *s, uint32_t node);
 PLACER_API const char *placer_node_address(const placer_snapshot *s, uint32_t node);
+PLACER_API const char *placer_node_datacenter(const placer_snapshot *s, uint32_t node);
+
+/* The NetworkTopologyStrategy factor of node `node`'s datacenter in a ring
+ * whose sets follow that rule (placer_builder_set_datacenter_replication);
+ * 0 under any other rule, when s is NULL or node is out of range. */
+PLACER_API uint32_t placer_node_replication(const placer_snapshot *s, uint32_t node);
 
 /* A node's weight (0.0 when out of range) and number of tokens (0 when out
  * of range). */

@@ -15,6 +15,8 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "alloc.h"
 #include "builder_internal.h"
@@ -148,19 +150,23 @@ static int check_sections(plc_dec *d)
     return 0;
 }
 
-/* The nodes into a builder (ids, zones, addresses, weights, states). */
+/* The nodes into a builder (ids, zones, addresses, datacenters, weights,
+ * states); each record's NetworkTopologyStrategy factor into its dc_rf,
+ * for check_factors. */
 static int read_nodes(plc_dec *d, placer_builder *b)
 {
     const plc_sec *nodes = &d->s[PLC_SEC_NODES], *strings = &d->s[PLC_SEC_STRINGS];
     uint64_t at = 0;
-    char text[3][PLACER_MAX_ID_LEN + 1];
+    char text[4][PLACER_MAX_ID_LEN + 1];
     for (uint32_t n = 0; n < d->nnodes; n++) {
         const unsigned char *r = nodes->p + (size_t)n * PLC_FMT_NODE;
         double w = plc_rd_double(r);
-        uint32_t state = plc_rd32(r + 8), lens[3] = {plc_rd32(r + 12), plc_rd32(r + 16), plc_rd32(r + 20)};
-        if (state > PLACER_NODE_DOWN || plc_rd64(r + 24))
+        uint32_t state = plc_rd32(r + 8), factor = plc_rd32(r + 28);
+        uint32_t lens[4] = {plc_rd32(r + 12), plc_rd32(r + 16), plc_rd32(r + 20), plc_rd32(r + 24)};
+        /* version 1 has no datacenters: the field was reserved */
+        if (state > PLACER_NODE_DOWN || (d->version < 2 && plc_rd64(r + 24)))
             return plc_dec_fail(d, PLACER_ECORRUPT, "node %u: state %u or a reserved field set", n, state);
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 4; i++) {
             if (lens[i] > PLACER_MAX_ID_LEN || lens[i] > strings->count - at)
                 return plc_dec_fail(d, PLACER_ECORRUPT, "node %u: string %d of %u bytes out of range", n, i, lens[i]);
             memcpy(text[i], strings->p + at, lens[i]);
@@ -177,13 +183,81 @@ static int read_nodes(plc_dec *d, placer_builder *b)
         int err = placer_builder_set_state(b, (uint32_t)idx, (int)state);
         if (!err)
             err = placer_builder_set_address(b, (uint32_t)idx, text[2]);
+        if (!err)
+            err = placer_builder_set_datacenter(b, (uint32_t)idx, text[3]);
         if (err)
             return err;
+        b->nodes[idx].dc_rf = factor;
     }
     if (at != strings->count)
         return plc_dec_fail(d, PLACER_ECORRUPT, "%llu unused bytes of strings",
                     (unsigned long long)(strings->count - at));
     return 0;
+}
+
+typedef struct dc_factor {
+    const char *dc;
+    uint32_t rf, node;
+} dc_factor;
+
+static int by_dc(const void *a, const void *b)
+{
+    return strcmp(((const dc_factor *)a)->dc, ((const dc_factor *)b)->dc);
+}
+
+/* NetworkTopologyStrategy's factors from the node records (FORMAT.md,
+ * "Node record"): written only when the replica sets follow that rule and
+ * a node names a datacenter, then equal across a datacenter's nodes; the
+ * factors of the datacenters then sum to the set width R (without a named
+ * datacenter, the one datacenter's factor is R). O(n log n). */
+static int check_factors(plc_dec *d, placer_builder *b)
+{
+    const plc_sec *rep = &d->s[PLC_SEC_REPLICAS];
+    int nts = d->have[PLC_SEC_REPLICAS] && rep->aux >> 16 == PLACER_REPLICATION_NETWORK_TOPOLOGY;
+    uint32_t R = d->have[PLC_SEC_REPLICAS] ? rep->aux & 0xffff : 0, named = 0;
+    for (uint32_t n = 0; n < b->nnodes; n++)
+        named |= b->nodes[n].dc_len > 0;
+    for (uint32_t n = 0; n < b->nnodes && !(nts && named); n++)
+        if (b->nodes[n].dc_rf)
+            return plc_dec_fail(d, PLACER_ECORRUPT, "node %u: a replication factor, but the "
+                                "replica sets are not NetworkTopologyStrategy's over named "
+                                "datacenters", n);
+    if (!nts)
+        return 0;
+    int err = 0;
+    if (!named) {
+        if (placer_builder_set_replication(b, PLACER_REPLICATION_NETWORK_TOPOLOGY, R) ||
+            plc_replication_resolve(b))
+            return plc_dec_fail(d, PLACER_ECORRUPT, "replica sets of width %u", R);
+        return 0;
+    }
+    dc_factor *f = plc_malloc((size_t)b->nnodes * sizeof *f);
+    if (!f)
+        return PLACER_ENOMEM;
+    for (uint32_t n = 0; n < b->nnodes; n++)
+        f[n] = (dc_factor){b->nodes[n].dc ? b->nodes[n].dc : "", b->nodes[n].dc_rf, n};
+    qsort(f, b->nnodes, sizeof *f, by_dc);
+    uint32_t replicated = 0;
+    for (uint32_t i = 0; i < b->nnodes && !err; i++) {
+        int first = !i || strcmp(f[i].dc, f[i - 1].dc);
+        if (!first && f[i].rf != f[i - 1].rf)
+            err = plc_dec_fail(d, PLACER_ECORRUPT, "node %u: replication factor %u in datacenter "
+                               "\"%s\", whose node %u has %u", f[i].node, f[i].rf, f[i].dc,
+                               f[i - 1].node, f[i - 1].rf);
+        else if (first && f[i].rf && ++replicated > PLACER_MAX_REPLICAS)
+            err = plc_dec_fail(d, PLACER_ECORRUPT, "more than %u datacenters replicated to",
+                               PLACER_MAX_REPLICAS);
+        else if (first && f[i].rf > PLACER_MAX_REPLICAS)
+            err = plc_dec_fail(d, PLACER_ECORRUPT, "node %u: replication factor %u", f[i].node,
+                               f[i].rf);
+        else if (first && f[i].rf)
+            err = placer_builder_set_datacenter_replication(b, f[i].dc, f[i].rf);
+    }
+    plc_free(f);
+    if (!err && (plc_replication_resolve(b) || b->replicas != R))
+        err = plc_dec_fail(d, PLACER_ECORRUPT, "replica sets of width %u; the datacenters' "
+                           "factors sum to %u", R, b->replicas);
+    return err;
 }
 
 int placer_snapshot_decode_ex(const void *buf, size_t len, placer_snapshot **out, char *why,
@@ -223,6 +297,8 @@ int placer_snapshot_decode_ex(const void *buf, size_t len, placer_snapshot **out
         }
         if (!err)
             err = read_nodes(&d, b);
+        if (!err)
+            err = check_factors(&d, b);
     }
     if (!err && plc_builder_resolve_hash(b) != 0)
         err = plc_dec_fail(&d, PLACER_ECORRUPT, "key hash %u without its secret", d.key_hash);

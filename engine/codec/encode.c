@@ -46,10 +46,24 @@ static uint64_t section_bytes(const section *sec)
     return cells * plc_sec_elem(sec->type);
 }
 
+/* The node records carry NetworkTopologyStrategy's factors when some node
+ * names a datacenter; without one, the factor is the set width (as before
+ * datacenters) and the field stays 0: one encoding per snapshot. */
+static int factors_written(const placer_snapshot *s)
+{
+    if (s->rep_rule != PLACER_REPLICATION_NETWORK_TOPOLOGY)
+        return 0;
+    for (uint32_t n = 0; n < s->nnodes; n++)
+        if (s->nodes[n].datacenter[0])
+            return 1;
+    return 0;
+}
+
 static void write_section(const placer_snapshot *s, const section *sec, unsigned char *p)
 {
     switch (sec->type) {
-    case PLC_SEC_NODES:
+    case PLC_SEC_NODES: {
+        int factors = factors_written(s);
         for (uint32_t n = 0; n < s->nnodes; n++, p += PLC_FMT_NODE) {
             const plc_node *x = &s->nodes[n];
             plc_wr_double(p, x->weight);
@@ -57,13 +71,16 @@ static void write_section(const placer_snapshot *s, const section *sec, unsigned
             plc_wr32(p + 12, (uint32_t)strlen(x->id));
             plc_wr32(p + 16, (uint32_t)strlen(x->zone));
             plc_wr32(p + 20, (uint32_t)strlen(x->address));
-            plc_wr64(p + 24, 0);
+            plc_wr32(p + 24, (uint32_t)strlen(x->datacenter));
+            plc_wr32(p + 28, factors ? x->dc_rf : 0);
         }
         break;
+    }
     case PLC_SEC_STRINGS:
         for (uint32_t n = 0; n < s->nnodes; n++) {
-            const char *str[3] = {s->nodes[n].id, s->nodes[n].zone, s->nodes[n].address};
-            for (int i = 0; i < 3; i++) {
+            const char *str[4] = {s->nodes[n].id, s->nodes[n].zone, s->nodes[n].address,
+                                  s->nodes[n].datacenter};
+            for (int i = 0; i < 4; i++) {
                 size_t len = strlen(str[i]);
                 memcpy(p, str[i], len);
                 p += len;
@@ -84,7 +101,8 @@ int placer_snapshot_encode(const placer_snapshot *s, void **buf, size_t *len)
     PLC_VALIDATE_OR_RET(s && buf && len, PLACER_ENULL);
     uint64_t strings = 0;
     for (uint32_t n = 0; n < s->nnodes; n++)
-        strings += strlen(s->nodes[n].id) + strlen(s->nodes[n].zone) + strlen(s->nodes[n].address);
+        strings += strlen(s->nodes[n].id) + strlen(s->nodes[n].zone) +
+                   strlen(s->nodes[n].address) + strlen(s->nodes[n].datacenter);
     section sec[PLC_FMT_MAX_SECTIONS];
     uint32_t k = sections_of(s, sec, strings);
     uint64_t at = plc_fmt_align(PLC_FMT_HEADER + (uint64_t)k * PLC_FMT_ENTRY), offset[PLC_FMT_MAX_SECTIONS];

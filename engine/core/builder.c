@@ -1,7 +1,8 @@
 /*
- * builder.c -- a mutable membership description: nodes (id, zone, weight)
- * and explicit tokens. Every change is validated before anything is touched,
- * so a failed call leaves the builder exactly as it was.
+ * builder.c -- a mutable membership description: nodes (id, zone,
+ * datacenter, weight), explicit tokens and the replication settings.
+ * Every change is validated before anything is touched, so a failed call
+ * leaves the builder exactly as it was.
  *
  * Duplicate ids are found through a small open-addressing index keyed by
  * placer_hash64 of the id, so adding N nodes costs O(N), not O(N^2).
@@ -14,6 +15,16 @@
 #include "key_hashes.h"
 #include "strategy_ops.h"
 #include "validate.h"
+
+static char *dup_string(const char *s, size_t len)
+{
+    char *d = plc_malloc(len + 1);
+    if (d) {
+        memcpy(d, s, len);
+        d[len] = '\0';
+    }
+    return d;
+}
 
 placer_builder *placer_builder_new(void)
 {
@@ -36,7 +47,12 @@ void placer_builder_free(placer_builder *b)
         plc_free(b->nodes[i].id);
         plc_free(b->nodes[i].zone);
         plc_free(b->nodes[i].addr);
+        plc_free(b->nodes[i].dc);
     }
+    for (uint32_t i = 0; i < b->dc_map_n; i++)
+        plc_free(b->dc_map[i]);
+    plc_free(b->dc_map);
+    plc_free(b->dc_map_rf);
     plc_free(b->nodes);
     plc_free(b->explicit_tokens);
     plc_free(b->id_index);
@@ -123,6 +139,8 @@ int placer_builder_build(placer_builder *b, uint64_t epoch, placer_snapshot **ou
     if (b->rep_rule && !ops->fused_stree)
         return plc_builder_refuse(b, "Cassandra's replication with %s: only the ring (its tokens) "
                                      "takes it", ops->name);
+    if ((rc = plc_replication_resolve(b)))
+        return rc; /* with its reason */
     rc = ops->build(b, epoch, out);
     if (rc == PLACER_ETOOMANY && !b->why) /* a module's cap, without its own words */
         refuse_too_many(b, ops);
@@ -268,6 +286,11 @@ const char *placer_builder_node_zone(const placer_builder *b, uint32_t node)
     return b && node < b->nnodes ? b->nodes[node].zone : NULL;
 }
 
+const char *placer_builder_node_datacenter(const placer_builder *b, uint32_t node)
+{
+    return b && node < b->nnodes ? (b->nodes[node].dc ? b->nodes[node].dc : "") : NULL;
+}
+
 double placer_builder_node_weight(const placer_builder *b, uint32_t node)
 {
     return b && node < b->nnodes ? b->nodes[node].weight : 0.0;
@@ -310,7 +333,46 @@ int placer_builder_set_replication(placer_builder *b, int rule, uint32_t rf)
         return plc_builder_refuse(b, "replication factor %u: 1 to PLACER_MAX_REPLICAS (%u)", rf,
                                   PLACER_MAX_REPLICAS);
     b->rep_rule = rule;
+    b->rep_all = rule == PLACER_REPLICATION_NETWORK_TOPOLOGY ? rf : 0;
     b->replicas = rf;
+    return 0;
+}
+
+int placer_builder_set_datacenter_replication(placer_builder *b, const char *datacenter, uint32_t rf)
+{
+    PLC_VALIDATE_OR_RET(b && datacenter, PLACER_ENULL);
+    size_t len = strnlen(datacenter, PLACER_MAX_ID_LEN + 1);
+    PLC_VALIDATE_OR_RET(len <= PLACER_MAX_ID_LEN, PLACER_EIDLONG);
+    if (rf > PLACER_MAX_REPLICAS)
+        return plc_builder_refuse(b, "replication factor %u in datacenter %s: 0 to "
+                                     "PLACER_MAX_REPLICAS (%u)", rf, datacenter, PLACER_MAX_REPLICAS);
+    uint32_t i = 0;
+    while (i < b->dc_map_n && strcmp(b->dc_map[i], datacenter))
+        i++;
+    if (i == b->dc_map_n) {
+        if (b->dc_map_n >= PLACER_MAX_NODES)
+            return plc_builder_refuse_code(b, PLACER_ETOOMANY, "more datacenters than nodes can be");
+        if (b->dc_map_n == b->dc_map_cap) {
+            uint32_t cap = b->dc_map_cap ? 2 * b->dc_map_cap : 4;
+            char **names = plc_realloc(b->dc_map, (size_t)cap * sizeof *names);
+            if (!names)
+                return PLACER_ENOMEM;
+            b->dc_map = names;
+            uint32_t *f = plc_realloc(b->dc_map_rf, (size_t)cap * sizeof *f);
+            if (!f)
+                return PLACER_ENOMEM;
+            b->dc_map_rf = f;
+            b->dc_map_cap = cap;
+        }
+        if (!(b->dc_map[i] = dup_string(datacenter, len)))
+            return PLACER_ENOMEM;
+        b->dc_map_n++;
+    }
+    b->dc_map_rf[i] = rf;
+    if (b->rep_rule != PLACER_REPLICATION_NETWORK_TOPOLOGY) {
+        b->rep_rule = PLACER_REPLICATION_NETWORK_TOPOLOGY;
+        b->rep_all = 0;
+    }
     return 0;
 }
 
@@ -341,16 +403,6 @@ static int grow_id_index(placer_builder *b)
     b->id_index = index;
     b->id_index_cap = cap;
     return 0;
-}
-
-static char *dup_string(const char *s, size_t len)
-{
-    char *d = plc_malloc(len + 1);
-    if (d) {
-        memcpy(d, s, len);
-        d[len] = '\0';
-    }
-    return d;
 }
 
 int placer_builder_add_node(placer_builder *b, const char *id, const char *zone, double weight)
@@ -386,8 +438,9 @@ int placer_builder_add_node(placer_builder *b, const char *id, const char *zone,
         return PLACER_ENOMEM;
     }
     uint32_t index = b->nnodes;
-    b->nodes[index] = (plc_bnode){id_copy, zone_copy, NULL, (uint32_t)id_len, (uint32_t)zone_len,
-                                  0, weight, 0, PLACER_NODE_ACTIVE, 0};
+    b->nodes[index] = (plc_bnode){.id = id_copy, .zone = zone_copy, .id_len = (uint32_t)id_len,
+                                  .zone_len = (uint32_t)zone_len, .weight = weight,
+                                  .state = PLACER_NODE_ACTIVE};
     b->nnodes++;
     b->id_index[plc_builder_id_slot(b->id_index, b->id_index_cap, b, id, id_len)] = index + 1;
     return (int)index;
@@ -405,6 +458,21 @@ int placer_builder_set_address(placer_builder *b, uint32_t node, const char *add
     plc_free(b->nodes[node].addr);
     b->nodes[node].addr = copy;
     b->nodes[node].addr_len = (uint32_t)len;
+    return 0;
+}
+
+int placer_builder_set_datacenter(placer_builder *b, uint32_t node, const char *datacenter)
+{
+    PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
+    PLC_VALIDATE_OR_RET(node < b->nnodes, PLACER_ERANGE);
+    size_t len = datacenter ? strnlen(datacenter, PLACER_MAX_ID_LEN + 1) : 0;
+    PLC_VALIDATE_OR_RET(len <= PLACER_MAX_ID_LEN, PLACER_EIDLONG);
+    char *copy = NULL;
+    if (len && !(copy = dup_string(datacenter, len)))
+        return PLACER_ENOMEM;
+    plc_free(b->nodes[node].dc);
+    b->nodes[node].dc = copy;
+    b->nodes[node].dc_len = (uint32_t)len;
     return 0;
 }
 

@@ -18,9 +18,13 @@ typedef struct plc_bnode {
     char *id;
     char *zone;
     char *addr; /* NULL: none */
+    char *dc;   /* the datacenter (placer_builder_set_datacenter); NULL: none */
     uint32_t id_len;
     uint32_t zone_len;
     uint32_t addr_len;
+    uint32_t dc_len;
+    uint32_t dc_rf; /* its datacenter's NetworkTopologyStrategy factor, set at build
+                     * (plc_replication_resolve); 0 under any other rule */
     double weight;
     uint32_t explicit_tokens; /* > 0: no generated tokens */
     int state;                /* PLACER_NODE_* */
@@ -36,6 +40,12 @@ struct placer_builder {
     uint64_t seed;
     uint32_t vnodes;
     int rep_rule;      /* PLACER_REPLICATION_* of the precomputed sets; 0: placer's walk */
+    uint32_t rep_all;  /* NetworkTopologyStrategy: the factor of a datacenter not in dc_map */
+    /* NetworkTopologyStrategy's factors by datacenter name
+     * (placer_builder_set_datacenter_replication), in call order */
+    char **dc_map;
+    uint32_t *dc_map_rf;
+    uint32_t dc_map_n, dc_map_cap;
     uint32_t replicas; /* ring: replica sets to precompute (0: none); partitions: copies (0: 3) */
     int strategy;      /* PLACER_RING ... */
     /* plc_strategy_get(strategy), set with it: the builds read the module
@@ -117,6 +127,13 @@ int plc_builder_find(const placer_builder *b, const char *id);
  * where it would go): for plc_builder_find and builder.c's insertions. */
 uint32_t plc_builder_id_slot(const uint32_t *index, uint32_t cap, const placer_builder *b,
                              const char *id, size_t len);
+
+/* NetworkTopologyStrategy's factors settled for a build
+ * (replica_rules.c): each node's dc_rf from its datacenter (dc_map, else
+ * rep_all), and b->replicas their sum over the ring's datacenters (the
+ * width of a set). 0, or PLACER_EINVAL with b->why (a sum of 0 or above
+ * PLACER_MAX_REPLICAS). Any other rule: every dc_rf 0. */
+int plc_replication_resolve(placer_builder *b);
 
 /* Each strategy's build is reached through its plc_strategy_ops and
  * declared in its module (engine/strategies/NAME_build.h): nothing here

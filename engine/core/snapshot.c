@@ -101,6 +101,16 @@ const char *placer_node_address(const placer_snapshot *s, uint32_t node)
     return s && node < s->nnodes ? s->nodes[node].address : NULL;
 }
 
+const char *placer_node_datacenter(const placer_snapshot *s, uint32_t node)
+{
+    return s && node < s->nnodes ? s->nodes[node].datacenter : NULL;
+}
+
+uint32_t placer_node_replication(const placer_snapshot *s, uint32_t node)
+{
+    return s && node < s->nnodes ? s->nodes[node].dc_rf : 0;
+}
+
 double placer_node_weight(const placer_snapshot *s, uint32_t node)
 {
     return s && node < s->nnodes ? s->nodes[node].weight : 0.0;

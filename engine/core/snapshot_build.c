@@ -48,7 +48,8 @@ placer_snapshot *plc_snapshot_new(const placer_builder *b, size_t payload, uint6
 {
     size_t strings = 0;
     for (uint32_t n = 0; n < b->nnodes; n++)
-        strings += (size_t)b->nodes[n].id_len + b->nodes[n].zone_len + b->nodes[n].addr_len + 3;
+        strings += (size_t)b->nodes[n].id_len + b->nodes[n].zone_len + b->nodes[n].addr_len +
+                   b->nodes[n].dc_len + 4;
     size_t off_payload = align_up(sizeof(placer_snapshot));
     size_t off_nodes = align_up(off_payload + payload);
     size_t off_strings = off_nodes + (size_t)b->nnodes * sizeof(plc_node);
@@ -79,6 +80,12 @@ placer_snapshot *plc_snapshot_new(const placer_builder *b, size_t payload, uint6
             memcpy(str, src->addr, src->addr_len);
         str[src->addr_len] = '\0';
         str += src->addr_len + 1;
+        nodes[n].datacenter = str;
+        if (src->dc_len)
+            memcpy(str, src->dc, src->dc_len);
+        str[src->dc_len] = '\0';
+        str += src->dc_len + 1;
+        nodes[n].dc_rf = src->dc_rf;
         nodes[n].weight = src->weight;
         nodes[n].state = src->state;
         s->nbounded += src->state == PLACER_NODE_ACTIVE || src->state == PLACER_NODE_DRAINING;

@@ -12,7 +12,7 @@
  *     rendezvous:  the candidates' seeds, inverse weights and node indices
  *                  (and the target's);
  *   nodes[nnodes]            plc_node records
- *   strings                  ids, zones and addresses, NUL-terminated
+ *   strings                  ids, zones, addresses and datacenters, NUL-terminated
  * so freeing is one call and a reader never chases memory that another
  * snapshot could share. Nothing in it changes after placer_builder_build
  * returns: readers need no synchronisation.
@@ -53,12 +53,13 @@ typedef struct plc_table {
 typedef struct plc_node {
     const char *id;
     const char *zone;
-    const char *address; /* "" when none */
+    const char *address;    /* "" when none */
+    const char *datacenter; /* "" when none: the level above the zone (its rack) */
     double weight;
     uint32_t ntokens; /* in the current placement */
     uint32_t zone_id; /* equal for equal zone names */
     int state;        /* PLACER_NODE_* */
-    uint32_t pad_;
+    uint32_t dc_rf;   /* NetworkTopologyStrategy: its datacenter's factor; else 0 */
 } plc_node;
 
 struct placer_snapshot {
