@@ -1,7 +1,7 @@
 /*
  * membership.c -- a membership file (JSON, parsed with jansson) into a
  * builder: strategy and its parameters, seed, epoch, and the nodes with
- * id, zone, weight, state, address and explicit tokens; or a
+ * id, zone, datacenter, weight, state, address and explicit tokens; or a
  * compatibility mode ("compat", membership_compat.c reads its fields). Unknown fields are
  * errors (a misspelt "wieght" must not silently mean 1.0), and so are
  * fields the chosen strategy does not use ("partitions" on a ring, "tokens"
@@ -222,10 +222,14 @@ static int read_node(plc_mctx *c, placer_builder *b, const json_t *node, int str
     json_object_foreach((json_t *)node, key, v) {
         if (strcmp(key, "id") && strcmp(key, "zone") && strcmp(key, "weight") &&
             strcmp(key, "state") && strcmp(key, "address") && strcmp(key, "tokens") &&
-            strcmp(key, "hash_id")) {
+            strcmp(key, "hash_id") && strcmp(key, "datacenter")) {
             plc_m_push(c, key, 0);
-            return plc_m_fail(c, "unknown field (known: id, zone, weight, state, address, tokens, "
-                                 "hash_id)");
+            return plc_m_fail(c, "unknown field (known: id, zone, datacenter, weight, state, "
+                                 "address, tokens, hash_id)");
+        }
+        if (compat && !strcmp(key, "datacenter")) {
+            plc_m_push(c, key, 0);
+            return plc_m_fail(c, "a compatibility mode's nodes have no datacenter");
         }
         if (!compat) {
             plc_m_push(c, key, 0);
@@ -284,6 +288,16 @@ static int read_node(plc_mctx *c, placer_builder *b, const json_t *node, int str
         if (!json_is_string(addr))
             return plc_m_fail(c, "expected a string");
         int err = placer_builder_set_address(b, (uint32_t)idx, json_string_value(addr));
+        if (err)
+            return plc_m_builder_error(c, err);
+        c->depth = base;
+    }
+    const json_t *dc = json_object_get(node, "datacenter");
+    if (dc) {
+        plc_m_push(c, "datacenter", 0);
+        if (!json_is_string(dc) || strlen(json_string_value(dc)) != json_string_length(dc))
+            return plc_m_fail(c, "expected a string (no NUL character)");
+        int err = placer_builder_set_datacenter(b, (uint32_t)idx, json_string_value(dc));
         if (err)
             return plc_m_builder_error(c, err);
         c->depth = base;
@@ -474,14 +488,41 @@ static int read_top(plc_mctx *c, const json_t *root, placer_builder *b, uint64_t
             err = option_for(c, strategy, PLACER_OPTION_ALLOCATION);
             if (!err)
                 err = pick(c, v, rules, rule_values, &iv);
-            if (!err && iv && (!json_is_integer(rv) || json_integer_value(rv) < 1))
+            /* NetworkTopologyStrategy may give its factors per datacenter alone */
+            int per_dc = iv == PLACER_REPLICATION_NETWORK_TOPOLOGY &&
+                         json_object_get(root, "datacenter_replicas") && !rv;
+            if (!err && iv && !per_dc && (!json_is_integer(rv) || json_integer_value(rv) < 1))
                 err = plc_m_fail(c, "Cassandra's replication needs \"replicas\" (its "
-                                    "replication factor, 1 to %u)", PLACER_MAX_REPLICAS);
-            if (!err && iv) {
+                                    "replication factor, 1 to %u)%s", PLACER_MAX_REPLICAS,
+                                 iv == PLACER_REPLICATION_NETWORK_TOPOLOGY
+                                     ? " or \"datacenter_replicas\"" : "");
+            if (!err && iv && !per_dc) {
                 json_int_t rf = json_integer_value(rv);
                 err = placer_builder_set_replication(b, iv, rf > PLACER_MAX_REPLICAS ? 0 : (uint32_t)rf);
                 if (err)
                     err = plc_m_fail(c, "%s", placer_builder_error(b));
+            }
+        } else if (!strcmp(key, "datacenter_replicas")) {
+            /* NetworkTopologyStrategy's factor of each datacenter */
+            const json_t *rule = json_object_get(root, "replication");
+            if (!json_is_string(rule) || strcmp(json_string_value(rule), "network_topology"))
+                err = plc_m_fail(c, "only with \"replication\": \"network_topology\"");
+            else if (!json_is_object(v) || !json_object_size(v))
+                err = plc_m_fail(c, "expected an object of datacenter names and factors "
+                                    "({\"dc1\": 3, \"dc2\": 2})");
+            const char *dc;
+            json_t *f;
+            json_object_foreach(v, dc, f) {
+                if (err)
+                    break;
+                plc_m_push(c, dc, 0);
+                err = u32_value(c, f, 0, PLACER_MAX_REPLICAS, &u);
+                int rc = err ? 0 : placer_builder_set_datacenter_replication(b, dc, u);
+                if (rc == PLACER_EIDLONG)
+                    err = plc_m_fail(c, "a datacenter name of at most %u bytes", PLACER_MAX_ID_LEN);
+                else if (rc)
+                    err = rc;
+                c->depth--;
             }
         } else if (!strcmp(key, "partitions")) {
             const placer_strategy_count *range = &st.partitions;
@@ -501,7 +542,8 @@ static int read_top(plc_mctx *c, const json_t *root, placer_builder *b, uint64_t
                 placer_builder_set_capacity(b, u);
         } else if (strcmp(key, "nodes") != 0 && !(err = plc_m_compat_only_top_field(c, key))) {
             err = plc_m_fail(c, "unknown field (known: epoch, seed, strategy, key_hash, tokens, vnodes, "
-                                "replicas, replication, partitions, capacity, nodes, compat)");
+                                "replicas, replication, datacenter_replicas, partitions, capacity, "
+                                "nodes, compat)");
         }
         if (err)
             return err;
