@@ -20,10 +20,11 @@
  * The replication map: {'class': 'SimpleStrategy', 'replication_factor':
  * 'N'} or {'class': 'NetworkTopologyStrategy', 'DC': 'N', ...}, with the
  * short or the full org.apache.cassandra.locator. class name. A transient
- * factor ('3/1') is refused. NetworkTopologyStrategy keeps the nodes of the
- * one datacenter it replicates to (the others hold none of the keyspace's
- * data, and its walk skips them); more than one replicated datacenter is
- * refused for now.
+ * factor ('3/1') is refused. Every datacenter is kept, each node with its
+ * "datacenter"; NetworkTopologyStrategy's factors go to
+ * "datacenter_replicas" ('replication_factor' to "replicas", the factor of
+ * the datacenters the map does not name), and their sum over the ring's
+ * datacenters is at most PLACER_MAX_REPLICAS.
  *
  * Every error names its line (or the map's byte) and why; each line is read
  * once, and a node is found by a hash lookup, so the work is linear.
@@ -485,100 +486,103 @@ static int parse_ring(cr *c, const char *text, size_t len)
     return 0;
 }
 
-/* The datacenters the map replicates to, with their factors, checked
- * against the ring's: the one kept (NTS) into *keep. */
-static int choose(cr *c, const repl *r, const char **keep, long *rf)
+/* The factor the map gives datacenter dc: its own, else
+ * 'replication_factor' (Cassandra's expansion), else 0. */
+static long dc_factor(const repl *r, const char *dc)
 {
-    *keep = NULL;
-    if (r->rule == PLACER_REPLICATION_SIMPLE) {
-        *rf = r->rf_all;
-        return 0;
-    }
-    size_t used = 0;
-    for (size_t i = 0; i < json_array_size(c->dcs); i++) {
-        const char *dc = json_string_value(json_array_get(c->dcs, i));
-        long f = r->rf_all;
-        for (size_t d = 0; d < r->ndc; d++)
-            if (!strcmp(r->dc[d], dc))
-                f = r->rf[d];
-        if (f <= 0 || (*keep && !strcmp(*keep, dc)))
-            continue;
-        if (*keep)
-            return fail(c->why, c->why_len, 0, "NetworkTopologyStrategy replicating to "
-                                               "datacenters %s and %s: one datacenter at a time "
-                                               "(import each with its own map)", *keep, dc);
-        *keep = dc;
-        *rf = f;
-        used++;
-    }
-    if (!used)
-        return fail(c->why, c->why_len, 0, "NetworkTopologyStrategy: no datacenter of the ring is "
-                                           "replicated to (the map names none of them with a "
-                                           "factor above 0)");
-    return 0;
+    for (size_t d = 0; d < r->ndc; d++)
+        if (!strcmp(r->dc[d], dc))
+            return r->rf[d];
+    return r->rf_all > 0 ? r->rf_all : 0;
 }
 
-static int document(cr *c, const repl *r, json_t *doc)
+/* The factors checked against the ring's datacenters: each at most
+ * PLACER_MAX_REPLICAS, summing (NTS: over the ring's datacenters) to 1 ..
+ * PLACER_MAX_REPLICAS, and some node of a replicated datacenter owning
+ * now and after the transition. */
+static int check_factors(cr *c, const repl *r)
 {
-    const char *keep;
-    long rf = 0;
-    int err = choose(c, r, &keep, &rf);
-    if (err)
-        return err;
-    if (rf < 1 || rf > (long)PLACER_MAX_REPLICAS)
-        return fail(c->why, c->why_len, 0, "replication factor %ld: placer precomputes 1 to %u "
-                                           "replicas (PLACER_MAX_REPLICAS)", rf, PLACER_MAX_REPLICAS);
-    size_t now = 0, after = 0, moving = 0; /* owners now, after the transition; in it */
+    if (r->rule == PLACER_REPLICATION_SIMPLE) {
+        if (r->rf_all < 1 || r->rf_all > (long)PLACER_MAX_REPLICAS)
+            return fail(c->why, c->why_len, 0, "replication factor %ld: placer precomputes 1 to "
+                        "%u replicas (PLACER_MAX_REPLICAS)", r->rf_all, PLACER_MAX_REPLICAS);
+        return 0;
+    }
+    long sum = 0;
+    const char *one = NULL; /* the replicated datacenter, while there is one */
+    size_t replicated = 0, now = 0, after = 0, moving = 0;
     for (size_t i = 0; i < json_array_size(c->nodes); i++) {
-        if (keep && strcmp(json_string_value(json_array_get(c->dcs, i)), keep))
+        const char *dc = json_string_value(json_array_get(c->dcs, i));
+        long f = dc_factor(r, dc);
+        if (f > (long)PLACER_MAX_REPLICAS)
+            return fail(c->why, c->why_len, 0, "replication factor %ld in datacenter %s: placer "
+                        "precomputes 1 to %u replicas (PLACER_MAX_REPLICAS)", f, dc,
+                        PLACER_MAX_REPLICAS);
+        if (!f)
             continue;
+        /* a datacenter's nodes are one run (its section): the first adds its factor */
+        if (!i || strcmp(json_string_value(json_array_get(c->dcs, i - 1)), dc)) {
+            sum += f;
+            one = replicated++ ? NULL : dc;
+        }
         const char *st = json_string_value(json_object_get(json_array_get(c->nodes, i), "state"));
         now += strcmp(st, "joining") != 0;
         after += strcmp(st, "draining") != 0;
         moving += !strcmp(st, "joining") || !strcmp(st, "draining");
     }
+    if (!replicated)
+        return fail(c->why, c->why_len, 0, "NetworkTopologyStrategy: no datacenter of the ring is "
+                                           "replicated to (the map names none of them with a "
+                                           "factor above 0)");
+    if (sum > (long)PLACER_MAX_REPLICAS)
+        return fail(c->why, c->why_len, 0, "NetworkTopologyStrategy's factors over the ring's "
+                    "datacenters sum to %ld: placer precomputes at most %u replicas "
+                    "(PLACER_MAX_REPLICAS)", sum, PLACER_MAX_REPLICAS);
     if (!now || (moving && !after))
-        return fail(c->why, c->why_len, 0, "no node would own the keyspace's data: every node%s%s "
-                                           "is %s", keep ? " of " : "", keep ? keep : "",
+        return fail(c->why, c->why_len, 0, "no node would own the keyspace's data: every node of "
+                    "%s is %s", one ? one : "the datacenters replicated to",
                     !now ? "Joining" : "Leaving");
-    json_t *nodes = json_array();
-    size_t left = 0, kept = 0;
+    return 0;
+}
+
+static int document(cr *c, const repl *r, json_t *doc)
+{
+    int err = check_factors(c, r);
+    if (err)
+        return err;
+    int nts = r->rule == PLACER_REPLICATION_NETWORK_TOPOLOGY;
+    json_t *nodes = json_array(), *factors = nts ? json_object() : NULL;
+    size_t kept = 0;
     for (size_t i = 0; nodes && i < json_array_size(c->nodes); i++) {
-        if (keep && strcmp(json_string_value(json_array_get(c->dcs, i)), keep)) {
-            left++;
-            continue;
-        }
         json_t *node = json_array_get(c->nodes, i);
-        if (c->ndcs > 1 && !keep) { /* SimpleStrategy over datacenters: rack names per datacenter */
-            char z[2 * NAME_MAX_LEN + 2];
-            snprintf(z, sizeof z, "%s/%s", json_string_value(json_array_get(c->dcs, i)),
-                     json_string_value(json_object_get(node, "zone")));
-            if (json_object_set_new(node, "zone", json_string(z)))
-                break;
-        }
+        const char *dc = json_string_value(json_array_get(c->dcs, i));
+        if (json_object_set_new(node, "datacenter", json_string(dc)))
+            break;
         if (!strcmp(json_string_value(json_object_get(node, "state")), "active"))
             json_object_del(node, "state");
         if (json_array_append(nodes, node))
             break;
         kept++;
     }
-    if (!nodes || kept + left != json_array_size(c->nodes) ||
+    for (size_t d = 0; factors && d < r->ndc; d++)
+        if (json_object_set_new(factors, r->dc[d], json_integer(r->rf[d])))
+            break;
+    int rf_all = !nts || r->rf_all > 0;
+    if (!nodes || (nts && (!factors || json_object_size(factors) != r->ndc)) ||
+        kept != json_array_size(c->nodes) ||
         json_object_set_new(doc, "strategy", json_string("ring")) ||
         json_object_set_new(doc, "key_hash", json_string("cassandra-murmur3")) ||
         json_object_set_new(doc, "epoch", json_integer(0)) ||
-        json_object_set_new(doc, "replicas", json_integer(rf)) ||
-        json_object_set_new(doc, "replication",
-                            json_string(r->rule == PLACER_REPLICATION_SIMPLE ? "simple"
-                                                                             : "network_topology")) ||
+        (rf_all && json_object_set_new(doc, "replicas", json_integer(r->rf_all))) ||
+        json_object_set_new(doc, "replication", json_string(nts ? "network_topology" : "simple")) ||
+        (nts && r->ndc && json_object_set(doc, "datacenter_replicas", factors)) ||
         json_object_set(doc, "nodes", nodes)) {
         json_decref(nodes);
+        json_decref(factors);
         return PLACER_ENOMEM;
     }
     json_decref(nodes);
-    if (left && c->why && c->why_len)
-        snprintf(c->why, c->why_len, "%zu node%s of datacenters the keyspace does not "
-                                     "replicate to left out (they hold none of its data)",
-                 left, left == 1 ? "" : "s");
+    json_decref(factors);
     return 0;
 }
 

@@ -219,17 +219,17 @@ PLACER_CONTROL_API int placer_redis_import(const char *text, size_t len, placer_
  * 'NetworkTopologyStrategy', 'dc1': '3'}"; SimpleStrategy with
  * 'replication_factor'; short or org.apache.cassandra.locator. names) as a
  * ring membership document: "key_hash": "cassandra-murmur3", "replicas"
- * (the factor), "replication" ("simple" or "network_topology"), one node per
- * address ("id"; "zone": its rack; "state": Joining -> "joining", Leaving
- * -> "draining", Down or ? -> "down") with its tokens mapped as the key
- * hash maps keys ((uint64_t)token ^ 1 << 63). NetworkTopologyStrategy
- * keeps the one datacenter it replicates to (a note in why says how many
- * nodes of others were left out). *json and *json_len as above. Returns 0,
- * PLACER_ENULL, PLACER_ENOMEM or PLACER_EFORMAT with why ("line N: ..." or
- * "replication map: ...") for text that is not nodetool ring's, a token
- * listed twice or out of order, a node with two racks or states, a
- * transient factor ('3/1'), a factor above PLACER_MAX_REPLICAS, more than
- * one replicated datacenter. docs/COMPAT.md. */
+ * ('replication_factor', when given), "replication" ("simple" or
+ * "network_topology"), "datacenter_replicas" (the map's datacenters and
+ * factors), one node per address ("id"; "datacenter"; "zone": its rack;
+ * "state": Joining -> "joining", Leaving -> "draining", Down or ? ->
+ * "down") with its tokens mapped as the key hash maps keys ((uint64_t)token
+ * ^ 1 << 63). Every datacenter is kept. *json and *json_len as above.
+ * Returns 0, PLACER_ENULL, PLACER_ENOMEM or PLACER_EFORMAT with why ("line
+ * N: ..." or "replication map: ...") for text that is not nodetool ring's,
+ * a token listed twice or out of order, a node with two racks or states, a
+ * transient factor ('3/1'), a factor above PLACER_MAX_REPLICAS, factors of
+ * the ring's datacenters summing past it or to 0. docs/COMPAT.md. */
 PLACER_CONTROL_API int placer_cassandra_membership(const char *ring, size_t len,
                                                    const char *replication, char **json,
                                                    size_t *json_len, char *why, size_t why_len);

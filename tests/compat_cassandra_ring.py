@@ -6,7 +6,7 @@ against a plain reference of Cassandra 4's server rule written here from
 SimpleStrategy and NetworkTopologyStrategy.calculateNaturalReplicas.
 
 Clusters of 1 and 2 datacenters, 1-3 racks, 16 and 256 tokens a node, RF
-above the racks, written as nodetool ring prints them (Ring.java's format:
+above the racks and {dc1: 3, dc2: 2} over two datacenters of 3 racks, written as nodetool ring prints them (Ring.java's format:
 a section per datacenter, the header, the last token alone, one line per
 token). 2,000 keys each through `placer lookup --json`: the token equals
 the driver's, the replica list equals the reference exactly (set and
@@ -15,8 +15,11 @@ order). The driver's list is compared as the docs say:
   - NetworkTopologyStrategy: the same set wherever the driver lists no host
     twice; it lists one twice when a host met again before every rack was
     placed (RF above the racks), and it orders distinct racks first (the
-    3.x rule) where the server keeps its one-pass walk's order. Both are
-    counted, and must occur, so the deviations stay documented.
+    3.x rule) where the server keeps its one-pass walk's order; over two
+    datacenters it lists one datacenter's hosts, then the other's, where
+    the server interleaves them as its walk meets them (checked: the
+    driver's lists are grouped, placer's interleave). Each is counted, and
+    must occur, so the deviations stay documented.
 Malformed rings and maps: a line number and a reason, exit status 2.
 Off x86-64 the driver's C murmur3 is wrong (it reads bytes as char): skip
 (exit 77)."""
@@ -106,7 +109,7 @@ def run(args, stdin=None):
 
 
 keys = ["user:%d:%d" % (i, rng.randrange(10**6)) for i in range(2000)]
-dup_seen = order_differs = driver_equal = configs = 0
+dup_seen = order_differs = driver_equal = configs = dc_interleaved = both_dcs = 0
 
 with tempfile.TemporaryDirectory() as d:
     ring_path, snap = os.path.join(d, "ring.txt"), os.path.join(d, "c.snap")
@@ -124,11 +127,14 @@ with tempfile.TemporaryDirectory() as d:
                             hosts.append((addr, dc, rack, toks, rng.choice(["Up", "Up", "Down"]),
                                           "Normal"))
                     rf = 3 if simple else racks + 2  # NTS: RF above the racks
+                    rfs = {"dc1": rf}
+                    if ndc == 2 and not simple:  # {dc1: 3, dc2: 2} over 3 racks each
+                        rfs = {"dc1": rf if racks < 3 else 3, "dc2": 2}
                     if simple:
                         rmap = "{'class': 'SimpleStrategy', 'replication_factor': '%d'}" % rf
                     else:
                         rmap = ("{'class': 'org.apache.cassandra.locator.NetworkTopologyStrategy', "
-                                "'dc1': '%d'}" % rf)
+                                + ", ".join("'%s': '%d'" % kv for kv in sorted(rfs.items())) + "}")
                     with open(ring_path, "w") as f:
                         f.write(ring_text(dcs, hosts))
                     r = run(["import-cassandra", ring_path, "--replication", rmap, "-o", snap])
@@ -149,9 +155,9 @@ with tempfile.TemporaryDirectory() as d:
                     mt = {Murmur3Token(t): hobj[a] for t, a in owner.items()}
                     mring = sorted(mt)
                     strat = (SimpleStrategy({"replication_factor": str(rf)}) if simple
-                             else NetworkTopologyStrategy({"dc1": str(rf)}))
+                             else NetworkTopologyStrategy({k: str(v) for k, v in rfs.items()}))
                     dmap = strat.make_token_replica_map(mt, mring)
-                    rfs = rf if simple else {"dc1": rf}
+                    rfs = rf if simple else rfs
                     bad = 0
                     for k, a in zip(keys, answers):
                         t = Murmur3Token.from_key(k.encode()).value
@@ -170,6 +176,14 @@ with tempfile.TemporaryDirectory() as d:
                             bad += drv != got
                         order_differs += drv != got
                         driver_equal += 1
+                        if not simple and len(rfs) == 2:
+                            # the driver lists one datacenter, then the other; the
+                            # server interleaves them as its walk meets them
+                            runs = lambda hs: sum(1 for i, h in enumerate(hs)
+                                                  if i and where[h][0] != where[hs[i - 1]][0])
+                            bad += runs(drv) != 1 or len(got) != sum(rfs.values())
+                            dc_interleaved += runs(got) > 1
+                            both_dcs += 1
                     check(bad == 0, "%d datacenter(s), %d racks, %d tokens, %s: %d keys wrong"
                           % (ndc, racks, tokens, rmap, bad))
 
@@ -177,11 +191,16 @@ with tempfile.TemporaryDirectory() as d:
     check(dup_seen > 0, "the driver listed no host twice: the documented deviation is gone")
     check(order_differs > 0, "the driver's NetworkTopologyStrategy order never differed")
     check(driver_equal > 20000, "sets compared with the driver: %d" % driver_equal)
+    check(both_dcs > 5000 and dc_interleaved > 0,
+          "two datacenters: %d sets, %d interleaved" % (both_dcs, dc_interleaved))
 
     # hostile input: a line and a reason, exit status 2
     good = ring_text(["dc1"], [("10.0.0.1", "dc1", "r1", [5, -7], "Up", "Normal"),
                                ("10.0.0.2", "dc1", "r2", [100], "Up", "Joining")])
     nts = "{'class': 'NetworkTopologyStrategy', 'dc1': '2'}"
+    two_dcs = ring_text(["dc1", "dc2"], [("10.0.0.1", "dc1", "r1", [5, -7], "Up", "Normal"),
+                                         ("10.1.0.1", "dc2", "r1", [100], "Up", "Normal"),
+                                         ("10.1.0.2", "dc2", "r2", [-100], "Up", "Normal")])
     cases = [
         (good.replace("Normal", "Sleeping", 1), nts, "line 6: state"),
         ("1x0".join(good.rsplit("100", 1)), nts, "line 8: token"),
@@ -195,6 +214,8 @@ with tempfile.TemporaryDirectory() as d:
         (good, "{'class': 'LocalStrategy'}", "class 'LocalStrategy'"),
         (good, "{'class': 'SimpleStrategy', 'replication_factor': '9'}", "factor 9"),
         (good, "{'class': 'NetworkTopologyStrategy', 'dc2': '3'}", "no datacenter"),
+        (two_dcs, "{'class': 'NetworkTopologyStrategy', 'dc1': '5', 'dc2': '4'}", "sum to 9"),
+        (two_dcs, "{'class': 'NetworkTopologyStrategy', 'replication_factor': '5'}", "sum to 10"),
         (good, "{'class': 'SimpleStrategy', 'replication_factor': '3'", "',' or '}'"),
         ("", nts, "ends before"),
         (good.replace("Normal", "Joining"), nts, "every node of dc1 is Joining"),
@@ -229,8 +250,31 @@ with tempfile.TemporaryDirectory() as d:
             json.dump(doc, f)
         r = run(["build", mem, "-o", snap + "3"])
         check(r.returncode == 2 and reason in r.stderr, "membership refused: %r" % r.stderr)
+    # two datacenters: each node's datacenter and the factors in the membership; the build of
+    # it gives the import's bytes; the interleaved set of the walk
+    with open(ring_path, "w") as f:
+        f.write(two_dcs)
+    r = run(["import-cassandra", ring_path, "--replication",
+             "{'class': 'NetworkTopologyStrategy', 'dc1': '1', 'dc2': '2'}", "-o", snap,
+             "--membership-out", mem])
+    m = json.load(open(mem)) if r.returncode == 0 else {}
+    check(m.get("datacenter_replicas") == {"dc1": 1, "dc2": 2} and
+          [n.get("datacenter") for n in m.get("nodes", [])] == ["dc1", "dc2", "dc2"],
+          "two datacenters in the membership: %r %s" % (m, r.stderr))
+    r2 = run(["build", mem, "-o", snap + "2"])
+    check(r2.returncode == 0 and open(snap, "rb").read() == open(snap + "2", "rb").read(),
+          "import and build of a two-datacenter membership give the same bytes")
+    lk = run(["lookup", "--json", "--replicas", "8", snap, "k"])
+    t = Murmur3Token.from_key(b"k").value
+    want = reference([-100, -7, 5, 100], {5: "10.0.0.1", -7: "10.0.0.1", 100: "10.1.0.1",
+                                          -100: "10.1.0.2"},
+                     {"10.0.0.1": ("dc1", "r1"), "10.1.0.1": ("dc2", "r1"),
+                      "10.1.0.2": ("dc2", "r2")}, {"dc1": 1, "dc2": 2}, False, t)
+    check(lk.returncode == 0 and [x["id"] for x in json.loads(lk.stdout)["replicas"]] == want,
+          "two datacenters, key k: %s against %r" % (lk.stdout, want))
     lk = run(["lookup", snap], "\n")
     check(lk.returncode == 2 and "empty partition key" in lk.stderr, "the empty key is refused")
 
 done("compat_cassandra_ring", "%d clusters x %d keys, %d driver sets with a host twice, "
-     "%d in another order: " % (configs, len(keys), dup_seen, order_differs))
+     "%d in another order, %d over two datacenters (%d interleaved): "
+     % (configs, len(keys), dup_seen, order_differs, both_dcs, dc_interleaved))
