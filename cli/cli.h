@@ -103,6 +103,14 @@ void cli_usage_error(const char *cmd, const char *fmt, ...)
 int cli_parse_u64(const char *cmd, const char *what, const char *text, uint64_t min, uint64_t max,
                   uint64_t *out);
 
+/* ---- stats (stats_datacenters.c) ---- */
+
+/* When some node of s names a datacenter: each datacenter's share of the
+ * keys (the sum of share[node]), nodes, racks and factor, as
+ * doc["datacenters"] (doc not NULL) or a "datacenters: ..." line on
+ * stdout. Returns 0, or -1 out of memory. */
+int cli_stats_datacenters(const placer_snapshot *s, const double *share, json_t *doc);
+
 /* ---- output (output.c) ---- */
 
 /* The JSON schema version every document and line carries as "format". */

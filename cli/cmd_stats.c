@@ -1,7 +1,7 @@
 /* cmd_stats.c -- `placer stats FILE.snap`: how evenly a snapshot spreads
  * keys: per node tokens, share of keys and its weight's share; first the
  * share/target ratios (what matters when weights differ), then the raw
- * max/mean and coefficient of variation; per zone. */
+ * max/mean and coefficient of variation; per zone and per datacenter. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +19,9 @@ void cmd_stats_usage(FILE *out)
             "the current placement: first the largest and smallest share/target ratio and\n"
             "the node that has the largest (1.00 is perfect, whatever the weights); after\n"
             "it, the raw max/mean and min/mean of the shares and their coefficient of\n"
-            "variation (these also count weight differences); and each zone's share.\n"
+            "variation (these also count weight differences); and each zone's share\n"
+            "(and each datacenter's, with its nodes, racks and replication factor, when\n"
+            "nodes name one).\n"
             "In transition (a node joining or draining), next_target is each node's weight\n"
             "share in the target placement (active, joining and down nodes): what a\n"
             "joining node will own once the transition completes, 0 for a draining one.\n"
@@ -210,6 +212,10 @@ int cmd_stats(int argc, char **argv)
             json_t *o = json_object();
             cli_json_put(o, "id", cli_json_str(placer_node_id(s, i)));
             cli_json_put(o, "zone", cli_json_str(placer_node_zone(s, i)));
+            if (*placer_node_datacenter(s, i))
+                cli_json_put(o, "datacenter", cli_json_str(placer_node_datacenter(s, i)));
+            if (placer_node_replication(s, i))
+                cli_json_put(o, "replication", json_integer(placer_node_replication(s, i)));
             cli_json_put(o, "weight", cli_json_num(placer_node_weight(s, i)));
             cli_json_put(o, "state", json_string(states[placer_node_state(s, i)]));
             cli_json_put(o, "tokens", json_integer(placer_node_tokens(s, i)));
@@ -232,6 +238,8 @@ int cmd_stats(int argc, char **argv)
             cli_json_append(zones, o);
         }
         cli_json_put(doc, "zones", zones);
+        if (cli_stats_datacenters(s, share, doc))
+            cli_json_put(doc, "datacenters", NULL); /* out of memory: emit fails */
         cli_json_put(doc, "layout", json_string(placer_snapshot_layout_name(s)));
         cli_json_put(doc, "layout_bytes", cli_json_u64(layout));
         cli_json_put(doc, "layout_vs_plain", cli_json_num(vs_plain));
@@ -292,6 +300,8 @@ int cmd_stats(int argc, char **argv)
             printf(" %.2f%% (%u node%s)", 100 * zs, members, members == 1 ? "" : "s");
         }
         printf("\n");
+        if (cli_stats_datacenters(s, share, NULL))
+            printf("datacenters: out of memory\n");
         printf("layout: %s", placer_snapshot_layout_name(s));
         if (has_dir && !strcmp(placer_snapshot_layout_name(s), "buckets"))
             printf(", 2^%u lines, %.1f%% of lines answer alone", dir_bits, 100 * one_read);

@@ -264,6 +264,12 @@ with tempfile.TemporaryDirectory() as d:
     r2 = run(["build", mem, "-o", snap + "2"])
     check(r2.returncode == 0 and open(snap, "rb").read() == open(snap + "2", "rb").read(),
           "import and build of a two-datacenter membership give the same bytes")
+    st = run(["stats", "--json", snap])
+    sd = json.loads(st.stdout) if st.returncode == 0 else {}
+    check([(x["datacenter"], x["nodes"], x["racks"], x["replication"])
+           for x in sd.get("datacenters", [])] == [("dc1", 1, 1, 1), ("dc2", 2, 2, 2)] and
+          [x.get("datacenter") for x in sd["nodes"]] == ["dc1", "dc2", "dc2"],
+          "stats of two datacenters: %s %s" % (st.stdout, st.stderr))
     lk = run(["lookup", "--json", "--replicas", "8", snap, "k"])
     t = Murmur3Token.from_key(b"k").value
     want = reference([-100, -7, 5, 100], {5: "10.0.0.1", -7: "10.0.0.1", 100: "10.1.0.1",
