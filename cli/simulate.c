@@ -100,11 +100,13 @@ static placer_builder *builder_for(const sim *S, int strategy, uint32_t v, int e
     }
     for (uint32_t i = 0; i < N; i++)
         if (placer_builder_add_node(b, placer_builder_node_id(m, i), placer_builder_node_zone(m, i),
-                                    placer_builder_node_weight(m, i)) < 0) {
+                                    placer_builder_node_weight(m, i)) < 0 ||
+            placer_builder_set_datacenter(b, i, placer_builder_node_datacenter(m, i))) {
             placer_builder_free(b);
             return NULL;
         }
-    if (extra && placer_builder_add_node(b, "simulated-join", placer_builder_node_zone(m, 0), W / N) < 0) {
+    if (extra && (placer_builder_add_node(b, "simulated-join", placer_builder_node_zone(m, 0), W / N) < 0 ||
+                  placer_builder_set_datacenter(b, N, placer_builder_node_datacenter(m, 0)))) {
         placer_builder_free(b);
         return NULL;
     }
@@ -406,13 +408,17 @@ int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out)
             }
         }
     }
-    /* zones of the membership */
-    uint32_t zones = 0;
+    /* zones and datacenters of the membership */
+    uint32_t zones = 0, datacenters = 0;
     for (uint32_t i = 0; i < N; i++) {
-        int seen = 0;
-        for (uint32_t j = 0; j < i && !seen; j++)
-            seen = strcmp(placer_builder_node_zone(S.m, i), placer_builder_node_zone(S.m, j)) == 0;
+        int seen = 0, dc_seen = 0;
+        for (uint32_t j = 0; j < i && !(seen && dc_seen); j++) {
+            seen |= strcmp(placer_builder_node_zone(S.m, i), placer_builder_node_zone(S.m, j)) == 0;
+            dc_seen |= strcmp(placer_builder_node_datacenter(S.m, i),
+                              placer_builder_node_datacenter(S.m, j)) == 0;
+        }
         zones += !seen;
+        datacenters += !dc_seen;
     }
     out->node_ids = calloc((size_t)N + 1, sizeof *out->node_ids);
     for (uint32_t i = 0; out->node_ids && i <= N && !err; i++)
@@ -423,6 +429,7 @@ int plc_simulate(const plc_sim_config *cfg, plc_sim_result *out)
     out->keys = n;
     out->nodes = N;
     out->zones = zones;
+    out->datacenters = datacenters;
     out->hottest_qps_share = S.keys.hottest;
     free(S.hash);
     free(S.hash2);

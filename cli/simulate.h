@@ -123,7 +123,7 @@ typedef struct plc_sim_result {
     plc_sim_row *rows;
     uint32_t nrows;
     uint64_t keys;
-    uint32_t nodes, zones;
+    uint32_t nodes, zones, datacenters; /* distinct names (none: 1) */
     double hottest_qps_share; /* the hottest key's share of all QPS */
     double modulo_join_moved; /* hash mod N -> N + 1 */
     char **node_ids;          /* nodes + 1: the membership's, then the joining node's */

@@ -96,6 +96,9 @@ static int build_step(const placer_builder *m, int tokens, uint32_t vn, uint32_t
             snprintf(id, sizeof id, "churn-join-%u", i - N);
             err = placer_builder_add_node(b, id, placer_builder_node_zone(m, (i - N) % N), W / N);
         }
+        if (err >= 0) /* the datacenter of the node (or the one whose zone a join takes) */
+            err = placer_builder_set_datacenter(b, (uint32_t)err,
+                                                placer_builder_node_datacenter(m, i < N ? i : (i - N) % N));
     }
     if (err >= 0)
         err = placer_builder_build(b, epoch, out);

@@ -48,6 +48,7 @@ int simulate_print_json(const plc_sim_result *r, const plc_sim_config *cfg)
     cli_json_put(doc, "keys", cli_json_u64(r->keys));
     cli_json_put(doc, "nodes", json_integer(r->nodes));
     cli_json_put(doc, "zones", json_integer(r->zones));
+    cli_json_put(doc, "datacenters", json_integer(r->datacenters));
     cli_json_put(doc, "hottest_key_qps_share", cli_json_num(r->hottest_qps_share));
     cli_json_put(doc, "modulo_join_moved", cli_json_num(r->modulo_join_moved));
     for (uint32_t i = 0; i <= r->nodes; i++)
@@ -165,9 +166,11 @@ void simulate_print_table(const plc_sim_result *rp, const plc_sim_config *c)
 {
     const plc_sim_result r = *rp;
     const plc_sim_config cfg = *c;
-    printf("%llu keys over %u nodes in %u zones; the hottest key draws %.3g%% of all QPS "
-           "(no placement can split it)\n",
-           (unsigned long long)r.keys, r.nodes, r.zones, 100 * r.hottest_qps_share);
+    printf("%llu keys over %u nodes in %u zones", (unsigned long long)r.keys, r.nodes, r.zones);
+    if (r.datacenters > 1)
+        printf(" of %u datacenters", r.datacenters);
+    printf("; the hottest key draws %.3g%% of all QPS (no placement can split it)\n",
+           100 * r.hottest_qps_share);
     printf("modulo baseline (hash mod N): a join moves %.2f%% of keys (ideal %.2f%%)\n\n",
            100 * r.modulo_join_moved, 100.0 / (r.nodes + 1));
     uint32_t seeds = cfg.seeds ? cfg.seeds : 1;

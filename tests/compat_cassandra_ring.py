@@ -270,6 +270,10 @@ with tempfile.TemporaryDirectory() as d:
            for x in sd.get("datacenters", [])] == [("dc1", 1, 1, 1), ("dc2", 2, 2, 2)] and
           [x.get("datacenter") for x in sd["nodes"]] == ["dc1", "dc2", "dc2"],
           "stats of two datacenters: %s %s" % (st.stdout, st.stderr))
+    sim = run(["simulate", mem, "--keys", "2000", "--no-timing", "--json", "--strategies", "ring",
+               "--vnodes", "16"])
+    check(sim.returncode == 0 and json.loads(sim.stdout).get("datacenters") == 2,
+          "simulate counts the datacenters: %s %s" % (sim.stdout[:200], sim.stderr))
     lk = run(["lookup", "--json", "--replicas", "8", snap, "k"])
     t = Murmur3Token.from_key(b"k").value
     want = reference([-100, -7, 5, 100], {5: "10.0.0.1", -7: "10.0.0.1", 100: "10.1.0.1",

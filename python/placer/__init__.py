@@ -103,7 +103,10 @@ def build(membership, epoch=None, previous=None, secret=None):
                 previous._h.release()
         if secret is not None:
             _check(_lib.builder_set_secret(b, secret), "secret")
-        _check(_lib.builder_build(b, file_epoch.value if epoch is None else epoch, ctypes.byref(out)))
+        rc = _lib.builder_build(b, file_epoch.value if epoch is None else epoch, ctypes.byref(out))
+        if rc:  # the builder's reason (a refusal at build: its words, not only the code)
+            why = _lib.builder_error(b)
+            _check(rc, why.decode("utf-8", "replace") if why else "")
     finally:
         _lib.builder_free(b)
     return Snapshot(out.value)

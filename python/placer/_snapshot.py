@@ -126,11 +126,15 @@ class Snapshot:
 
     @property
     def nodes(self):
-        """Each node as a dict: id, zone, address, weight, state, tokens."""
+        """Each node as a dict: id, zone, datacenter ("" for none), address,
+        weight, state, tokens, and replication (its datacenter's
+        NetworkTopologyStrategy factor; 0 under any other rule)."""
         def read(h):
             return [{"id": self.node_ids[i], "zone": _name(_lib.node_zone(h, i)),
+                     "datacenter": _name(_lib.node_datacenter(h, i)),
                      "address": _name(_lib.node_address(h, i)), "weight": _lib.node_weight(h, i),
-                     "state": STATES[_lib.node_state(h, i)], "tokens": _lib.node_tokens(h, i)}
+                     "state": STATES[_lib.node_state(h, i)], "tokens": _lib.node_tokens(h, i),
+                     "replication": _lib.node_replication(h, i)}
                     for i in range(len(self))]
         return self._call(read)
 

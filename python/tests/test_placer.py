@@ -196,3 +196,34 @@ def test_simulate_runs_the_command():
     assert doc["nodes"] == 3
     with pytest.raises(ValueError):
         placer.simulate(vnodes=[0])
+
+
+def test_datacenters_and_their_replication(tmp_path):
+    """Two datacenters of three racks under NetworkTopologyStrategy {dc1: 3,
+    dc2: 2}: nodes carry their datacenter and factor, replica sets are the
+    command's (the same library), each with 3 + 2 nodes, and stats lists
+    the datacenters."""
+    nodes = [{"id": "%s-n%d" % (dc, i), "zone": "rack%d" % (i % 3), "datacenter": dc}
+             for dc in ("dc1", "dc2") for i in range(6)]
+    m = {"strategy": "ring", "vnodes": 16, "replication": "network_topology",
+         "datacenter_replicas": {"dc1": 3, "dc2": 2}, "nodes": nodes}
+    s = placer.build(m)
+    assert [(n["datacenter"], n["replication"]) for n in s.nodes] == \
+        [("dc1", 3)] * 6 + [("dc2", 2)] * 6
+    keys = ["user:%d" % i for i in range(200)]
+    snap = tmp_path / "dc.snap"
+    s.save(snap)
+    rc, out, _ = cli("lookup", str(snap), "--json", "--replicas", "8",
+                     stdin="".join(k + "\n" for k in keys).encode())
+    assert rc == 0
+    want = [[r["id"] for r in json.loads(line)["replicas"]] for line in out.decode().splitlines()]
+    got = [s.replicas(k, 8) for k in keys]
+    assert got == want
+    assert all(sorted(x.split("-")[0] for x in g) == ["dc1"] * 3 + ["dc2"] * 2 for g in got)
+    assert [d["datacenter"] for d in s.stats()["datacenters"]] == ["dc1", "dc2"]
+    # no datacenter named: one datacenter, "replicas" its factor, as before
+    one = placer.build({"strategy": "ring", "vnodes": 16, "replication": "network_topology",
+                        "replicas": 3, "nodes": [dict(n, datacenter="") for n in nodes]})
+    assert one.nodes[0]["datacenter"] == "" and one.nodes[0]["replication"] == 3
+    with pytest.raises(placer.PlacerError, match="no datacenter"):
+        placer.build(dict(m, nodes=[dict(n, datacenter="") for n in nodes]))
