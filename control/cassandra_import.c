@@ -502,18 +502,16 @@ static long dc_factor(const repl *r, const char *dc)
  * now and after the transition. */
 static int check_factors(cr *c, const repl *r)
 {
-    if (r->rule == PLACER_REPLICATION_SIMPLE) {
-        if (r->rf_all < 1 || r->rf_all > (long)PLACER_MAX_REPLICAS)
-            return fail(c->why, c->why_len, 0, "replication factor %ld: placer precomputes 1 to "
-                        "%u replicas (PLACER_MAX_REPLICAS)", r->rf_all, PLACER_MAX_REPLICAS);
-        return 0;
-    }
+    int simple = r->rule == PLACER_REPLICATION_SIMPLE;
+    if (simple && (r->rf_all < 1 || r->rf_all > (long)PLACER_MAX_REPLICAS))
+        return fail(c->why, c->why_len, 0, "replication factor %ld: placer precomputes 1 to "
+                    "%u replicas (PLACER_MAX_REPLICAS)", r->rf_all, PLACER_MAX_REPLICAS);
     long sum = 0;
     const char *one = NULL; /* the replicated datacenter, while there is one */
     size_t replicated = 0, now = 0, after = 0, moving = 0;
     for (size_t i = 0; i < json_array_size(c->nodes); i++) {
         const char *dc = json_string_value(json_array_get(c->dcs, i));
-        long f = dc_factor(r, dc);
+        long f = simple ? 1 : dc_factor(r, dc); /* SimpleStrategy: every node, no sum */
         if (f > (long)PLACER_MAX_REPLICAS)
             return fail(c->why, c->why_len, 0, "replication factor %ld in datacenter %s: placer "
                         "precomputes 1 to %u replicas (PLACER_MAX_REPLICAS)", f, dc,
@@ -530,11 +528,11 @@ static int check_factors(cr *c, const repl *r)
         after += strcmp(st, "draining") != 0;
         moving += !strcmp(st, "joining") || !strcmp(st, "draining");
     }
-    if (!replicated)
+    if (!simple && !replicated)
         return fail(c->why, c->why_len, 0, "NetworkTopologyStrategy: no datacenter of the ring is "
                                            "replicated to (the map names none of them with a "
                                            "factor above 0)");
-    if (sum > (long)PLACER_MAX_REPLICAS)
+    if (!simple && sum > (long)PLACER_MAX_REPLICAS)
         return fail(c->why, c->why_len, 0, "NetworkTopologyStrategy's factors over the ring's "
                     "datacenters sum to %ld: placer precomputes at most %u replicas "
                     "(PLACER_MAX_REPLICAS)", sum, PLACER_MAX_REPLICAS);

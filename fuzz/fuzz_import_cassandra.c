@@ -5,7 +5,8 @@
  * NetworkTopologyStrategy map), the rest the ring. Never a crash, a leak or
  * undefined behaviour; a refusal is PLACER_EFORMAT with a reason; what is
  * accepted is a membership document that parses and builds, and whose
- * snapshot answers a replica set.
+ * snapshot answers a replica set and encodes, decodes and encodes again to
+ * the same bytes.
  */
 #include "fuzz.h"
 #include "placer_control.h"
@@ -46,6 +47,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 uint32_t set[8];
                 int n = placer_replicas(s, "key", 3, set, 8);
                 FUZZ_ASSERT(n >= 1 && n <= 8);
+                /* datacenters and factors survive the codec, byte for byte */
+                void *buf = NULL, *again = NULL;
+                size_t blen = 0, alen = 0;
+                placer_snapshot *back = NULL;
+                if (placer_snapshot_encode(s, &buf, &blen) == 0) {
+                    int dec = placer_snapshot_decode_ex(buf, blen, &back, why, sizeof why);
+                    FUZZ_ASSERT(dec == 0 || dec == PLACER_ENOMEM);
+                    if (back && placer_snapshot_encode(back, &again, &alen) == 0)
+                        FUZZ_ASSERT(alen == blen && !memcmp(buf, again, blen));
+                }
+                placer_buffer_free(again);
+                placer_buffer_free(buf);
+                placer_snapshot_free(back);
             }
             placer_snapshot_free(s);
         }

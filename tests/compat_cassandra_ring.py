@@ -221,6 +221,8 @@ with tempfile.TemporaryDirectory() as d:
         (good.replace("Normal", "Joining"), nts, "every node of dc1 is Joining"),
         (good.replace("Normal", "Leaving").replace("Joining", "Leaving"), nts,
          "every node of dc1 is Leaving"),
+        (good.replace("Normal", "Leaving").replace("Joining", "Leaving"),
+         "{'class': 'SimpleStrategy', 'replication_factor': '2'}", "every node of dc1 is Leaving"),
     ]
     for text, rmap, reason in cases:
         with open(ring_path, "w") as f:
