@@ -284,6 +284,61 @@ with tempfile.TemporaryDirectory() as d:
                       "10.1.0.2": ("dc2", "r2")}, {"dc1": 1, "dc2": 2}, False, t)
     check(lk.returncode == 0 and [x["id"] for x in json.loads(lk.stdout)["replicas"]] == want,
           "two datacenters, key k: %s against %r" % (lk.stdout, want))
+    # a node added to dc1 with 16 random tokens (Cassandra's allocation without
+    # allocate_tokens_for_local_replication_factor): `placer diff --replicas` per node
+    # equals the server rule's sets before and after, key for key over its sample
+    grow = [("10.%d.%d.%d" % (d, i % 3, i), "dc%d" % (d + 1), "rack%d" % (i % 3),
+             [rng.randrange(-2**63 + 1, 2**63) for _ in range(16)], "Up", "Normal")
+            for d in range(2) for i in range(7)]
+    rfs = {"dc1": 3, "dc2": 2}
+    nts2 = "{'class': 'NetworkTopologyStrategy', 'dc1': '3', 'dc2': '2'}"
+    with open(ring_path, "w") as f:
+        f.write(ring_text(["dc1", "dc2"], grow))
+    r = run(["import-cassandra", ring_path, "--replication", nts2, "-o", snap,
+             "--membership-out", mem])
+    check(r.returncode == 0, "the ring to grow: " + r.stderr)
+    m = json.load(open(mem))
+    new_tokens = [rng.randrange(-2**63 + 1, 2**63) for _ in range(16)]
+    m["nodes"].append({"id": "10.0.9.9", "zone": "rack1", "datacenter": "dc1",
+                       "tokens": [str((t % 2**64) ^ (1 << 63)) for t in new_tokens]})
+    with open(mem, "w") as f:
+        json.dump(m, f)
+    r = run(["build", mem, "-o", snap + "2"])
+    check(r.returncode == 0, "the grown ring: " + r.stderr)
+    sample = 3000
+    df = run(["diff", "--replicas", "8", "--sample", str(sample), "--json", snap, snap + "2"])
+    rep = json.loads(df.stdout)["replicas"] if df.returncode == 0 else {}
+    check(rep.get("sample_size") == sample, "diff --replicas: %s %s" % (df.stdout[:300], df.stderr))
+    before = {t: h[0] for h in grow for t in h[3]}
+    after = dict(before)
+    after.update({t: "10.0.9.9" for t in new_tokens})
+    where = {h[0]: (h[1], h[2]) for h in grow}
+    where["10.0.9.9"] = ("dc1", "rack1")
+    ring_b, ring_a = sorted(before), sorted(after)
+    loses, gains, changed, state = {}, {}, 0, 0
+    for _ in range(sample):  # the diff's keys: "key:" and splitmix64 from 0, 16 hex digits
+        state = (state + 0x9e3779b97f4a7c15) % 2**64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) % 2**64
+        z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) % 2**64
+        key = b"key:%016x" % (z ^ (z >> 31))
+        t = Murmur3Token.from_key(key).value
+        old = set(reference(ring_b, before, where, rfs, False, t))
+        new = set(reference(ring_a, after, where, rfs, False, t))
+        changed += old != new
+        for h in old - new:
+            loses[h] = loses.get(h, 0) + 1
+        for h in new - old:
+            gains[h] = gains.get(h, 0) + 1
+    got = {n["id"]: (n["loses"], n["receives"]) for n in rep.get("nodes", [])}
+    want = {h: (loses.get(h, 0) / sample, gains.get(h, 0) / sample) for h in list(where)}
+    check(abs(rep.get("changed", -1) - changed / sample) < 1e-12 and
+          all(abs(got.get(h, (-1, -1))[0] - w[0]) < 1e-12 and
+              abs(got.get(h, (-1, -1))[1] - w[1]) < 1e-12 for h, w in want.items()),
+          "diff --replicas against the server rule: %r against %r" % (rep, want))
+    check(0 < gains.get("10.0.9.9", 0) < sample and
+          all(where[h][0] == "dc1" for h in loses),
+          "the new dc1 node receives, only dc1 nodes lose: %r %r" % (gains, loses))
     lk = run(["lookup", snap], "\n")
     check(lk.returncode == 2 and "empty partition key" in lk.stderr, "the empty key is refused")
 
