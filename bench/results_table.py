@@ -213,7 +213,12 @@ def other_tables(bench):
                "--json OUT.json`" if "python" in fams else "")
             + ("; the `compat/*/*_loop` rows (the client libraries themselves, ns a key in their "
                "own loop) `taskset -c 1 /usr/bin/python3 bench/clientlibs_peers.py --json OUT.json`"
-               if any(n.endswith("_loop") for f in fams.values() for n in f) else "") + ".", "",
+               if any(n.endswith("_loop") for f in fams.values() for n in f) else "")
+            + ("; the `*/driver_python_loop` rows (the DataStax Python driver's "
+               "TokenMap.get_replicas, ns a key) `taskset -c 1 /usr/bin/python3 "
+               "bench/cassandra_driver_peer.py --json OUT.json`"
+               if any(n.endswith("driver_python_loop") for f in fams.values() for n in f) else "")
+            + ".", "",
             "| benchmark (NAME) | ns | counters | date |", "|---|---:|---|---|"]
     for fam in sorted(fams):
         for n in fams[fam]:
