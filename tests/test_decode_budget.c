@@ -394,6 +394,24 @@ int main(int argc, char **argv)
     heavy(b, "ring", dir);
     placer_builder_free(b);
 
+    /* NetworkTopologyStrategy where racks hold one token of many: a walk of
+     * tokens per set would cost O(T) a set */
+    b = placer_builder_new();
+    placer_builder_set_key_hash(b, PLACER_HASH_CASSANDRA_MURMUR3);
+    placer_builder_set_datacenter_replication(b, "dc1", 3);
+    placer_builder_set_datacenter_replication(b, "dc2", 2);
+    static const struct { const char *id, *rack, *dc; uint32_t tokens; } skew[] = {
+        {"a", "r0", "dc1", 24000}, {"b", "r1", "dc1", 1}, {"c", "r2", "dc1", 1},
+        {"d", "r0", "dc2", 4000}, {"e", "r1", "dc2", 1}};
+    for (uint32_t i = 0; i < 5; i++) {
+        placer_builder_add_node(b, skew[i].id, skew[i].rack, 1);
+        placer_builder_set_datacenter(b, i, skew[i].dc);
+        for (uint32_t v = 0; v < (skew[i].tokens + shrink - 1) / shrink; v++)
+            placer_builder_add_token(b, i, check_rand(&st));
+    }
+    heavy(b, "ring-nts-skewed-racks", dir);
+    placer_builder_free(b);
+
     b = nodes(2000 / shrink, 1, 0);
     placer_builder_set_vnodes(b, 32);
     static const unsigned char secret[16] = "0123456789abcdef";

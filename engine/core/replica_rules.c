@@ -23,9 +23,11 @@
  * is the walk's (the range's owner first when its datacenter replicates),
  * the datacenters' hosts interleaved as met: the server's one builder.
  *
- * Cost: each set is a walk from its token, at most one lap of the ring:
- * O(T) a set, O(T x RF) for rings whose racks each hold a share of the
- * tokens, O(T^2) at worst (a rack or datacenter owning one token of many).
+ * Cost: not a walk of tokens per set, which costs O(T) a set where a rack
+ * or datacenter holds one token of many (O(T^2) for the ring: seconds for
+ * a hostile 1 MB file), but one backward pass over the slots keeping
+ * move-to-front lists of hosts and racks (struct walk below), from which
+ * each set is read in O(RF^2): O(T x RF^2) in all, O(n log n) before.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -125,121 +127,151 @@ static int number_topology(const placer_snapshot *s, topo *t)
     return 0;
 }
 
-/* A datacenter being filled (DatacenterEndpoints): hosts still to take,
- * rack repeats still allowed. */
-typedef struct fill {
-    int64_t left, repeats;
-} fill;
+/* Move-to-front lists (doubly linked through prev/next, NIL-ended). */
+#define NIL UINT32_MAX
 
-/* The datacenters replicated to (factor above 0, a host in the current
- * placement), at most PLACER_MAX_REPLICAS of them: slot[dc] their index,
- * -1 for the others; init their fills. */
-typedef struct plan {
-    int32_t *slot;
-    fill init[PLACER_MAX_REPLICAS];
-    uint32_t n;
-} plan;
-
-/* One Cassandra set from slot `start`: writes at most R nodes, pads with
- * UINT32_MAX. seen/rack_seen are per-node and per-rack marks, cleared after. */
-static void cassandra_set(const placer_snapshot *s, const topo *tp, const plan *pl, uint32_t start,
-                          uint32_t R, unsigned char *seen, unsigned char *rack_seen, uint32_t *out)
+static void to_front(uint32_t *prev, uint32_t *next, uint32_t *head, uint32_t x, int listed)
 {
-    const plc_stree *t = &s->tree;
-    int nts = s->rep_rule == PLACER_REPLICATION_NETWORK_TOPOLOGY;
-    fill f[PLACER_MAX_REPLICAS];
-    memcpy(f, pl->init, sizeof f);
-    uint32_t todo = pl->n, count = 0;
-    for (uint32_t step = 0; step < t->n && todo && count < R; step++) {
-        uint32_t i = start + step >= t->n ? start + step - t->n : start + step;
-        uint32_t o = plc_stree_owner_at(t, i);
-        int32_t k = pl->slot[tp->dc[o]];
-        if (k < 0 || !f[k].left || seen[o])
-            continue; /* not replicated there, its datacenter full, or "Cannot repeat a node." */
-        uint32_t r = tp->rack[o];
-        if (nts && rack_seen[r]) {
-            if (f[k].repeats <= 0)
-                continue; /* rfLeft distinct racks remain to be met */
-            f[k].repeats--;
-        }
-        rack_seen[r] = 1;
-        seen[o] = 1;
-        out[count++] = o;
-        todo -= --f[k].left == 0;
+    if (listed) {
+        if (*head == x)
+            return;
+        next[prev[x]] = next[x]; /* not the head: it has a prev */
+        if (next[x] != NIL)
+            prev[next[x]] = prev[x];
     }
-    for (uint32_t j = 0; j < count; j++) {
-        seen[out[j]] = 0;
-        rack_seen[tp->rack[out[j]]] = 0;
-    }
-    for (uint32_t j = count; j < R; j++)
-        out[j] = UINT32_MAX;
+    prev[x] = NIL;
+    next[x] = *head;
+    if (*head != NIL)
+        prev[*head] = x;
+    *head = x;
 }
 
-/* The fills of the datacenters replicated to, from the hosts and racks
- * of the current placement. SimpleStrategy: one datacenter of everything. */
-static int make_plan(const placer_snapshot *s, const topo *tp, uint32_t R, plan *pl)
+/* The walk from a slot, as lists: walking backward over the ring, each
+ * slot's owner moves to the front of its datacenter's hosts and of its
+ * rack's hosts, and its rack to the front of its datacenter's racks. After
+ * a first lap, at slot i every list is in the order of first occurrence
+ * in the walk from i (a host, rack or datacenter met only before i keeps
+ * the order of the lap before), and pos[h] is the slot where the walk from
+ * i first meets host h. A host is decided at its first occurrence: one
+ * skipped (its rack met, no repeat left) stays skipped, so the rule reads
+ * the lists' heads instead of walking tokens. */
+typedef struct walk {
+    uint32_t *hprev, *hnext, *rprev, *rnext, *pos; /* per node */
+    uint32_t *kprev, *knext, *rack_head;           /* per rack: its hosts' list */
+    uint32_t *host_head, *rack_list, *hosts, *racks; /* per datacenter */
+    unsigned char *seen, *rack_seen;
+} walk;
+
+static void meet(walk *w, const topo *tp, uint32_t o, uint32_t slot)
 {
-    const plc_stree *t = &s->tree;
-    int nts = s->rep_rule == PLACER_REPLICATION_NETWORK_TOPOLOGY;
-    uint32_t *hosts = plc_calloc((size_t)tp->ndc * 2 + 1, sizeof *hosts);
-    unsigned char *mark = plc_calloc((size_t)s->nnodes + tp->nrack + 1, 1);
-    pl->slot = plc_malloc(((size_t)tp->ndc + 1) * sizeof *pl->slot);
-    if (!hosts || !mark || !pl->slot) {
-        plc_free(hosts);
-        plc_free(mark);
-        return PLACER_ENOMEM;
+    uint32_t d = tp->dc[o], r = tp->rack[o];
+    to_front(w->hprev, w->hnext, &w->host_head[d], o, w->seen[o]);
+    to_front(w->rprev, w->rnext, &w->rack_head[r], o, w->seen[o]);
+    to_front(w->kprev, w->knext, &w->rack_list[d], r, w->rack_seen[r]);
+    w->hosts[d] += !w->seen[o];
+    w->racks[d] += !w->rack_seen[r];
+    w->seen[o] = w->rack_seen[r] = 1;
+    w->pos[o] = slot;
+}
+
+/* Datacenter d's replicas from the lists (DatacenterEndpoints's result):
+ * want = min(RF, hosts). RF up to the racks: the first host of each of the
+ * first `want` racks met. RF above: the first host of every rack, and the
+ * first want - racks other hosts met (the repeats, taken as met). */
+static uint32_t dc_set(const walk *w, const topo *tp, uint32_t d, uint32_t rf, int nts,
+                       uint32_t *out)
+{
+    uint32_t want = rf < w->hosts[d] ? rf : w->hosts[d], count = 0;
+    if (!nts) { /* SimpleStrategy: the first hosts met */
+        for (uint32_t x = w->host_head[d]; x != NIL && count < want; x = w->hnext[x])
+            out[count++] = x;
+        return count;
     }
-    uint32_t *racks = hosts + tp->ndc;
-    for (uint32_t i = 0; i < t->n; i++) {
-        uint32_t o = plc_stree_owner_at(t, i), d = tp->dc[o], r = tp->rack[o];
-        hosts[d] += !mark[o];
-        racks[d] += !mark[s->nnodes + r];
-        mark[o] = mark[s->nnodes + r] = 1;
+    for (uint32_t r = w->rack_list[d]; r != NIL && count < want && count < rf; r = w->knext[r])
+        out[count++] = w->rack_head[r];
+    for (uint32_t x = w->host_head[d]; x != NIL && count < want; x = w->hnext[x])
+        if (w->rack_head[tp->rack[x]] != x)
+            out[count++] = x;
+    return count;
+}
+
+/* The datacenters replicated to (a factor above 0; SimpleStrategy: the
+ * one datacenter of every node, factor R), at most PLACER_MAX_REPLICAS. */
+static uint32_t replicated(const placer_snapshot *s, const topo *tp, uint32_t R, uint32_t *dc,
+                           uint32_t *rf)
+{
+    if (s->rep_rule != PLACER_REPLICATION_NETWORK_TOPOLOGY) {
+        dc[0] = 0;
+        rf[0] = R;
+        return 1;
     }
-    pl->n = 0;
-    for (uint32_t d = 0; d < tp->ndc; d++)
-        pl->slot[d] = -1;
-    for (uint32_t o = 0; o < s->nnodes; o++) {
-        uint32_t d = tp->dc[o];
-        if (!nts) { /* SimpleStrategy: one datacenter, no racks */
-            if (pl->slot[d] < 0)
-                pl->slot[d] = 0;
-            continue;
+    uint32_t n = 0;
+    for (uint32_t o = 0; o < s->nnodes && n < PLACER_MAX_REPLICAS; o++) {
+        uint32_t j = 0;
+        while (j < n && dc[j] != tp->dc[o])
+            j++;
+        if (j == n && s->nodes[o].dc_rf) {
+            dc[n] = tp->dc[o];
+            rf[n++] = s->nodes[o].dc_rf;
         }
-        if (pl->slot[d] >= 0 || !s->nodes[o].dc_rf || !hosts[d] || pl->n == PLACER_MAX_REPLICAS)
-            continue;
-        uint32_t rf = s->nodes[o].dc_rf;
-        pl->init[pl->n] = (fill){rf < hosts[d] ? rf : hosts[d], (int64_t)rf - racks[d]};
-        pl->slot[d] = (int32_t)pl->n++;
     }
-    if (!nts) {
-        uint32_t all = 0;
-        for (uint32_t d = 0; d < tp->ndc; d++)
-            all += hosts[d];
-        pl->init[0] = (fill){R < all ? R : all, 0};
-        pl->n = 1;
-    }
-    plc_free(hosts);
-    plc_free(mark);
-    return 0;
+    return n;
 }
 
 int plc_replica_sets(const placer_snapshot *s, uint32_t R, uint32_t *sets)
 {
     if (!s->rep_rule)
         return plc_replicas_walk_all(s, R, sets);
+    const plc_stree *t = &s->tree;
+    int nts = s->rep_rule == PLACER_REPLICATION_NETWORK_TOPOLOGY;
     topo tp = {0};
-    plan pl = {0};
     int err = number_topology(s, &tp);
-    if (!err)
-        err = make_plan(s, &tp, R, &pl);
-    unsigned char *seen = err ? NULL : plc_calloc((size_t)s->nnodes + tp.nrack + 1, 1);
-    if (!err && !seen)
+    if (!err && !nts) /* SimpleStrategy: one datacenter of everything */
+        for (uint32_t o = 0; o < s->nnodes; o++)
+            tp.dc[o] = 0;
+    size_t n = s->nnodes, k = tp.nrack, d = tp.ndc;
+    uint32_t *mem = err ? NULL : plc_malloc((5 * n + 3 * k + 4 * d) * sizeof *mem);
+    unsigned char *flags = err ? NULL : plc_calloc(n + k + 1, 1);
+    if (!err && (!mem || !flags))
         err = PLACER_ENOMEM;
-    for (uint32_t i = 0; !err && i < s->tree.n; i++)
-        cassandra_set(s, &tp, &pl, i, R, seen, seen + s->nnodes, sets + (size_t)i * R);
-    plc_free(seen);
-    plc_free(pl.slot);
+    if (!err) {
+        walk w = {mem, mem + n, mem + 2 * n, mem + 3 * n, mem + 4 * n,
+                  mem + 5 * n, mem + 5 * n + k, mem + 5 * n + 2 * k,
+                  mem + 5 * n + 3 * k, mem + 5 * n + 3 * k + d, mem + 5 * n + 3 * k + 2 * d,
+                  mem + 5 * n + 3 * k + 3 * d, flags, flags + n};
+        for (size_t x = 0; x < k; x++)
+            w.rack_head[x] = NIL;
+        for (size_t x = 0; x < d; x++)
+            w.host_head[x] = w.rack_list[x] = NIL, w.hosts[x] = w.racks[x] = 0;
+        for (uint32_t i = t->n; i-- > 0;) /* the lap before: every list filled */
+            meet(&w, &tp, plc_stree_owner_at(t, i), i);
+        uint32_t dcs[PLACER_MAX_REPLICAS], rfs[PLACER_MAX_REPLICAS];
+        uint32_t nd = replicated(s, &tp, R, dcs, rfs);
+        for (uint32_t i = t->n; i-- > 0;) {
+            meet(&w, &tp, plc_stree_owner_at(t, i), i);
+            uint32_t *out = sets + (size_t)i * R, count = 0, got[PLACER_MAX_REPLICAS];
+            for (uint32_t j = 0; j < nd; j++) {
+                uint32_t c = dc_set(&w, &tp, dcs[j], rfs[j], nts, got);
+                for (uint32_t m = 0; m < c && count < R; m++)
+                    out[count++] = got[m];
+            }
+            /* the walk's order: by the slot where the walk from i meets each */
+            for (uint32_t a = 1; a < count; a++)
+                for (uint32_t b = a; b > 0; b--) {
+                    uint32_t x = out[b - 1], y = out[b];
+                    uint32_t dx = w.pos[x] - i + (w.pos[x] < i ? t->n : 0);
+                    uint32_t dy = w.pos[y] - i + (w.pos[y] < i ? t->n : 0);
+                    if (dx <= dy)
+                        break;
+                    out[b - 1] = y;
+                    out[b] = x;
+                }
+            for (uint32_t j = count; j < R; j++)
+                out[j] = UINT32_MAX;
+        }
+    }
+    plc_free(mem);
+    plc_free(flags);
     plc_free(tp.dc);
     plc_free(tp.rack);
     return err;
