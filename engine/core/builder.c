@@ -446,34 +446,33 @@ int placer_builder_add_node(placer_builder *b, const char *id, const char *zone,
     return (int)index;
 }
 
+/* A node's optional text (address, datacenter) into *field and *field_len:
+ * NULL or "" for none. The builder is unchanged on error. */
+static int set_node_text(const char *text, char **field, uint32_t *field_len)
+{
+    size_t len = text ? strnlen(text, PLACER_MAX_ID_LEN + 1) : 0;
+    PLC_VALIDATE_OR_RET(len <= PLACER_MAX_ID_LEN, PLACER_EIDLONG);
+    char *copy = NULL;
+    if (len && !(copy = dup_string(text, len)))
+        return PLACER_ENOMEM;
+    plc_free(*field);
+    *field = copy;
+    *field_len = (uint32_t)len;
+    return 0;
+}
+
 int placer_builder_set_address(placer_builder *b, uint32_t node, const char *address)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
     PLC_VALIDATE_OR_RET(node < b->nnodes, PLACER_ERANGE);
-    size_t len = address ? strnlen(address, PLACER_MAX_ID_LEN + 1) : 0;
-    PLC_VALIDATE_OR_RET(len <= PLACER_MAX_ID_LEN, PLACER_EIDLONG);
-    char *copy = NULL;
-    if (len && !(copy = dup_string(address, len)))
-        return PLACER_ENOMEM;
-    plc_free(b->nodes[node].addr);
-    b->nodes[node].addr = copy;
-    b->nodes[node].addr_len = (uint32_t)len;
-    return 0;
+    return set_node_text(address, &b->nodes[node].addr, &b->nodes[node].addr_len);
 }
 
 int placer_builder_set_datacenter(placer_builder *b, uint32_t node, const char *datacenter)
 {
     PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
     PLC_VALIDATE_OR_RET(node < b->nnodes, PLACER_ERANGE);
-    size_t len = datacenter ? strnlen(datacenter, PLACER_MAX_ID_LEN + 1) : 0;
-    PLC_VALIDATE_OR_RET(len <= PLACER_MAX_ID_LEN, PLACER_EIDLONG);
-    char *copy = NULL;
-    if (len && !(copy = dup_string(datacenter, len)))
-        return PLACER_ENOMEM;
-    plc_free(b->nodes[node].dc);
-    b->nodes[node].dc = copy;
-    b->nodes[node].dc_len = (uint32_t)len;
-    return 0;
+    return set_node_text(datacenter, &b->nodes[node].dc, &b->nodes[node].dc_len);
 }
 
 int placer_builder_add_token(placer_builder *b, uint32_t node, uint64_t token)
