@@ -3,6 +3,15 @@
  * the snapshot has them (the ring's placer_builder_set_replicas), the
  * strategy's own rule (s->ops->replicas) otherwise, and the report of how
  * well a set met what was asked.
+ *
+ * A ring with the line table (s->bkt_index set: placer's ring up to 65,536
+ * nodes, whose positions are the key hash) is answered here without the
+ * strategy's layers: the key hash, the slot from the key's line, then the
+ * precomputed set or the walk (plc_replicas_walk), one call each. Its batch
+ * hashes a chunk of keys with the batch kernel, prefetches every key's
+ * line and first-token index, then finds the slots and prefetches each
+ * one's leaf (or set), then answers: each stage's misses overlap across
+ * the chunk instead of each key waiting for its own.
  */
 #include "strategy_ops.h"
 #include "validate.h"
@@ -18,6 +27,25 @@ static uint32_t set_prefix(const uint32_t *set, uint32_t want, uint32_t *out)
     return c;
 }
 
+/* Does the ring's own path answer s? (want >= 1 asked by the callers) */
+static inline int ring_lines(const placer_snapshot *s)
+{
+    return s->bkt_index != NULL;
+}
+
+/* The set of the ring's slot: the precomputed one when it covers want (or
+ * is the snapshot's rule), else the walk. */
+static inline uint32_t ring_set(const placer_snapshot *s, uint32_t slot, uint32_t *out,
+                                uint32_t want)
+{
+    if (want <= s->rep_r || s->rep_rule) {
+        uint32_t w = want < s->rep_r ? want : s->rep_r; /* a Cassandra set has rf nodes */
+        return set_prefix(s->rep + (size_t)slot * s->rep_r, w, out);
+    }
+    uint32_t zones;
+    return plc_replicas_walk(s, slot, out, want, &zones);
+}
+
 int placer_replicas_hash(const placer_snapshot *s, uint64_t hash, uint32_t *out, uint32_t want,
                          placer_replica_report *report)
 {
@@ -26,7 +54,11 @@ int placer_replicas_hash(const placer_snapshot *s, uint64_t hash, uint32_t *out,
      * stays accepted and only the fields within it are written */
     PLC_VALIDATE_OR_RET(!report || report->size >= sizeof *report, PLACER_EINVAL);
     uint32_t count = 0, zones = 0;
-    if (want && (want <= s->rep_r || s->rep_rule)) { /* ring only: precomputed */
+    if (want && ring_lines(s)) {
+        count = ring_set(s, s->bkt_index(&s->bkt, hash), out, want);
+        if (report)
+            zones = plc_distinct_zones(s, out, count);
+    } else if (want && (want <= s->rep_r || s->rep_rule)) { /* ring only: precomputed */
         uint32_t w = want < s->rep_r ? want : s->rep_r; /* a Cassandra set has rf nodes */
         count = set_prefix(s->rep + (size_t)plc_slot(s, hash) * s->rep_r, w, out);
         if (report)
@@ -53,7 +85,10 @@ int placer_replicas_ex(const placer_snapshot *s, const void *key, size_t len, ui
 int placer_replicas(const placer_snapshot *s, const void *key, size_t len, uint32_t *out,
                     uint32_t want)
 {
-    return placer_replicas_ex(s, key, len, out, want, NULL);
+    PLC_VALIDATE_OR_RET(s && (key || !len) && (out || !want), PLACER_ENULL);
+    if (__builtin_expect(want && ring_lines(s), 1))
+        return (int)ring_set(s, s->bkt_index(&s->bkt, s->hash(&s->hkey, key, len)), out, want);
+    return placer_replicas_hash(s, plc_position(s, key, len), out, want, NULL);
 }
 
 /* The positions of m keys: the snapshot's batch hash, or the strategy's own
@@ -86,6 +121,32 @@ static void precomputed_sets(const placer_snapshot *s, const uint64_t *h, size_t
     }
 }
 
+/* The ring's sets of m <= PLC_REPLICA_CHUNK keys (want >= 1), in stages
+ * whose misses overlap across the chunk (see the top of the file). */
+static void ring_batch(const placer_snapshot *s, const void *const *keys, const size_t *lens,
+                       size_t m, uint32_t want, uint32_t *out, uint32_t *counts)
+{
+    uint64_t h[PLC_REPLICA_CHUNK];
+    uint32_t slot[PLC_REPLICA_CHUNK];
+    const plc_bkt *k = &s->bkt;
+    s->hash_batch(&s->hkey, keys, lens, m, h);
+    for (size_t j = 0; j < m; j++) {
+        uint64_t line = h[j] >> k->shift;
+        __builtin_prefetch(&k->line[line]);
+        __builtin_prefetch(&k->base[line]);
+    }
+    int precomputed = want <= s->rep_r || s->rep_rule;
+    for (size_t j = 0; j < m; j++) {
+        slot[j] = s->bkt_index(k, h[j]);
+        if (precomputed)
+            __builtin_prefetch(s->rep + (size_t)slot[j] * s->rep_r);
+        else
+            __builtin_prefetch(&s->tree.leaves[slot[j] / PLC_STREE_LEAF]);
+    }
+    for (size_t j = 0; j < m; j++)
+        counts[j] = ring_set(s, slot[j], out + j * want, want);
+}
+
 int placer_replicas_batch(const placer_snapshot *s, const void *const *keys, const size_t *lens,
                           size_t n, uint32_t want, uint32_t *out, uint32_t *counts)
 {
@@ -100,6 +161,10 @@ int placer_replicas_batch(const placer_snapshot *s, const void *const *keys, con
         if (!want) {
             for (size_t j = 0; j < m; j++)
                 counts[at + j] = 0;
+            continue;
+        }
+        if (ring_lines(s)) {
+            ring_batch(s, keys + at, lens + at, m, want, out + at * want, counts + at);
             continue;
         }
         positions(s, keys + at, lens + at, m, h);
