@@ -100,6 +100,66 @@ static void against_reference(void)
     CHECK_ALL(bad == 0, "replicas == reference walk on 200 random rings");
 }
 
+/* Rings of 64 tokens and more have the line table, whose keys the ring's
+ * own path answers (slot from the line, then the walk or the precomputed
+ * set; the batch in prefetching stages): every call, single, _ex, _hash
+ * and batched, against the reference, walked and precomputed. */
+static void lines_against_reference(void)
+{
+    uint64_t rng = 777;
+    long bad = 0, sets_checked = 0;
+    enum { K = 150, WMAX = 12 };
+    static char kb[K][16];
+    static uint32_t sets[K * WMAX], counts[K];
+    const void *keys[K];
+    size_t lens[K];
+    for (int q = 0; q < K; q++) {
+        lens[q] = (size_t)snprintf(kb[q], sizeof kb[q], "line%d", q);
+        keys[q] = kb[q];
+    }
+    for (int trial = 0; trial < 24; trial++) {
+        int nodes = 8 + (int)(check_rand(&rng) % 120), zones = 1 + (int)(check_rand(&rng) % 6);
+        if (trial % 4 == 3)
+            zones = 60 + (int)(check_rand(&rng) % 10);
+        uint32_t vnodes = 8 + (uint32_t)(check_rand(&rng) % 40);
+        uint32_t r = trial % 2 ? 1 + (uint32_t)(check_rand(&rng) % 5) : 0;
+        placer_builder *b = placer_builder_new();
+        placer_builder_set_vnodes(b, vnodes);
+        placer_builder_set_replicas(b, r);
+        char id[16], zone[16];
+        for (int i = 0; i < nodes; i++) {
+            snprintf(id, sizeof id, "node-%03d", i);
+            snprintf(zone, sizeof zone, "zone-%02d", i % zones);
+            placer_builder_add_node(b, id, zone, 1.0 + (i % 3));
+        }
+        placer_snapshot *s = NULL;
+        CHECK_EQ(placer_builder_build(b, 1, &s), 0);
+        placer_builder_free(b);
+        bad += strcmp(placer_snapshot_layout_name(s), "buckets") != 0; /* the path under test */
+        for (uint32_t want = 1; want < WMAX; want += 1 + (uint32_t)(check_rand(&rng) % 3)) {
+            CHECK_EQ(placer_replicas_batch(s, keys, lens, K, want, sets, counts), 0);
+            for (int q = 0; q < K; q++) {
+                uint32_t got[WMAX], ref[WMAX], ex[WMAX], byh[WMAX];
+                uint64_t h = placer_snapshot_hash(s, keys[q], lens[q]);
+                uint32_t rn = ref_replicas(s, h, ref, want);
+                placer_replica_report rep = {.size = sizeof rep};
+                int n = placer_replicas(s, keys[q], lens[q], got, want);
+                int ne = placer_replicas_ex(s, keys[q], lens[q], ex, want, &rep);
+                int nh = placer_replicas_hash(s, h, byh, want, NULL);
+                bad += n != (int)rn || ne != (int)rn || nh != (int)rn || counts[q] != rn;
+                bad += rep.nodes != rn;
+                for (uint32_t i = 0; i < rn && i < (uint32_t)n; i++)
+                    bad += got[i] != ref[i] || ex[i] != ref[i] || byh[i] != ref[i] ||
+                           sets[(size_t)q * want + i] != ref[i];
+                sets_checked++;
+            }
+        }
+        placer_snapshot_free(s);
+    }
+    CHECK(sets_checked > 1000);
+    CHECK_ALL(bad == 0, "line-table rings: replicas, _ex, _hash and batch == reference walk");
+}
+
 static void seed_ring_properties(void)
 {
     placer_snapshot *s = zoned_ring(120, 3, 256);
@@ -265,6 +325,7 @@ static void many_zones(void)
 int main(void)
 {
     against_reference();
+    lines_against_reference();
     seed_ring_properties();
     under_replication();
     batches();
