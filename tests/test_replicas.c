@@ -136,6 +136,10 @@ static void lines_against_reference(void)
         CHECK_EQ(placer_builder_build(b, 1, &s), 0);
         placer_builder_free(b);
         bad += strcmp(placer_snapshot_layout_name(s), "buckets") != 0; /* the path under test */
+        /* sets of 2 or more get a 64-byte line of sets a line (4-16 bytes a
+         * token), counted with the per-slot sets */
+        size_t nt = placer_token_count(s), bytes = placer_snapshot_replica_bytes(s);
+        bad += r >= 2 ? bytes <= nt * r * 4 || bytes > nt * r * 4 + 16 * nt : bytes != nt * r * 4;
         for (uint32_t want = 1; want < WMAX; want += 1 + (uint32_t)(check_rand(&rng) % 3)) {
             CHECK_EQ(placer_replicas_batch(s, keys, lens, K, want, sets, counts), 0);
             for (int q = 0; q < K; q++) {

@@ -7,11 +7,16 @@
  * A ring with the line table (s->bkt_index set: placer's ring up to 65,536
  * nodes, whose positions are the key hash) is answered here without the
  * strategy's layers: the key hash, the slot from the key's line, then the
- * precomputed set or the walk (plc_replicas_walk), one call each. Its batch
- * hashes a chunk of keys with the batch kernel, prefetches every key's
- * line and first-token index, then finds the slots and prefetches each
- * one's leaf (or set), then answers: each stage's misses overlap across
- * the chunk instead of each key waiting for its own.
+ * precomputed set or the walk (plc_replicas_walk), one call each. With
+ * precomputed sets of 2 or more the set of up to 3 nodes comes from the
+ * line sets (replica_lines.c): the key's line gives the owner and the rank,
+ * the line beside it in rep_lines the other two, both addressed by the
+ * hash and fetched together; an entry that cannot answer sends the key to
+ * the per-slot sets. Its batch hashes a chunk of keys with the batch
+ * kernel, prefetches every key's line, first-token index and line of sets,
+ * then finds the slots (prefetching each one's leaf or per-slot set when
+ * the line sets do not serve the want), then answers: each stage's misses
+ * overlap across the chunk instead of each key waiting for its own.
  */
 #include "strategy_ops.h"
 #include "validate.h"
@@ -33,17 +38,57 @@ static inline int ring_lines(const placer_snapshot *s)
     return s->bkt_index != NULL;
 }
 
-/* The set of the ring's slot: the precomputed one when it covers want (or
- * is the snapshot's rule), else the walk. */
-static inline uint32_t ring_set(const placer_snapshot *s, uint32_t slot, uint32_t *out,
-                                uint32_t want)
+/* The first w (1..3) nodes of slot's set from the line sets, the slot
+ * being h's: 1 when written, 0 when the entry cannot answer. */
+static inline int from_lines(const placer_snapshot *s, uint64_t h, uint32_t slot, uint32_t *out,
+                             uint32_t w)
+{
+    const plc_bkt *k = &s->bkt;
+    uint64_t i = h >> k->shift;
+    uint32_t base = k->base[i];
+    uint32_t r = slot >= base ? slot - base : slot + s->tree.n - base; /* wrapped past n */
+    if (r >= PLC_BKT_LANES)
+        return 0;
+    uint32_t e = s->rep_lines[i * PLC_BKT_LANES + r], owner = k->line[i].own[r];
+    if (e == UINT32_MAX || owner == PLC_BKT_ASK_TREE)
+        return 0;
+    out[0] = owner;
+    if (w > 1)
+        out[1] = e & 0xFFFFu;
+    if (w > 2)
+        out[2] = e >> 16;
+    return 1;
+}
+
+/* Do the line sets serve want? Then the set has min(want, rep_r) <= 3 nodes. */
+static inline int lines_serve(const placer_snapshot *s, uint32_t want)
+{
+    return s->rep_lines && (want <= s->rep_r || s->rep_rule) && want <= 3;
+}
+
+/* The set of the ring's slot (h's): from the line sets when they serve,
+ * else the precomputed one when it covers want (or is the snapshot's
+ * rule), else the walk. */
+static inline uint32_t ring_set(const placer_snapshot *s, uint64_t h, uint32_t slot,
+                                uint32_t *out, uint32_t want)
 {
     if (want <= s->rep_r || s->rep_rule) {
         uint32_t w = want < s->rep_r ? want : s->rep_r; /* a Cassandra set has rf nodes */
+        if (lines_serve(s, want) && from_lines(s, h, slot, out, w))
+            return w;
         return set_prefix(s->rep + (size_t)slot * s->rep_r, w, out);
     }
     uint32_t zones;
     return plc_replicas_walk(s, slot, out, want, &zones);
+}
+
+/* The set of h: its line of sets fetched beside the key's line. */
+static inline uint32_t ring_set_of(const placer_snapshot *s, uint64_t h, uint32_t *out,
+                                   uint32_t want)
+{
+    if (s->rep_lines)
+        __builtin_prefetch(&s->rep_lines[(h >> s->bkt.shift) * PLC_BKT_LANES]);
+    return ring_set(s, h, s->bkt_index(&s->bkt, h), out, want);
 }
 
 int placer_replicas_hash(const placer_snapshot *s, uint64_t hash, uint32_t *out, uint32_t want,
@@ -55,7 +100,7 @@ int placer_replicas_hash(const placer_snapshot *s, uint64_t hash, uint32_t *out,
     PLC_VALIDATE_OR_RET(!report || report->size >= sizeof *report, PLACER_EINVAL);
     uint32_t count = 0, zones = 0;
     if (want && ring_lines(s)) {
-        count = ring_set(s, s->bkt_index(&s->bkt, hash), out, want);
+        count = ring_set_of(s, hash, out, want);
         if (report)
             zones = plc_distinct_zones(s, out, count);
     } else if (want && (want <= s->rep_r || s->rep_rule)) { /* ring only: precomputed */
@@ -87,7 +132,7 @@ int placer_replicas(const placer_snapshot *s, const void *key, size_t len, uint3
 {
     PLC_VALIDATE_OR_RET(s && (key || !len) && (out || !want), PLACER_ENULL);
     if (__builtin_expect(want && ring_lines(s), 1))
-        return (int)ring_set(s, s->bkt_index(&s->bkt, s->hash(&s->hkey, key, len)), out, want);
+        return (int)ring_set_of(s, s->hash(&s->hkey, key, len), out, want);
     return placer_replicas_hash(s, plc_position(s, key, len), out, want, NULL);
 }
 
@@ -130,21 +175,26 @@ static void ring_batch(const placer_snapshot *s, const void *const *keys, const 
     uint32_t slot[PLC_REPLICA_CHUNK];
     const plc_bkt *k = &s->bkt;
     s->hash_batch(&s->hkey, keys, lens, m, h);
+    int lines = lines_serve(s, want);
     for (size_t j = 0; j < m; j++) {
         uint64_t line = h[j] >> k->shift;
         __builtin_prefetch(&k->line[line]);
         __builtin_prefetch(&k->base[line]);
+        if (lines)
+            __builtin_prefetch(&s->rep_lines[line * PLC_BKT_LANES]);
     }
     int precomputed = want <= s->rep_r || s->rep_rule;
     for (size_t j = 0; j < m; j++) {
         slot[j] = s->bkt_index(k, h[j]);
+        if (lines)
+            continue; /* nearly every key's set is in the lines fetched */
         if (precomputed)
             __builtin_prefetch(s->rep + (size_t)slot[j] * s->rep_r);
         else
             __builtin_prefetch(&s->tree.leaves[slot[j] / PLC_STREE_LEAF]);
     }
     for (size_t j = 0; j < m; j++)
-        counts[j] = ring_set(s, slot[j], out + j * want, want);
+        counts[j] = ring_set(s, h[j], slot[j], out + j * want, want);
 }
 
 int placer_replicas_batch(const placer_snapshot *s, const void *const *keys, const size_t *lens,
