@@ -8,7 +8,9 @@
  * owners: the radix directory); these two under the widest vector
  * ISA only and without router cases, and never in the CI smoke,
  * which runs no public/ case), 120 nodes of weights 0.5, 1, 1.5, 2 x 256
- * (38,400 tokens) and 120 x 256 with balanced tokens, and two key streams
+ * (38,400 tokens), 120 x 256 with balanced tokens, and 120 x 256 and
+ * 4,096 x 256 with sets of 3 precomputed (placer_builder_set_replicas,
+ * "sets3": the replica rows read them), and two key streams
  * of distinct 32-byte keys
  * ("sess::%026zu" of i * 2654435761): 262,144 keys (8 MiB of keys, past the
  * caches) and 4,096 keys (resident). Items are lookups:
@@ -182,13 +184,15 @@ typedef struct ring_desc {
     const char *name;
     uint32_t nodes, vnodes;
     int weighted, balanced, big;
+    uint32_t sets; /* placer_builder_set_replicas */
 } ring_desc;
 
 static const ring_desc rings[] = {
-    {"120x256", 120, 256, 0, 0, 0},           {"4096x256", 4096, 256, 0, 0, 0},
-    {"65536x256", 65536, 256, 0, 0, 1},       {"65537x256", 65537, 256, 0, 0, 1},
-    {"120x256weighted", 120, 256, 1, 0, 0},
-    {"120x256balanced", 120, 256, 0, 1, 0},
+    {"120x256", 120, 256, 0, 0, 0, 0},           {"4096x256", 4096, 256, 0, 0, 0, 0},
+    {"65536x256", 65536, 256, 0, 0, 1, 0},       {"65537x256", 65537, 256, 0, 0, 1, 0},
+    {"120x256weighted", 120, 256, 1, 0, 0, 0},
+    {"120x256balanced", 120, 256, 0, 1, 0, 0},
+    {"120x256sets3", 120, 256, 0, 0, 0, 3},      {"4096x256sets3", 4096, 256, 0, 0, 0, 3},
 };
 #define NRING (sizeof rings / sizeof rings[0])
 
@@ -244,6 +248,7 @@ static placer_snapshot *build_ring(const ring_desc *r)
     placer_builder_set_vnodes(b, r->vnodes);
     if (r->balanced)
         placer_builder_set_token_allocation(b, PLACER_TOKENS_BALANCED);
+    placer_builder_set_replicas(b, r->sets);
     char id[32], zone[16];
     for (uint32_t n = 0; n < r->nodes; n++) {
         snprintf(id, sizeof id, "node-%04u", n);
