@@ -158,9 +158,63 @@ static void lines_against_reference(void)
                 sets_checked++;
             }
         }
+        /* positions at, just below and just after tokens: ties on the
+         * line's 16 bits, which the line cannot decide */
+        uint32_t nt32 = placer_token_count(s);
+        for (uint32_t t = 0; t < nt32; t += 1 + nt32 / 97) {
+            uint64_t tok;
+            uint32_t own, got[3], ref[3];
+            placer_token_at(s, t, &tok, &own);
+            for (int d = -1; d <= 1; d++) {
+                uint64_t h = tok + (uint64_t)(int64_t)d;
+                uint32_t rn = ref_replicas(s, h, ref, 3);
+                int n = placer_replicas_hash(s, h, got, 3, NULL);
+                bad += n != (int)rn || memcmp(got, ref, rn * sizeof *got) != 0;
+            }
+        }
         placer_snapshot_free(s);
     }
     CHECK(sets_checked > 1000);
+    /* 300,000 keys batched on a ring with sets of 3: some tie with a token
+     * on its line's 16 bits (about 1 in 10,000), which the batch's plain
+     * rank cannot decide; every set equal to the single call's */
+    placer_builder *b = placer_builder_new();
+    placer_builder_set_vnodes(b, 256);
+    placer_builder_set_replicas(b, 3);
+    for (int i = 0; i < 120; i++) {
+        char id[16], zone[16];
+        snprintf(id, sizeof id, "node-%03d", i);
+        snprintf(zone, sizeof zone, "zone-%d", i % 3);
+        placer_builder_add_node(b, id, zone, 1.0);
+    }
+    placer_snapshot *s = NULL;
+    CHECK_EQ(placer_builder_build(b, 1, &s), 0);
+    placer_builder_free(b);
+    enum { M = 300000 };
+    char *kbytes = malloc((size_t)M * 8);
+    const void **kp = malloc(M * sizeof *kp);
+    size_t *kl = malloc(M * sizeof *kl);
+    uint32_t *bsets = malloc((size_t)M * 3 * sizeof *bsets), *bcounts = malloc(M * sizeof *bcounts);
+    for (int q = 0; q < M; q++) {
+        memcpy(kbytes + (size_t)q * 8, &q, sizeof q);
+        memcpy(kbytes + (size_t)q * 8 + 4, "tie!", 4);
+        kp[q] = kbytes + (size_t)q * 8;
+        kl[q] = 8;
+    }
+    CHECK_EQ(placer_replicas_batch(s, kp, kl, M, 3, bsets, bcounts), 0);
+    long mismatched = 0;
+    for (int q = 0; q < M; q++) {
+        uint32_t one[3];
+        int n = placer_replicas(s, kp[q], 8, one, 3);
+        mismatched += n != 3 || bcounts[q] != 3 || memcmp(one, bsets + (size_t)q * 3, sizeof one) != 0;
+    }
+    CHECK_ALL(mismatched == 0, "300,000 keys: batch == single, ties on the line included");
+    free(kbytes);
+    free(kp);
+    free(kl);
+    free(bsets);
+    free(bcounts);
+    placer_snapshot_free(s);
     CHECK_ALL(bad == 0, "line-table rings: replicas, _ex, _hash and batch == reference walk");
 }
 
