@@ -155,6 +155,12 @@ def widest(names):
     return None
 
 
+def row_order(k):
+    ring, keys, isa = k
+    return (RING_ORDER.index(ring) if ring in RING_ORDER else 99, ring, keys != "stream", ISAS.index(isa)
+            if isa in ISAS else 99)
+
+
 def public_table(bench):
     rows = defaultdict(dict)
     dates = defaultdict(set)
@@ -181,11 +187,7 @@ def public_table(bench):
            "| filter | " + " | ".join(h for h, _, _ in PUBLIC_COLS) + " | date |",
            "|---|" + "---:|" * len(PUBLIC_COLS) + "---|"]
 
-    def order(k):
-        ring, keys, isa = k
-        return (RING_ORDER.index(ring) if ring in RING_ORDER else 99, ring, keys != "stream", ISAS.index(isa)
-                if isa in ISAS else 99)
-    for key in sorted(rows, key=order):
+    for key in sorted(rows, key=row_order):
         ring, keys, isa = key
         r = rows[key]
         if isa != top and (keys == "resident" or ring not in ("120x256", "4096x256")):
@@ -222,11 +224,7 @@ def paired_table(bench):
            "| filter | " + " | ".join(h for h, _, _ in PAIRED_COLS) + " | date |",
            "|---|" + "---:|" * len(PAIRED_COLS) + "---|"]
 
-    def order(k):
-        ring, keys, isa = k
-        return (RING_ORDER.index(ring) if ring in RING_ORDER else 99, ring, keys != "stream", ISAS.index(isa)
-                if isa in ISAS else 99)
-    for key in sorted(rows, key=order):
+    for key in sorted(rows, key=row_order):
         ring, keys, isa = key
         r = rows[key]
         cells = [fmt(r.get(c), "x") for _, c, _ in PAIRED_COLS]

@@ -12,52 +12,11 @@
 #include "placer.h"
 #include "reference.h"
 
-/* The reference: the walk of placer.h's contract, written plainly. */
+/* The reference: the walk of placer.h's contract, written plainly
+ * (tests/reference.c). */
 static uint32_t ref_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want)
 {
-    uint32_t n = placer_token_count(s), count = 0;
-    uint64_t *tok = malloc(n * sizeof *tok);
-    uint32_t *own = malloc(n * sizeof *own);
-    for (uint32_t i = 0; i < n; i++)
-        placer_token_at(s, i, &tok[i], &own[i]);
-    /* zones that own tokens */
-    uint32_t zones_total = 0;
-    const char *seen[128];
-    for (uint32_t i = 0; i < n; i++) {
-        const char *z = placer_node_zone(s, own[i]);
-        int known = 0;
-        for (uint32_t j = 0; j < zones_total; j++)
-            known |= !strcmp(seen[j], z);
-        if (!known && zones_total < 128)
-            seen[zones_total++] = z;
-    }
-    uint32_t start = ref_lower_bound_wrap(tok, n, h);
-    if (want)
-        out[count++] = own[start];
-    uint32_t zones = 1;
-    for (uint32_t step = 1; step < n && count < want && zones < zones_total; step++) {
-        uint32_t o = own[(start + step) % n];
-        int dup = 0, zone_dup = 0;
-        for (uint32_t j = 0; j < count; j++) {
-            dup |= out[j] == o;
-            zone_dup |= !strcmp(placer_node_zone(s, out[j]), placer_node_zone(s, o));
-        }
-        if (!dup && !zone_dup) {
-            out[count++] = o;
-            zones++;
-        }
-    }
-    for (uint32_t step = 1; step < n && count < want; step++) {
-        uint32_t o = own[(start + step) % n];
-        int dup = 0;
-        for (uint32_t j = 0; j < count; j++)
-            dup |= out[j] == o;
-        if (!dup)
-            out[count++] = o;
-    }
-    free(tok);
-    free(own);
-    return count;
+    return ref_ring_replicas(s, h, out, want);
 }
 
 static placer_snapshot *zoned_ring(int nodes, int zones, uint32_t vnodes)
