@@ -8,7 +8,9 @@
  * owners: the radix directory); these two under the widest vector
  * ISA only and without router cases, and never in the CI smoke,
  * which runs no public/ case), 120 nodes of weights 0.5, 1, 1.5, 2 x 256
- * (38,400 tokens) and 120 x 256 with balanced tokens, and two key streams
+ * (38,400 tokens), 120 x 256 with balanced tokens, and 120 x 256 and
+ * 4,096 x 256 with sets of 3 precomputed (placer_builder_set_replicas,
+ * "sets3": the replica rows read them), and two key streams
  * of distinct 32-byte keys
  * ("sess::%026zu" of i * 2654435761): 262,144 keys (8 MiB of keys, past the
  * caches) and 4,096 keys (resident). Items are lookups:
@@ -65,6 +67,23 @@
  *                                          router pass paired with its
  *                                          placer_lookup pass (counter
  *                                          router_over_lookup)
+ *   public/ISA/RING/KEYS/replicas_dependent, replicas_single, replicas_batch
+ *                                          placer_replicas of 3 (the rings'
+ *                                          zones) as placer_dependent and
+ *                                          placer_single call placer_lookup,
+ *                                          and placer_replicas_batch, 1,024
+ *                                          keys a call
+ *   public/ISA/RING/KEYS/walk_dependent, walk_batch  the floor's hash,
+ *                                          std::lower_bound and the plain
+ *                                          walk over tokens and owners (the
+ *                                          reference a client would write)
+ *   public/ISA/RING/KEYS/replicas_vs_dependent, replicas_vs_single,
+ *   replicas_vs_batch                      each replicas pass paired with its
+ *                                          placer_lookup pass on the same
+ *                                          snapshot (replicas_over_lookup)
+ *   public/ISA/RING/KEYS/walk_vs_replicas_dependent, walk_vs_replicas_batch
+ *                                          the plain walk paired with
+ *                                          placer_replicas (walk_over_replicas)
  * And the layout's cost at 4,096 nodes x 256, default CPU mask, items are
  * snapshots (or layouts):
  *   public/layout/4096x256/build       placer_builder_build
@@ -72,8 +91,9 @@
  *                                      build's and the decoder's layout step)
  *   public/layout/4096x256/decode      placer_snapshot_decode of its encoding
  * Every placer case checks all its answers against lower_bound over the
- * snapshot's tokens before timing; a wrong answer skips the case. Ratios
- * come from one process (bench/ratios.py "public" rows).
+ * snapshot's tokens (replica sets against the plain walk) before timing; a
+ * wrong answer skips the case. Ratios come from one process
+ * (bench/ratios.py "public" rows).
  */
 #define PLACER_STATIC_LINKING_ONLY
 #include <stdio.h>
@@ -94,11 +114,14 @@
 #define CALL_BIG 16384u /* past the batch the line table answers into the stack */
 #define STREAM_KEYS 262144u
 #define RESIDENT_KEYS 4096u
+#define RWANT 3u /* replicas asked: one a zone of the rings' 3 */
 
 enum what {
     P_BATCH, P_BATCH_BIG, P_DEPENDENT, R_BATCH, FLOOR, FLOOR_DEPENDENT, REF_STREE, STD_LB, STD_LB_DEPENDENT,
     P_HASH, F_HASH, PAIRED, PAIRED_STREE, PAIRED_LB, PAIRED_DEP, PAIRED_DEP_FLOOR,
-    P_SINGLE, R_SINGLE, R_DEPENDENT, PAIRED_R_DEP, PAIRED_R_SINGLE, PAIRED_R_BATCH, NWHAT
+    P_SINGLE, R_SINGLE, R_DEPENDENT, PAIRED_R_DEP, PAIRED_R_SINGLE, PAIRED_R_BATCH,
+    Q_BATCH, Q_DEPENDENT, Q_SINGLE, W_BATCH, W_DEPENDENT, PAIRED_Q_DEP, PAIRED_Q_SINGLE,
+    PAIRED_Q_BATCH, PAIRED_W_DEP, PAIRED_W_BATCH, NWHAT
 };
 static const char *const what_names[NWHAT] = {
     "placer_batch", "placer_batch_16384", "placer_dependent", "router_batch", "floor", "floor_dependent",
@@ -106,7 +129,10 @@ static const char *const what_names[NWHAT] = {
     "placer_hash_only", "floor_hash_only", "batch_vs_floor", "batch_vs_stree",
     "batch_vs_lower_bound", "dependent_vs_lower_bound", "dependent_vs_floor",
     "placer_single", "router_single", "router_dependent", "router_vs_dependent",
-    "router_vs_single", "router_vs_batch"};
+    "router_vs_single", "router_vs_batch", "replicas_batch", "replicas_dependent",
+    "replicas_single", "walk_batch", "walk_dependent", "replicas_vs_dependent",
+    "replicas_vs_single", "replicas_vs_batch", "walk_vs_replicas_dependent",
+    "walk_vs_replicas_batch"};
 
 /* The paired cases: placer's pass, the other pass, and the counter (the
  * median of the pairs' time ratios: placer / floor for the floors, other
@@ -125,6 +151,13 @@ static const pairing pairings[] = {
     {PAIRED_R_DEP, R_DEPENDENT, P_DEPENDENT, 0, "router_over_lookup"},
     {PAIRED_R_SINGLE, R_SINGLE, P_SINGLE, 0, "router_over_lookup"},
     {PAIRED_R_BATCH, R_BATCH, P_BATCH, 0, "router_over_lookup"},
+    /* Replica sets of RWANT: placer_replicas / placer_lookup on the same
+     * snapshot, and the plain lower_bound + walk / placer_replicas. */
+    {PAIRED_Q_DEP, Q_DEPENDENT, P_DEPENDENT, 0, "replicas_over_lookup"},
+    {PAIRED_Q_SINGLE, Q_SINGLE, P_SINGLE, 0, "replicas_over_lookup"},
+    {PAIRED_Q_BATCH, Q_BATCH, P_BATCH, 0, "replicas_over_lookup"},
+    {PAIRED_W_DEP, Q_DEPENDENT, W_DEPENDENT, 1, "walk_over_replicas"},
+    {PAIRED_W_BATCH, Q_BATCH, W_BATCH, 1, "walk_over_replicas"},
 };
 #define NPAIRING (sizeof pairings / sizeof pairings[0])
 
@@ -151,13 +184,15 @@ typedef struct ring_desc {
     const char *name;
     uint32_t nodes, vnodes;
     int weighted, balanced, big;
+    uint32_t sets; /* placer_builder_set_replicas */
 } ring_desc;
 
 static const ring_desc rings[] = {
-    {"120x256", 120, 256, 0, 0, 0},           {"4096x256", 4096, 256, 0, 0, 0},
-    {"65536x256", 65536, 256, 0, 0, 1},       {"65537x256", 65537, 256, 0, 0, 1},
-    {"120x256weighted", 120, 256, 1, 0, 0},
-    {"120x256balanced", 120, 256, 0, 1, 0},
+    {"120x256", 120, 256, 0, 0, 0, 0},           {"4096x256", 4096, 256, 0, 0, 0, 0},
+    {"65536x256", 65536, 256, 0, 0, 1, 0},       {"65537x256", 65537, 256, 0, 0, 1, 0},
+    {"120x256weighted", 120, 256, 1, 0, 0, 0},
+    {"120x256balanced", 120, 256, 0, 1, 0, 0},
+    {"120x256sets3", 120, 256, 0, 0, 0, 3},      {"4096x256sets3", 4096, 256, 0, 0, 0, 3},
 };
 #define NRING (sizeof rings / sizeof rings[0])
 
@@ -181,7 +216,8 @@ typedef struct pub_fixture {
     placer_router *router;
     uint64_t *tokens;
     uint32_t *owners;
-    uint32_t n, floor_bits;
+    unsigned char *zone; /* zone of each node, numbered by first appearance */
+    uint32_t n, floor_bits, nzones;
     uint32_t *floor_table;
     ref_stree ref;
     int built, ok;
@@ -212,6 +248,7 @@ static placer_snapshot *build_ring(const ring_desc *r)
     placer_builder_set_vnodes(b, r->vnodes);
     if (r->balanced)
         placer_builder_set_token_allocation(b, PLACER_TOKENS_BALANCED);
+    placer_builder_set_replicas(b, r->sets);
     char id[32], zone[16];
     for (uint32_t n = 0; n < r->nodes; n++) {
         snprintf(id, sizeof id, "node-%04u", n);
@@ -234,6 +271,52 @@ static uint32_t plain_owner(const pub_fixture *p, uint64_t h)
     return p->owners[i < p->n ? i : 0];
 }
 
+/* The replica set of RWANT as placer_replicas documents it, plainly:
+ * lower_bound with wrap, the owner, then clockwise the first node of each
+ * zone not used yet (while zones remain), then the first nodes not taken. */
+static uint32_t plain_walk(const pub_fixture *p, uint64_t h, uint32_t *out)
+{
+    uint32_t i = peer_std_lower_bound(p->tokens, p->n, h), count = 1;
+    i = i < p->n ? i : 0;
+    out[0] = p->owners[i];
+    uint64_t taken = (uint64_t)1 << p->zone[out[0]];
+    for (uint32_t step = 1; step < p->n && count < RWANT && count < p->nzones; step++) {
+        uint32_t j = i + step < p->n ? i + step : i + step - p->n, o = p->owners[j];
+        if (!(taken >> p->zone[o] & 1)) {
+            taken |= (uint64_t)1 << p->zone[o];
+            out[count++] = o;
+        }
+    }
+    for (uint32_t step = 1; step < p->n && count < RWANT; step++) {
+        uint32_t j = i + step < p->n ? i + step : i + step - p->n, o = p->owners[j], dup = 0;
+        for (uint32_t k = 0; k < count; k++)
+            dup |= out[k] == o;
+        if (!dup)
+            out[count++] = o;
+    }
+    return count;
+}
+
+/* Replica sets of every key of a stream, key by key and batched, against
+ * plain_walk on placer's own hash. */
+static int replicas_ok(const pub_fixture *p, const key_set *ks)
+{
+    uint32_t *sets = malloc((size_t)ks->n * RWANT * sizeof *sets);
+    uint32_t *counts = malloc((size_t)ks->n * sizeof *counts);
+    int ok = placer_replicas_batch(p->snap, ks->ptrs, ks->lens, ks->n, RWANT, sets, counts) == 0;
+    for (uint32_t i = 0; i < ks->n && ok; i++) {
+        uint32_t want[RWANT], got[RWANT];
+        uint32_t c = plain_walk(p, placer_snapshot_hash(p->snap, ks->ptrs[i], 32), want);
+        int n = placer_replicas(p->snap, ks->ptrs[i], 32, got, RWANT);
+        ok = n == (int)c && counts[i] == c;
+        for (uint32_t k = 0; k < c && ok; k++)
+            ok = got[k] == want[k] && sets[(size_t)i * RWANT + k] == want[k];
+    }
+    free(sets);
+    free(counts);
+    return ok;
+}
+
 /* Every key of both streams through placer_lookup_batch and placer_lookup,
  * against plain_owner on placer's own hash. */
 static int answers_ok(const pub_fixture *p)
@@ -248,6 +331,7 @@ static int answers_ok(const pub_fixture *p)
             ok = out[i] == want && placer_lookup(p->snap, ks->ptrs[i], 32) == (int)want;
         }
         free(out);
+        ok = ok && replicas_ok(p, ks);
     }
     return ok;
 }
@@ -265,6 +349,14 @@ static const pub_fixture *fixture_get(int isa, int ring)
     p->owners = malloc((size_t)p->n * sizeof *p->owners);
     for (uint32_t i = 0; i < p->n; i++)
         placer_token_at(p->snap, i, &p->tokens[i], &p->owners[i]);
+    uint32_t nn = placer_node_count(p->snap);
+    p->zone = calloc(nn, 1);
+    for (uint32_t a = 0; a < nn; a++) {
+        uint32_t z = 0;
+        while (z < a && strcmp(placer_node_zone(p->snap, z), placer_node_zone(p->snap, a)))
+            z++;
+        p->zone[a] = z < a ? p->zone[z] : (unsigned char)p->nzones++;
+    }
     ref_stree_build(&p->ref, p->tokens, p->owners, p->n);
     p->floor_bits = 1;
     while (((uint64_t)1 << p->floor_bits) < p->n)
@@ -313,6 +405,41 @@ static uint64_t run_pass(const pub_case *c, const pub_fixture *p, const key_set 
             acc += (uint32_t)(c->what == P_SINGLE
                                   ? placer_lookup(p->snap, ks->ptrs[i], 32)
                                   : placer_router_lookup(p->router, ks->ptrs[i], 32, NULL));
+        return acc;
+    }
+    if (c->what == Q_DEPENDENT || c->what == W_DEPENDENT) {
+        uint32_t set[RWANT], n = 1;
+        set[0] = 0;
+        for (uint32_t i = 0; i < ks->n; i++) {
+            /* the last replica >> 31 is 0, but the next key waits for the set */
+            const void *key = ks->ptrs[(i + (set[n - 1] >> 31)) % ks->n];
+            n = c->what == Q_DEPENDENT ? (uint32_t)placer_replicas(p->snap, key, 32, set, RWANT)
+                                       : plain_walk(p, base_hash32(base, key), set);
+            acc += set[n - 1];
+        }
+        return acc;
+    }
+    if (c->what == Q_SINGLE) {
+        uint32_t set[RWANT];
+        for (uint32_t i = 0; i < ks->n; i++) {
+            int n = placer_replicas(p->snap, ks->ptrs[i], 32, set, RWANT);
+            acc += set[n - 1];
+        }
+        return acc;
+    }
+    if (c->what == Q_BATCH || c->what == W_BATCH) {
+        static uint32_t sets[CALL * RWANT], counts[CALL];
+        for (uint32_t at = 0; at < ks->n; at += CALL) {
+            if (c->what == Q_BATCH) {
+                placer_replicas_batch(p->snap, ks->ptrs + at, ks->lens + at, CALL, RWANT, sets,
+                                      counts);
+            } else {
+                base_hash32_batch(base, ks->ptrs + at, CALL, h);
+                for (uint32_t i = 0; i < CALL; i++)
+                    counts[i] = plain_walk(p, h[i], sets + i * RWANT);
+            }
+            acc += sets[0] + sets[CALL * RWANT - 1] + counts[CALL - 1];
+        }
         return acc;
     }
     if (c->what == FLOOR_DEPENDENT) {

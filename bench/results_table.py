@@ -48,8 +48,22 @@ PUBLIC_COLS = [
 PAIRED_COUNTERS = {"batch_vs_floor": "batch_over_floor", "batch_vs_lower_bound": "lower_bound_over_batch",
                    "dependent_vs_lower_bound": "lower_bound_over_dependent",
                    "dependent_vs_floor": "dependent_over_floor"}
+# The paired table of replica sets and the router: (heading, case, its counter)
+PAIRED_COLS = [
+    ("replicas/lookup dep.", "replicas_vs_dependent", "replicas_over_lookup"),
+    ("replicas/lookup indep.", "replicas_vs_single", "replicas_over_lookup"),
+    ("replicas/lookup batch", "replicas_vs_batch", "replicas_over_lookup"),
+    ("walk/replicas dep.", "walk_vs_replicas_dependent", "walk_over_replicas"),
+    ("walk/replicas batch", "walk_vs_replicas_batch", "walk_over_replicas"),
+    ("router/lookup dep.", "router_vs_dependent", "router_over_lookup"),
+    ("router/lookup indep.", "router_vs_single", "router_over_lookup"),
+    ("router/lookup batch", "router_vs_batch", "router_over_lookup"),
+    ("lookup dep./floor", "dependent_vs_floor", "dependent_over_floor"),
+    ("lookup batch/floor", "batch_vs_floor", "batch_over_floor"),
+]
 HIDDEN_SIZES = {"8", "16", "64", "256", "1024", "2^18", "2^20", "2^22", "2^24"}  # the JSON keeps them
-RING_ORDER = ["120x256", "120x256weighted", "120x256balanced", "4096x256", "65536x256", "65537x256"]
+RING_ORDER = ["120x256", "120x256sets3", "120x256weighted", "120x256balanced", "4096x256", "4096x256sets3",
+              "65536x256", "65537x256"]
 
 
 def load_classes():
@@ -141,6 +155,12 @@ def widest(names):
     return None
 
 
+def row_order(k):
+    ring, keys, isa = k
+    return (RING_ORDER.index(ring) if ring in RING_ORDER else 99, ring, keys != "stream", ISAS.index(isa)
+            if isa in ISAS else 99)
+
+
 def public_table(bench):
     rows = defaultdict(dict)
     dates = defaultdict(set)
@@ -167,11 +187,7 @@ def public_table(bench):
            "| filter | " + " | ".join(h for h, _, _ in PUBLIC_COLS) + " | date |",
            "|---|" + "---:|" * len(PUBLIC_COLS) + "---|"]
 
-    def order(k):
-        ring, keys, isa = k
-        return (RING_ORDER.index(ring) if ring in RING_ORDER else 99, ring, keys != "stream", ISAS.index(isa)
-                if isa in ISAS else 99)
-    for key in sorted(rows, key=order):
+    for key in sorted(rows, key=row_order):
         ring, keys, isa = key
         r = rows[key]
         if isa != top and (keys == "resident" or ring not in ("120x256", "4096x256")):
@@ -179,6 +195,41 @@ def public_table(bench):
         if not any(r.get(c) is not None for _, c, _ in PUBLIC_COLS):
             continue
         cells = [fmt(r.get(c), kind) for _, c, kind in PUBLIC_COLS]
+        out.append(f"| `^public/{isa}/{ring}/{keys}/` | " + " | ".join(cells) + f" | {max(dates[key])} |")
+    return out
+
+
+def paired_table(bench):
+    """Replica sets and the router against placer_lookup on the same snapshot, paired."""
+    rows = defaultdict(dict)
+    dates = defaultdict(set)
+    wanted = {case: counter for _, case, counter in PAIRED_COLS}
+    for name, e in bench.items():
+        parts = name.split("/", 4)
+        if len(parts) != 5 or parts[0] != "public" or parts[4] not in wanted:
+            continue
+        _, isa, ring, keys, what = parts
+        value = e.get("counters", {}).get(wanted[what])
+        if value is None:
+            continue
+        rows[(ring, keys, isa)][what] = value
+        dates[(ring, keys, isa)].add(e["date"])
+    if not any(any(c in r for c in ("replicas_vs_dependent", "replicas_vs_batch")) for r in rows.values()):
+        return []
+    out = ["Medians of paired ratios (the two passes alternating in one process, CPU time of each pass): "
+           "`placer_replicas` of 3 (3 zones) and `placer_router_lookup` over `placer_lookup` on the same snapshot "
+           "(lower is better), the floor's hash + `std::lower_bound` + plain walk over `placer_replicas` (higher "
+           "is better), and `placer_lookup` over the floor (it must not grow). Rings `sets3` are built with "
+           "`placer_builder_set_replicas(b, 3)`; the others walk. Same command as above, with the row's filter.", "",
+           "| filter | " + " | ".join(h for h, _, _ in PAIRED_COLS) + " | date |",
+           "|---|" + "---:|" * len(PAIRED_COLS) + "---|"]
+
+    for key in sorted(rows, key=row_order):
+        ring, keys, isa = key
+        r = rows[key]
+        if not any(c in r for _, c, n in PAIRED_COLS if not n.endswith("_over_floor")):
+            continue  # the lookup's floors alone: the public table has them
+        cells = [fmt(r.get(c), "x") for _, c, _ in PAIRED_COLS]
         out.append(f"| `^public/{isa}/{ring}/{keys}/` | " + " | ".join(cells) + f" | {max(dates[key])} |")
     return out
 
@@ -275,6 +326,9 @@ def render():
         table = public_table(bench)
         if table:
             out += ["### The public lookups (bench/bench_public.c)", ""] + table + [""]
+        paired = paired_table(bench)
+        if paired:
+            out += ["### Replica sets and the router, paired (bench/bench_public.c)", ""] + paired + [""]
         others = other_tables(bench)
         if others:
             out += ["### Other benchmarks", ""] + others + [""]

@@ -14,6 +14,9 @@
  *     of the slot whose range holds h; Couchbase hash: zlib's mapping from
  *     the bitwise CRC-32; rendezvous: -w / ln(u) with libm's log;
  *   - replicas: the owner first, distinct nodes, never more than asked;
+ *     a ring's whole set, key by key, by position and batched, equal to
+ *     ref_ring_replicas for every want up to 6 (rings of 64 tokens and
+ *     more take the line table's own path);
  *   - range strategies: the owner and the next owner differ exactly where
  *     placer_diff_transition lists a range.
  */
@@ -100,6 +103,18 @@ static void check_key(const placer_snapshot *s, const placer_move *m, size_t nm,
     for (int i = 0; i < k; i++)
         for (int j = 0; j < i; j++)
             FUZZ_ASSERT(set[i] != set[j]);
+    if (placer_snapshot_strategy(s) != PLACER_RING)
+        return;
+    for (uint32_t want = 1; want <= 6; want++) {
+        uint32_t ref[6], one[6], byh[6], batch_set[6], count;
+        uint32_t rn = ref_ring_replicas(s, h, ref, want);
+        FUZZ_ASSERT(placer_replicas(s, key, len, one, want) == (int)rn);
+        FUZZ_ASSERT(placer_replicas_hash(s, h, byh, want, NULL) == (int)rn);
+        FUZZ_ASSERT(placer_replicas_batch(s, keys, &len, 1, want, batch_set, &count) == 0);
+        FUZZ_ASSERT(count == rn);
+        for (uint32_t i = 0; i < rn; i++)
+            FUZZ_ASSERT(one[i] == ref[i] && byh[i] == ref[i] && batch_set[i] == ref[i]);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

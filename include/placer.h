@@ -191,8 +191,12 @@ PLACER_API int placer_builder_set_vnodes(placer_builder *b, uint32_t tokens_per_
 /* Precompute, at build time, the replica set of `replicas` nodes for every
  * token slot (0, the default: none). placer_replicas with want <= replicas
  * then costs a lookup and one read instead of a walk; memory: 4 * replicas
- * bytes per token (placer_snapshot_replica_bytes). Returns 0, PLACER_ENULL,
- * or PLACER_EINVAL above PLACER_MAX_REPLICAS. */
+ * bytes per token, and with 2 or more on a ring with the line table
+ * (placer_snapshot_layout_name "buckets") one 64-byte line of sets per
+ * line of the table (4 to 16 bytes per token), from which sets of up to 3
+ * are read beside the key's line (placer_snapshot_replica_bytes counts
+ * both). Returns 0, PLACER_ENULL, or PLACER_EINVAL above
+ * PLACER_MAX_REPLICAS. */
 PLACER_API int placer_builder_set_replicas(placer_builder *b, uint32_t replicas);
 
 /* The rule of the ring's precomputed replica sets, with rf sets of rf
@@ -943,8 +947,9 @@ PLACER_API const char *placer_snapshot_layout_name(const placer_snapshot *s);
 PLACER_API int placer_snapshot_directory(const placer_snapshot *s, uint32_t *bits,
                                          double *one_read);
 
-/* Bytes of precomputed replica sets (placer_builder_set_replicas); 0 when
- * none or s is NULL. */
+/* Bytes of precomputed replica sets (placer_builder_set_replicas): the
+ * per-slot sets and the line sets beside the line table; 0 when none or s
+ * is NULL. */
 PLACER_API size_t placer_snapshot_replica_bytes(const placer_snapshot *s);
 
 /* Epoch and hash seed the snapshot was built with; 0 when s is NULL (the

@@ -72,6 +72,27 @@ typedef struct plc_bkt {
     const plc_stree *tree;    /* the fallback; must outlive the lines */
 } plc_bkt;
 
+/* The hash's 16 bits below the line's, biased like the line's suffixes. */
+static inline int16_t plc_bkt_suffix(uint64_t h, uint32_t sshift)
+{
+    return (int16_t)((int32_t)((h >> sshift) & 0xFFFFu) - 0x8000);
+}
+
+/* #{suf[j] < q} by plain compares: the lanes are sorted and lane 15 is
+ * always padding (a line of 16 tokens or more is crowded, every lane
+ * padding), so it is a branch-free binary search of four steps over lanes
+ * 0..15, at most 15. The scalar
+ * kernels' rank, and the replica line sets' (engine/core/replicas.c). */
+static inline uint32_t plc_bkt_rank_plain(const plc_bkt_line *l, int16_t q)
+{
+    uint32_t r = 0;
+    r += (uint32_t)(l->suf[r + 7] < q) * 8;
+    r += (uint32_t)(l->suf[r + 3] < q) * 4;
+    r += (uint32_t)(l->suf[r + 1] < q) * 2;
+    r += (uint32_t)(l->suf[r] < q);
+    return r;
+}
+
 /* The line count in bits for n tokens whose S+ tree takes tree_bytes, or 0
  * when the layout does not pay (n below PLC_BKT_MIN_TOKENS) or cannot hold
  * the owners (nnodes above PLC_BKT_MAX_NODES). */

@@ -37,7 +37,7 @@
 /* The hash's 16 bits below the line's, biased like the line's suffixes. */
 static inline int16_t bkt_suffix(uint64_t h, uint32_t sshift)
 {
-    return (int16_t)((int32_t)((h >> sshift) & 0xFFFFu) - 0x8000);
+    return plc_bkt_suffix(h, sshift);
 }
 
 /* The line's answer, or PLC_BKT_ASK_TREE when the tree must decide: a

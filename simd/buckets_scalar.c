@@ -6,18 +6,10 @@
 #include "buckets.h"
 #include "crc32c.h"
 
-/* The suffixes are sorted and lane 15 is always padding (a line of 16
- * tokens or more is crowded, every lane padding), so #{suf[j] < q} is a
- * branch-free binary search of four steps over lanes 0..15: four compares
- * instead of sixteen, the same count. */
+/* Four compares instead of sixteen, the same count (buckets.h). */
 static inline uint32_t bkt_rank(const plc_bkt_line *l, int16_t q)
 {
-    uint32_t r = 0;
-    r += (uint32_t)(l->suf[r + 7] < q) * 8;
-    r += (uint32_t)(l->suf[r + 3] < q) * 4;
-    r += (uint32_t)(l->suf[r + 1] < q) * 2;
-    r += (uint32_t)(l->suf[r] < q);
-    return r;
+    return plc_bkt_rank_plain(l, q);
 }
 
 /* The rank as a byte offset into suf[] or own[]. */

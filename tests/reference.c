@@ -2,6 +2,7 @@
 #include "reference.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 uint32_t ref_crc32c(uint32_t crc, const void *data, size_t len)
@@ -279,4 +280,51 @@ uint32_t ref_bounded_owner(const uint64_t *tokens, const uint32_t *owners, uint3
             return o;
     }
     return PLACER_NO_NODE;
+}
+
+/* Was a node of zone z (by name) taken among out[0..count)? */
+static int ref_zone_taken(const placer_snapshot *s, const uint32_t *out, uint32_t count,
+                          const char *z)
+{
+    for (uint32_t j = 0; j < count; j++)
+        if (!strcmp(placer_node_zone(s, out[j]), z))
+            return 1;
+    return 0;
+}
+
+uint32_t ref_ring_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want)
+{
+    uint32_t n = placer_token_count(s), count = 0, zones_total = 0;
+    if (!n || !want)
+        return 0;
+    uint64_t *tok = malloc(n * sizeof *tok);
+    uint32_t *own = malloc(n * sizeof *own), *zone_of = malloc(n * sizeof *zone_of);
+    if (!tok || !own || !zone_of)
+        abort();
+    for (uint32_t i = 0; i < n; i++) {
+        placer_token_at(s, i, &tok[i], &own[i]);
+        /* a zone counts once: at its first token */
+        zone_of[zones_total] = own[i];
+        zones_total += !ref_zone_taken(s, zone_of, zones_total, placer_node_zone(s, own[i]));
+    }
+    uint32_t start = ref_lower_bound_wrap(tok, n, h), zones = 1;
+    out[count++] = own[start];
+    for (uint32_t step = 1; step < n && count < want && zones < zones_total; step++) {
+        uint32_t o = own[(start + step) % n];
+        if (!ref_zone_taken(s, out, count, placer_node_zone(s, o))) { /* so a new node too */
+            out[count++] = o;
+            zones++;
+        }
+    }
+    for (uint32_t step = 1; step < n && count < want; step++) {
+        uint32_t o = own[(start + step) % n], dup = 0;
+        for (uint32_t j = 0; j < count; j++)
+            dup |= out[j] == o;
+        if (!dup)
+            out[count++] = o;
+    }
+    free(tok);
+    free(own);
+    free(zone_of);
+    return count;
 }

@@ -69,6 +69,13 @@ uint32_t ref_rendezvous_owner(const placer_snapshot *s, uint64_t h);
  * no active copy. */
 uint32_t ref_owner(const placer_snapshot *s, uint64_t h);
 
+/* A ring's replica set of position h by placer.h's contract, from its
+ * inspection calls only (zones compared by name): the owner of the first
+ * token >= h (wrapping), then clockwise each node of a zone not used yet
+ * while such zones remain (among the zones owning tokens), then the first
+ * nodes not taken. Writes at most want nodes, returns how many. */
+uint32_t ref_ring_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want);
+
 /* Consistent hashing with bounded loads by the plain rule: m = the nodes
  * whose states[] is active or draining, cap = ceil(c * (total + 1) / m);
  * from the first token >= h (wrapping; a linear scan), the first owner that

@@ -12,52 +12,11 @@
 #include "placer.h"
 #include "reference.h"
 
-/* The reference: the walk of placer.h's contract, written plainly. */
+/* The reference: the walk of placer.h's contract, written plainly
+ * (tests/reference.c). */
 static uint32_t ref_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want)
 {
-    uint32_t n = placer_token_count(s), count = 0;
-    uint64_t *tok = malloc(n * sizeof *tok);
-    uint32_t *own = malloc(n * sizeof *own);
-    for (uint32_t i = 0; i < n; i++)
-        placer_token_at(s, i, &tok[i], &own[i]);
-    /* zones that own tokens */
-    uint32_t zones_total = 0;
-    const char *seen[128];
-    for (uint32_t i = 0; i < n; i++) {
-        const char *z = placer_node_zone(s, own[i]);
-        int known = 0;
-        for (uint32_t j = 0; j < zones_total; j++)
-            known |= !strcmp(seen[j], z);
-        if (!known && zones_total < 128)
-            seen[zones_total++] = z;
-    }
-    uint32_t start = ref_lower_bound_wrap(tok, n, h);
-    if (want)
-        out[count++] = own[start];
-    uint32_t zones = 1;
-    for (uint32_t step = 1; step < n && count < want && zones < zones_total; step++) {
-        uint32_t o = own[(start + step) % n];
-        int dup = 0, zone_dup = 0;
-        for (uint32_t j = 0; j < count; j++) {
-            dup |= out[j] == o;
-            zone_dup |= !strcmp(placer_node_zone(s, out[j]), placer_node_zone(s, o));
-        }
-        if (!dup && !zone_dup) {
-            out[count++] = o;
-            zones++;
-        }
-    }
-    for (uint32_t step = 1; step < n && count < want; step++) {
-        uint32_t o = own[(start + step) % n];
-        int dup = 0;
-        for (uint32_t j = 0; j < count; j++)
-            dup |= out[j] == o;
-        if (!dup)
-            out[count++] = o;
-    }
-    free(tok);
-    free(own);
-    return count;
+    return ref_ring_replicas(s, h, out, want);
 }
 
 static placer_snapshot *zoned_ring(int nodes, int zones, uint32_t vnodes)
@@ -98,6 +57,124 @@ static void against_reference(void)
         placer_snapshot_free(s);
     }
     CHECK_ALL(bad == 0, "replicas == reference walk on 200 random rings");
+}
+
+/* Rings of 64 tokens and more have the line table, whose keys the ring's
+ * own path answers (slot from the line, then the walk or the precomputed
+ * set; the batch in prefetching stages): every call, single, _ex, _hash
+ * and batched, against the reference, walked and precomputed. */
+static void lines_against_reference(void)
+{
+    uint64_t rng = 777;
+    long bad = 0, sets_checked = 0;
+    enum { K = 150, WMAX = 12 };
+    static char kb[K][16];
+    static uint32_t sets[K * WMAX], counts[K];
+    const void *keys[K];
+    size_t lens[K];
+    for (int q = 0; q < K; q++) {
+        lens[q] = (size_t)snprintf(kb[q], sizeof kb[q], "line%d", q);
+        keys[q] = kb[q];
+    }
+    for (int trial = 0; trial < 24; trial++) {
+        int nodes = 8 + (int)(check_rand(&rng) % 120), zones = 1 + (int)(check_rand(&rng) % 6);
+        if (trial % 4 == 3)
+            zones = 60 + (int)(check_rand(&rng) % 10);
+        uint32_t vnodes = 8 + (uint32_t)(check_rand(&rng) % 40);
+        uint32_t r = trial % 2 ? 1 + (uint32_t)(check_rand(&rng) % 5) : 0;
+        placer_builder *b = placer_builder_new();
+        placer_builder_set_vnodes(b, vnodes);
+        placer_builder_set_replicas(b, r);
+        char id[16], zone[16];
+        for (int i = 0; i < nodes; i++) {
+            snprintf(id, sizeof id, "node-%03d", i);
+            snprintf(zone, sizeof zone, "zone-%02d", i % zones);
+            placer_builder_add_node(b, id, zone, 1.0 + (i % 3));
+        }
+        placer_snapshot *s = NULL;
+        CHECK_EQ(placer_builder_build(b, 1, &s), 0);
+        placer_builder_free(b);
+        bad += strcmp(placer_snapshot_layout_name(s), "buckets") != 0; /* the path under test */
+        /* sets of 2 or more get a 64-byte line of sets a line (4-16 bytes a
+         * token), counted with the per-slot sets */
+        size_t nt = placer_token_count(s), bytes = placer_snapshot_replica_bytes(s);
+        bad += r >= 2 ? bytes <= nt * r * 4 || bytes > nt * r * 4 + 16 * nt : bytes != nt * r * 4;
+        for (uint32_t want = 1; want < WMAX; want += 1 + (uint32_t)(check_rand(&rng) % 3)) {
+            CHECK_EQ(placer_replicas_batch(s, keys, lens, K, want, sets, counts), 0);
+            for (int q = 0; q < K; q++) {
+                uint32_t got[WMAX], ref[WMAX], ex[WMAX], byh[WMAX];
+                uint64_t h = placer_snapshot_hash(s, keys[q], lens[q]);
+                uint32_t rn = ref_replicas(s, h, ref, want);
+                placer_replica_report rep = {.size = sizeof rep};
+                int n = placer_replicas(s, keys[q], lens[q], got, want);
+                int ne = placer_replicas_ex(s, keys[q], lens[q], ex, want, &rep);
+                int nh = placer_replicas_hash(s, h, byh, want, NULL);
+                bad += n != (int)rn || ne != (int)rn || nh != (int)rn || counts[q] != rn;
+                bad += rep.nodes != rn;
+                for (uint32_t i = 0; i < rn && i < (uint32_t)n; i++)
+                    bad += got[i] != ref[i] || ex[i] != ref[i] || byh[i] != ref[i] ||
+                           sets[(size_t)q * want + i] != ref[i];
+                sets_checked++;
+            }
+        }
+        /* positions at, just below and just after tokens: ties on the
+         * line's 16 bits, which the line cannot decide */
+        uint32_t nt32 = placer_token_count(s);
+        for (uint32_t t = 0; t < nt32; t += 1 + nt32 / 97) {
+            uint64_t tok;
+            uint32_t own, got[3], ref[3];
+            placer_token_at(s, t, &tok, &own);
+            for (int d = -1; d <= 1; d++) {
+                uint64_t h = tok + (uint64_t)(int64_t)d;
+                uint32_t rn = ref_replicas(s, h, ref, 3);
+                int n = placer_replicas_hash(s, h, got, 3, NULL);
+                bad += n != (int)rn || memcmp(got, ref, rn * sizeof *got) != 0;
+            }
+        }
+        placer_snapshot_free(s);
+    }
+    CHECK(sets_checked > 1000);
+    /* 300,000 keys batched on a ring with sets of 3: some tie with a token
+     * on its line's 16 bits (about 1 in 10,000), which the batch's plain
+     * rank cannot decide; every set equal to the single call's */
+    placer_builder *b = placer_builder_new();
+    placer_builder_set_vnodes(b, 256);
+    placer_builder_set_replicas(b, 3);
+    for (int i = 0; i < 120; i++) {
+        char id[16], zone[16];
+        snprintf(id, sizeof id, "node-%03d", i);
+        snprintf(zone, sizeof zone, "zone-%d", i % 3);
+        placer_builder_add_node(b, id, zone, 1.0);
+    }
+    placer_snapshot *s = NULL;
+    CHECK_EQ(placer_builder_build(b, 1, &s), 0);
+    placer_builder_free(b);
+    enum { M = 300000 };
+    char *kbytes = malloc((size_t)M * 8);
+    const void **kp = malloc(M * sizeof *kp);
+    size_t *kl = malloc(M * sizeof *kl);
+    uint32_t *bsets = malloc((size_t)M * 3 * sizeof *bsets), *bcounts = malloc(M * sizeof *bcounts);
+    for (int q = 0; q < M; q++) {
+        memcpy(kbytes + (size_t)q * 8, &q, sizeof q);
+        memcpy(kbytes + (size_t)q * 8 + 4, "tie!", 4);
+        kp[q] = kbytes + (size_t)q * 8;
+        kl[q] = 8;
+    }
+    CHECK_EQ(placer_replicas_batch(s, kp, kl, M, 3, bsets, bcounts), 0);
+    long mismatched = 0;
+    for (int q = 0; q < M; q++) {
+        uint32_t one[3];
+        int n = placer_replicas(s, kp[q], 8, one, 3);
+        mismatched += n != 3 || bcounts[q] != 3 || memcmp(one, bsets + (size_t)q * 3, sizeof one) != 0;
+    }
+    CHECK_ALL(mismatched == 0, "300,000 keys: batch == single, ties on the line included");
+    free(kbytes);
+    free(kp);
+    free(kl);
+    free(bsets);
+    free(bcounts);
+    placer_snapshot_free(s);
+    CHECK_ALL(bad == 0, "line-table rings: replicas, _ex, _hash and batch == reference walk");
 }
 
 static void seed_ring_properties(void)
@@ -265,6 +342,7 @@ static void many_zones(void)
 int main(void)
 {
     against_reference();
+    lines_against_reference();
     seed_ring_properties();
     under_replication();
     batches();

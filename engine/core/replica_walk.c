@@ -48,8 +48,10 @@ static void cursor_at(cursor *c, const plc_stree *t, uint32_t i)
     c->last_slots = t->n - (t->nleaves - 1) * PLC_STREE_LEAF;
 }
 
-/* The owner of the next token clockwise; call at most `left` times a lap. */
-static uint32_t cursor_next(cursor *c)
+/* The owner of the next token clockwise; call at most `left` times a lap.
+ * Inlined with the walk, so that the ring's walk (plc_replicas_walk) is
+ * compiled with the flat branch gone. */
+static inline __attribute__((always_inline)) uint32_t cursor_next(cursor *c)
 {
     if (c->flat) {
         c->pos = c->pos + 1 == c->n ? 0 : c->pos + 1;
@@ -94,8 +96,9 @@ static int zone_taken(const placer_snapshot *s, const uint32_t *zone, uint32_t n
 /* The walk from the cursor's position, whose owner is `first`; returns how
  * many nodes it wrote, and the number of distinct zones among them in
  * *zones. `restart` puts the cursor back for the second lap. */
-static uint32_t walk(const placer_snapshot *s, cursor c, uint32_t first, uint32_t *out,
-                     uint32_t want, uint32_t *zones)
+static inline __attribute__((always_inline)) uint32_t walk(const placer_snapshot *s, cursor c,
+                                                           uint32_t first, uint32_t *out,
+                                                           uint32_t want, uint32_t *zones)
 {
     const cursor restart = c;
     uint32_t zone[ZONE_CAP];

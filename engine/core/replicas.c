@@ -3,6 +3,23 @@
  * the snapshot has them (the ring's placer_builder_set_replicas), the
  * strategy's own rule (s->ops->replicas) otherwise, and the report of how
  * well a set met what was asked.
+ *
+ * A ring with the line table (s->bkt_index set: placer's ring up to 65,536
+ * nodes, whose positions are the key hash) is answered here without the
+ * strategy's layers: the key hash, the slot from the key's line, then the
+ * precomputed set or the walk (plc_replicas_walk), one call each. With
+ * precomputed sets of 2 or more a set of up to 3 nodes comes from the line
+ * sets (replica_lines.c): the key's rank in its line gives the owner, and
+ * the line of sets beside it, both addressed by the hash and fetched
+ * together, the other two; what the line cannot answer takes the slot and
+ * the per-slot sets. A single key's rank comes from the line kernel's
+ * slot, a batch's from plain compares (no kernel call a key). Its batch
+ * hashes a chunk of keys with the batch kernel, then prefetches every
+ * key's line and line of sets and answers; without line sets it
+ * prefetches the lines and first-token indexes, finds the slots
+ * (prefetching each one's leaf or per-slot set), then answers: each
+ * stage's misses overlap across the chunk instead of each key waiting for
+ * its own.
  */
 #include "strategy_ops.h"
 #include "validate.h"
@@ -18,6 +35,91 @@ static uint32_t set_prefix(const uint32_t *set, uint32_t want, uint32_t *out)
     return c;
 }
 
+/* Does the ring's own path answer s? (want >= 1 asked by the callers) */
+static inline int ring_lines(const placer_snapshot *s)
+{
+    return s->bkt_index != NULL;
+}
+
+/* The first w (1..3) nodes of the set of rank r (< 16) in line i: the
+ * owner own[r] and the entry beside it. 1 when written, 0 when they cannot
+ * answer: a crowded line or owner 0xFFFF, an entry UINT32_MAX. */
+static inline int line_entry(const placer_snapshot *s, uint64_t i, uint32_t r, uint32_t *out,
+                             uint32_t w)
+{
+    uint32_t e = s->rep_lines[i * PLC_BKT_LANES + r], owner = s->bkt.line[i].own[r];
+    if (e == UINT32_MAX || owner == PLC_BKT_ASK_TREE)
+        return 0;
+    out[0] = owner;
+    if (w > 1)
+        out[1] = e & 0xFFFFu;
+    if (w > 2)
+        out[2] = e >> 16;
+    return 1;
+}
+
+/* h's set from the line sets by its rank in its line (the slot is the
+ * line's base + r), found with plain compares: no slot, first-token index
+ * or kernel call, for the batch. 0 also on a tie on the line's 16 bits
+ * (the tree decides the slot). */
+static inline int from_rank(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t w)
+{
+    const plc_bkt *k = &s->bkt;
+    uint64_t i = h >> k->shift;
+    const plc_bkt_line *l = &k->line[i];
+    int16_t q = plc_bkt_suffix(h, k->sshift);
+    uint32_t r = plc_bkt_rank_plain(l, q); /* <= 15 */
+    return l->suf[r] != q && line_entry(s, i, r, out, w);
+}
+
+/* h's set from the line sets by its slot (the line kernel's answer, ties
+ * decided), for single keys: the kernel's vector rank is shorter on the
+ * critical path than the plain compares, and the line of sets is already
+ * on its way. */
+static inline int from_slot(const placer_snapshot *s, uint64_t h, uint32_t slot, uint32_t *out,
+                            uint32_t w)
+{
+    uint64_t i = h >> s->bkt.shift;
+    uint32_t base = s->bkt.base[i];
+    uint32_t r = slot >= base ? slot - base : slot + s->tree.n - base; /* wrapped past n */
+    return r < PLC_BKT_LANES && line_entry(s, i, r, out, w);
+}
+
+/* Do the line sets serve want? Then the set has min(want, rep_r) <= 3 nodes. */
+static inline int lines_serve(const placer_snapshot *s, uint32_t want)
+{
+    return s->rep_lines && (want <= s->rep_r || s->rep_rule) && want <= 3;
+}
+
+/* The set of the ring's slot: the precomputed one when it covers want (or
+ * is the snapshot's rule), else the walk. */
+static inline uint32_t ring_set(const placer_snapshot *s, uint32_t slot, uint32_t *out,
+                                uint32_t want)
+{
+    if (want <= s->rep_r || s->rep_rule) {
+        uint32_t w = want < s->rep_r ? want : s->rep_r; /* a Cassandra set has rf nodes */
+        return set_prefix(s->rep + (size_t)slot * s->rep_r, w, out);
+    }
+    uint32_t zones;
+    return plc_replicas_walk(s, slot, out, want, &zones);
+}
+
+/* The set of h: from the line sets when they serve (the line of sets
+ * fetched beside the key's line: both addresses come from h), else from
+ * h's slot. */
+static inline uint32_t ring_set_of(const placer_snapshot *s, uint64_t h, uint32_t *out,
+                                   uint32_t want)
+{
+    if (lines_serve(s, want)) {
+        __builtin_prefetch(&s->rep_lines[(h >> s->bkt.shift) * PLC_BKT_LANES]);
+        uint32_t w = want < s->rep_r ? want : s->rep_r, slot = s->bkt_index(&s->bkt, h);
+        if (__builtin_expect(from_slot(s, h, slot, out, w), 1))
+            return w;
+        return ring_set(s, slot, out, want);
+    }
+    return ring_set(s, s->bkt_index(&s->bkt, h), out, want);
+}
+
 int placer_replicas_hash(const placer_snapshot *s, uint64_t hash, uint32_t *out, uint32_t want,
                          placer_replica_report *report)
 {
@@ -26,7 +128,11 @@ int placer_replicas_hash(const placer_snapshot *s, uint64_t hash, uint32_t *out,
      * stays accepted and only the fields within it are written */
     PLC_VALIDATE_OR_RET(!report || report->size >= sizeof *report, PLACER_EINVAL);
     uint32_t count = 0, zones = 0;
-    if (want && (want <= s->rep_r || s->rep_rule)) { /* ring only: precomputed */
+    if (want && ring_lines(s)) {
+        count = ring_set_of(s, hash, out, want);
+        if (report)
+            zones = plc_distinct_zones(s, out, count);
+    } else if (want && (want <= s->rep_r || s->rep_rule)) { /* ring only: precomputed */
         uint32_t w = want < s->rep_r ? want : s->rep_r; /* a Cassandra set has rf nodes */
         count = set_prefix(s->rep + (size_t)plc_slot(s, hash) * s->rep_r, w, out);
         if (report)
@@ -53,7 +159,10 @@ int placer_replicas_ex(const placer_snapshot *s, const void *key, size_t len, ui
 int placer_replicas(const placer_snapshot *s, const void *key, size_t len, uint32_t *out,
                     uint32_t want)
 {
-    return placer_replicas_ex(s, key, len, out, want, NULL);
+    PLC_VALIDATE_OR_RET(s && (key || !len) && (out || !want), PLACER_ENULL);
+    if (__builtin_expect(want && ring_lines(s), 1))
+        return (int)ring_set_of(s, s->hash(&s->hkey, key, len), out, want);
+    return placer_replicas_hash(s, plc_position(s, key, len), out, want, NULL);
 }
 
 /* The positions of m keys: the snapshot's batch hash, or the strategy's own
@@ -86,6 +195,45 @@ static void precomputed_sets(const placer_snapshot *s, const uint64_t *h, size_t
     }
 }
 
+/* The ring's sets of m <= PLC_REPLICA_CHUNK keys (want >= 1), in stages
+ * whose misses overlap across the chunk (see the top of the file). */
+static void ring_batch(const placer_snapshot *s, const void *const *keys, const size_t *lens,
+                       size_t m, uint32_t want, uint32_t *out, uint32_t *counts)
+{
+    uint64_t h[PLC_REPLICA_CHUNK];
+    uint32_t slot[PLC_REPLICA_CHUNK];
+    const plc_bkt *k = &s->bkt;
+    s->hash_batch(&s->hkey, keys, lens, m, h);
+    if (lines_serve(s, want)) { /* two lines a key, both from its hash */
+        for (size_t j = 0; j < m; j++) {
+            uint64_t line = h[j] >> k->shift;
+            __builtin_prefetch(&k->line[line]);
+            __builtin_prefetch(&s->rep_lines[line * PLC_BKT_LANES]);
+        }
+        uint32_t w = want < s->rep_r ? want : s->rep_r;
+        for (size_t j = 0; j < m; j++)
+            counts[j] = from_rank(s, h[j], out + j * want, w)
+                            ? w
+                            : ring_set(s, s->bkt_index(k, h[j]), out + j * want, want);
+        return;
+    }
+    for (size_t j = 0; j < m; j++) {
+        uint64_t line = h[j] >> k->shift;
+        __builtin_prefetch(&k->line[line]);
+        __builtin_prefetch(&k->base[line]);
+    }
+    int precomputed = want <= s->rep_r || s->rep_rule;
+    for (size_t j = 0; j < m; j++) {
+        slot[j] = s->bkt_index(k, h[j]);
+        if (precomputed)
+            __builtin_prefetch(s->rep + (size_t)slot[j] * s->rep_r);
+        else
+            __builtin_prefetch(&s->tree.leaves[slot[j] / PLC_STREE_LEAF]);
+    }
+    for (size_t j = 0; j < m; j++)
+        counts[j] = ring_set(s, slot[j], out + j * want, want);
+}
+
 int placer_replicas_batch(const placer_snapshot *s, const void *const *keys, const size_t *lens,
                           size_t n, uint32_t want, uint32_t *out, uint32_t *counts)
 {
@@ -100,6 +248,10 @@ int placer_replicas_batch(const placer_snapshot *s, const void *const *keys, con
         if (!want) {
             for (size_t j = 0; j < m; j++)
                 counts[at + j] = 0;
+            continue;
+        }
+        if (ring_lines(s)) {
+            ring_batch(s, keys + at, lens + at, m, want, out + at * want, counts + at);
             continue;
         }
         positions(s, keys + at, lens + at, m, h);

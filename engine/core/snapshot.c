@@ -83,7 +83,10 @@ int placer_snapshot_directory(const placer_snapshot *s, uint32_t *bits, double *
 
 size_t placer_snapshot_replica_bytes(const placer_snapshot *s)
 {
-    return s ? (size_t)s->tree.n * s->rep_r * sizeof(uint32_t) : 0;
+    if (!s)
+        return 0;
+    return (size_t)s->tree.n * s->rep_r * sizeof(uint32_t) +
+           (s->rep_lines ? plc_replica_lines_bytes(s->bkt.bits, s->rep_r) : 0);
 }
 
 const char *placer_node_id(const placer_snapshot *s, uint32_t node)

@@ -6,8 +6,9 @@
  *   payload                  the strategy's placement, 64-byte aligned:
  *     ring:        internal tree nodes (64-byte lines, root level first,
  *                  simd/stree.h), leaves (5 tokens and their 5 owners), the
- *                  target tree while a node joins or drains, replica sets
- *                  when precomputed;
+ *                  target tree while a node joins or drains, the line
+ *                  table or directory, replica sets when precomputed and
+ *                  their line sets (replica_lines.c);
  *     partitions, Maglev, jump: the owner table (and the target table);
  *     rendezvous:  the candidates' seeds, inverse weights and node indices
  *                  (and the target's);
@@ -103,6 +104,9 @@ struct placer_snapshot {
     /* the slot of a hash from the line table (NULL without one): replica
      * walks start there (plc_slot) */
     plc_bkt_index_fn bkt_index;
+    /* a line of sets beside each line of the line table (replica_lines.c),
+     * NULL unless the ring has both the lines and sets of 2 or more */
+    const uint32_t *rep_lines;
     /* cold */
     uint64_t epoch;
     const plc_node *nodes;
@@ -160,6 +164,13 @@ uint32_t plc_replicas_walk_flat(const placer_snapshot *s, const uint32_t *seq, u
  * (padded with UINT32_MAX): what plc_replicas_walk gives from each slot, in
  * O(slots x want^2) instead of up to O(slots^2). 0 or PLACER_ENOMEM. */
 int plc_replicas_walk_all(const placer_snapshot *s, uint32_t want, uint32_t *sets);
+
+/* The line sets of a ring (replica_lines.c): their bytes for a line table
+ * of 2^bkt_bits lines and sets of rep_r (0 when it gets none), and their
+ * build from s->rep and s->bkt into `lines` (that many bytes, 64-byte
+ * aligned). */
+size_t plc_replica_lines_bytes(uint32_t bkt_bits, uint32_t rep_r);
+void plc_replica_lines_build(const placer_snapshot *s, uint32_t *lines);
 
 /* Distinct zones among the k nodes of set (replica_walk.c). */
 uint32_t plc_distinct_zones(const placer_snapshot *s, const uint32_t *set, uint32_t k);

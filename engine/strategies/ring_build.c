@@ -152,8 +152,10 @@ placer_snapshot *plc_ring_assemble(const placer_builder *b, uint64_t epoch, plc_
     size_t off_dir = off_tleaves + tleaf_bytes;
     size_t off_rep = off_dir + dir_bytes;
     size_t rep_bytes = (size_t)cur.n * rep_r * sizeof(uint32_t);
+    size_t off_lines = (off_rep + rep_bytes + 63) & ~(size_t)63;
+    size_t lines_bytes = plc_replica_lines_bytes(bkt_bits, rep_r);
     unsigned char *mem;
-    placer_snapshot *s = plc_snapshot_new(b, off_rep + rep_bytes, epoch, &mem);
+    placer_snapshot *s = plc_snapshot_new(b, off_lines + lines_bytes, epoch, &mem);
     if (!s)
         return NULL;
     plc_stree_build(&s->tree, cur.tokens, cur.token_stride, cur.owners, cur.owner_stride, cur.n,
@@ -194,6 +196,10 @@ placer_snapshot *plc_ring_assemble(const placer_builder *b, uint64_t epoch, plc_
     }
     s->rep = rep;
     s->rep_r = rep_r;
+    if (lines_bytes) { /* the sets beside the line table, from the sets */
+        plc_replica_lines_build(s, (uint32_t *)(mem + off_lines));
+        s->rep_lines = (const uint32_t *)(mem + off_lines);
+    }
     return s;
 }
 
