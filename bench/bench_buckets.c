@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "benches.h"
 #include "bucket_setup.h"
@@ -205,19 +204,6 @@ static uint64_t run_pass(int mode, int st, const prepared *p, const ring_fixture
     return acc;
 }
 
-static double thread_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 #define MAX_PAIRS 4096u
 
 /* placer's and the paper's passes alternating (the order swapped each
@@ -234,17 +220,16 @@ static void bench_paired(plc_bench *b, const bucket_case *c, const prepared *p,
         double t[2];
         for (int k = 0; k < 2; k++) {
             int placer = (k + (int)np) % 2 == 0;
-            double t0 = thread_ns();
+            double t0 = bench_thread_ns();
             acc += run_pass(placer ? mine : theirs, st, p, f);
-            t[placer] = thread_ns() - t0;
+            t[placer] = bench_thread_ns() - t0;
         }
         if (np < MAX_PAIRS)
             ratio[np++] = t[1] / t[0];
     }
     plc_bench_keep(acc);
-    qsort(ratio, np, sizeof ratio[0], cmp_double);
     plc_bench_set_items(b, plc_bench_iterations(b));
-    plc_bench_counter(b, "over_paper", np ? ratio[np / 2] : 0, 0);
+    plc_bench_counter(b, "over_paper", bench_median(ratio, np), 0);
     plc_bench_counter(b, "pairs", np, 0);
 }
 
