@@ -10,6 +10,16 @@
  *   buckets/memento/<state>/hash_sw, hash_batch_sw   the same snapshot decoded
  *       with the CPU mask at 0: the portable jump kernels (the paper's loop,
  *       four interleaved scalar lanes) beside the dispatched ones
+ *   buckets/<strategy>/<state>/dependent   placer_lookup_hash, each hash chosen
+ *       by the previous answer (latency)
+ *   buckets/<strategy>/<state>/reference_dependent   the reference so
+ *   buckets/<strategy>/<state>/hash_vs_paper, dependent_vs_paper,
+ *   hash_batch_vs_paper   hash, dependent and hash_batch passes each
+ *       alternating with a pass of the reference (the papers' loops; for
+ *       jumpback Ertl's loop, paper_jumpback below, rather than the tests'
+ *       enumeration), pinned CPU time per pass: counter over_paper is the
+ *       median of the pairs' ratios placer / paper (the papers' loops
+ *       answer buckets, placer nodes: its table read is included)
  * <state> is "full" (no removals) or "10pct" (100 random nodes removed one
  * build at a time from the previous snapshot: memento, anchor, dx).
  */
@@ -88,8 +98,53 @@ static prepared *prepare(int si, int removed)
 
 typedef struct bucket_case {
     int si, removed, mode; /* mode: 0 single, 1 batch, 2 hash, 3 hash_batch, 4 reference,
-                            * 5 hash_sw, 6 hash_batch_sw */
+                            * 5 hash_sw, 6 hash_batch_sw, 7 dependent,
+                            * 8 reference_dependent, 9-11 paired (PAIRED) */
 } bucket_case;
+
+#define PAIRED 9
+#define NMODE 12
+/* The paired modes' placer pass; the paper's is its reference. */
+static const int paired_placer[3] = {2, 7, 3};
+static const int paired_paper[3] = {4, 8, 4};
+
+/* JumpBackHash as Ertl's paper loops (arXiv 2403.18682, Algorithm 2):
+ * the highest set bit of the key's range bits, that range's largest
+ * point, the walk down it when the point is too large, else the next
+ * lower set bit; with placer's draws (bucket_hash.h), so the same answers. */
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= UINT64_C(0xbf58476d1ce4e5b9);
+    x ^= x >> 27;
+    x *= UINT64_C(0x94d049bb133111eb);
+    return x ^ (x >> 31);
+}
+
+#define GOLDEN UINT64_C(0x9e3779b97f4a7c15)
+
+static uint32_t paper_jumpback(uint64_t h, uint32_t n)
+{
+    if (n <= 1)
+        return 0;
+    uint64_t v = mix64(h) & ((UINT64_C(2) << (31 - __builtin_clz(n - 1))) - 1);
+    while (v) {
+        uint32_t i = 63u - (uint32_t)__builtin_clzll(v);
+        uint64_t r = mix64(h + (i + 1) * GOLDEN);
+        uint32_t m = (1u << i) | (uint32_t)((r >> (63 - i)) >> 1);
+        for (uint64_t step = 1; m >= n; step++) {
+            r = mix64(r + step * GOLDEN);
+            uint32_t x = (uint32_t)(((r >> 32) * m) >> 32);
+            if (x < (1u << i))
+                break;
+            m = x;
+        }
+        if (m < n)
+            return m;
+        v ^= UINT64_C(1) << i;
+    }
+    return 0;
+}
 
 static uint32_t ref_of(int st, const prepared *p, uint64_t h)
 {
@@ -97,10 +152,85 @@ static uint32_t ref_of(int st, const prepared *p, uint64_t h)
     case PLACER_MEMENTO: return (uint32_t)ref_memento_lookup(&p->m, h);
     case PLACER_ANCHOR: return ref_anchor_lookup(&p->a, h);
     case PLACER_DX: return ref_dx_lookup(&p->d, h);
-    case PLACER_JUMPBACK: return ref_jumpback(h, NB);
+    case PLACER_JUMPBACK: return paper_jumpback(h, NB);
     case PLACER_BINOMIAL: return ref_binomial(h, NB);
     default: return (uint32_t)placer_jump_hash(h, NB);
     }
+}
+
+/* One pass over the BENCH_KEYS hashes in mode `mode`. */
+static uint64_t run_pass(int mode, int st, const prepared *p, const ring_fixture *f)
+{
+    static uint32_t owners[BENCH_KEYS];
+    uint64_t acc = 0;
+    uint32_t o = 0;
+    switch (mode) {
+    case 0:
+        for (uint32_t i = 0; i < BENCH_KEYS; i++)
+            acc += (uint32_t)placer_lookup(p->s, f->key_ptrs[i], BENCH_KEY_LEN);
+        break;
+    case 1:
+        placer_lookup_batch(p->s, f->key_ptrs, f->key_lens, BENCH_KEYS, owners);
+        acc += owners[acc % BENCH_KEYS];
+        break;
+    case 2:
+        for (uint32_t i = 0; i < BENCH_KEYS; i++)
+            acc += (uint32_t)placer_lookup_hash(p->s, f->hashes[i]);
+        break;
+    case 3:
+        placer_lookup_hash_batch(p->s, f->hashes, BENCH_KEYS, owners);
+        acc += owners[acc % BENCH_KEYS];
+        break;
+    case 5:
+        for (uint32_t i = 0; i < BENCH_KEYS; i++)
+            acc += (uint32_t)placer_lookup_hash(p->sw, f->hashes[i]);
+        break;
+    case 6:
+        placer_lookup_hash_batch(p->sw, f->hashes, BENCH_KEYS, owners);
+        acc += owners[acc % BENCH_KEYS];
+        break;
+    case 7: /* o >> 31 is 0 (owners are below 2^31) but not known to be */
+        for (uint32_t i = 0; i < BENCH_KEYS; i++)
+            acc += o = (uint32_t)placer_lookup_hash(p->s, f->hashes[(i + (o >> 31)) % BENCH_KEYS]);
+        break;
+    case 8:
+        for (uint32_t i = 0; i < BENCH_KEYS; i++)
+            acc += o = ref_of(st, p, f->hashes[(i + (o >> 31)) % BENCH_KEYS]);
+        break;
+    default:
+        for (uint32_t i = 0; i < BENCH_KEYS; i++)
+            acc += ref_of(st, p, f->hashes[i]);
+    }
+    return acc;
+}
+
+#define MAX_PAIRS 4096u
+
+/* placer's and the paper's passes alternating (the order swapped each
+ * pair): the median of the pairs' time ratios, placer / paper. */
+static void bench_paired(plc_bench *b, const bucket_case *c, const prepared *p,
+                         const ring_fixture *f)
+{
+    static double ratio[MAX_PAIRS];
+    int st = strategies[c->si], mine = paired_placer[c->mode - PAIRED];
+    int theirs = paired_paper[c->mode - PAIRED];
+    uint32_t np = 0;
+    uint64_t acc = 0;
+    while (plc_bench_keep_running(b, 2 * (uint64_t)BENCH_KEYS)) {
+        double t[2];
+        for (int k = 0; k < 2; k++) {
+            int placer = (k + (int)np) % 2 == 0;
+            double t0 = bench_thread_ns();
+            acc += run_pass(placer ? mine : theirs, st, p, f);
+            t[placer] = bench_thread_ns() - t0;
+        }
+        if (np < MAX_PAIRS)
+            ratio[np++] = t[1] / t[0];
+    }
+    plc_bench_keep(acc);
+    plc_bench_set_items(b, plc_bench_iterations(b));
+    plc_bench_counter(b, "over_paper", bench_median(ratio, np), 0);
+    plc_bench_counter(b, "pairs", np, 0);
 }
 
 static void bench_bucket(plc_bench *b, const void *arg)
@@ -112,40 +242,19 @@ static void bench_bucket(plc_bench *b, const void *arg)
         plc_bench_skip(b, "build failed");
         return;
     }
-    static uint32_t owners[BENCH_KEYS];
-    uint64_t acc = 0;
     int st = strategies[c->si];
-    while (plc_bench_keep_running(b, BENCH_KEYS)) {
-        switch (c->mode) {
-        case 0:
-            for (uint32_t i = 0; i < BENCH_KEYS; i++)
-                acc += (uint32_t)placer_lookup(p->s, f->key_ptrs[i], BENCH_KEY_LEN);
-            break;
-        case 1:
-            placer_lookup_batch(p->s, f->key_ptrs, f->key_lens, BENCH_KEYS, owners);
-            acc += owners[acc % BENCH_KEYS];
-            break;
-        case 2:
-            for (uint32_t i = 0; i < BENCH_KEYS; i++)
-                acc += (uint32_t)placer_lookup_hash(p->s, f->hashes[i]);
-            break;
-        case 3:
-            placer_lookup_hash_batch(p->s, f->hashes, BENCH_KEYS, owners);
-            acc += owners[acc % BENCH_KEYS];
-            break;
-        case 5:
-            for (uint32_t i = 0; i < BENCH_KEYS; i++)
-                acc += (uint32_t)placer_lookup_hash(p->sw, f->hashes[i]);
-            break;
-        case 6:
-            placer_lookup_hash_batch(p->sw, f->hashes, BENCH_KEYS, owners);
-            acc += owners[acc % BENCH_KEYS];
-            break;
-        default:
-            for (uint32_t i = 0; i < BENCH_KEYS; i++)
-                acc += ref_of(st, p, f->hashes[i]);
+    for (uint32_t i = 0; i < BENCH_KEYS; i++)
+        if (placer_lookup_hash(p->s, f->hashes[i]) < 0) {
+            plc_bench_skip(b, "lookup failed: not timed");
+            return;
         }
+    if (c->mode >= PAIRED) {
+        bench_paired(b, c, p, f);
+        return;
     }
+    uint64_t acc = 0;
+    while (plc_bench_keep_running(b, BENCH_KEYS))
+        acc += run_pass(c->mode, st, p, f);
     plc_bench_keep(acc);
     plc_bench_set_items(b, plc_bench_iterations(b));
     plc_bench_counter(b, "snapshot_bytes", (double)placer_snapshot_layout_bytes(p->s), 0);
@@ -153,21 +262,26 @@ static void bench_bucket(plc_bench *b, const void *arg)
 
 void register_bucket_benches(void)
 {
-    static const char *const modes[7] = {"single",    "batch",   "hash",         "hash_batch",
-                                         "reference", "hash_sw", "hash_batch_sw"};
-    static bucket_case cases[NSTRAT * 2 * 7];
-    static char names[NSTRAT * 2 * 7][64];
+    static const char *const modes[NMODE] = {
+        "single",    "batch",         "hash",      "hash_batch",          "reference",
+        "hash_sw",   "hash_batch_sw", "dependent", "reference_dependent", "hash_vs_paper",
+        "dependent_vs_paper", "hash_batch_vs_paper"};
+    static bucket_case cases[NSTRAT * 2 * NMODE];
+    static char names[NSTRAT * 2 * NMODE][64];
     int k = 0;
     for (int si = 0; si < NSTRAT; si++)
         for (int removed = 0; removed < 2; removed++) {
             int st = strategies[si];
             if (removed && st != PLACER_MEMENTO && st != PLACER_ANCHOR && st != PLACER_DX)
                 continue;
-            for (int mode = 0; mode < (st == PLACER_MEMENTO ? 7 : 5); mode++, k++) {
+            for (int mode = 0; mode < NMODE; mode++) {
+                if ((mode == 5 || mode == 6) && st != PLACER_MEMENTO)
+                    continue;
                 cases[k] = (bucket_case){si, removed, mode};
                 snprintf(names[k], sizeof names[k], "buckets/%s/%s/%s", placer_strategy_name(st),
                          removed ? "10pct" : "full", modes[mode]);
                 plc_bench_register(names[k], bench_bucket, &cases[k]);
+                k++;
             }
         }
 }

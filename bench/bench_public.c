@@ -104,6 +104,7 @@
 #include "baselines.h"
 #include "benches.h"
 #include "cpu.h"
+#include "fixtures.h"
 #include "kernels.h"
 #include "peers.h"
 #include "placer.h"
@@ -503,19 +504,6 @@ static uint64_t run_pass(const pub_case *c, const pub_fixture *p, const key_set 
     return acc;
 }
 
-static double thread_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 #define MAX_PAIRS 4096u
 
 /* Floor and placer_batch passes alternating; the pairs' median ratio. */
@@ -532,17 +520,16 @@ static void bench_paired(plc_bench *b, const pub_case *c, const pub_fixture *p, 
         double t[2];
         for (int k = 0; k < 2; k++) {
             int placer = (k + (int)np) % 2 == 0;
-            double t0 = thread_ns();
+            double t0 = bench_thread_ns();
             acc += run_pass(placer ? &pc : &oc, p, ks);
-            t[placer] = thread_ns() - t0;
+            t[placer] = bench_thread_ns() - t0;
         }
         if (np < MAX_PAIRS)
             ratio[np++] = pr->speedup ? t[0] / t[1] : t[1] / t[0];
     }
     plc_bench_keep(acc);
-    qsort(ratio, np, sizeof ratio[0], cmp_double);
     plc_bench_set_items(b, plc_bench_iterations(b));
-    plc_bench_counter(b, pr->counter, np ? ratio[np / 2] : 0, 0);
+    plc_bench_counter(b, pr->counter, bench_median(ratio, np), 0);
     plc_bench_counter(b, "pairs", np, 0);
     plc_bench_counter(b, "tokens", (double)p->n, 0);
 }

@@ -101,3 +101,22 @@ const ring_fixture *bench_fixture(int i)
     }
     return f;
 }
+
+double bench_thread_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double bench_median(double *v, uint32_t n)
+{
+    qsort(v, n, sizeof v[0], cmp_double);
+    return n ? v[n / 2] : 0;
+}

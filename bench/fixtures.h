@@ -44,6 +44,11 @@ placer_snapshot *bench_seed_ring(uint64_t epoch);
  * ring that differs from the seed ring as after one node's departure. */
 placer_snapshot *bench_seed_ring_less(uint64_t epoch, unsigned left_out);
 
+/* This thread's CPU time in ns: a paired pass's cost on a shared machine. */
+double bench_thread_ns(void);
+/* The median of v[0..n) (sorted in place); 0 when n is 0. */
+double bench_median(double *v, uint32_t n);
+
 /* The name used in benchmark names: "1024", "30720", "2^18", ... */
 const char *bench_size_name(int i);
 

@@ -21,6 +21,15 @@ static inline uint32_t plc_end_owner(const placer_snapshot *s, uint64_t h, int t
     return t->own[f(h, t->n)];
 }
 
+/* placer_lookup_hash of such a strategy: the node of position h's bucket
+ * now, straight from the module's own op (no owner op called through the
+ * ops table); f inlines when the module passes its static inline bucket. */
+static inline int plc_end_lookup_hash(const placer_snapshot *s, uint64_t h, plc_bucket_fn f)
+{
+    uint32_t o = s->table.own[f(h, s->table.n)];
+    return o == PLC_NO_NODE ? PLACER_ENOLIVE : (int)o;
+}
+
 uint32_t plc_end_replicas(const placer_snapshot *s, uint32_t bucket, uint32_t *out, uint32_t want,
                           uint32_t *zones);
 int plc_end_decode_check(plc_dec *d, const placer_builder *b);

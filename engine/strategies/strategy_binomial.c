@@ -59,6 +59,18 @@ static uint32_t binomial_owner(const placer_snapshot *s, uint64_t h, int target)
     return plc_end_owner(s, h, target, plc_binomial_bucket);
 }
 
+/* placer_lookup_hash and placer_lookup: the module's own ops, so a lookup
+ * is one indirect call (and the key's hash), not the owner op's too. */
+static int binomial_lookup_hash(const placer_snapshot *s, uint64_t h)
+{
+    return plc_end_lookup_hash(s, h, plc_binomial_bucket);
+}
+
+static int binomial_lookup(const placer_snapshot *s, const void *key, size_t len)
+{
+    return binomial_lookup_hash(s, s->hash(&s->hkey, key, len));
+}
+
 /* Several keys in flight: step 1 for the whole chunk (straight-line), then
  * steps 2-3 for the few keys that need them. */
 static void binomial_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t k,
@@ -98,7 +110,8 @@ const plc_strategy_ops plc_binomial_ops = {
     .options = PLACER_OPTION_TOKENS | PLACER_OPTION_PREVIOUS,
     .traits = PLACER_TRAIT_BUCKETS,
     .build = plc_jump_build,
-    .lookup = plc_lookup_by_hash,
+    .lookup = binomial_lookup,
+    .lookup_hash = binomial_lookup_hash,
     .lookup_batch = plc_lookup_batch_by_hash,
     .owner = binomial_owner,
     .owner_batch = binomial_owner_batch,

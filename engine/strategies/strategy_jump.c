@@ -24,6 +24,20 @@ static uint32_t jump_owner(const placer_snapshot *s, uint64_t h, int target)
     return t->own[(size_t)bucket_of(t, h) * t->width];
 }
 
+/* placer_lookup_hash and placer_lookup: the module's own ops (the table
+ * has no holes: jump_build.c closes them), one indirect call to the op and
+ * one to the kernel, not the owner op's too. */
+static int jump_lookup_hash(const placer_snapshot *s, uint64_t h)
+{
+    uint32_t o = jump_owner(s, h, 0);
+    return o == PLC_NO_NODE ? PLACER_ENOLIVE : (int)o;
+}
+
+static int jump_lookup(const placer_snapshot *s, const void *key, size_t len)
+{
+    return jump_lookup_hash(s, s->hash(&s->hkey, key, len));
+}
+
 /* The whole batch's loops in flight (AVX2 lanes, or four scalar ones),
  * then the table. */
 static void jump_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t n,
@@ -74,7 +88,8 @@ const plc_strategy_ops plc_jump_ops = {
     .options = PLACER_OPTION_TOKENS | PLACER_OPTION_PREVIOUS,
     .traits = PLACER_TRAIT_BUCKETS,
     .build = plc_jump_build,
-    .lookup = plc_lookup_by_hash,
+    .lookup = jump_lookup,
+    .lookup_hash = jump_lookup_hash,
     .lookup_batch = plc_lookup_batch_by_hash,
     .owner = jump_owner,
     .owner_batch = jump_owner_batch,

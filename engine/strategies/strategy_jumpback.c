@@ -32,8 +32,9 @@ static inline uint32_t top_point(uint64_t h, uint32_t i)
     return (1u << i) | (uint32_t)((plc_draw(h, i) >> (63 - i)) >> 1);
 }
 
-/* The walk down range i below m, for the keys whose first point is >= n. */
-static uint32_t walk_down(uint64_t h, uint32_t i, uint32_t m, uint32_t n, uint64_t bits)
+/* The walk down range i below m, for the keys whose first point is >= n
+ * (out of line: the lookups' common path stays short). */
+static __attribute__((noinline)) uint32_t walk_down(uint64_t h, uint32_t i, uint32_t m, uint32_t n, uint64_t bits)
 {
     uint64_t r = plc_draw(h, i);
     for (uint64_t step = 1;; step++) {
@@ -51,8 +52,7 @@ static uint32_t walk_down(uint64_t h, uint32_t i, uint32_t m, uint32_t n, uint64
     return top_point(h, 63u - (uint32_t)__builtin_clzll(bits));
 }
 
-uint32_t plc_jumpback_bucket(uint64_t h, uint32_t n);
-uint32_t plc_jumpback_bucket(uint64_t h, uint32_t n)
+static inline uint32_t jumpback_bucket(uint64_t h, uint32_t n)
 {
     if (n <= 1)
         return 0;
@@ -65,9 +65,27 @@ uint32_t plc_jumpback_bucket(uint64_t h, uint32_t n)
     return m < n ? m : walk_down(h, i, m, n, bits);
 }
 
+uint32_t plc_jumpback_bucket(uint64_t h, uint32_t n);
+uint32_t plc_jumpback_bucket(uint64_t h, uint32_t n)
+{
+    return jumpback_bucket(h, n);
+}
+
 static uint32_t jumpback_owner(const placer_snapshot *s, uint64_t h, int target)
 {
-    return plc_end_owner(s, h, target, plc_jumpback_bucket);
+    return plc_end_owner(s, h, target, jumpback_bucket);
+}
+
+/* placer_lookup_hash and placer_lookup: the bucket inlined into the op the
+ * snapshot calls, so a lookup is one indirect call (and the key's hash). */
+static int jumpback_lookup_hash(const placer_snapshot *s, uint64_t h)
+{
+    return plc_end_lookup_hash(s, h, jumpback_bucket);
+}
+
+static int jumpback_lookup(const placer_snapshot *s, const void *key, size_t len)
+{
+    return jumpback_lookup_hash(s, s->hash(&s->hkey, key, len));
 }
 
 /* Several keys in flight: the straight-line first step of every key of
@@ -106,7 +124,7 @@ static void jumpback_owner_batch(const placer_snapshot *s, const uint64_t *h, si
 static uint32_t jumpback_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out,
                                   uint32_t want, uint32_t *zones)
 {
-    return plc_end_replicas(s, plc_jumpback_bucket(h, s->table.n), out, want, zones);
+    return plc_end_replicas(s, jumpback_bucket(h, s->table.n), out, want, zones);
 }
 
 const plc_strategy_ops plc_jumpback_ops = {
@@ -116,7 +134,8 @@ const plc_strategy_ops plc_jumpback_ops = {
     .options = PLACER_OPTION_TOKENS | PLACER_OPTION_PREVIOUS,
     .traits = PLACER_TRAIT_BUCKETS,
     .build = plc_jump_build,
-    .lookup = plc_lookup_by_hash,
+    .lookup = jumpback_lookup,
+    .lookup_hash = jumpback_lookup_hash,
     .lookup_batch = plc_lookup_batch_by_hash,
     .owner = jumpback_owner,
     .owner_batch = jumpback_owner_batch,

@@ -155,6 +155,20 @@ static uint32_t memento_owner(const placer_snapshot *s, uint64_t h, int target)
     return st->own[memento_bucket(st, h)];
 }
 
+/* placer_lookup_hash and placer_lookup: the module's own ops, one
+ * indirect call to the op and one to the jump kernel, not the owner op's
+ * too. */
+static int memento_lookup_hash(const placer_snapshot *s, uint64_t h)
+{
+    uint32_t o = memento_owner(s, h, 0);
+    return o == PLC_NO_NODE ? PLACER_ENOLIVE : (int)o;
+}
+
+static int memento_lookup(const placer_snapshot *s, const void *key, size_t len)
+{
+    return memento_lookup_hash(s, s->hash(&s->hkey, key, len));
+}
+
 /* Jump's loops of the whole batch in flight (the dispatched kernel: AVX2
  * lanes, or four scalar ones), then the replacements of the keys whose
  * bucket was removed. */
@@ -186,7 +200,8 @@ const plc_strategy_ops plc_memento_ops = {
     .options = PLACER_OPTION_TOKENS | PLACER_OPTION_PREVIOUS,
     .traits = PLACER_TRAIT_BUCKETS | PLACER_TRAIT_HISTORY,
     .build = plc_bhist_build,
-    .lookup = plc_lookup_by_hash,
+    .lookup = memento_lookup,
+    .lookup_hash = memento_lookup_hash,
     .lookup_batch = plc_lookup_batch_by_hash,
     .owner = memento_owner,
     .owner_batch = memento_owner_batch,
