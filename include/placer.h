@@ -522,6 +522,7 @@ PLACER_API int placer_builder_set_partition_map(placer_builder *b, uint32_t part
 #define PLACER_COMPAT_REDIS 5
 #define PLACER_COMPAT_KAFKA 6
 #define PLACER_COMPAT_GROUPCACHE 7
+#define PLACER_COMPAT_UHASHRING 8
 
 /* The strategy of a compatibility mode's snapshot (its program's own ring
  * or table; Redis' are PLACER_PARTITIONS): placer_snapshot_strategy
@@ -689,7 +690,7 @@ PLACER_API int placer_key_from_request(const placer_snapshot *s, const void *in,
 PLACER_API const char *placer_builder_error(const placer_builder *b);
 
 /* Names <-> ids, for membership files and the CLI: "libmemcached",
- * "twemproxy", "nginx", "haproxy", "redis", "groupcache". placer_compat_from_name
+ * "twemproxy", "nginx", "haproxy", "redis", "groupcache", "uhashring". placer_compat_from_name
  * returns PLACER_COMPAT_* or PLACER_EINVAL (NULL or unknown); placer_compat_name
  * returns NULL when `program` is unknown (or PLACER_COMPAT_NONE). */
 PLACER_API int placer_compat_from_name(const char *name);

@@ -19,7 +19,7 @@ plain reference. Before the comparisons, a made-up owner must be reported
 as a difference: the check can fail.
 
 The public path is held to the libraries too: each configuration as a
-membership file ("compat": "groupcache", ...), built by `placer build`,
+membership file ("compat": "groupcache", "uhashring"), built by `placer build`,
 its keys placed by `placer lookup` (the snapshot encoded, decoded and
 searched in batches), key for key.
 
@@ -191,7 +191,7 @@ def groupcache(place, placer, tmp, go, rng):
         compare(what + ", membership file", membership_owners(placer, tmp, doc, keys), want, keys)
 
 
-def uhashring(place, rng):
+def uhashring(place, placer, tmp, rng):
     for k, point, side in META_TIES:
         dk, dp = hashlib.md5(k.encode()).digest(), hashlib.md5(point.encode()).digest()
         check(dk[:4] == dp[:4] and (dk < dp) == (side < 0),
@@ -226,6 +226,19 @@ def uhashring(place, rng):
         want, _ = py_owners(lib, nodes, keys, replicas=replicas, vnodes=vnodes)
         compare(what, placer_owners(place, lib, nodes, keys, replicas=replicas, vnodes=vnodes),
                 want, keys)
+        own = {n.get("vnodes", 0) for n in nodes}
+        if len(own) > 1:
+            continue  # nodes' own vnodes that differ: not a membership field yet
+        vnodes = vnodes or own.pop()  # one for every node: HashRing(vnodes=...)
+        doc = {"compat": "uhashring",
+               "nodes": [{"id": n["name"], "weight": n.get("weight", 1)} for n in nodes]}
+        if lib == "uhashring-ketama":
+            doc["distribution"] = "ketama"
+        if vnodes:
+            doc["vnodes"] = vnodes
+        if replicas:
+            doc["replicas"] = replicas
+        compare(what + ", membership file", membership_owners(placer, tmp, doc, keys), want, keys)
 
 
 def pymemcache(place, rng):
@@ -269,7 +282,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         go = build_go(tmp)
         groupcache(place, placer, tmp, go, rng)
-    uhashring(place, rng)
+        uhashring(place, placer, tmp, rng)
     pymemcache(place, rng)
     print("compat_clientlibs: %d checks passed, %d failed" % (PASSED, FAILED))
     return 1 if FAILED else 0

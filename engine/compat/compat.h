@@ -35,6 +35,7 @@ enum {
     PLC_COMPAT_REDIS,
     PLC_COMPAT_KAFKA,
     PLC_COMPAT_GROUPCACHE,
+    PLC_COMPAT_UHASHRING,
     PLC_COMPAT_COUNT_
 };
 
@@ -97,6 +98,8 @@ typedef struct plc_compat_layout {
     uint32_t *owners;  /* node index of each point / slot */
     uint32_t *hash_ids; /* haproxy: the server id of each node; else NULL */
     uint32_t params[PLC_COMPAT_MAX_PARAMS]; /* the config's, defaults resolved */
+    void *extra; /* the program's own data beside its points (uhashring's default
+                  * ring: each point's other 96 bits), freed with the layout */
 } plc_compat_layout;
 
 /* Resolve defaults, check the config against the program's rules and build

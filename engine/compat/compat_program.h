@@ -134,6 +134,15 @@ typedef struct plc_compat_program {
      * The plain reference the batch index is held to. */
     uint32_t (*key_hash)(const plc_compat_layout *l, const unsigned char *key, size_t len);
 
+    /* Optional: a key's owner (and count keys' owners) where the search of
+     * the 32-bit points for key_hash's value is not the whole answer
+     * (uhashring's 128-bit points: l->extra decides the ties); NULL: the
+     * index's search of key_hash. The plain form is the reference the
+     * batch is held to. keys[i] may be NULL only when lens[i] is 0. */
+    uint32_t (*lookup)(const plc_compat_layout *l, const void *key, size_t len);
+    void (*lookup_batch)(const plc_compat_layout *l, const void *const *keys, const size_t *lens,
+                         size_t count, uint32_t *out);
+
     /* Its numeric settings (at most PLC_COMPAT_MAX_PARAMS); nparams. */
     const plc_compat_param *params;
     size_t nparams;
