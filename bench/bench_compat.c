@@ -91,7 +91,7 @@ static void bench_case(plc_bench *b, const void *arg)
     compat_case *c = (compat_case *)arg;
     if (!c->built) {
         fill_nodes();
-        plc_compat_config cfg = {c->program, c->distribution, c->key_hash, 0, {0, 0}, SERVERS, nodes, NULL, 0};
+        plc_compat_config cfg = {c->program, c->distribution, c->key_hash, 0, {0, 0}, SERVERS, nodes, NULL, 0, {0}};
         if (c->mask)
             placer_set_cpu_mask(c->mask); /* the index picks its kernels when built */
         int rc = plc_compat_index_build(&c->x, &cfg);

@@ -85,6 +85,8 @@ int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int pro
     /* no "avalanche": as haproxy would with the given key_hash and distribution */
     placer_compat_options o = {.size = sizeof o, .avalanche = PLACER_COMPAT_AS_PROGRAM};
     const char *key, *rule = NULL;
+    const char *pname[8];
+    uint32_t pval[8], npar = 0, pmin, pmax;
     json_t *v;
     json_object_foreach((json_t *)root, key, v) {
         c->depth = 0;
@@ -99,6 +101,16 @@ int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int pro
         err = 0;
         if (!strcmp(key, "epoch") || !strcmp(key, "nodes") || !strcmp(key, "compat")) {
             continue; /* membership.c's */
+        } else if (!placer_compat_param_range(program, key, &pmin, &pmax, NULL)) {
+            /* the program's own numeric settings, from the registry */
+            if (!json_is_integer(v) || json_integer_value(v) < (json_int_t)pmin ||
+                json_integer_value(v) > (json_int_t)pmax || npar == 8)
+                err = plc_m_fail(c, "expected an integer from %u to %u (%s's \"%s\")", pmin, pmax,
+                                 program_name(program), key);
+            else {
+                pname[npar] = key;
+                pval[npar++] = (uint32_t)json_integer_value(v);
+            }
         } else if (!strcmp(key, "distribution")) {
             if (!json_is_string(v))
                 err = plc_m_fail(c, "expected a string");
@@ -152,9 +164,14 @@ int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int pro
                              program_name(program),
                              program == PLACER_COMPAT_REDIS ? "slot map" : "ring or table");
         } else {
+            char own[128] = "";
+            const char *pn;
+            for (uint32_t i = 0, at = 0; (pn = placer_compat_param_name(program, i)) != NULL &&
+                                         at < sizeof own; i++)
+                at += (uint32_t)snprintf(own + at, sizeof own - at, ", %s", pn);
             err = plc_m_fail(c, "unknown field (known with \"compat\": epoch, compat, "
                                 "distribution, key_hash, avalanche, hash_tag, key_rule, slots, "
-                                "hash_balance_factor, partitioner, partitions, nodes)");
+                                "hash_balance_factor, partitioner, partitions%s, nodes)", own);
         }
         if (err)
             return err;
@@ -162,6 +179,11 @@ int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int pro
     c->depth = 0;
     plc_m_push(c, "compat", 0);
     int err = placer_builder_set_compat(b, program, &o);
+    for (uint32_t i = 0; !err && i < npar; i++) {
+        c->depth = 0;
+        plc_m_push(c, pname[i], 0);
+        err = placer_builder_set_compat_param(b, pname[i], pval[i]);
+    }
     if (!err && rule) {
         c->depth = 0;
         plc_m_push(c, "key_rule", 0);

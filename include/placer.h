@@ -557,6 +557,8 @@ PLACER_API int placer_builder_set_partition_map(placer_builder *b, uint32_t part
 #define PLACER_COMPAT_HAPROXY 4
 #define PLACER_COMPAT_REDIS 5
 #define PLACER_COMPAT_KAFKA 6
+#define PLACER_COMPAT_GROUPCACHE 7
+#define PLACER_COMPAT_UHASHRING 8
 
 /* The strategy of a compatibility mode's snapshot (its program's own ring
  * or table; Redis' are PLACER_PARTITIONS): placer_snapshot_strategy
@@ -638,6 +640,29 @@ PLACER_API int placer_builder_set_compat(placer_builder *b, int program,
  * such a key is the deterministic partitioner's. Thread-safe. */
 PLACER_API int placer_compat_key_scatters(const placer_snapshot *s, const void *key, size_t len);
 
+/* A program's numeric setting (docs/COMPAT.md; groupcache's "replicas"),
+ * set after placer_builder_set_compat (choosing another program clears
+ * the settings; unset ones take the program's default). Returns 0,
+ * PLACER_ENULL, or PLACER_EINVAL (no compatibility mode, a setting the
+ * program does not have, a value outside its range: placer_builder_error
+ * says which). */
+PLACER_API int placer_builder_set_compat_param(placer_builder *b, const char *name,
+                                               uint32_t value);
+
+/* The settings a program takes, for membership files and tools:
+ * placer_compat_param_name gives the i-th one's name (NULL past the last,
+ * or for an unknown program); placer_compat_param_range its range and
+ * default into the non-NULL pointers, 0, or PLACER_EINVAL when the
+ * program has no such setting. Static strings. */
+PLACER_API const char *placer_compat_param_name(int program, uint32_t i);
+PLACER_API int placer_compat_param_range(int program, const char *name, uint32_t *min,
+                                         uint32_t *max, uint32_t *dflt);
+
+/* A compat snapshot's setting `name` (its default resolved) into *value:
+ * 0, PLACER_ENULL, or PLACER_EINVAL (not compat, or not the program's). */
+PLACER_API int placer_snapshot_compat_param(const placer_snapshot *s, const char *name,
+                                            uint32_t *value);
+
 /* haproxy: node `node`'s numeric server id ("id" in haproxy's config), 1 ..
  * 1048575, or 0 for none; nodes without one get the id haproxy would give
  * (the first not taken by an explicit one, in declaration order; a
@@ -701,7 +726,7 @@ PLACER_API int placer_key_from_request(const placer_snapshot *s, const void *in,
 PLACER_API const char *placer_builder_error(const placer_builder *b);
 
 /* Names <-> ids, for membership files and the CLI: "libmemcached",
- * "twemproxy", "nginx", "haproxy", "redis". placer_compat_from_name
+ * "twemproxy", "nginx", "haproxy", "redis", "groupcache", "uhashring". placer_compat_from_name
  * returns PLACER_COMPAT_* or PLACER_EINVAL (NULL or unknown); placer_compat_name
  * returns NULL when `program` is unknown (or PLACER_COMPAT_NONE). */
 PLACER_API int placer_compat_from_name(const char *name);

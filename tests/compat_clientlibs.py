@@ -18,7 +18,12 @@ is tests/compat_clientlibs_place.c, which also holds every answer to its
 plain reference. Before the comparisons, a made-up owner must be reported
 as a difference: the check can fail.
 
-Usage: compat_clientlibs.py PATH/TO/compat_clientlibs_place. Exit 0 when
+The public path is held to the libraries too: each configuration as a
+membership file ("compat": "groupcache", "uhashring"), built by `placer build`,
+its keys placed by `placer lookup` (the snapshot encoded, decoded and
+searched in batches), key for key.
+
+Usage: compat_clientlibs.py PATH/TO/compat_clientlibs_place PATH/TO/placer. Exit 0 when
 every key matches, 1 on a difference, 77 (skipped) when Go, groupcache's
 source or a Python library is not installed (scripts/setup.sh installs them).
 """
@@ -93,6 +98,20 @@ def placer_owners(place, program, nodes, keys, replicas=0, vnodes=0):
     return [int(x) for x in out.split()]
 
 
+def membership_owners(placer, tmp, membership, keys):
+    """The node index of each key: the membership file built by `placer
+    build`, the keys placed by `placer lookup` (in batches)."""
+    path = os.path.join(tmp, "membership.json")
+    with open(path, "w") as f:
+        json.dump(membership, f)
+    snap = os.path.join(tmp, "membership.snap")
+    run([placer, "build", path, "-o", snap], b"")
+    data = "".join(k.encode("utf-8", "surrogateescape").hex() + "\n" for k in keys).encode()
+    out = run([placer, "lookup", snap, "--hex", "--json"], data).decode().splitlines()
+    ids = [n["id"] for n in membership["nodes"]]
+    return [ids.index(json.loads(line)["owner"]) for line in out]
+
+
 def go_owners(binary, nodes, keys, replicas):
     lines = ["replicas %d" % replicas] + ["node " + n["name"].encode().hex() for n in nodes]
     lines += ["keys"] + [hexkey(k) for k in keys]
@@ -150,7 +169,7 @@ def build_go(tmp):
     return binary
 
 
-def groupcache(place, go, rng):
+def groupcache(place, placer, tmp, go, rng):
     twins = [{"name": n} for n in GC_TWINS]
     check(zlib.crc32(b"0" + GC_TWINS[0].encode()) == zlib.crc32(b"0" + GC_TWINS[1].encode()),
           "groupcache: the twin peers' first points are one CRC")
@@ -165,11 +184,14 @@ def groupcache(place, go, rng):
     for what, nodes, replicas in cases:
         keys = random_keys(rng, NKEYS)
         keys += ["%d%s" % (r, n["name"]) for n in nodes[:8] for r in range(min(replicas, 3))]
-        compare(what, placer_owners(place, "groupcache", nodes, keys, replicas=replicas),
-                go_owners(go, nodes, keys, replicas), keys)
+        want = go_owners(go, nodes, keys, replicas)
+        compare(what, placer_owners(place, "groupcache", nodes, keys, replicas=replicas), want, keys)
+        doc = {"compat": "groupcache", "replicas": replicas,
+               "nodes": [{"id": "n%d" % i, "address": n["name"]} for i, n in enumerate(nodes)]}
+        compare(what + ", membership file", membership_owners(placer, tmp, doc, keys), want, keys)
 
 
-def uhashring(place, rng):
+def uhashring(place, placer, tmp, rng):
     for k, point, side in META_TIES:
         dk, dp = hashlib.md5(k.encode()).digest(), hashlib.md5(point.encode()).digest()
         check(dk[:4] == dp[:4] and (dk < dp) == (side < 0),
@@ -204,6 +226,19 @@ def uhashring(place, rng):
         want, _ = py_owners(lib, nodes, keys, replicas=replicas, vnodes=vnodes)
         compare(what, placer_owners(place, lib, nodes, keys, replicas=replicas, vnodes=vnodes),
                 want, keys)
+        own = {n.get("vnodes", 0) for n in nodes}
+        if len(own) > 1:
+            continue  # nodes' own vnodes that differ: not a membership field yet
+        vnodes = vnodes or own.pop()  # one for every node: HashRing(vnodes=...)
+        doc = {"compat": "uhashring",
+               "nodes": [{"id": n["name"], "weight": n.get("weight", 1)} for n in nodes]}
+        if lib == "uhashring-ketama":
+            doc["distribution"] = "ketama"
+        if vnodes:
+            doc["vnodes"] = vnodes
+        if replicas:
+            doc["replicas"] = replicas
+        compare(what + ", membership file", membership_owners(placer, tmp, doc, keys), want, keys)
 
 
 def pymemcache(place, rng):
@@ -228,10 +263,10 @@ def pymemcache(place, rng):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) != 3:
         print(__doc__, file=sys.stderr)
         return 2
-    place = sys.argv[1]
+    place, placer = sys.argv[1], sys.argv[2]
     if not shutil.which("go") or not os.path.isdir(GROUPCACHE) or not os.access(SYSTEM_PYTHON,
                                                                                  os.X_OK):
         print("SKIP: go, groupcache's source or %s missing" % SYSTEM_PYTHON)
@@ -246,8 +281,8 @@ def main():
     rng = random.Random(20261205)
     with tempfile.TemporaryDirectory() as tmp:
         go = build_go(tmp)
-        groupcache(place, go, rng)
-    uhashring(place, rng)
+        groupcache(place, placer, tmp, go, rng)
+        uhashring(place, placer, tmp, rng)
     pymemcache(place, rng)
     print("compat_clientlibs: %d checks passed, %d failed" % (PASSED, FAILED))
     return 1 if FAILED else 0

@@ -120,7 +120,8 @@ static int reference(const mode *m, int nodes, const uint32_t *slots, plc_compat
                            (uint32_t)nodes,
                            n,
                            slots,
-                           0};
+                           0,
+                           {0}};
     return plc_compat_layout_build(&c, l);
 }
 
@@ -499,11 +500,11 @@ static void refusals(void)
 
 static void names(void)
 {
-    for (int p = PLACER_COMPAT_LIBMEMCACHED; p <= PLACER_COMPAT_KAFKA; p++)
+    for (int p = PLACER_COMPAT_LIBMEMCACHED; p <= PLACER_COMPAT_UHASHRING; p++)
         CHECK_EQ(placer_compat_from_name(placer_compat_name(p)), p);
     CHECK_EQ(placer_compat_from_name("memcached"), PLACER_EINVAL);
     CHECK_EQ(placer_compat_from_name(NULL), PLACER_EINVAL);
-    CHECK(placer_compat_name(0) == NULL && placer_compat_name(7) == NULL);
+    CHECK(placer_compat_name(0) == NULL && placer_compat_name(PLACER_COMPAT_UHASHRING + 1) == NULL);
     CHECK(placer_compat_has_distribution(PLACER_COMPAT_HAPROXY, "map-based"));
     CHECK(!placer_compat_has_distribution(PLACER_COMPAT_HAPROXY, "modula"));
     CHECK(!placer_compat_has_distribution(PLACER_COMPAT_REDIS, "consistent"));

@@ -236,7 +236,7 @@ static void compare_all(const cfg *cf, uint32_t nnodes, uint64_t seed, int unifo
                                      1u + (uint32_t)(check_rand(&st) % 3), i % 3 ? 0 : 10 + i};
     }
     plc_compat_config c = {cf->program, cf->distribution, cf->key_hash, cf->avalanche, {0, 0},
-                           nnodes, nodes, NULL, 0};
+                           nnodes, nodes, NULL, 0, {0}};
     if (cf->tag)
         memcpy(c.hash_tag, cf->tag, 2);
     plc_compat_index x;
@@ -320,7 +320,7 @@ static void test_refusals(void)
     plc_compat_layout l;
 #define REFUSE(prog, dist, hash, nodes, n, want)                                               \
     do {                                                                                       \
-        plc_compat_config c_ = {prog, dist, hash, 0, {0, 0}, n, nodes, NULL, 0};               \
+        plc_compat_config c_ = {prog, dist, hash, 0, {0, 0}, n, nodes, NULL, 0, {0}};          \
         CHECK_EQ(plc_compat_layout_build(&c_, &l), want);                                      \
         plc_compat_layout_free(&l);                                                            \
     } while (0)
@@ -399,7 +399,7 @@ static void test_radix_sort(void)
  * the same slot as a full layout's. */
 static void test_hash_only(void)
 {
-    plc_compat_config c = {PLC_COMPAT_REDIS, 0, 0, 0, {0, 0}, 3, NULL, NULL, 0};
+    plc_compat_config c = {PLC_COMPAT_REDIS, 0, 0, 0, {0, 0}, 3, NULL, NULL, 0, {0}};
     plc_compat_index x;
     CHECK_EQ(plc_compat_index_hash_only(&x, &c), 0);
     CHECK(x.layout.owners == NULL && x.layout.points == NULL && x.layout.n == 0);

@@ -100,7 +100,7 @@ static void nginx_copies(void)
             n[i] = (plc_compat_node){"x", 1, addr[i], strlen(addr[i]),
                                      1 + (uint32_t)(check_rand(&st) % 6), 0};
         }
-        plc_compat_config c = {PLC_COMPAT_NGINX, PLC_CD_CONSISTENT, 0, 0, {0, 0}, count, n, NULL, 0};
+        plc_compat_config c = {PLC_COMPAT_NGINX, PLC_CD_CONSISTENT, 0, 0, {0, 0}, count, n, NULL, 0, {0}};
         plc_compat_layout l;
         CHECK_EQ(plc_compat_layout_build(&c, &l), 0);
         uint32_t *p, *o;
@@ -141,7 +141,7 @@ static void sizes_exact(void)
                 n[i] = (plc_compat_node){names[i], strlen(names[i]), addr[i], strlen(addr[i]),
                                          1 + (uint32_t)(check_rand(&st) % wmax), 0};
             }
-            plc_compat_config c = {modes[m][0], modes[m][1], 0, 0, {0, 0}, count, n, NULL, 0};
+            plc_compat_config c = {modes[m][0], modes[m][1], 0, 0, {0, 0}, count, n, NULL, 0, {0}};
             plc_compat_layout l;
             uint64_t size = 0;
             int rs = plc_compat_layout_size(&c, &size), rb = plc_compat_layout_build(&c, &l);

@@ -34,6 +34,8 @@ enum {
     PLC_COMPAT_HAPROXY,
     PLC_COMPAT_REDIS,
     PLC_COMPAT_KAFKA,
+    PLC_COMPAT_GROUPCACHE,
+    PLC_COMPAT_UHASHRING,
     PLC_COMPAT_COUNT_
 };
 
@@ -49,6 +51,9 @@ enum {
 };
 
 enum { PLC_CL_RING = 1, PLC_CL_TABLE = 2 };
+
+/* The most numeric settings a program takes (its ops' params). */
+#define PLC_COMPAT_MAX_PARAMS 4u
 
 /* The programs' limits (placer.h states them; the programs' ops carry
  * them, compat_program.h). */
@@ -78,6 +83,10 @@ typedef struct plc_compat_config {
                                  * for redis-cli --cluster create's even split */
     uint64_t max_points; /* the most points or slots the layout may ask room for
                           * (PLACER_ETOOMANY past it); 0: PLACER_MAX_COMPAT_POINTS */
+    /* The program's own numeric settings, in the order its ops list them
+     * (compat_program.h, plc_compat_param: groupcache's "replicas"); 0: the
+     * setting's default. */
+    uint32_t params[PLC_COMPAT_MAX_PARAMS];
 } plc_compat_config;
 
 typedef struct plc_compat_layout {
@@ -88,6 +97,9 @@ typedef struct plc_compat_layout {
     uint32_t *points;  /* RING: ascending; NULL for TABLE */
     uint32_t *owners;  /* node index of each point / slot */
     uint32_t *hash_ids; /* haproxy: the server id of each node; else NULL */
+    uint32_t params[PLC_COMPAT_MAX_PARAMS]; /* the config's, defaults resolved */
+    void *extra; /* the program's own data beside its points (uhashring's default
+                  * ring: each point's other 96 bits), freed with the layout */
 } plc_compat_layout;
 
 /* Resolve defaults, check the config against the program's rules and build

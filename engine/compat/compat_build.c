@@ -60,6 +60,22 @@ static int resolve(const plc_compat_config *c, plc_compat_layout *l)
         l->hash_tag[0] = p->tag[0];
         l->hash_tag[1] = p->tag[1];
     }
+    /* its numeric settings: 0 is the default, anything else in range */
+    if (p->nparams > PLC_COMPAT_MAX_PARAMS)
+        return PLACER_EINVAL;
+    for (size_t i = 0; i < PLC_COMPAT_MAX_PARAMS; i++) {
+        uint32_t v = c->params[i];
+        if (i >= p->nparams) {
+            if (v)
+                return PLACER_EINVAL;
+            continue;
+        }
+        if (!v)
+            v = p->params[i].dflt;
+        if (v < p->params[i].min || v > p->params[i].max)
+            return PLACER_EINVAL;
+        l->params[i] = v;
+    }
     l->distribution = d->id;
     l->key_hash = h;
     return 0;
@@ -130,5 +146,6 @@ void plc_compat_layout_free(plc_compat_layout *l)
     plc_free(l->points);
     plc_free(l->owners);
     plc_free(l->hash_ids);
+    plc_free(l->extra);
     memset(l, 0, sizeof *l);
 }

@@ -1,6 +1,7 @@
 /*
  * compat_codec.c -- a PLACER_EMULATED snapshot as format v2 sections
- * (docs/FORMAT.md): 11 the mode, 12 the ring's points, 13 the owners of
+ * (docs/FORMAT.md): 11 the mode (with the program's numeric settings,
+ * as many as its ops list), 12 the ring's points, 13 the owners of
  * the points or table slots, 14 haproxy's server ids. The decoder checks
  * each field, then rebuilds the program's layout from the nodes and the
  * mode -- by the builder's own code -- and accepts the sections only if
@@ -14,16 +15,24 @@
 #include "strategy_ops.h"
 
 enum { F_PROGRAM, F_DISTRIBUTION, F_AVALANCHE, F_TAG_OPEN, F_TAG_CLOSE, F_KIND };
-/* The key rule's fields after them, when the snapshot has one (a file
- * without them has none: it decodes as before they existed). */
-enum { F_RULE = PLC_COMPAT_FIELDS, F_RULE_FLAGS, F_RULE_LEN, F_RULE_DEPTH, F_RULE_NAME_LEN,
-       F_RULE_NAME };
+/* Then the program's numeric settings (its ops' params, one field each:
+ * none for a program without any), then the key rule's fields, when the
+ * snapshot has one (a file without them has none: it decodes as before
+ * they existed); offsets from the rule's first field. */
+enum { F_RULE, F_RULE_FLAGS, F_RULE_LEN, F_RULE_DEPTH, F_RULE_NAME_LEN, F_RULE_NAME };
+
+/* The first field past the settings of program `program` (0 when unknown). */
+static uint32_t rule_base(uint32_t program)
+{
+    const plc_compat_program *p = plc_compat_program_get((int)program);
+    return PLC_COMPAT_FIELDS + (p && p->nparams <= PLC_COMPAT_MAX_PARAMS ? (uint32_t)p->nparams : 0);
+}
 
 /* Section 11's field count for a rule of kind `kind` and a name of
- * name_len bytes (4 a field, zero-padded). */
-static uint64_t compat_fields(uint32_t kind, uint64_t name_len)
+ * name_len bytes (4 a field, zero-padded), after `base` fields. */
+static uint64_t compat_fields(uint32_t base, uint32_t kind, uint64_t name_len)
 {
-    return kind ? PLC_COMPAT_FIELDS + PLC_KEY_RULE_FIELDS + (name_len + 3) / 4 : PLC_COMPAT_FIELDS;
+    return kind ? base + PLC_KEY_RULE_FIELDS + (name_len + 3) / 4 : base;
 }
 
 uint32_t plc_compat_encode_sections(const placer_snapshot *s, plc_fmt_section *out)
@@ -31,7 +40,8 @@ uint32_t plc_compat_encode_sections(const placer_snapshot *s, plc_fmt_section *o
     const plc_compat_layout *l = &s->compat->layout;
     uint32_t k = 0;
     const plc_key_rule *r = &s->compat->rule;
-    out[k++] = (plc_fmt_section){PLC_SEC_COMPAT, 0, compat_fields(r->kind, r->name_len)};
+    out[k++] = (plc_fmt_section){PLC_SEC_COMPAT, 0,
+                                 compat_fields(rule_base((uint32_t)l->program), r->kind, r->name_len)};
     if (l->kind == PLC_CL_RING)
         out[k++] = (plc_fmt_section){PLC_SEC_COMPAT_POINTS, 0, l->n};
     out[k++] = (plc_fmt_section){PLC_SEC_COMPAT_OWNERS, 0, l->n};
@@ -51,9 +61,13 @@ void plc_compat_encode_section(const placer_snapshot *s, const plc_fmt_section *
                                          (unsigned char)l->hash_tag[1], (uint32_t)l->kind};
         for (uint32_t i = 0; i < PLC_COMPAT_FIELDS; i++)
             plc_wr32(p + 4 * i, f[i]);
+        uint32_t base = rule_base((uint32_t)l->program);
+        for (uint32_t i = PLC_COMPAT_FIELDS; i < base; i++)
+            plc_wr32(p + 4 * i, l->params[i - PLC_COMPAT_FIELDS]);
         const plc_key_rule *r = &s->compat->rule;
         if (!r->kind)
             break;
+        p += 4 * (size_t)base;
         uint32_t g[PLC_KEY_RULE_FIELDS] = {r->kind, r->flags, r->len, r->depth, r->name_len};
         for (uint32_t i = 0; i < PLC_KEY_RULE_FIELDS; i++)
             plc_wr32(p + 4 * (F_RULE + i), g[i]);
@@ -98,24 +112,28 @@ static int read_rule(plc_dec *d, plc_key_rule *r)
 {
     const plc_sec *cfg = &d->s[PLC_SEC_COMPAT];
     memset(r, 0, sizeof *r);
-    if (cfg->count == PLC_COMPAT_FIELDS)
+    if (cfg->count < PLC_COMPAT_FIELDS)
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: %llu fields, expected at least %u",
+                            (unsigned long long)cfg->count, PLC_COMPAT_FIELDS);
+    uint32_t base = rule_base(plc_rd32(cfg->p + 4 * F_PROGRAM));
+    if (cfg->count == base)
         return 0;
-    if (cfg->count < PLC_COMPAT_FIELDS + PLC_KEY_RULE_FIELDS)
+    if (cfg->count < base + PLC_KEY_RULE_FIELDS)
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: %llu fields, expected %u or at least %u",
-                            (unsigned long long)cfg->count, PLC_COMPAT_FIELDS,
-                            PLC_COMPAT_FIELDS + PLC_KEY_RULE_FIELDS);
-    r->kind = plc_rd32(cfg->p + 4 * F_RULE);
-    r->flags = plc_rd32(cfg->p + 4 * F_RULE_FLAGS);
-    r->len = plc_rd32(cfg->p + 4 * F_RULE_LEN);
-    r->depth = plc_rd32(cfg->p + 4 * F_RULE_DEPTH);
-    uint32_t name_len = plc_rd32(cfg->p + 4 * F_RULE_NAME_LEN);
-    if (!r->kind || cfg->count != compat_fields(r->kind, name_len))
+                            (unsigned long long)cfg->count, base, base + PLC_KEY_RULE_FIELDS);
+    const unsigned char *q = cfg->p + 4 * (size_t)base;
+    r->kind = plc_rd32(q + 4 * F_RULE);
+    r->flags = plc_rd32(q + 4 * F_RULE_FLAGS);
+    r->len = plc_rd32(q + 4 * F_RULE_LEN);
+    r->depth = plc_rd32(q + 4 * F_RULE_DEPTH);
+    uint32_t name_len = plc_rd32(q + 4 * F_RULE_NAME_LEN);
+    if (!r->kind || cfg->count != compat_fields(base, r->kind, name_len))
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: key rule %u with a name of %u bytes in "
                             "%llu fields", r->kind, name_len, (unsigned long long)cfg->count);
     if (name_len > PLC_KEY_RULE_NAME_MAX)
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: key rule name of %u bytes (at most %u)",
                             name_len, PLC_KEY_RULE_NAME_MAX);
-    const unsigned char *name = cfg->p + 4 * F_RULE_NAME;
+    const unsigned char *name = q + 4 * F_RULE_NAME;
     for (size_t i = name_len; i < 4 * (((size_t)name_len + 3) / 4); i++)
         if (name[i])
             return plc_dec_fail(d, PLACER_ECORRUPT, "compat: key rule name's padding is not zero");
@@ -166,6 +184,12 @@ int plc_compat_decode_check(plc_dec *d, const placer_builder *b)
                       (rule.kind == PLC_KR_SOURCE) != source_hash))
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: key rule %u with %s, key hash %u",
                             rule.kind, placer_compat_name((int)program), d->key_hash);
+    for (size_t i = 0; i < p->nparams; i++) {
+        uint32_t v = plc_rd32(cfg->p + 4 * (PLC_COMPAT_FIELDS + i));
+        if (v < p->params[i].min || v > p->params[i].max)
+            return plc_dec_fail(d, PLACER_ECORRUPT, "compat: %s %u (%s's are %u .. %u)",
+                                p->params[i].name, v, p->name, p->params[i].min, p->params[i].max);
+    }
     if (d->flags & PLC_FMT_FLAG_TRANSITION)
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: a target placement (the programs have "
                                                 "no transitions)");
@@ -247,6 +271,10 @@ int plc_compat_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, place
     b->compat_avalanche = (int)plc_rd32(f + 4 * F_AVALANCHE);
     b->compat_tag[0] = (char)plc_rd32(f + 4 * F_TAG_OPEN);
     b->compat_tag[1] = (char)plc_rd32(f + 4 * F_TAG_CLOSE);
+    const plc_compat_program *p = plc_compat_program_get(b->compat);
+    memset(b->compat_params, 0, sizeof b->compat_params);
+    for (size_t i = 0; p && i < p->nparams && i < PLC_COMPAT_MAX_PARAMS; i++)
+        b->compat_params[i] = plc_rd32(f + 4 * (PLC_COMPAT_FIELDS + i)); /* checked */
     int rerr = read_rule(d, &b->key_rule); /* checked by plc_compat_decode_check */
     if (rerr)
         return rerr;

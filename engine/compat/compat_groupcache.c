@@ -18,6 +18,7 @@
 #include "alloc.h"
 #include "compat_groupcache.h"
 #include "compat_layout_kit.h"
+#include "compat_program.h"
 #include "kernels.h"
 #include "placer.h"
 
@@ -76,3 +77,63 @@ void plc_compat_groupcache_lookup_batch(const plc_compat_layout *l, const void *
             out[at + i] = l->owners[plc_compat_slot(l, h[i])];
     }
 }
+
+/* ---- groupcache's ops (compat_program.h) ---- */
+
+static const plc_compat_param groupcache_params[] = {
+    /* consistenthash.New(replicas, nil); groupcache's HTTPPool passes 50 */
+    {"replicas", 1, PLC_GROUPCACHE_MAX_REPLICAS, 50},
+};
+
+static int groupcache_size(const plc_compat_config *c, const plc_compat_layout *l, uint64_t *n)
+{
+    for (uint32_t i = 0; i < c->nnodes; i++)
+        if (c->nodes[i].weight != 1)
+            return PLACER_EINVAL; /* Map.Add takes no weights */
+    *n = (uint64_t)c->nnodes * l->params[0];
+    return 0;
+}
+
+static int groupcache_build(const plc_compat_config *c, plc_compat_layout *l, uint64_t max_points)
+{
+    uint64_t n;
+    int rc = groupcache_size(c, l, &n);
+    if (rc)
+        return rc;
+    if (n > max_points)
+        return PLACER_ETOOMANY;
+    plc_compat_points a;
+    if ((rc = plc_compat_ring_room(l, &a, n)) != 0)
+        return rc;
+    /* the ring comes sorted, equal points given to their last writer */
+    return plc_compat_ring_finish(l, &a, plc_compat_groupcache_ring(c, l->params[0], &a), NULL);
+}
+
+static uint32_t groupcache_key_hash(const plc_compat_layout *l, const unsigned char *k, size_t len)
+{
+    (void)l;
+    return plc_compat_groupcache_key_hash(k, len);
+}
+
+static const plc_compat_distribution groupcache_distributions[] = {
+    {"consistent", PLC_CD_CONSISTENT, PLC_CL_RING, PLC_CH_CRC32A, 0},
+};
+
+static const plc_compat_hash_entry groupcache_hashes[] = {{"crc32", PLC_CH_CRC32A}};
+
+const plc_compat_program plc_compat_groupcache = {
+    .id = PLC_COMPAT_GROUPCACHE,
+    .name = "groupcache",
+    .title = "groupcache",
+    .distributions = groupcache_distributions,
+    .ndistributions = 1,
+    .hashes = groupcache_hashes,
+    .nhashes = 1,
+    .max_weight = 0,
+    .fields = PLC_CF_ADDRESS,
+    .params = groupcache_params,
+    .nparams = sizeof groupcache_params / sizeof groupcache_params[0],
+    .size = groupcache_size,
+    .build = groupcache_build,
+    .key_hash = groupcache_key_hash,
+};

@@ -11,6 +11,7 @@
 #include "alloc.h"
 #include "kernels.h"
 #include "md5x8.h"
+#include "compat_program.h"
 #include "placer.h"
 
 /* The SIMD byte-hash kernel's id for a key hash, 0 where it has none. */
@@ -144,6 +145,9 @@ void plc_compat_index_free(plc_compat_index *x)
 uint32_t plc_compat_index_lookup(const plc_compat_index *x, const void *key, size_t len)
 {
     const plc_compat_layout *l = &x->layout;
+    const plc_compat_program *p = plc_compat_program_get(l->program);
+    if (p && p->lookup)
+        return p->lookup(l, key, len);
     uint32_t h = plc_compat_key_hash(l, key, len);
     if (l->kind == PLC_CL_TABLE)
         return l->owners[h % l->n];
@@ -333,6 +337,11 @@ void plc_compat_index_lookup_batch(const plc_compat_index *x, const void *const 
                                    const size_t *lens, size_t n, uint32_t *owners)
 {
     const plc_compat_layout *l = &x->layout;
+    const plc_compat_program *p = plc_compat_program_get(l->program);
+    if (p && p->lookup_batch) {
+        p->lookup_batch(l, keys, lens, n, owners);
+        return;
+    }
     uint32_t h[64];
     uint64_t q[64];
     for (size_t at = 0; at < n; at += 64) {

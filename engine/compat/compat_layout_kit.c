@@ -132,3 +132,20 @@ int plc_compat_ring_finish(plc_compat_layout *l, plc_compat_points *a, int rc,
     a->v = NULL;
     return rc;
 }
+
+/* The plain search of a layout (compat.h): the reference the vectorised
+ * paths and the differential fuzzer are held to. */
+uint32_t plc_compat_slot(const plc_compat_layout *l, uint32_t hash)
+{
+    if (l->kind == PLC_CL_TABLE)
+        return hash % l->n;
+    uint32_t lo = 0, hi = l->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        if (l->points[mid] < hash)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo == l->n ? 0 : lo;
+}

@@ -76,6 +76,17 @@ enum {
     PLC_CF_MOVES = 1u << 8,         /* nodes may join or drain (with a slot map) */
 };
 
+/* A numeric setting the program takes beyond the fields above (a
+ * membership file's top-level field of that name, placer_builder_set_
+ * compat_param's): its name, its range and the value the program itself
+ * uses when none is given. The program's build reads it from
+ * config->params[i] (i: its place in the program's list), defaults
+ * resolved; the codec carries it in section 11. */
+typedef struct plc_compat_param {
+    const char *name;
+    uint32_t min, max, dflt;
+} plc_compat_param;
+
 typedef struct plc_compat_program {
     int id;           /* PLC_COMPAT_* (== PLACER_COMPAT_*) */
     const char *name; /* "compat": NAME; placer_compat_name */
@@ -123,6 +134,19 @@ typedef struct plc_compat_program {
      * The plain reference the batch index is held to. */
     uint32_t (*key_hash)(const plc_compat_layout *l, const unsigned char *key, size_t len);
 
+    /* Optional: a key's owner (and count keys' owners) where the search of
+     * the 32-bit points for key_hash's value is not the whole answer
+     * (uhashring's 128-bit points: l->extra decides the ties); NULL: the
+     * index's search of key_hash. The plain form is the reference the
+     * batch is held to. keys[i] may be NULL only when lens[i] is 0. */
+    uint32_t (*lookup)(const plc_compat_layout *l, const void *key, size_t len);
+    void (*lookup_batch)(const plc_compat_layout *l, const void *const *keys, const size_t *lens,
+                         size_t count, uint32_t *out);
+
+    /* Its numeric settings (at most PLC_COMPAT_MAX_PARAMS); nparams. */
+    const plc_compat_param *params;
+    size_t nparams;
+
     /* Optional hooks (NULL: none). The CLI's importer of the program's
      * own configuration ("placer import-NAME"). */
     const char *importer;
@@ -166,6 +190,9 @@ const plc_compat_program *plc_compat_program_of_key_hash(int key_hash,
 const plc_compat_distribution *plc_compat_program_distribution(const plc_compat_program *p,
                                                                int id);
 int plc_compat_program_hash_id(const plc_compat_program *p, const char *name);
+/* The place of a numeric setting in the program's list, -1 when it has
+ * no such setting. */
+int plc_compat_program_param(const plc_compat_program *p, const char *name);
 const char *plc_compat_program_hash_name(const plc_compat_program *p, int id);
 
 #endif

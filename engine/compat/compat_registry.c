@@ -16,6 +16,8 @@ _Static_assert(PLC_COMPAT_NGINX == PLACER_COMPAT_NGINX, "nginx's id");
 _Static_assert(PLC_COMPAT_HAPROXY == PLACER_COMPAT_HAPROXY, "haproxy's id");
 _Static_assert(PLC_COMPAT_REDIS == PLACER_COMPAT_REDIS, "Redis' id");
 _Static_assert(PLC_COMPAT_KAFKA == PLACER_COMPAT_KAFKA, "Kafka's id");
+_Static_assert(PLC_COMPAT_GROUPCACHE == PLACER_COMPAT_GROUPCACHE, "groupcache's id");
+_Static_assert(PLC_COMPAT_UHASHRING == PLACER_COMPAT_UHASHRING, "uhashring's id");
 _Static_assert(PLC_COMPAT_NONE == PLACER_COMPAT_NONE, "no program");
 
 /* The programs, one line each, in id order. */
@@ -25,7 +27,9 @@ _Static_assert(PLC_COMPAT_NONE == PLACER_COMPAT_NONE, "no program");
     X(nginx)                                                                                     \
     X(haproxy)                                                                                   \
     X(redis)                                                                                     \
-    X(kafka)
+    X(kafka)                                                                                     \
+    X(groupcache)                                                                                \
+    X(uhashring)
 
 #define DECLARE(name) extern const plc_compat_program plc_compat_##name;
 #define ENTRY(name) &plc_compat_##name,
@@ -113,4 +117,12 @@ const char *plc_compat_program_hash_name(const plc_compat_program *p, int id)
         if (p->hashes[i].id == id)
             return p->hashes[i].name;
     return NULL;
+}
+
+int plc_compat_program_param(const plc_compat_program *p, const char *name)
+{
+    for (size_t i = 0; p && name && i < p->nparams; i++)
+        if (!strcmp(p->params[i].name, name))
+            return (int)i;
+    return -1;
 }

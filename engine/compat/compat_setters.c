@@ -35,6 +35,7 @@ int placer_builder_set_compat(placer_builder *b, int program, const placer_compa
     if (program == PLACER_COMPAT_NONE) {
         b->compat = b->compat_dist = b->compat_hash = b->compat_avalanche = 0;
         b->compat_tag[0] = b->compat_tag[1] = '\0';
+        memset(b->compat_params, 0, sizeof b->compat_params);
         memset(&b->key_rule, 0, sizeof b->key_rule);
         return 0;
     }
@@ -66,6 +67,8 @@ int placer_builder_set_compat(placer_builder *b, int program, const placer_compa
     if (opt->hash_tag && (strlen(opt->hash_tag) != 2))
         return plc_builder_refuse(b, "hash_tag \"%s\": exactly two characters, such as \"{}\"",
                                   opt->hash_tag);
+    if (program != b->compat)
+        memset(b->compat_params, 0, sizeof b->compat_params);
     b->compat = program;
     b->compat_dist = opt->distribution ? plc_compat_distribution_id(opt->distribution) : 0;
     b->compat_hash = opt->key_hash ? plc_compat_hash_id(program, opt->key_hash) : 0;
@@ -81,6 +84,49 @@ int placer_builder_set_compat(placer_builder *b, int program, const placer_compa
     b->compat_tag[1] = opt->hash_tag ? opt->hash_tag[1] : '\0';
     if (!(p->fields & PLC_CF_KEY_RULE)) /* only haproxy's balance has a key rule */
         memset(&b->key_rule, 0, sizeof b->key_rule);
+    return 0;
+}
+
+_Static_assert(sizeof(((placer_builder *)0)->compat_params) ==
+                   PLC_COMPAT_MAX_PARAMS * sizeof(uint32_t), "the builder holds every setting");
+
+int placer_compat_param_range(int program, const char *name, uint32_t *min, uint32_t *max,
+                              uint32_t *dflt)
+{
+    const plc_compat_program *p = plc_compat_program_get(program);
+    int i = plc_compat_program_param(p, name);
+    if (i < 0)
+        return PLACER_EINVAL;
+    if (min)
+        *min = p->params[i].min;
+    if (max)
+        *max = p->params[i].max;
+    if (dflt)
+        *dflt = p->params[i].dflt;
+    return 0;
+}
+
+const char *placer_compat_param_name(int program, uint32_t i)
+{
+    const plc_compat_program *p = plc_compat_program_get(program);
+    return p && i < p->nparams ? p->params[i].name : NULL;
+}
+
+int placer_builder_set_compat_param(placer_builder *b, const char *name, uint32_t value)
+{
+    PLC_VALIDATE_OR_RET(b && name, PLACER_ENULL);
+    b->why = NULL;
+    const plc_compat_program *p = plc_compat_program_get(b->compat);
+    if (!p)
+        return plc_builder_refuse(b, "\"%s\" without a compatibility mode", name);
+    int i = plc_compat_program_param(p, name);
+    if (i < 0)
+        return plc_builder_refuse(b, "%s has no setting \"%s\"", p->name, name);
+    const plc_compat_param *q = &p->params[i];
+    if (value < q->min || value > q->max)
+        return plc_builder_refuse(b, "%s %u: %s's are %u .. %u", name, value, p->name, q->min,
+                                  q->max);
+    b->compat_params[i] = value;
     return 0;
 }
 

@@ -50,6 +50,18 @@ const char *placer_snapshot_compat_key_hash(const placer_snapshot *s)
     return plc_compat_hash_name(s->compat->layout.program, s->compat->layout.key_hash);
 }
 
+int placer_snapshot_compat_param(const placer_snapshot *s, const char *name, uint32_t *value)
+{
+    if (!s || !name || !value)
+        return PLACER_ENULL;
+    const plc_compat_program *p = s->compat ? plc_compat_program_get(s->compat->layout.program) : NULL;
+    int i = plc_compat_program_param(p, name);
+    if (i < 0)
+        return PLACER_EINVAL;
+    *value = s->compat->layout.params[i];
+    return 0;
+}
+
 /* Key hash ids 16 and up: one name per function, whichever program uses it
  * (the program's own spelling is placer_snapshot_compat_key_hash's). */
 const char *plc_compat_key_hash_label(int key_hash)
@@ -81,7 +93,7 @@ int plc_redis_attach(placer_snapshot *s)
     plc_compat_index *x = plc_malloc(sizeof *x);
     if (!x)
         return PLACER_ENOMEM;
-    plc_compat_config c = {PLC_COMPAT_REDIS, 0, 0, 0, {0, 0}, s->nnodes, NULL, NULL, 0};
+    plc_compat_config c = {PLC_COMPAT_REDIS, 0, 0, 0, {0, 0}, s->nnodes, NULL, NULL, 0, {0}};
     int rc = plc_compat_index_hash_only(x, &c);
     if (rc) {
         plc_free(x);

@@ -5,6 +5,8 @@
  * the decoder (compat_codec.c). Below the strategy module
  * (strategy_compat.c), which it does not call.
  */
+#include <string.h>
+
 #include "alloc.h"
 #include "compat_index.h"
 #include "compat_snapshot.h"
@@ -23,7 +25,8 @@ static int config_of(const placer_builder *b, plc_compat_config *c, plc_compat_n
     }
     *c = (plc_compat_config){b->compat, b->compat_dist, b->compat_hash, b->compat_avalanche,
                              {b->compat_tag[0], b->compat_tag[1]}, b->nnodes, v, NULL,
-                             b->compat_max_points};
+                             b->compat_max_points, {0}};
+    memcpy(c->params, b->compat_params, sizeof c->params);
     *nodes = v;
     return 0;
 }

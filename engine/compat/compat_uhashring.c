@@ -26,6 +26,7 @@
 
 #include "alloc.h"
 #include "compat_layout_kit.h"
+#include "compat_program.h"
 #include "compat_uhashring.h"
 #include "kernels.h"
 #include "md5x8.h"
@@ -268,3 +269,130 @@ void plc_compat_uhashring_lookup_batch(const plc_compat_layout *l, const unsigne
         }
     }
 }
+
+/* ---- uhashring's ops (compat_program.h) ---- */
+
+static const plc_compat_param uhashring_params[] = {
+    /* HashRing(vnodes=...): 0 is its default, 160 (ketama: 40) */
+    {"vnodes", 0, PLC_UHASHRING_MAX_VNODES, 0},
+    /* HashRing(replicas=...), read by the ketama ring only */
+    {"replicas", 1, PLC_UHASHRING_KETAMA_REPLICAS, PLC_UHASHRING_KETAMA_REPLICAS},
+};
+
+static void params_of(const plc_compat_layout *l, plc_uhashring_params *p)
+{
+    *p = (plc_uhashring_params){l->distribution == PLC_CD_KETAMA, l->params[0], l->params[1], NULL};
+}
+
+static int uhashring_size(const plc_compat_config *c, const plc_compat_layout *l, uint64_t *n)
+{
+    plc_uhashring_params p;
+    params_of(l, &p);
+    return plc_compat_uhashring_size(c, &p, n);
+}
+
+/* The ring made and sorted by plc_compat_uhashring_ring, copied as it is
+ * (the default ring's order is by all 128 bits: not re-sorted). */
+static int uhashring_build(const plc_compat_config *c, plc_compat_layout *l, uint64_t max_points)
+{
+    plc_uhashring_params p;
+    params_of(l, &p);
+    uint64_t n;
+    int rc = plc_compat_uhashring_size(c, &p, &n);
+    if (rc)
+        return rc;
+    if (n > max_points)
+        return PLACER_ETOOMANY;
+    if (n == 0)
+        return PLACER_EINVAL; /* every ketama share rounded to no point */
+    plc_compat_points a;
+    if ((rc = plc_compat_ring_room(l, &a, n)) != 0)
+        return rc;
+    if (!p.ketama && !(l->extra = plc_malloc((size_t)n * PLC_UHASHRING_REST)))
+        rc = PLACER_ENOMEM;
+    if (!rc)
+        rc = plc_compat_uhashring_ring(c, &p, &a, l->extra);
+    if (!rc) {
+        l->n = a.n;
+        l->points = plc_malloc(sizeof *l->points * a.n);
+        l->owners = plc_malloc(sizeof *l->owners * a.n);
+        if (!l->points || !l->owners)
+            rc = PLACER_ENOMEM;
+    }
+    for (uint32_t j = 0; !rc && j < a.n; j++) {
+        l->points[j] = (uint32_t)a.v[j].token;
+        l->owners[j] = a.v[j].owner;
+    }
+    plc_free(a.v);
+    return rc;
+}
+
+/* What the points are searched with (the key's position, which
+ * placer_lookup_hash and the replica, handoff and diff calls take back):
+ * the ketama word + 1 (bisect's "strictly above"); for the default ring
+ * the digest's top 32 bits, or those + 1 when the key's 128 bits are at
+ * or past every point sharing them (so the search passes them, as
+ * bisect does; 2^32 - 1 + 1 wraps to the first point, as bisect wraps).
+ * Exact but when two points share their top 32 bits and the key's 96
+ * other bits fall between theirs (about n^2 / 2^65 pairs, each hit by
+ * one key in 2^32): a position cannot say "between", so there the hash
+ * calls answer the later point's owner; placer_lookup and its batch
+ * (uhashring_lookup) always answer exactly. */
+static uint32_t uhashring_key_hash(const plc_compat_layout *l, const unsigned char *k, size_t len)
+{
+    if (l->distribution == PLC_CD_KETAMA)
+        return plc_compat_uhashring_ketama_key(k, len);
+    unsigned char d[16];
+    plc_compat_uhashring_meta_key(k, len, d);
+    uint32_t top = plc_compat_uhashring_top(d);
+    if (!l->n || !l->extra) /* resolved only: no points to pass */
+        return top;
+    uint32_t s = plc_compat_slot(l, top);
+    if (l->points[s] != top)
+        return top;
+    uint32_t t = plc_compat_uhashring_meta_slot(l->points, l->extra, l->n, s, d);
+    return l->points[t] == top && t >= s ? top : top + 1u;
+}
+
+static uint32_t uhashring_lookup(const plc_compat_layout *l, const void *key, size_t len)
+{
+    if (l->distribution == PLC_CD_KETAMA)
+        return l->owners[plc_compat_slot(l, plc_compat_uhashring_ketama_key(key, len))];
+    unsigned char d[16];
+    plc_compat_uhashring_meta_key(key, len, d);
+    uint32_t s = plc_compat_slot(l, plc_compat_uhashring_top(d));
+    return l->owners[plc_compat_uhashring_meta_slot(l->points, l->extra, l->n, s, d)];
+}
+
+static void uhashring_lookup_batch(const plc_compat_layout *l, const void *const *keys,
+                                   const size_t *lens, size_t count, uint32_t *out)
+{
+    plc_compat_uhashring_lookup_batch(l, l->distribution == PLC_CD_KETAMA ? NULL : l->extra, keys,
+                                      lens, count, out);
+}
+
+static const plc_compat_distribution uhashring_distributions[] = {
+    /* HashRing's default ring (ring_meta.py), and hash_fn="ketama" */
+    {"consistent", PLC_CD_CONSISTENT, PLC_CL_RING, PLC_CH_MD5, 0},
+    {"ketama", PLC_CD_KETAMA, PLC_CL_RING, PLC_CH_MD5, 0},
+};
+
+static const plc_compat_hash_entry uhashring_hashes[] = {{"md5", PLC_CH_MD5}};
+
+const plc_compat_program plc_compat_uhashring = {
+    .id = PLC_COMPAT_UHASHRING,
+    .name = "uhashring",
+    .title = "uhashring",
+    .distributions = uhashring_distributions,
+    .ndistributions = sizeof uhashring_distributions / sizeof uhashring_distributions[0],
+    .hashes = uhashring_hashes,
+    .nhashes = 1,
+    .max_weight = PLC_UHASHRING_MAX_WEIGHT,
+    .params = uhashring_params,
+    .nparams = sizeof uhashring_params / sizeof uhashring_params[0],
+    .size = uhashring_size,
+    .build = uhashring_build,
+    .key_hash = uhashring_key_hash,
+    .lookup = uhashring_lookup,
+    .lookup_batch = uhashring_lookup_batch,
+};

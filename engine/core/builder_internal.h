@@ -79,6 +79,7 @@ struct placer_builder {
      * default), haproxy's avalanche, twemproxy's hash tag (NULs: none). */
     int compat, compat_dist, compat_hash, compat_avalanche;
     char compat_tag[2];
+    uint32_t compat_params[4]; /* the program's numeric settings (PLC_COMPAT_MAX_PARAMS); 0: default */
     uint64_t compat_max_points; /* plc_compat_config.max_points (the decoder's bound); 0: none */
     int rebased;          /* the last build re-based (placer_builder_rebased) */
     int unbounded;        /* test hook: no walk bound, so tests make old builds' files */
