@@ -23,7 +23,11 @@ Then it checks, offline with `placer lookup --raw --replicas 3`:
     bad file ever logged, no worker crashed;
   * a snapshot with a node no server matches fails `nginx -t` with its name;
   * the check can fail: the same log read against the wrong epochs finds
-    misplaced requests.
+    misplaced requests;
+  * moving from nginx's own balancer moves no key: nginx with `hash
+    $request_uri consistent` and nginx with the module on the snapshot
+    `placer import-nginx` made of that upstream answer 1,000 keys from the
+    same backends (and a module on another snapshot does not).
 
 Usage: nginx_placer.py PLACER MODULE.so. Exit 0 on success, 1 on a failed
 check, 77 (skipped) when nginx is not installed. Every process is stopped by
@@ -189,6 +193,76 @@ http {{
   }}
 }}
 """
+
+
+CHASH_CONF = """
+load_module {module};
+daemon off; master_process on; worker_processes 1;
+error_log {tmp}/chash.err notice; pid {tmp}/chash.pid;
+events {{ worker_connections 256; }}
+http {{
+  access_log off;
+  client_body_temp_path {tmp}/c_body; proxy_temp_path {tmp}/c_proxy;
+  fastcgi_temp_path {tmp}/c_fcgi; uwsgi_temp_path {tmp}/c_uwsgi; scgi_temp_path {tmp}/c_scgi;
+  include {tmp}/chash_upstream.conf;
+  upstream placer {{
+    placer_hash $request_uri snapshot={snap};
+{servers}
+  }}
+  server {{ listen 127.0.0.1:{chash_port}; location / {{ proxy_pass http://chash; }} }}
+  server {{ listen 127.0.0.1:{placer_port}; location / {{ proxy_pass http://placer; }} }}
+}}
+"""
+
+
+def answers(port, keys):
+    conn, out = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT), {}
+    for k in keys:
+        conn.request("GET", k)
+        r = conn.getresponse()
+        out[k] = (r.status, r.read().decode().strip())
+    conn.close()
+    return out
+
+
+def same_as_chash(placer, module, tmp, addrs, procs, other_snap):
+    """nginx's hash consistent vs the module on `placer import-nginx`'s snapshot."""
+    servers = "".join("    server %s;\n" % a for a in addrs.values())
+    with open(os.path.join(tmp, "chash_upstream.conf"), "w") as f:
+        f.write("upstream chash {\n    hash $request_uri consistent;\n%s}\n" % servers)
+    with open(os.path.join(tmp, "import.conf"), "w") as f:
+        f.write("events {}\nhttp {\n  include %s/chash_upstream.conf;\n}\n" % tmp)
+    snap = os.path.join(tmp, "imported.snap")
+    r = run([placer, "import-nginx", os.path.join(tmp, "import.conf"), "--upstream", "chash",
+             "-o", snap, "--epoch", "1"])
+    if r.returncode != 0:
+        raise SystemExit("placer import-nginx: " + r.stderr)
+    keys = ["/k/chash-%d" % i for i in range(1000)]
+    got = {}
+    for name, path in (("imported", snap), ("other", other_snap)):
+        cport, pport = free_ports(2)
+        conf = os.path.join(tmp, "chash.conf")
+        with open(conf, "w") as f:
+            f.write(CHASH_CONF.format(module=module, tmp=tmp, snap=path, servers=servers, chash_port=cport,
+                                      placer_port=pport))
+        proc = subprocess.Popen([NGINX, "-p", tmp, "-c", conf, "-e", tmp + "/chash.err"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        procs.append(proc)
+        wait_port(cport, proc)
+        wait_port(pport, proc)
+        got[name] = (answers(cport, keys), answers(pport, keys))
+        proc.send_signal(signal.SIGQUIT)
+        proc.wait(WAIT)
+    chash, mod = got["imported"]
+    check(all(v[0] == 200 for v in list(chash.values()) + list(mod.values())),
+          "every request of the comparison answered 200")
+    differ = [k for k in keys if chash[k] != mod[k]]
+    check(not differ, "the module on the imported snapshot answers as hash consistent "
+          "(%d of %d differ, e.g. %s)" % (len(differ), len(keys), differ[:3]))
+    chash, mod = got["other"]
+    differ = [k for k in keys if chash[k] != mod[k]]
+    check(len(differ) > len(keys) // 10,
+          "the comparison can fail: another snapshot differs on %d keys" % len(differ))
 
 
 def start_front(tmp, module, snap, port, addrs, dead):
@@ -366,6 +440,9 @@ def scenario(placer, module, tmp, rng, procs):
 
     front.send_signal(signal.SIGQUIT)
     front.wait(WAIT)
+    snaps.build(epoch + 1, [{"id": n, "address": a} for n, a in addrs.items()],
+                name="other.snap")
+    same_as_chash(placer, module, tmp, addrs, procs, os.path.join(tmp, "other.snap"))
     errlog = open(err, errors="replace").read()
     check("exited on signal" not in errlog and "[alert]" not in errlog,
           "no worker crashed or alerted")
