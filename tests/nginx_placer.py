@@ -24,6 +24,8 @@ Then it checks, offline with `placer lookup --raw --replicas 3`:
   * a snapshot with a node no server matches fails `nginx -t` with its name;
   * the check can fail: the same log read against the wrong epochs finds
     misplaced requests;
+  * docs/NGINX.md's membership and configuration, as written (paths moved
+    under the test's directory), build and pass `nginx -t`;
   * moving from nginx's own balancer moves no key: nginx with `hash
     $request_uri consistent` and nginx with the module on the snapshot
     `placer import-nginx` made of that upstream answer 1,000 keys from the
@@ -265,6 +267,31 @@ def same_as_chash(placer, module, tmp, addrs, procs, other_snap):
           "the comparison can fail: another snapshot differs on %d keys" % len(differ))
 
 
+def docs_config(placer, module, tmp):
+    """docs/NGINX.md's first json and nginx blocks: placer build, nginx -t."""
+    doc = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs",
+                            "NGINX.md")).read()
+    blocks = {}
+    for part in doc.split("```")[1::2]:
+        lang, _, body = part.partition("\n")
+        blocks.setdefault(lang, body)
+    d = os.path.join(tmp, "docs")
+    os.makedirs(d)
+    moved = {"/etc/placer/": d + "/", "/var/log/nginx/": d + "/",
+             "modules/ngx_http_upstream_placer_module.so": module}
+    for k, v in moved.items():
+        blocks["nginx"] = blocks["nginx"].replace(k, v)
+    with open(os.path.join(d, "cache.json"), "w") as f:
+        f.write(blocks["json"])
+    r = run([placer, "build", os.path.join(d, "cache.json"), "--epoch", "1",
+             "-o", os.path.join(d, "cache.snap")])
+    check(r.returncode == 0, "docs/NGINX.md's membership builds: " + r.stderr)
+    with open(os.path.join(d, "nginx.conf"), "w") as f:
+        f.write("pid %s/nginx.pid;\nerror_log %s/error.log;\n" % (d, d) + blocks["nginx"])
+    r = run([NGINX, "-t", "-p", d, "-c", os.path.join(d, "nginx.conf"), "-e", d + "/error.log"])
+    check(r.returncode == 0, "docs/NGINX.md's configuration passes nginx -t: " + r.stderr[-300:])
+
+
 def start_front(tmp, module, snap, port, addrs, dead):
     servers = "".join("    server %s max_fails=1 fail_timeout=1s;\n" % a
                       for a in list(addrs.values()) + [dead])
@@ -365,6 +392,7 @@ def scenario(placer, module, tmp, rng, procs):
     for p in bports:
         wait_port(p, bproc)
 
+    docs_config(placer, module, tmp)
     snaps = Snapshots(placer, tmp, addrs, dead)
     snap = os.path.join(tmp, "cache.snap")
 
