@@ -63,6 +63,9 @@ packages=(
   # source and Debian's configure flags and loaded into Debian's nginx
   # (tests/nginx_placer.py); bench/nginx_balancers.sh drives it with wrk
   nginx nginx-dev wrk
+  # lua/: lua-resty-placer in balancer_by_lua (tests/nginx_placer.py --lua);
+  # their LuaJIT (libluajit2) conflicts with Debian's luajit package
+  libnginx-mod-http-lua lua-resty-core
 )
 
 missing=()

@@ -31,8 +31,14 @@ Then it checks, offline with `placer lookup --raw --replicas 3`:
     `placer import-nginx` made of that upstream answer 1,000 keys from the
     same backends (and a module on another snapshot does not).
 
-Usage: nginx_placer.py PLACER MODULE.so. Exit 0 on success, 1 on a failed
-check, 77 (skipped) when nginx is not installed. Every process is stopped by
+With --lua LIBPLACER.so the front is lua-resty-placer instead, in
+balancer_by_lua with ngx.balancer (Debian's libnginx-mod-http-lua): the same
+requests, swaps, bad files and checks, but for nginx -t, the configuration
+of docs/NGINX.md and the comparison with hash consistent, which are the
+module's.
+
+Usage: nginx_placer.py PLACER MODULE.so | nginx_placer.py --lua LIBPLACER.so PLACER
+Exit 0 on success, 1 on a failed check, 77 (skipped) when nginx is not installed. Every process is stopped by
 its pid; every wait is bounded.
 """
 import http.client
@@ -292,12 +298,117 @@ def docs_config(placer, module, tmp):
     check(r.returncode == 0, "docs/NGINX.md's configuration passes nginx -t: " + r.stderr[-300:])
 
 
-def start_front(tmp, module, snap, port, addrs, dead):
+# The same front through lua-resty-placer (lua/resty/placer.lua): each
+# worker's router follows the file from a timer, access_by_lua routes the
+# key, balancer_by_lua takes the candidates in order (ngx.balancer). Its log
+# lines say what the module's say.
+FRONT_LUA_CONF = """
+load_module {lua_modules}/ndk_http_module.so;
+load_module {lua_modules}/ngx_http_lua_module.so;
+daemon off; master_process on; worker_processes 2;
+error_log {tmp}/front.err notice; pid {tmp}/front.pid;
+events {{ worker_connections 512; }}
+http {{
+  log_format placer '$request_uri $placer_epoch $placer_role "$upstream_addr" $status';
+  access_log {tmp}/access.log placer;
+  client_body_temp_path {tmp}/f_body; proxy_temp_path {tmp}/f_proxy;
+  fastcgi_temp_path {tmp}/f_fcgi; uwsgi_temp_path {tmp}/f_uwsgi; scgi_temp_path {tmp}/f_scgi;
+  lua_package_path "{lua_path}/?.lua;;";
+  init_by_lua_block {{ assert(require("resty.placer").init("{library}")) }}
+  init_worker_by_lua_block {{
+    local placer = require "resty.placer"
+    local path, allowed = "{snap}", {{ {allowed} }}
+    local function check(s)
+      for i = 0, s:count() - 1 do
+        if not allowed[s:address(i)] then
+          return nil, 'node "' .. s:id(i) .. '" (address "' .. tostring(s:address(i))
+                      .. '") matches no server'
+        end
+      end
+      return true
+    end
+    local snap = assert(placer.load_file(path))
+    assert(check(snap))
+    local router = assert(placer.router(snap))
+    package.loaded["placer.worker"] = router
+    assert(ngx.timer.every(0.02, function(premature)
+      if premature then return end
+      local was = router:epoch()
+      local ok, err = router:follow(path, check)
+      if ok then
+        ngx.log(ngx.NOTICE, 'placer_hash: "', path, '": epoch ', router:epoch(),
+                ' in force (was ', was, ')')
+      elseif ok == nil then
+        ngx.log(ngx.ERR, 'placer_hash: "', path, '" refused: ', err, ' (epoch ', was, ' kept)')
+      end
+    end))
+  }}
+  upstream backends {{
+    server 0.0.0.1;
+    balancer_by_lua_block {{
+      local balancer = require "ngx.balancer"
+      local ctx = ngx.ctx
+      local i = ctx.tries + 1
+      ctx.tries = i
+      local addr = ctx.candidates[i]
+      if not addr then return ngx.exit(502) end
+      if i == 1 and #ctx.candidates > 1 then
+        assert(balancer.set_more_tries(#ctx.candidates - 1))
+      end
+      local host, port = addr:match("^(.+):(%d+)$")
+      assert(balancer.set_current_peer(host, tonumber(port)))
+      ngx.var.placer_role = i == 1 and "owner" or "replica"
+    }}
+  }}
+  server {{
+    listen 127.0.0.1:{port};
+    location / {{
+      set $placer_epoch "";
+      set $placer_role "";
+      access_by_lua_block {{
+        local candidates, epoch = require("placer.worker"):route(ngx.var.request_uri, 3)
+        ngx.ctx.candidates, ngx.ctx.tries = candidates, 0
+        ngx.var.placer_epoch = epoch
+      }}
+      proxy_pass http://backends;
+      proxy_next_upstream error timeout;
+      proxy_connect_timeout 2s;
+    }}
+  }}
+}}
+"""
+LUA_MODULES = "/usr/lib/nginx/modules"
+
+
+def nginx_t_refuses(snaps, snap, tmp, module, addrs, dead, front_port):
+    bad = snaps.build(1, [{"id": "b0", "address": addrs["b0"]},
+                          {"id": "stranger", "address": "127.0.0.1:1"}], name="stranger.snap")
+    with open(snap, "wb") as f:
+        f.write(bad)
+    servers_t = "".join("    server %s;\n" % a for a in list(addrs.values()) + [dead])
+    tconf = os.path.join(tmp, "t.conf")
+    with open(tconf, "w") as f:
+        f.write(FRONT_CONF.format(module=module, tmp=tmp, snap=snap, port=front_port,
+                                  servers=servers_t))
+    r = run([NGINX, "-t", "-p", tmp, "-c", tconf, "-e", tmp + "/t.err"])
+    check(r.returncode != 0 and 'node "stranger"' in r.stderr,
+          "nginx -t refuses a node no server matches, naming it: %r" % r.stderr[-300:])
+
+
+def start_front(tmp, module, snap, port, addrs, dead, library=None):
     servers = "".join("    server %s max_fails=1 fail_timeout=1s;\n" % a
                       for a in list(addrs.values()) + [dead])
     conf = os.path.join(tmp, "front.conf")
     with open(conf, "w") as f:
-        f.write(FRONT_CONF.format(module=module, tmp=tmp, snap=snap, port=port, servers=servers))
+        if library is None:
+            f.write(FRONT_CONF.format(module=module, tmp=tmp, snap=snap, port=port,
+                                      servers=servers))
+        else:
+            allowed = ", ".join('["%s"] = true' % a for a in list(addrs.values()) + [dead])
+            lua_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lua")
+            f.write(FRONT_LUA_CONF.format(lua_modules=LUA_MODULES, tmp=tmp, snap=snap,
+                                          port=port, allowed=allowed, library=library,
+                                          lua_path=os.path.abspath(lua_path)))
     return conf, subprocess.Popen([NGINX, "-p", tmp, "-c", conf, "-e", tmp + "/front.err"],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -349,12 +460,20 @@ class Clients:
 
 
 def main():
-    if len(sys.argv) != 3:
-        raise SystemExit("usage: nginx_placer.py PLACER MODULE.so")
-    placer, module = sys.argv[1], os.path.abspath(sys.argv[2])
+    args = sys.argv[1:]
+    library = None
+    if args[:1] == ["--lua"]:
+        library, args = os.path.abspath(args[1]), args[2:]
+    if len(args) != 2 - (library is not None):
+        raise SystemExit("usage: nginx_placer.py PLACER MODULE.so | --lua LIBPLACER.so PLACER")
+    placer = args[0]
+    module = os.path.abspath(args[1]) if library is None else None
     if not os.access(NGINX, os.X_OK):
         print("SKIP: %s not installed (scripts/setup.sh)" % NGINX)
         return 77
+    if library is not None and not os.path.isfile(LUA_MODULES + "/ngx_http_lua_module.so"):
+        raise SystemExit("no %s/ngx_http_lua_module.so: scripts/setup.sh installs "
+                         "libnginx-mod-http-lua and lua-resty-core" % LUA_MODULES)
     rng = random.Random(44)
     procs = []
     with tempfile.TemporaryDirectory(prefix="placer-nginx-") as tmp:
@@ -362,7 +481,7 @@ def main():
             tmp = tempfile.mkdtemp(prefix="placer-nginx-kept-")
             print("kept: " + tmp)
         try:
-            return scenario(placer, module, tmp, rng, procs)
+            return scenario(placer, module, tmp, rng, procs, library)
         finally:
             for p in procs:
                 if p.poll() is None:
@@ -374,7 +493,7 @@ def main():
                         p.wait()
 
 
-def scenario(placer, module, tmp, rng, procs):
+def scenario(placer, module, tmp, rng, procs, library):
     os.chmod(tmp, 0o755)  # nginx's workers (user nobody when run as root) read the snapshot
     ports = free_ports(7)
     bports, front_port, dead_port = ports[:5], ports[5], ports[6]
@@ -392,28 +511,18 @@ def scenario(placer, module, tmp, rng, procs):
     for p in bports:
         wait_port(p, bproc)
 
-    docs_config(placer, module, tmp)
     snaps = Snapshots(placer, tmp, addrs, dead)
     snap = os.path.join(tmp, "cache.snap")
 
     # nginx -t refuses a snapshot naming a node no server matches, by name
-    bad = snaps.build(1, [{"id": "b0", "address": addrs["b0"]},
-                          {"id": "stranger", "address": "127.0.0.1:1"}], name="stranger.snap")
-    with open(snap, "wb") as f:
-        f.write(bad)
-    servers_t = "".join("    server %s;\n" % a for a in list(addrs.values()) + [dead])
-    tconf = os.path.join(tmp, "t.conf")
-    with open(tconf, "w") as f:
-        f.write(FRONT_CONF.format(module=module, tmp=tmp, snap=snap, port=front_port,
-                                  servers=servers_t))
-    r = run([NGINX, "-t", "-p", tmp, "-c", tconf, "-e", tmp + "/t.err"])
-    check(r.returncode != 0 and 'node "stranger"' in r.stderr,
-          "nginx -t refuses a node no server matches, naming it: %r" % r.stderr[-300:])
+    if library is None:
+        docs_config(placer, module, tmp)
+        nginx_t_refuses(snaps, snap, tmp, module, addrs, dead, front_port)
 
     epoch = 10
     with open(snap, "wb") as f:
         f.write(snaps.good(epoch, rng))
-    conf, front = start_front(tmp, module, snap, front_port, addrs, dead)
+    conf, front = start_front(tmp, module, snap, front_port, addrs, dead, library)
     procs.append(front)
     wait_port(front_port, front)
     err = os.path.join(tmp, "front.err")
@@ -470,7 +579,8 @@ def scenario(placer, module, tmp, rng, procs):
     front.wait(WAIT)
     snaps.build(epoch + 1, [{"id": n, "address": a} for n, a in addrs.items()],
                 name="other.snap")
-    same_as_chash(placer, module, tmp, addrs, procs, os.path.join(tmp, "other.snap"))
+    if library is None:
+        same_as_chash(placer, module, tmp, addrs, procs, os.path.join(tmp, "other.snap"))
     errlog = open(err, errors="replace").read()
     check("exited on signal" not in errlog and "[alert]" not in errlog,
           "no worker crashed or alerted")
