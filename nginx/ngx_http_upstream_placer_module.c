@@ -210,11 +210,17 @@ static ngx_int_t each_upstream(ngx_cycle_t *cycle, ngx_int_t (*fn)(ngx_http_upst
     }
     ngx_http_upstream_srv_conf_t **us = umcf->upstreams.elts;
     for (ngx_uint_t i = 0; i < umcf->upstreams.nelts; i++) {
-        if (us[i]->srv_conf == NULL || us[i]->peer.init_upstream != init_upstream) {
+        if (us[i]->srv_conf == NULL) {
             continue;
         }
+        /* not peer.init_upstream == init_upstream: keepalive (and other
+         * wrapping modules) replace it and call ours from theirs; our
+         * init_upstream marks the upstream it ran for */
         ngx_http_upstream_placer_srv_conf_t *pcf =
             ngx_http_conf_upstream_srv_conf(us[i], ngx_http_upstream_placer_module);
+        if (pcf == NULL || pcf->upstream != us[i]) {
+            continue;
+        }
         if (fn(pcf, cycle) != NGX_OK) {
             return NGX_ERROR;
         }

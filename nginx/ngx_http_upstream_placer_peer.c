@@ -89,6 +89,9 @@ ngx_int_t ngx_http_upstream_placer_init_peer(ngx_http_request_t *r,
     ngx_str_t key;
 
     if (pcf->router == NULL || pcf->map == NULL) {
+        ngx_log_error(NGX_LOG_ALERT, r->connection->log, 0,
+                      "placer_hash: no router in this process for upstream \"%V\"",
+                      &us->host);
         return NGX_ERROR;
     }
     placer_peer_data_t *pd = ngx_palloc(r->pool, sizeof *pd);

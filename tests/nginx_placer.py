@@ -190,11 +190,14 @@ http {{
     placer_hash $request_uri snapshot={snap} check=20ms;
     placer_replicas 3;
 {servers}
+    keepalive 8;
   }}
   server {{
     listen 127.0.0.1:{port};
     location / {{
       proxy_pass http://backends;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
       proxy_next_upstream error timeout;
       proxy_connect_timeout 2s;
     }}
