@@ -59,6 +59,13 @@ packages=(
   # tests/compat_programs.py: haproxy's balance source from IPv6 clients
   # needs addresses other than ::1, in a network namespace (ip netns)
   iproute2
+  # nginx/: ngx_http_upstream_placer_module is built against nginx-dev's
+  # source and Debian's configure flags and loaded into Debian's nginx
+  # (tests/nginx_placer.py); bench/nginx_balancers.py drives it with wrk
+  nginx nginx-dev wrk
+  # lua/: lua-resty-placer in balancer_by_lua (tests/nginx_placer.py --lua);
+  # their LuaJIT (libluajit2) conflicts with Debian's luajit package
+  libnginx-mod-http-lua lua-resty-core
 )
 
 missing=()

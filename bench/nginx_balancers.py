@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""bench/nginx_balancers.py -- the placer upstream module against nginx's own
+`hash $request_uri consistent`, through Debian's nginx on loopback, with wrk.
+
+One nginx serves five backends (each answering its name); a second nginx,
+with the module loaded and one worker, fronts them twice: port A through
+`placer_hash $request_uri` on the snapshot `placer import-nginx` made of
+the chash upstream (so both place every key on the same backend), port B
+through `hash $request_uri consistent`. wrk sends distinct URIs to A and B
+in turn, PAIRS times each (the order alternating, so drift hits both
+alike), and the script prints each run's requests/s and latency
+percentiles, then the paired ratio placer/chash of requests/s with its 95%
+interval (Student's t over the pairs' ratios). Not a test: no pass or fail.
+
+  bench/nginx_balancers.py PLACER MODULE.so [--pairs N] [--seconds S]
+                           [--connections C] [--json OUT]
+
+The front's worker runs on CPU 1 and wrk on CPU 0 (taskset); the backends
+share both. A run with any socket error or non-2xx answer is reported and
+the script exits 1.
+"""
+import argparse
+import json
+import math
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+NGINX = "/usr/sbin/nginx"
+WRK_LUA = r"""
+local n = 0
+local id = tostring(math.random(1, 1e9))
+request = function()
+  n = n + 1
+  return wrk.format("GET", "/k/" .. id .. "-" .. n)
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('JSON {"requests": %d, "duration_us": %d, "errors": %d, ' ..
+    '"p50_us": %d, "p90_us": %d, "p99_us": %d}\n', summary.requests, summary.duration,
+    e.connect + e.read + e.write + e.status + e.timeout, latency:percentile(50),
+    latency:percentile(90), latency:percentile(99)))
+end
+"""
+BACKENDS = """
+daemon off; master_process off; worker_processes 1;
+error_log {tmp}/backends.err warn; pid {tmp}/backends.pid;
+events {{ worker_connections 1024; }}
+http {{
+  access_log off;
+  client_body_temp_path {tmp}/b_body; proxy_temp_path {tmp}/b_proxy;
+  fastcgi_temp_path {tmp}/b_fcgi; uwsgi_temp_path {tmp}/b_uwsgi; scgi_temp_path {tmp}/b_scgi;
+{servers}
+}}
+"""
+FRONT = """
+load_module {module};
+daemon off; master_process on; worker_processes 1; worker_cpu_affinity 10;
+error_log {tmp}/front.err warn; pid {tmp}/front.pid;
+events {{ worker_connections 1024; }}
+http {{
+  access_log off;
+  client_body_temp_path {tmp}/f_body; proxy_temp_path {tmp}/f_proxy;
+  fastcgi_temp_path {tmp}/f_fcgi; uwsgi_temp_path {tmp}/f_uwsgi; scgi_temp_path {tmp}/f_scgi;
+  include {tmp}/chash.conf;
+  upstream placer {{
+    placer_hash $request_uri snapshot={snap};
+    placer_replicas 2;
+{servers}
+    keepalive 32;
+  }}
+  upstream chash_ka {{
+    hash $request_uri consistent;
+{servers}
+    keepalive 32;
+  }}
+  server {{ listen 127.0.0.1:{port_a}; location / {{ proxy_pass http://placer;
+    proxy_http_version 1.1; proxy_set_header Connection ""; }} }}
+  server {{ listen 127.0.0.1:{port_b}; location / {{ proxy_pass http://chash_ka;
+    proxy_http_version 1.1; proxy_set_header Connection ""; }} }}
+}}
+"""
+
+# two-sided 95% Student t quantiles by degrees of freedom
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+       9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131,
+       19: 2.093, 24: 2.064, 29: 2.045}
+
+
+def t95(df):
+    k = max(d for d in T95 if d <= df)
+    return T95[k] if df <= 29 else 1.96
+
+
+def free_ports(n):
+    socks = [socket.socket() for _ in range(n)]
+    for s in socks:
+        s.bind(("127.0.0.1", 0))
+    ports = [s.getsockname()[1] for s in socks]
+    for s in socks:
+        s.close()
+    return ports
+
+
+def wait_port(port, proc):
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise SystemExit("nginx exited (status %d)" % proc.returncode)
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit("port %d never opened" % port)
+
+
+def wrk(port, script, args):
+    r = subprocess.run(["taskset", "-c", "0", "wrk", "-t1", "-c%d" % args.connections,
+                        "-d%ds" % args.seconds, "-s", script, "http://127.0.0.1:%d/" % port],
+                       capture_output=True, text=True, timeout=args.seconds + 60)
+    line = next((ln for ln in r.stdout.splitlines() if ln.startswith("JSON ")), None)
+    if line is None:
+        raise SystemExit("wrk: " + r.stdout + r.stderr)
+    j = json.loads(line[5:])
+    j["rps"] = j["requests"] / (j["duration_us"] / 1e6)
+    return j
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("placer")
+    ap.add_argument("module")
+    ap.add_argument("--pairs", type=int, default=10)
+    ap.add_argument("--seconds", type=int, default=3)
+    ap.add_argument("--connections", type=int, default=16)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    module = os.path.abspath(args.module)
+    procs = []
+    tmp = tempfile.mkdtemp(prefix="placer-nginx-bench-")
+    os.chmod(tmp, 0o755)
+    try:
+        bports = free_ports(5)
+        port_a, port_b = free_ports(2)
+        addrs = ["127.0.0.1:%d" % p for p in bports]
+        with open(os.path.join(tmp, "backends.conf"), "w") as f:
+            f.write(BACKENDS.format(tmp=tmp, servers="".join(
+                "  server { listen %s; location / { return 200 \"b%d\\n\"; } }\n" % (a, i)
+                for i, a in enumerate(addrs))))
+        servers = "".join("    server %s;\n" % a for a in addrs)
+        with open(os.path.join(tmp, "chash.conf"), "w") as f:
+            f.write("upstream chash {\n    hash $request_uri consistent;\n%s}\n" % servers)
+        with open(os.path.join(tmp, "import.conf"), "w") as f:
+            f.write("events {}\nhttp {\n  include %s/chash.conf;\n}\n" % tmp)
+        snap = os.path.join(tmp, "imported.snap")
+        r = subprocess.run([args.placer, "import-nginx", os.path.join(tmp, "import.conf"),
+                            "--upstream", "chash", "-o", snap, "--epoch", "1"],
+                           capture_output=True, text=True)
+        if r.returncode:
+            raise SystemExit(r.stderr)
+        with open(os.path.join(tmp, "front.conf"), "w") as f:
+            f.write(FRONT.format(module=module, tmp=tmp, snap=snap, servers=servers,
+                                 port_a=port_a, port_b=port_b))
+        script = os.path.join(tmp, "keys.lua")
+        with open(script, "w") as f:
+            f.write(WRK_LUA)
+        for conf in ("backends.conf", "front.conf"):
+            procs.append(subprocess.Popen([NGINX, "-p", tmp, "-c", os.path.join(tmp, conf),
+                                           "-e", os.path.join(tmp, conf[:-5] + ".err")],
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        for p in bports:
+            wait_port(p, procs[0])
+        wait_port(port_a, procs[1])
+        wait_port(port_b, procs[1])
+        wrk(port_a, script, argparse.Namespace(connections=4, seconds=1))  # warm-up
+        wrk(port_b, script, argparse.Namespace(connections=4, seconds=1))
+        runs, ratios, bad = [], [], 0
+        for i in range(args.pairs):
+            order = [("placer", port_a), ("chash", port_b)]
+            if i % 2:
+                order.reverse()
+            got = {}
+            for name, port in order:
+                got[name] = wrk(port, script, args)
+                bad += got[name]["errors"]
+            ratios.append(got["placer"]["rps"] / got["chash"]["rps"])
+            runs.append(got)
+            print("pair %2d  placer %8.0f req/s p50 %4d us p99 %5d us   chash %8.0f req/s "
+                  "p50 %4d us p99 %5d us   ratio %.3f"
+                  % (i + 1, got["placer"]["rps"], got["placer"]["p50_us"],
+                     got["placer"]["p99_us"], got["chash"]["rps"], got["chash"]["p50_us"],
+                     got["chash"]["p99_us"], ratios[-1]), flush=True)
+        mean = statistics.mean(ratios)
+        half = t95(len(ratios) - 1) * statistics.stdev(ratios) / math.sqrt(len(ratios)) \
+            if len(ratios) > 1 else float("nan")
+        med = {k: statistics.median(r[k]["rps"] for r in runs) for k in ("placer", "chash")}
+        print("placer/chash requests/s: mean ratio %.3f, 95%% interval [%.3f, %.3f] over %d "
+              "pairs; medians %.0f vs %.0f req/s; %d errors"
+              % (mean, mean - half, mean + half, len(ratios), med["placer"], med["chash"], bad))
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"runs": runs, "ratios": ratios, "mean": mean, "half": half}, f)
+        return 1 if bad else 0
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+                try:
+                    p.wait(30)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

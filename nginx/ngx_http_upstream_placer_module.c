@@ -1,0 +1,275 @@
+/* ngx_http_upstream_placer_module.c -- the module: its directives, the
+ * configuration-time check of the snapshot file, the per-worker start and
+ * stop, and the variables $placer_epoch and $placer_role.
+ *
+ *   upstream cache {
+ *       placer_hash $request_uri snapshot=/etc/placer/cache.snap check=1s;
+ *       placer_replicas 2;
+ *       server 10.0.0.1:80 max_fails=1 fail_timeout=10s;
+ *       ...
+ *   }
+ *
+ * The file is read and verified at configuration time, so `nginx -t`
+ * refuses a bad one with its reason; workers then follow it (watch.c). */
+#include "ngx_http_upstream_placer.h"
+
+static ngx_int_t init_upstream(ngx_conf_t *cf, ngx_http_upstream_srv_conf_t *us)
+{
+    ngx_http_upstream_placer_srv_conf_t *pcf =
+        ngx_http_conf_upstream_srv_conf(us, ngx_http_upstream_placer_module);
+
+    if (ngx_http_upstream_init_round_robin(cf, us) != NGX_OK) {
+        return NGX_ERROR;
+    }
+    us->peer.init = ngx_http_upstream_placer_init_peer;
+    pcf->upstream = us;
+    pcf->peers = us->peer.data;
+    ngx_conf_init_uint_value(pcf->replicas, 2);
+    ngx_conf_init_msec_value(pcf->check, 1000);
+
+    ngx_memzero(&pcf->stamp, sizeof pcf->stamp);
+    u_char *buf;
+    size_t len;
+    if (ngx_http_upstream_placer_read(&pcf->path, cf->log, &pcf->stamp, &buf, &len) != NGX_OK) {
+        return NGX_ERROR;
+    }
+    placer_snapshot *s;
+    ngx_http_upstream_placer_map_t *map;
+    if (ngx_http_upstream_placer_load(pcf, cf->log, NGX_LOG_EMERG, buf, len, &s, &map) != NGX_OK) {
+        ngx_free(buf);
+        return NGX_ERROR;
+    }
+    placer_snapshot_free(s);
+    ngx_free(map);
+    pcf->file = ngx_pnalloc(cf->pool, len);
+    if (pcf->file == NULL) {
+        ngx_free(buf);
+        return NGX_ERROR;
+    }
+    ngx_memcpy(pcf->file, buf, len);
+    pcf->file_len = len;
+    ngx_free(buf);
+    return NGX_OK;
+}
+
+static char *set_hash(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_upstream_placer_srv_conf_t *pcf = conf;
+    ngx_str_t *value = cf->args->elts;
+    ngx_http_compile_complex_value_t ccv;
+
+    (void)cmd;
+    if (pcf->path.data != NULL) {
+        return "is duplicate";
+    }
+    ngx_memzero(&ccv, sizeof ccv);
+    ccv.cf = cf;
+    ccv.value = &value[1];
+    ccv.complex_value = &pcf->key;
+    if (ngx_http_compile_complex_value(&ccv) != NGX_OK) {
+        return NGX_CONF_ERROR;
+    }
+    for (ngx_uint_t i = 2; i < cf->args->nelts; i++) {
+        if (ngx_strncmp(value[i].data, "snapshot=", 9) == 0 && value[i].len > 9) {
+            pcf->path.data = value[i].data + 9;
+            pcf->path.len = value[i].len - 9;
+            /* relative to nginx's prefix, NUL-terminated for stat() */
+            if (ngx_conf_full_name(cf->cycle, &pcf->path, 1) != NGX_OK) {
+                return NGX_CONF_ERROR;
+            }
+        } else if (ngx_strncmp(value[i].data, "check=", 6) == 0) {
+            ngx_str_t t = {value[i].len - 6, value[i].data + 6};
+            pcf->check = ngx_parse_time(&t, 0);
+            if (pcf->check == (ngx_msec_t)NGX_ERROR || pcf->check == 0) {
+                ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "invalid check time \"%V\"", &t);
+                return NGX_CONF_ERROR;
+            }
+        } else {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "invalid parameter \"%V\"", &value[i]);
+            return NGX_CONF_ERROR;
+        }
+    }
+    if (pcf->path.data == NULL) {
+        return "needs snapshot=FILE";
+    }
+
+    ngx_http_upstream_srv_conf_t *uscf = ngx_http_conf_get_module_srv_conf(cf, ngx_http_upstream_module);
+    if (uscf->peer.init_upstream) {
+        ngx_conf_log_error(NGX_LOG_WARN, cf, 0, "load balancing method redefined");
+    }
+    /* no backup: a snapshot names every server a key may go to; no
+     * weight=: the snapshot's weights place keys, a server's would be
+     * silently ignored */
+    uscf->flags = NGX_HTTP_UPSTREAM_CREATE | NGX_HTTP_UPSTREAM_MAX_CONNS | NGX_HTTP_UPSTREAM_MAX_FAILS |
+                  NGX_HTTP_UPSTREAM_FAIL_TIMEOUT | NGX_HTTP_UPSTREAM_DOWN;
+    uscf->peer.init_upstream = init_upstream;
+    return NGX_CONF_OK;
+}
+
+static char *set_replicas(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_upstream_placer_srv_conf_t *pcf = conf;
+    ngx_str_t *value = cf->args->elts;
+
+    (void)cmd;
+    if (pcf->replicas != NGX_CONF_UNSET_UINT) {
+        return "is duplicate";
+    }
+    ngx_int_t n = ngx_atoi(value[1].data, value[1].len);
+    if (n < 1 || n > NGX_HTTP_UPSTREAM_PLACER_MAX_REPLICAS) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "placer_replicas \"%V\": the owner and its replicas, 1 to %d",
+                           &value[1], NGX_HTTP_UPSTREAM_PLACER_MAX_REPLICAS);
+        return NGX_CONF_ERROR;
+    }
+    pcf->replicas = (ngx_uint_t)n;
+    return NGX_CONF_OK;
+}
+
+static ngx_command_t commands[] = {
+    {ngx_string("placer_hash"), NGX_HTTP_UPS_CONF | NGX_CONF_1MORE, set_hash,
+     NGX_HTTP_SRV_CONF_OFFSET, 0, NULL},
+    {ngx_string("placer_replicas"), NGX_HTTP_UPS_CONF | NGX_CONF_TAKE1, set_replicas,
+     NGX_HTTP_SRV_CONF_OFFSET, 0, NULL},
+    ngx_null_command};
+
+static ngx_int_t epoch_variable(ngx_http_request_t *r, ngx_http_variable_value_t *v, uintptr_t data)
+{
+    ngx_http_upstream_placer_ctx_t *ctx = ngx_http_get_module_ctx(r, ngx_http_upstream_placer_module);
+
+    (void)data;
+    if (ctx == NULL) {
+        v->not_found = 1;
+        return NGX_OK;
+    }
+    u_char *p = ngx_pnalloc(r->pool, NGX_INT64_LEN);
+    if (p == NULL) {
+        return NGX_ERROR;
+    }
+    v->len = ngx_sprintf(p, "%uL", (uint64_t)ctx->epoch) - p;
+    v->data = p;
+    v->valid = 1;
+    v->no_cacheable = 0;
+    v->not_found = 0;
+    return NGX_OK;
+}
+
+static ngx_int_t role_variable(ngx_http_request_t *r, ngx_http_variable_value_t *v, uintptr_t data)
+{
+    ngx_http_upstream_placer_ctx_t *ctx = ngx_http_get_module_ctx(r, ngx_http_upstream_placer_module);
+
+    (void)data;
+    if (ctx == NULL || ctx->role == NGX_HTTP_PLACER_NONE) {
+        v->not_found = 1;
+        return NGX_OK;
+    }
+    v->data = (u_char *)(ctx->role == NGX_HTTP_PLACER_OWNER ? "owner" : "replica");
+    v->len = ngx_strlen(v->data);
+    v->valid = 1;
+    v->no_cacheable = 0;
+    v->not_found = 0;
+    return NGX_OK;
+}
+
+static ngx_int_t add_variables(ngx_conf_t *cf)
+{
+    static ngx_str_t names[] = {ngx_string("placer_epoch"), ngx_string("placer_role")};
+    ngx_http_get_variable_pt get[] = {epoch_variable, role_variable};
+
+    for (size_t i = 0; i < 2; i++) {
+        ngx_http_variable_t *v = ngx_http_add_variable(cf, &names[i], NGX_HTTP_VAR_NOCACHEABLE);
+        if (v == NULL) {
+            return NGX_ERROR;
+        }
+        v->get_handler = get[i];
+    }
+    return NGX_OK;
+}
+
+static void *create_srv_conf(ngx_conf_t *cf)
+{
+    ngx_http_upstream_placer_srv_conf_t *pcf = ngx_pcalloc(cf->pool, sizeof *pcf);
+
+    if (pcf == NULL) {
+        return NULL;
+    }
+    pcf->replicas = NGX_CONF_UNSET_UINT;
+    pcf->check = NGX_CONF_UNSET_MSEC;
+    return pcf;
+}
+
+/* Every upstream of this cycle that uses placer_hash, through fn. */
+static ngx_int_t each_upstream(ngx_cycle_t *cycle, ngx_int_t (*fn)(ngx_http_upstream_placer_srv_conf_t *, ngx_cycle_t *))
+{
+    if (ngx_get_conf(cycle->conf_ctx, ngx_http_module) == NULL) {
+        return NGX_OK;
+    }
+    ngx_http_upstream_main_conf_t *umcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_upstream_module);
+    if (umcf == NULL) {
+        return NGX_OK;
+    }
+    ngx_http_upstream_srv_conf_t **us = umcf->upstreams.elts;
+    for (ngx_uint_t i = 0; i < umcf->upstreams.nelts; i++) {
+        if (us[i]->srv_conf == NULL) {
+            continue;
+        }
+        /* not peer.init_upstream == init_upstream: keepalive (and other
+         * wrapping modules) replace it and call ours from theirs; our
+         * init_upstream marks the upstream it ran for */
+        ngx_http_upstream_placer_srv_conf_t *pcf =
+            ngx_http_conf_upstream_srv_conf(us[i], ngx_http_upstream_placer_module);
+        if (pcf == NULL || pcf->upstream != us[i]) {
+            continue;
+        }
+        if (fn(pcf, cycle) != NGX_OK) {
+            return NGX_ERROR;
+        }
+    }
+    return NGX_OK;
+}
+
+static ngx_int_t stop_one(ngx_http_upstream_placer_srv_conf_t *pcf, ngx_cycle_t *cycle)
+{
+    (void)cycle;
+    ngx_http_upstream_placer_stop(pcf);
+    return NGX_OK;
+}
+
+static ngx_int_t init_process(ngx_cycle_t *cycle)
+{
+    /* workers only: the cache manager and loader route nothing */
+    if (ngx_process != NGX_PROCESS_WORKER && ngx_process != NGX_PROCESS_SINGLE) {
+        return NGX_OK;
+    }
+    return each_upstream(cycle, ngx_http_upstream_placer_start);
+}
+
+static void exit_process(ngx_cycle_t *cycle)
+{
+    (void)each_upstream(cycle, stop_one);
+}
+
+static ngx_http_module_t module_ctx = {
+    add_variables,   /* preconfiguration */
+    NULL,            /* postconfiguration */
+    NULL,            /* create main configuration */
+    NULL,            /* init main configuration */
+    create_srv_conf, /* create server configuration */
+    NULL,            /* merge server configuration */
+    NULL,            /* create location configuration */
+    NULL             /* merge location configuration */
+};
+
+ngx_module_t ngx_http_upstream_placer_module = {
+    NGX_MODULE_V1,
+    &module_ctx,  /* module context */
+    commands,     /* module directives */
+    NGX_HTTP_MODULE,
+    NULL,         /* init master */
+    NULL,         /* init module */
+    init_process, /* init process */
+    NULL,         /* init thread */
+    NULL,         /* exit thread */
+    exit_process, /* exit process */
+    NULL,         /* exit master */
+    NGX_MODULE_V1_PADDING};
