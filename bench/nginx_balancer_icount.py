@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""bench/nginx_balancer_icount.py -- instructions per request of nginx with
+the placer upstream module against nginx's own `hash $request_uri
+consistent`, counted by callgrind (deterministic: machine load does not
+change it).
+
+The setup is nginx_balancers.py's (five loopback backends, one front with
+both upstreams on the snapshot `placer import-nginx` made of the chash
+upstream, keep-alive to the backends), but the front runs as one process
+under `valgrind --tool=callgrind`. After a warm-up of both ports the
+counters are zeroed, REQUESTS distinct URIs go to the placer port and the
+counters are dumped, then the same number of other URIs to the chash port
+and a second dump. Everything but the balancer is the same code on both
+ports, so the difference per request is the difference of the balancers.
+Debian's nginx binary has no symbols, so chash's own functions cannot be
+named; the module's (init_peer, get_peer) can, and their inclusive count
+per request is printed too. Not a test: no pass or fail.
+
+  bench/nginx_balancer_icount.py PLACER MODULE.so [--requests N]
+"""
+import argparse
+import glob
+import http.client
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nginx_balancers as nb  # noqa: E402  (its setup, reused)
+
+
+def send(port, prefix, n):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    for i in range(n):
+        conn.request("GET", "/k/%s-%d" % (prefix, i))
+        r = conn.getresponse()
+        r.read()
+        if r.status != 200:
+            raise SystemExit("port %d answered %d" % (port, r.status))
+    conn.close()
+
+
+def total_ir(path):
+    with open(path) as f:
+        for line in f:
+            if line.startswith("summary:") or line.startswith("totals:"):
+                return int(line.split()[1])
+    raise SystemExit("no totals in " + path)
+
+
+def module_ir(path, n):
+    """Inclusive Ir of the module's balancer functions, per request."""
+    out = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", path],
+                         capture_output=True, text=True).stdout
+    got = {}
+    for line in out.splitlines():
+        m = re.match(r"\s*([\d,]+)\s.*\b(ngx_http_upstream_placer_init_peer|get_peer)\b", line)
+        if m and m.group(2) not in got:
+            got[m.group(2)] = int(m.group(1).replace(",", "")) / n
+    return got
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("placer")
+    ap.add_argument("module")
+    ap.add_argument("--requests", type=int, default=2000)
+    args = ap.parse_args()
+    module = os.path.abspath(args.module)
+    tmp = tempfile.mkdtemp(prefix="placer-nginx-icount-")
+    os.chmod(tmp, 0o755)
+    procs = []
+    try:
+        bports = nb.free_ports(5)
+        port_a, port_b = nb.free_ports(2)
+        addrs = ["127.0.0.1:%d" % p for p in bports]
+        with open(os.path.join(tmp, "backends.conf"), "w") as f:
+            f.write(nb.BACKENDS.format(tmp=tmp, servers="".join(
+                "  server { listen %s; location / { return 200 \"b%d\\n\"; } }\n" % (a, i)
+                for i, a in enumerate(addrs))))
+        servers = "".join("    server %s;\n" % a for a in addrs)
+        with open(os.path.join(tmp, "chash.conf"), "w") as f:
+            f.write("upstream chash {\n    hash $request_uri consistent;\n%s}\n" % servers)
+        with open(os.path.join(tmp, "import.conf"), "w") as f:
+            f.write("events {}\nhttp {\n  include %s/chash.conf;\n}\n" % tmp)
+        snap = os.path.join(tmp, "imported.snap")
+        r = subprocess.run([args.placer, "import-nginx", os.path.join(tmp, "import.conf"),
+                            "--upstream", "chash", "-o", snap, "--epoch", "1"],
+                           capture_output=True, text=True)
+        if r.returncode:
+            raise SystemExit(r.stderr)
+        front = nb.FRONT.format(module=module, tmp=tmp, snap=snap, servers=servers,
+                                port_a=port_a, port_b=port_b)
+        front = front.replace("master_process on", "master_process off")
+        front = front.replace("worker_cpu_affinity 10;", "")
+        with open(os.path.join(tmp, "front.conf"), "w") as f:
+            f.write(front)
+        procs.append(subprocess.Popen([nb.NGINX, "-p", tmp, "-c",
+                                       os.path.join(tmp, "backends.conf"),
+                                       "-e", os.path.join(tmp, "backends.err")],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        out = os.path.join(tmp, "callgrind.out")
+        procs.append(subprocess.Popen(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
+                                       nb.NGINX, "-p", tmp, "-c", os.path.join(tmp, "front.conf"),
+                                       "-e", os.path.join(tmp, "front.err")],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        for p in bports:
+            nb.wait_port(p, procs[0])
+        nb.wait_port(port_a, procs[1])
+        nb.wait_port(port_b, procs[1])
+        send(port_a, "warm", 200)
+        send(port_b, "warm", 200)
+        pid = str(procs[1].pid)
+        ctl = ["callgrind_control"]
+        subprocess.run(ctl + ["-z", pid], check=True, capture_output=True)
+        send(port_a, "a", args.requests)
+        subprocess.run(ctl + ["-d", "placer", pid], check=True, capture_output=True)
+        send(port_b, "b", args.requests)
+        subprocess.run(ctl + ["-d", "chash", pid], check=True, capture_output=True)
+        time.sleep(0.5)
+        dumps = sorted(glob.glob(out + ".*"), key=os.path.getmtime)
+        if len(dumps) < 2:
+            raise SystemExit("callgrind wrote %d dumps" % len(dumps))
+        n = args.requests
+        placer, chash = total_ir(dumps[-2]) / n, total_ir(dumps[-1]) / n
+        print("nginx instructions per request (callgrind, %d requests each, keep-alive):" % n)
+        print("  placer_hash upstream     %10.0f" % placer)
+        print("  hash ... consistent      %10.0f" % chash)
+        print("  difference (placer - chash) %7.0f  ratio %.3f" % (placer - chash, placer / chash))
+        for fn, ir in sorted(module_ir(dumps[-2], n).items()):
+            print("  module %-34s %7.0f inclusive per request" % (fn, ir))
+        return 0
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+                try:
+                    p.wait(60)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
