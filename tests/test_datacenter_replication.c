@@ -21,6 +21,7 @@
 #include "check.h"
 #include "codec_format.h"
 #include "placer.h"
+#include "signed_ring.h"
 
 #define KEYS 2000
 #define MAXN 24
@@ -29,17 +30,6 @@ static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t next_rand(void)
 {
     return check_rand(&rng);
-}
-
-typedef struct {
-    int64_t token;
-    int host;
-} ring_tok;
-
-static int by_token(const void *a, const void *b)
-{
-    int64_t x = ((const ring_tok *)a)->token, y = ((const ring_tok *)b)->token;
-    return x < y ? -1 : x > y;
 }
 
 typedef struct cluster {
@@ -70,9 +60,7 @@ static int reference(const cluster *c, const char *const *dcs, const int *rf, in
         left[d] = rf[d] < hosts ? rf[d] : hosts;
         repeats[d] = rf[d] - racks;
     }
-    size_t start = 0;
-    while (start < c->n && c->ring[start].token < t)
-        start++;
+    size_t start = ring_start(c->ring, c->n, t);
     int taken[MAXN] = {0};
     char met[MAXN][40];
     int nmet = 0;
@@ -127,7 +115,7 @@ static placer_builder *make(cluster *c, int racks1, int racks2, int tokens)
                       0);
             }
         }
-    qsort(c->ring, c->n, sizeof *c->ring, by_token);
+    ring_sort(c->ring, c->n);
     return b;
 }
 

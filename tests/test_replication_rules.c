@@ -17,6 +17,7 @@
 #include "check.h"
 #include "codec_format.h"
 #include "placer.h"
+#include "signed_ring.h"
 
 #define KEYS 2000
 #define MAXN 9
@@ -30,28 +31,13 @@ static uint64_t next_rand(void)
     return rng;
 }
 
-typedef struct {
-    int64_t token;
-    int host;
-} ring_tok;
-
-static int by_token(const void *a, const void *b)
-{
-    int64_t x = ((const ring_tok *)a)->token, y = ((const ring_tok *)b)->token;
-    return x < y ? -1 : x > y;
-}
-
 /* The server's rule, plainly: start at the first token >= t (wrapping),
  * walk every token once; SimpleStrategy takes new hosts, NTS takes hosts of
  * new racks and at most rf - racks hosts of racks met, until min(rf, hosts). */
 static int reference(const ring_tok *ring, size_t n, const int *rack, int hosts, int racks,
                      int rule, int rf, int64_t t, int *out)
 {
-    size_t start = 0;
-    while (start < n && ring[start].token < t)
-        start++;
-    if (start == n)
-        start = 0;
+    size_t start = ring_start(ring, n, t);
     int want = rf < hosts ? rf : hosts, count = 0, repeats = rf - racks;
     int taken[MAXN] = {0}, rack_met[4] = {0};
     for (size_t s = 0; s < n && count < want; s++) {
@@ -92,7 +78,7 @@ static void one_cluster(int hosts, int racks, int tokens, int rule, int rf)
         }
     }
     size_t n = (size_t)hosts * (size_t)tokens;
-    qsort(ring, n, sizeof *ring, by_token);
+    ring_sort(ring, n);
     CHECK(placer_builder_set_replication(b, rule, (uint32_t)rf) == 0);
     placer_snapshot *s = NULL, *back = NULL;
     CHECK(placer_builder_build(b, 1, &s) == 0);
