@@ -7,6 +7,7 @@ void register_hash64_benches(void);
 void register_lookup_benches(void);
 void register_directory_benches(void);
 void register_build_benches(void);
+void register_build_scale_benches(void);
 void register_router_benches(void);
 void register_replica_benches(void);
 void register_datacenter_benches(void);

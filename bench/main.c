@@ -9,6 +9,7 @@ int main(int argc, char **argv)
     register_lookup_benches();
     register_directory_benches();
     register_build_benches();
+    register_build_scale_benches();
     register_router_benches();
     register_replica_benches();
     register_datacenter_benches();
