@@ -2,6 +2,7 @@
 #include "radix_sort.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef plc_sort_entry ent;
@@ -183,4 +184,86 @@ plc_sort_entry *plc_radix_sort(plc_sort_entry *e, plc_sort_entry *tmp, size_t n)
     for (size_t v = 0, lo = 0; v < (size_t)1 << width; lo = end[v++])
         sort_in_place(tmp + lo, e, end[v] - lo, shift);
     return tmp;
+}
+
+/* Order by seq, for the runs of equal tokens. */
+static int by_seq(const void *x, const void *y)
+{
+    uint32_t a = ((const ent *)x)->seq, b = ((const ent *)y)->seq;
+    return (a > b) - (a < b);
+}
+
+/* a[0..n), sorted by token, with each run of equal tokens put in seq
+ * order: what a stable sort of entries made in seq order gives. */
+static void order_ties(ent *a, size_t n)
+{
+    for (size_t i = 0; i + 1 < n;) {
+        size_t j = i + 1;
+        while (j < n && a[j].token == a[i].token)
+            j++;
+        if (j - i > 1)
+            qsort(a + i, j - i, sizeof *a, by_seq);
+        i = j;
+    }
+}
+
+/* American flag pass: a[0..n) permuted in place into the buckets of the
+ * digit at shift, each entry read and written about once, not stably;
+ * count (the histogram) becomes each bucket's end. Each entry taken out of
+ * a slot is carried to its bucket's next free slot, swapping out the entry
+ * there, until one belongs where the cycle began. */
+static void flag_pass(ent *a, int shift, unsigned width, size_t *count)
+{
+    size_t next[MAXD];
+    uint64_t mask = ((uint64_t)1 << width) - 1;
+    size_t at = 0;
+    for (size_t v = 0; v <= mask; v++) {
+        next[v] = at;
+        at += count[v];
+        count[v] = at;
+    }
+    for (size_t v = 0; v <= mask; v++)
+        while (next[v] < count[v]) {
+            ent x, y;
+            move_entry(&x, &a[next[v]]);
+            size_t d = (x.token >> shift) & mask;
+            while (d != v) {
+                move_entry(&y, &a[next[d]]);
+                move_entry(&a[next[d]++], &x);
+                move_entry(&x, &y);
+                d = (x.token >> shift) & mask;
+            }
+            move_entry(&a[next[v]++], &x);
+        }
+}
+
+/* a[0..n) by (token, seq), bits from top up equal: flag passes until a
+ * bucket fits the scratch, then the stable MSD sort above in it. */
+static void sort_flag(ent *a, size_t n, int top, ent *scratch, size_t cap)
+{
+    if (n <= cap) {
+        sort_in_place(a, scratch, n, top);
+        order_ties(a, n);
+        return;
+    }
+    size_t end[MAXD];
+    unsigned width = digit_width(n);
+    int shift = split_digit(a, n, top, width, end);
+    if (shift < 0) { /* all equal */
+        order_ties(a, n);
+        return;
+    }
+    flag_pass(a, shift, width, end);
+    if (shift == 0) { /* every bucket's tokens are equal */
+        order_ties(a, n);
+        return;
+    }
+    for (size_t v = 0, lo = 0; v < (size_t)1 << width; lo = end[v++])
+        sort_flag(a + lo, end[v] - lo, shift, scratch, cap);
+}
+
+void plc_radix_sort_in_place(plc_sort_entry *e, size_t n, int top, plc_sort_entry *scratch,
+                             size_t cap)
+{
+    sort_flag(e, n, top, scratch, cap);
 }

@@ -14,7 +14,7 @@
 typedef struct plc_sort_entry {
     uint64_t token;
     uint32_t owner;
-    uint32_t seq; /* the caller's (compat: insertion order); not read by the sort */
+    uint32_t seq; /* the caller's (compat: insertion order); the in-place sort's tie-break */
 } plc_sort_entry;
 
 /* Stable MSD radix sort of e[0..n) by token: the first digit (up to 11
@@ -28,5 +28,16 @@ typedef struct plc_sort_entry {
  * sort allocates nothing; callers may still test it). Short arrays are
  * sorted in place by insertion, as stably. */
 plc_sort_entry *plc_radix_sort(plc_sort_entry *e, plc_sort_entry *tmp, size_t n);
+
+/* e[0..n) sorted in place by (token, seq), with scratch[0..cap); bits
+ * from top (64: none) up are equal in every token. When seq ascends with the index, as the ring builder makes it,
+ * the result is plc_radix_sort's. Buckets larger than cap are split in
+ * place (American flag passes, not stable); those that fit are sorted by
+ * the MSD sort above in cache; then runs of equal tokens are put in seq
+ * order (a comparison sort of each run, so O(n log n) even when every
+ * token is equal). For a result in the caller's final memory with no
+ * second buffer as large as e. */
+void plc_radix_sort_in_place(plc_sort_entry *e, size_t n, int top, plc_sort_entry *scratch,
+                             size_t cap);
 
 #endif
