@@ -64,7 +64,12 @@ uint32_t plc_stree_size(uint32_t n, size_t *node_bytes, size_t *leaf_bytes);
  * the result in *t. Token i is the uint64_t at (const char *)tokens +
  * i * token_stride, its owner the uint32_t at (const char *)owners +
  * i * owner_stride: plain arrays (strides 8 and 4) and arrays of structs
- * (the struct's size, twice) are laid out alike, without a copy. */
+ * (the struct's size, twice) are laid out alike, without a copy. The
+ * tokens are read once, in order, before the internal nodes are written:
+ * they may lie in the leaves' own memory when each token (and its owner) is
+ * at or past the byte of its leaf slot, as 16-byte entries starting at
+ * `leaves` are (a leaf line holds 5 tokens in 64 bytes, 5 entries take 80),
+ * so a snapshot is built from tokens sorted where its leaves go. */
 void plc_stree_build(plc_stree *t, const void *tokens, size_t token_stride, const void *owners,
                      size_t owner_stride, uint32_t n, void *nodes, void *leaves);
 

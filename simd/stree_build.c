@@ -1,9 +1,9 @@
 /*
  * stree_build.c -- lay sorted tokens out as the S+ tree of stree.h.
  *
- * Built bottom-up: each level's nodes take, as separator i, the largest key
- * of child i (the largest key of a subtree is the largest key of its last
- * leaf), and keep their own largest key for the level above. A separator
+ * Built bottom-up: the leaves from the tokens, then each level's nodes take,
+ * as separator i, the largest key of child i (the largest key of a subtree
+ * is the largest key of its last leaf, read from the leaf). A separator
  * whose right neighbour child does not exist is INT64_MAX, so the descent
  * never steps right into a missing child.
  */
@@ -59,12 +59,16 @@ void plc_stree_build(plc_stree *t, const void *tokens, size_t token_stride, cons
     plc_stree_leaf *leaf = leaves;
     t->leaves = leaf;
     for (uint32_t l = 0; l < t->nleaves; l++) {
+        /* A line's tokens are all read before it is written: the tokens
+         * may lie in the leaves' own memory (plc_stree_build, stree.h). */
+        plc_stree_leaf v;
         for (uint32_t j = 0; j < PLC_STREE_LEAF; j++) {
             uint32_t i = l * PLC_STREE_LEAF + j;
-            leaf[l].key[j] = i < n ? flip(token_at(tokens, token_stride, i)) : INT64_MAX;
-            leaf[l].owner[j] = i < n ? owner_at(owners, owner_stride, i) : 0;
+            v.key[j] = i < n ? flip(token_at(tokens, token_stride, i)) : INT64_MAX;
+            v.owner[j] = i < n ? owner_at(owners, owner_stride, i) : 0;
         }
-        leaf[l].pad_ = 0;
+        v.pad_ = 0;
+        memcpy(&leaf[l], &v, sizeof v);
     }
 
     /* Level sizes bottom-up, then place the levels root first. */
@@ -102,7 +106,7 @@ void plc_stree_build(plc_stree *t, const void *tokens, size_t token_stride, cons
                 uint64_t last_token = (last_leaf + 1) * PLC_STREE_LEAF - 1;
                 if (last_token >= n)
                     last_token = n - 1;
-                lev[j].key[i] = flip(token_at(tokens, token_stride, last_token));
+                lev[j].key[i] = leaf[last_token / PLC_STREE_LEAF].key[last_token % PLC_STREE_LEAF];
             }
     }
 }
