@@ -1,17 +1,18 @@
 /*
- * fuzz_radix_sort.c -- differential: plc_radix_sort (engine/core/radix_sort.c)
- * against a stable merge sort on entries whose tokens come from the
- * input, spread by a mode byte over the shapes that take the sort's paths
+ * fuzz_radix_sort.c -- differential: plc_radix_sort and plc_radix_sort_in_place
+ * (engine/core/radix_sort.c, with a scratch of 0, 48, 300 or all the
+ * entries) against a stable merge sort on entries whose tokens come from
+ * the input, spread by a mode byte over the shapes that take the sort's paths
  * (equal high bits, clusters, repeats, 32-bit points).
  *
- * Input: mode (1 byte), repeat (1), then 8-byte tokens.
+ * Input: mode (1 byte), repeat and scratch (1), then 8-byte tokens.
  */
 #include "fuzz.h"
 #include "radix_sort.h"
 
 #define MAX_N 4096
 
-static plc_sort_entry e[MAX_N], tmp[MAX_N], want[MAX_N], scratch[MAX_N];
+static plc_sort_entry e[MAX_N], tmp[MAX_N], want[MAX_N], scratch[MAX_N], orig[MAX_N];
 
 /* Stable merge sort by token (the reference: O(n log n), so that inputs of
  * MAX_N entries stay quick under ASan). */
@@ -34,7 +35,8 @@ static void ref_sort(plc_sort_entry *a, size_t n)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_producer p = {data, size};
-    unsigned mode = fuzz_u8(&p), repeat = fuzz_u8(&p) % 16 + 1;
+    static const size_t caps[4] = {0, 48, 300, MAX_N};
+    unsigned mode = fuzz_u8(&p), rs = fuzz_u8(&p), repeat = rs % 16 + 1;
     size_t n = 0;
     while (p.size >= 8 && n < MAX_N) {
         uint64_t t = fuzz_u64(&p);
@@ -57,11 +59,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                     (uint32_t)n * 2654435761u, (uint32_t)n};
     }
     memcpy(want, e, n * sizeof *e);
+    memcpy(orig, e, n * sizeof *e);
     ref_sort(want, n);
     plc_sort_entry *got = plc_radix_sort(e, tmp, n);
     FUZZ_ASSERT(got == e || got == tmp);
     for (size_t i = 0; i < n; i++)
         FUZZ_ASSERT(got[i].token == want[i].token && got[i].owner == want[i].owner &&
                     got[i].seq == want[i].seq);
+    memcpy(e, orig, n * sizeof *e); /* seq is the index: the same result */
+    plc_radix_sort_in_place(e, n, 64, tmp, caps[rs >> 6]);
+    FUZZ_ASSERT(memcmp(e, want, n * sizeof *e) == 0);
     return 0;
 }
