@@ -9,6 +9,7 @@ void register_directory_benches(void);
 void register_build_benches(void);
 void register_build_scale_benches(void);
 void register_router_benches(void);
+void register_router_writer_benches(void);
 void register_replica_benches(void);
 void register_datacenter_benches(void);
 void register_crc32_benches(void);

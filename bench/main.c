@@ -11,6 +11,7 @@ int main(int argc, char **argv)
     register_build_benches();
     register_build_scale_benches();
     register_router_benches();
+    register_router_writer_benches();
     register_replica_benches();
     register_datacenter_benches();
     register_crc32_benches();

@@ -175,14 +175,47 @@ void placer_router_release(placer_router *r, const placer_snapshot *s)
         read_end(s);
 }
 
+/* A thread's first read-side section registers it with liburcu-bp (a call
+ * that keeps the key and its length alive across it): taken out of line so
+ * the sections after it keep nothing. */
+#if defined(_LGPL_SOURCE)
+#define READER_UNREGISTERED() __builtin_expect(URCU_TLS(urcu_bp_reader) == NULL, 0)
+#else
+#define READER_UNREGISTERED() 0
+#endif
+
+__attribute__((noinline, cold)) static int lookup_registering(placer_router *r, const void *key,
+                                                              size_t len, uint64_t *epoch)
+{
+    rcu_read_lock();
+    rcu_read_unlock();
+    return placer_router_lookup(r, key, len, epoch);
+}
+
+/* plc_lookup_key out of line: its paths other than the line table's keep
+ * values across their calls, which the router's lookup should not pay for. */
+__attribute__((noinline)) static int lookup_other(const placer_snapshot *s, const void *key,
+                                                  size_t len)
+{
+    return plc_lookup_key(s, key, len);
+}
+
 int placer_router_lookup(placer_router *r, const void *key, size_t len, uint64_t *epoch)
 {
     if (!r || (!key && len))
         return PLACER_ENULL;
+    if (READER_UNREGISTERED())
+        return lookup_registering(r, key, len, epoch);
     const placer_snapshot *s = read_begin(r);
-    int owner = plc_lookup_key(s, key, len);
+    /* The epoch is stored before the lookup, and every lookup but the line
+     * table's is one call away, so nothing but the section's own state
+     * lives across the call: saving and restoring registers for the
+     * other paths was most of what the section cost a key. */
     if (epoch)
         *epoch = s->epoch;
+    plc_bkt_key_fn lines = s->bkt_lookup;
+    int owner = __builtin_expect(lines != NULL, 1) ? (int)lines(&s->bkt, s->seed, key, len)
+                                                   : lookup_other(s, key, len);
     read_end(s);
     return owner;
 }
