@@ -217,7 +217,7 @@ http {{
   fastcgi_temp_path {tmp}/c_fcgi; uwsgi_temp_path {tmp}/c_uwsgi; scgi_temp_path {tmp}/c_scgi;
   include {tmp}/chash_upstream.conf;
   upstream placer {{
-    placer_hash $request_uri snapshot={snap};
+    placer_hash $request_uri snapshot={snap} thread_pool=off;
 {servers}
   }}
   server {{ listen 127.0.0.1:{chash_port}; location / {{ proxy_pass http://chash; }} }}
