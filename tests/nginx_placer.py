@@ -2,7 +2,8 @@
 """nginx_placer.py -- ngx_http_upstream_placer_module in Debian's nginx, on loopback.
 
 Starts five backends (one nginx, five servers, each answering its own name)
-and, in front of them, nginx with the module loaded (master + 2 workers)
+and, in front of them, nginx with the module loaded (master + 2 workers,
+changed files read by a thread pool of one thread)
 whose upstream lists the five and a sixth server nothing listens on. While
 clients send requests with keys never repeated, the snapshot file is
 replaced by atomic renames: good snapshots (each a new epoch, built with
@@ -144,6 +145,7 @@ class Snapshots:
 FRONT_CONF = """
 load_module {module};
 daemon off; master_process on; worker_processes 2;
+thread_pool placer threads=1;
 error_log {tmp}/front.err notice; pid {tmp}/front.pid;
 events {{ worker_connections 512; }}
 http {{
@@ -152,7 +154,7 @@ http {{
   client_body_temp_path {tmp}/f_body; proxy_temp_path {tmp}/f_proxy;
   fastcgi_temp_path {tmp}/f_fcgi; uwsgi_temp_path {tmp}/f_uwsgi; scgi_temp_path {tmp}/f_scgi;
   upstream backends {{
-    placer_hash $request_uri snapshot={snap} check=20ms;
+    placer_hash $request_uri snapshot={snap} check=20ms thread_pool=placer;
     placer_replicas 3;
 {servers}
     keepalive 8;
