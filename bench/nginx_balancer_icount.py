@@ -23,14 +23,16 @@ import glob
 import http.client
 import os
 import re
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import nginx_balancers as nb  # noqa: E402  (its setup, reused)
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+sys.path.insert(0, os.path.join(here, "..", "tests"))
+import nginx_balancers as nb  # noqa: E402  (its front configuration)
+import nginx_harness as nh  # noqa: E402  (ports, backends, chash import, stop)
 
 
 def send(port, prefix, n):
@@ -75,43 +77,23 @@ def main():
     os.chmod(tmp, 0o755)
     procs = []
     try:
-        bports = nb.free_ports(5)
-        port_a, port_b = nb.free_ports(2)
+        bports = nh.free_ports(5)
+        port_a, port_b = nh.free_ports(2)
         addrs = ["127.0.0.1:%d" % p for p in bports]
-        with open(os.path.join(tmp, "backends.conf"), "w") as f:
-            f.write(nb.BACKENDS.format(tmp=tmp, servers="".join(
-                "  server { listen %s; location / { return 200 \"b%d\\n\"; } }\n" % (a, i)
-                for i, a in enumerate(addrs))))
+        procs.append(nh.start_backends(tmp, {"b%d" % i: a for i, a in enumerate(addrs)}))
         servers = "".join("    server %s;\n" % a for a in addrs)
-        with open(os.path.join(tmp, "chash.conf"), "w") as f:
-            f.write("upstream chash {\n    hash $request_uri consistent;\n%s}\n" % servers)
-        with open(os.path.join(tmp, "import.conf"), "w") as f:
-            f.write("events {}\nhttp {\n  include %s/chash.conf;\n}\n" % tmp)
-        snap = os.path.join(tmp, "imported.snap")
-        r = subprocess.run([args.placer, "import-nginx", os.path.join(tmp, "import.conf"),
-                            "--upstream", "chash", "-o", snap, "--epoch", "1"],
-                           capture_output=True, text=True)
-        if r.returncode:
-            raise SystemExit(r.stderr)
+        snap = nh.import_chash(args.placer, tmp, addrs)
         front = nb.FRONT.format(module=module, tmp=tmp, snap=snap, servers=servers,
                                 port_a=port_a, port_b=port_b)
         front = front.replace("master_process on", "master_process off")
         front = front.replace("worker_cpu_affinity 10;", "")
         with open(os.path.join(tmp, "front.conf"), "w") as f:
             f.write(front)
-        procs.append(subprocess.Popen([nb.NGINX, "-p", tmp, "-c",
-                                       os.path.join(tmp, "backends.conf"),
-                                       "-e", os.path.join(tmp, "backends.err")],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         out = os.path.join(tmp, "callgrind.out")
-        procs.append(subprocess.Popen(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
-                                       nb.NGINX, "-p", tmp, "-c", os.path.join(tmp, "front.conf"),
-                                       "-e", os.path.join(tmp, "front.err")],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        for p in bports:
-            nb.wait_port(p, procs[0])
-        nb.wait_port(port_a, procs[1])
-        nb.wait_port(port_b, procs[1])
+        procs.append(nh.start(tmp, "front.conf", ["valgrind", "--tool=callgrind",
+                                                  "--callgrind-out-file=" + out]))
+        nh.wait_port(port_a, procs[1])
+        nh.wait_port(port_b, procs[1])
         send(port_a, "warm", 200)
         send(port_b, "warm", 200)
         pid = str(procs[1].pid)
@@ -135,15 +117,7 @@ def main():
             print("  module %-34s %7.0f inclusive per request" % (fn, ir))
         return 0
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-                try:
-                    p.wait(60)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
-
+        nh.stop(procs, 60)
 
 if __name__ == "__main__":
     sys.exit(main())

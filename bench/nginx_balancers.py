@@ -23,15 +23,14 @@ import argparse
 import json
 import math
 import os
-import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
-NGINX = "/usr/sbin/nginx"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+import nginx_harness as nh  # noqa: E402  (ports, backends, chash import, stop)
+
 WRK_LUA = r"""
 local n = 0
 local id = tostring(math.random(1, 1e9))
@@ -47,17 +46,6 @@ done = function(summary, latency, requests)
     latency:percentile(90), latency:percentile(99)))
 end
 """
-BACKENDS = """
-daemon off; master_process off; worker_processes 1;
-error_log {tmp}/backends.err warn; pid {tmp}/backends.pid;
-events {{ worker_connections 1024; }}
-http {{
-  access_log off;
-  client_body_temp_path {tmp}/b_body; proxy_temp_path {tmp}/b_proxy;
-  fastcgi_temp_path {tmp}/b_fcgi; uwsgi_temp_path {tmp}/b_uwsgi; scgi_temp_path {tmp}/b_scgi;
-{servers}
-}}
-"""
 FRONT = """
 load_module {module};
 daemon off; master_process on; worker_processes 1; worker_cpu_affinity 10;
@@ -67,7 +55,7 @@ http {{
   access_log off;
   client_body_temp_path {tmp}/f_body; proxy_temp_path {tmp}/f_proxy;
   fastcgi_temp_path {tmp}/f_fcgi; uwsgi_temp_path {tmp}/f_uwsgi; scgi_temp_path {tmp}/f_scgi;
-  include {tmp}/chash.conf;
+  include {tmp}/chash_upstream.conf;
   upstream placer {{
     placer_hash $request_uri snapshot={snap};
     placer_replicas 2;
@@ -97,29 +85,6 @@ def t95(df):
     return T95[k] if df <= 29 else 1.96
 
 
-def free_ports(n):
-    socks = [socket.socket() for _ in range(n)]
-    for s in socks:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in socks]
-    for s in socks:
-        s.close()
-    return ports
-
-
-def wait_port(port, proc):
-    end = time.monotonic() + 30
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise SystemExit("nginx exited (status %d)" % proc.returncode)
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit("port %d never opened" % port)
-
-
 def wrk(port, script, args):
     r = subprocess.run(["taskset", "-c", "0", "wrk", "-t1", "-c%d" % args.connections,
                         "-d%ds" % args.seconds, "-s", script, "http://127.0.0.1:%d/" % port],
@@ -146,38 +111,21 @@ def main():
     tmp = tempfile.mkdtemp(prefix="placer-nginx-bench-")
     os.chmod(tmp, 0o755)
     try:
-        bports = free_ports(5)
-        port_a, port_b = free_ports(2)
+        bports = nh.free_ports(5)
+        port_a, port_b = nh.free_ports(2)
         addrs = ["127.0.0.1:%d" % p for p in bports]
-        with open(os.path.join(tmp, "backends.conf"), "w") as f:
-            f.write(BACKENDS.format(tmp=tmp, servers="".join(
-                "  server { listen %s; location / { return 200 \"b%d\\n\"; } }\n" % (a, i)
-                for i, a in enumerate(addrs))))
+        procs.append(nh.start_backends(tmp, {"b%d" % i: a for i, a in enumerate(addrs)}))
         servers = "".join("    server %s;\n" % a for a in addrs)
-        with open(os.path.join(tmp, "chash.conf"), "w") as f:
-            f.write("upstream chash {\n    hash $request_uri consistent;\n%s}\n" % servers)
-        with open(os.path.join(tmp, "import.conf"), "w") as f:
-            f.write("events {}\nhttp {\n  include %s/chash.conf;\n}\n" % tmp)
-        snap = os.path.join(tmp, "imported.snap")
-        r = subprocess.run([args.placer, "import-nginx", os.path.join(tmp, "import.conf"),
-                            "--upstream", "chash", "-o", snap, "--epoch", "1"],
-                           capture_output=True, text=True)
-        if r.returncode:
-            raise SystemExit(r.stderr)
+        snap = nh.import_chash(args.placer, tmp, addrs)
         with open(os.path.join(tmp, "front.conf"), "w") as f:
             f.write(FRONT.format(module=module, tmp=tmp, snap=snap, servers=servers,
                                  port_a=port_a, port_b=port_b))
         script = os.path.join(tmp, "keys.lua")
         with open(script, "w") as f:
             f.write(WRK_LUA)
-        for conf in ("backends.conf", "front.conf"):
-            procs.append(subprocess.Popen([NGINX, "-p", tmp, "-c", os.path.join(tmp, conf),
-                                           "-e", os.path.join(tmp, conf[:-5] + ".err")],
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        for p in bports:
-            wait_port(p, procs[0])
-        wait_port(port_a, procs[1])
-        wait_port(port_b, procs[1])
+        procs.append(nh.start(tmp, "front.conf"))
+        nh.wait_port(port_a, procs[1])
+        nh.wait_port(port_b, procs[1])
         wrk(port_a, script, argparse.Namespace(connections=4, seconds=1))  # warm-up
         wrk(port_b, script, argparse.Namespace(connections=4, seconds=1))
         runs, ratios, bad = [], [], 0
@@ -208,15 +156,7 @@ def main():
                 json.dump({"runs": runs, "ratios": ratios, "mean": mean, "half": half}, f)
         return 1 if bad else 0
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-                try:
-                    p.wait(30)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
-
+        nh.stop(procs)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -14,6 +14,9 @@
 #include <ngx_core.h>
 #include <ngx_http.h>
 #include <sys/stat.h>
+#if (NGX_THREADS)
+#include <ngx_thread_pool.h>
+#endif
 
 #include <placer.h>
 
@@ -40,7 +43,10 @@ typedef struct {
     ngx_uint_t peer[1]; /* nodes entries */
 } ngx_http_upstream_placer_map_t;
 
-typedef struct {
+typedef struct ngx_http_upstream_placer_srv_conf_s ngx_http_upstream_placer_srv_conf_t;
+typedef struct ngx_http_upstream_placer_job_s ngx_http_upstream_placer_job_t;
+
+struct ngx_http_upstream_placer_srv_conf_s {
     ngx_http_complex_value_t key;
     ngx_str_t path;
     ngx_msec_t check;
@@ -52,11 +58,32 @@ typedef struct {
     u_char *file;
     size_t file_len;
     ngx_http_upstream_placer_stamp_t stamp;
+#if (NGX_THREADS)
+    /* where a changed file is read, decoded and matched: a thread of this
+     * pool (NULL: the event loop, thread_pool=off) */
+    ngx_thread_pool_t *thread_pool;
+    ngx_thread_task_t *task;
+#endif
     /* per worker, after fork */
     placer_router *router;
     ngx_http_upstream_placer_map_t *map;
+    ngx_http_upstream_placer_job_t *job;
+    ngx_uint_t busy; /* a thread is reading the file */
     ngx_event_t timer;
-} ngx_http_upstream_placer_srv_conf_t;
+};
+
+/* One reading of the file: what the timer (or a thread of the pool) fills
+ * and the event loop then logs and swaps in. */
+struct ngx_http_upstream_placer_job_s {
+    ngx_http_upstream_placer_srv_conf_t *pcf;
+    ngx_http_upstream_placer_stamp_t stamp; /* of the last file read */
+    ngx_int_t rc;
+    u_char *buf;
+    size_t len;
+    placer_snapshot *snap;
+    ngx_http_upstream_placer_map_t *map;
+    u_char why[512];
+};
 
 typedef enum { NGX_HTTP_PLACER_NONE, NGX_HTTP_PLACER_OWNER, NGX_HTTP_PLACER_REPLICA } ngx_http_upstream_placer_role_e;
 
@@ -68,22 +95,27 @@ typedef struct {
 
 extern ngx_module_t ngx_http_upstream_placer_module;
 
-/* ngx_http_upstream_placer_file.c: read path into a malloc'ed buffer
- * (*buf, *len; ngx_free it) and fill *stamp from the opened file. Returns
- * NGX_OK, NGX_DECLINED when the file's stamp equals *stamp (nothing read),
- * or NGX_ERROR with the reason logged. */
-ngx_int_t ngx_http_upstream_placer_read(ngx_str_t *path, ngx_log_t *log,
-                                        ngx_http_upstream_placer_stamp_t *stamp, u_char **buf,
-                                        size_t *len);
+/* ngx_http_upstream_placer_file.c. Each function writes the reason of a
+ * refusal into job->why and logs nothing itself, so a thread of a thread
+ * pool can run it; the caller logs why (empty: nothing new to say). */
 
-/* Decode and verify buf: a placer snapshot whose every node matches a
- * server of the upstream (by address, then by id). On NGX_OK *snap and
- * *map are the caller's (placer_snapshot_free, ngx_free); NGX_ERROR logs
- * why at level. */
-ngx_int_t ngx_http_upstream_placer_load(ngx_http_upstream_placer_srv_conf_t *pcf, ngx_log_t *log,
-                                        ngx_uint_t level, const u_char *buf, size_t len,
-                                        placer_snapshot **snap,
-                                        ngx_http_upstream_placer_map_t **map);
+/* 1 when the file's stat() gives job->stamp again (or the error already
+ * reported): no need to read it. */
+int ngx_http_upstream_placer_unchanged(const ngx_http_upstream_placer_job_t *job);
+
+/* Read job->pcf->path into job->buf, job->len (ngx_free it) and fill
+ * job->stamp from the opened file. Returns NGX_OK, NGX_DECLINED when the
+ * file's stamp equals job->stamp (nothing read), or NGX_ERROR. */
+ngx_int_t ngx_http_upstream_placer_read(ngx_http_upstream_placer_job_t *job);
+
+/* Decode and verify job->buf: a placer snapshot whose every node matches a
+ * server of the upstream (by address, then by id). On NGX_OK job->snap and
+ * job->map are the caller's (placer_snapshot_free, ngx_free). */
+ngx_int_t ngx_http_upstream_placer_load(ngx_http_upstream_placer_job_t *job);
+
+/* Read, then load when the file changed; job->rc tells which (NGX_OK: a
+ * snapshot and map to swap in). job->buf is freed. */
+void ngx_http_upstream_placer_fetch(ngx_http_upstream_placer_job_t *job);
 
 /* ngx_http_upstream_placer_watch.c: the worker's router and file timer. */
 ngx_int_t ngx_http_upstream_placer_start(ngx_http_upstream_placer_srv_conf_t *pcf,

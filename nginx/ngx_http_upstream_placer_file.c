@@ -28,58 +28,88 @@ static int stamp_equal(const ngx_http_upstream_placer_stamp_t *a,
            a->mtime_nsec == b->mtime_nsec && a->err == b->err;
 }
 
-/* A failed stat or open is logged once, not at every check. */
-static ngx_int_t failed(ngx_str_t *path, ngx_log_t *log, ngx_http_upstream_placer_stamp_t *stamp,
-                        const char *what, int err)
+/* job->why, formatted as ngx_log_error formats (%V, %uz, ...). */
+static void say(ngx_http_upstream_placer_job_t *job, const char *fmt, ...)
 {
-    if (stamp->err != err) {
-        ngx_log_error(NGX_LOG_ERR, log, err, "placer_hash: %s \"%V\" failed", what, path);
+    va_list args;
+
+    va_start(args, fmt);
+    u_char *end = ngx_vslprintf(job->why, job->why + sizeof job->why - 1, fmt, args);
+    va_end(args);
+    *end = '\0';
+}
+
+/* Writes why into job->why (a thread pool thread may run this: it logs
+ * nothing itself). A failed stat or open is reported once, not at every
+ * check: the same error again leaves why empty. */
+static ngx_int_t failed(ngx_http_upstream_placer_job_t *job, const char *what, int err)
+{
+    if (job->stamp.err != err) {
+        u_char msg[NGX_MAX_ERROR_STR];
+        u_char *end = ngx_strerror(err, msg, sizeof msg - 1);
+        *end = '\0';
+        say(job, "%s \"%V\" failed (%d: %s)", what,
+                     &job->pcf->path, err, msg);
     }
-    ngx_memzero(stamp, sizeof *stamp);
-    stamp->err = err;
+    ngx_memzero(&job->stamp, sizeof job->stamp);
+    job->stamp.err = err;
     return NGX_ERROR;
 }
 
-ngx_int_t ngx_http_upstream_placer_read(ngx_str_t *path, ngx_log_t *log,
-                                        ngx_http_upstream_placer_stamp_t *stamp, u_char **buf,
-                                        size_t *len)
+int ngx_http_upstream_placer_unchanged(const ngx_http_upstream_placer_job_t *job)
 {
     struct stat st;
     ngx_http_upstream_placer_stamp_t now;
 
-    /* stat first: the common case, an unchanged file, opens nothing */
-    if (stat((const char *)path->data, &st) != 0) {
-        return failed(path, log, stamp, "stat()", errno);
+    if (stat((const char *)job->pcf->path.data, &st) != 0) {
+        return errno == job->stamp.err;
     }
     stamp_of(&st, &now);
-    if (stamp_equal(&now, stamp)) {
+    return stamp_equal(&now, &job->stamp);
+}
+
+ngx_int_t ngx_http_upstream_placer_read(ngx_http_upstream_placer_job_t *job)
+{
+    struct stat st;
+    ngx_http_upstream_placer_stamp_t now;
+    const char *path = (const char *)job->pcf->path.data;
+
+    job->why[0] = '\0';
+    /* stat first: the common case, an unchanged file, opens nothing */
+    if (stat(path, &st) != 0) {
+        return failed(job, "stat()", errno);
+    }
+    stamp_of(&st, &now);
+    if (stamp_equal(&now, &job->stamp)) {
         return NGX_DECLINED;
     }
 
-    int fd = open((const char *)path->data, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        return failed(path, log, stamp, "open()", errno);
+        return failed(job, "open()", errno);
     }
     /* the stamp of what is read: the file may have been renamed over
      * between stat and open */
     if (fstat(fd, &st) != 0) {
         int err = errno;
         close(fd);
-        return failed(path, log, stamp, "fstat()", err);
+        return failed(job, "fstat()", err);
     }
-    stamp_of(&st, stamp);
+    stamp_of(&st, &job->stamp);
     if (st.st_size <= 0 || st.st_size > NGX_HTTP_UPSTREAM_PLACER_MAX_FILE) {
         close(fd);
-        ngx_log_error(NGX_LOG_ERR, log, 0,
-                      "placer_hash: \"%V\" refused: %O bytes (a snapshot has 1 to %d)", path,
-                      st.st_size, NGX_HTTP_UPSTREAM_PLACER_MAX_FILE);
+        say(job,
+                     "\"%V\" refused: %O bytes (a snapshot has 1 to %d)", &job->pcf->path,
+                     st.st_size, NGX_HTTP_UPSTREAM_PLACER_MAX_FILE);
         return NGX_ERROR;
     }
 
     size_t want = (size_t)st.st_size, got = 0;
-    u_char *p = ngx_alloc(want, log);
+    u_char *p = ngx_alloc(want, ngx_cycle->log);
     if (p == NULL) {
         close(fd);
+        say(job, "\"%V\": no memory for %uz bytes",
+                     &job->pcf->path, want);
         return NGX_ERROR;
     }
     while (got < want) {
@@ -88,9 +118,9 @@ ngx_int_t ngx_http_upstream_placer_read(ngx_str_t *path, ngx_log_t *log,
             continue;
         }
         if (n <= 0) {
-            ngx_log_error(NGX_LOG_ERR, log, n < 0 ? errno : 0,
-                          "placer_hash: read() \"%V\" failed after %uz of %uz bytes", path, got,
-                          want);
+            say(job,
+                         "read() \"%V\" failed after %uz of %uz bytes (%d)", &job->pcf->path,
+                         got, want, n < 0 ? errno : 0);
             ngx_free(p);
             close(fd);
             return NGX_ERROR;
@@ -98,8 +128,8 @@ ngx_int_t ngx_http_upstream_placer_read(ngx_str_t *path, ngx_log_t *log,
         got += (size_t)n;
     }
     close(fd);
-    *buf = p;
-    *len = want;
+    job->buf = p;
+    job->len = want;
     return NGX_OK;
 }
 
@@ -131,46 +161,58 @@ static ngx_int_t match_node(ngx_http_upstream_rr_peers_t *peers, const placer_sn
     return NGX_ERROR;
 }
 
-ngx_int_t ngx_http_upstream_placer_load(ngx_http_upstream_placer_srv_conf_t *pcf, ngx_log_t *log,
-                                        ngx_uint_t level, const u_char *buf, size_t len,
-                                        placer_snapshot **snap,
-                                        ngx_http_upstream_placer_map_t **map)
+ngx_int_t ngx_http_upstream_placer_load(ngx_http_upstream_placer_job_t *job)
 {
     char why[256] = "";
     placer_snapshot *s = NULL;
-    int rc = placer_snapshot_decode_ex(buf, len, &s, why, sizeof why);
+    int rc = placer_snapshot_decode_ex(job->buf, job->len, &s, why, sizeof why);
 
     if (rc != 0) {
-        ngx_log_error(level, log, 0, "placer_hash: \"%V\" refused: %s (%s)", &pcf->path,
-                      placer_strerror(rc), why);
+        say(job, "\"%V\" refused: %s (%s)", &job->pcf->path,
+                     placer_strerror(rc), why);
         return NGX_ERROR;
     }
 
     uint32_t nodes = placer_node_count(s);
     ngx_http_upstream_placer_map_t *m =
-        ngx_alloc(sizeof *m + (nodes ? nodes - 1 : 0) * sizeof m->peer[0], log);
+        ngx_alloc(sizeof *m + (nodes ? nodes - 1 : 0) * sizeof m->peer[0], ngx_cycle->log);
     if (m == NULL) {
         placer_snapshot_free(s);
+        say(job, "\"%V\": no memory for the map",
+                     &job->pcf->path);
         return NGX_ERROR;
     }
     m->epoch = placer_snapshot_epoch(s);
     m->nodes = nodes;
     for (uint32_t i = 0; i < nodes; i++) {
-        ngx_int_t peer = match_node(pcf->peers, s, i);
+        ngx_int_t peer = match_node(job->pcf->peers, s, i);
         if (peer == NGX_ERROR) {
             const char *address = placer_node_address(s, i);
-            ngx_log_error(level, log, 0,
-                          "placer_hash: \"%V\" refused: epoch %uL: node \"%s\" (address "
-                          "\"%s\") matches no server of upstream \"%V\"",
-                          &pcf->path, (uint64_t)m->epoch, placer_node_id(s, i),
-                          address ? address : "", &pcf->upstream->host);
+            say(job,
+                         "\"%V\" refused: epoch %uL: node \"%s\" (address \"%s\") matches no "
+                         "server of upstream \"%V\"",
+                         &job->pcf->path, (uint64_t)m->epoch, placer_node_id(s, i),
+                         address ? address : "", &job->pcf->upstream->host);
             ngx_free(m);
             placer_snapshot_free(s);
             return NGX_ERROR;
         }
         m->peer[i] = (ngx_uint_t)peer;
     }
-    *snap = s;
-    *map = m;
+    job->snap = s;
+    job->map = m;
     return NGX_OK;
+}
+
+void ngx_http_upstream_placer_fetch(ngx_http_upstream_placer_job_t *job)
+{
+    job->snap = NULL;
+    job->map = NULL;
+    job->buf = NULL;
+    job->rc = ngx_http_upstream_placer_read(job);
+    if (job->rc == NGX_OK) {
+        job->rc = ngx_http_upstream_placer_load(job);
+        ngx_free(job->buf);
+        job->buf = NULL;
+    }
 }

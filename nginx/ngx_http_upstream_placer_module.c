@@ -27,28 +27,29 @@ static ngx_int_t init_upstream(ngx_conf_t *cf, ngx_http_upstream_srv_conf_t *us)
     ngx_conf_init_uint_value(pcf->replicas, 2);
     ngx_conf_init_msec_value(pcf->check, 1000);
 
-    ngx_memzero(&pcf->stamp, sizeof pcf->stamp);
-    u_char *buf;
-    size_t len;
-    if (ngx_http_upstream_placer_read(&pcf->path, cf->log, &pcf->stamp, &buf, &len) != NGX_OK) {
+    ngx_http_upstream_placer_job_t job;
+    ngx_memzero(&job, sizeof job);
+    job.pcf = pcf;
+    if (ngx_http_upstream_placer_read(&job) != NGX_OK) {
+        ngx_log_error(NGX_LOG_EMERG, cf->log, 0, "placer_hash: %s", job.why);
         return NGX_ERROR;
     }
-    placer_snapshot *s;
-    ngx_http_upstream_placer_map_t *map;
-    if (ngx_http_upstream_placer_load(pcf, cf->log, NGX_LOG_EMERG, buf, len, &s, &map) != NGX_OK) {
-        ngx_free(buf);
+    if (ngx_http_upstream_placer_load(&job) != NGX_OK) {
+        ngx_log_error(NGX_LOG_EMERG, cf->log, 0, "placer_hash: %s", job.why);
+        ngx_free(job.buf);
         return NGX_ERROR;
     }
-    placer_snapshot_free(s);
-    ngx_free(map);
-    pcf->file = ngx_pnalloc(cf->pool, len);
+    placer_snapshot_free(job.snap);
+    ngx_free(job.map);
+    pcf->stamp = job.stamp;
+    pcf->file = ngx_pnalloc(cf->pool, job.len);
     if (pcf->file == NULL) {
-        ngx_free(buf);
+        ngx_free(job.buf);
         return NGX_ERROR;
     }
-    ngx_memcpy(pcf->file, buf, len);
-    pcf->file_len = len;
-    ngx_free(buf);
+    ngx_memcpy(pcf->file, job.buf, job.len);
+    pcf->file_len = job.len;
+    ngx_free(job.buf);
     return NGX_OK;
 }
 
@@ -69,6 +70,7 @@ static char *set_hash(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     if (ngx_http_compile_complex_value(&ccv) != NGX_OK) {
         return NGX_CONF_ERROR;
     }
+    ngx_str_t pool = ngx_string("default");
     for (ngx_uint_t i = 2; i < cf->args->nelts; i++) {
         if (ngx_strncmp(value[i].data, "snapshot=", 9) == 0 && value[i].len > 9) {
             pcf->path.data = value[i].data + 9;
@@ -84,6 +86,9 @@ static char *set_hash(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
                 ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "invalid check time \"%V\"", &t);
                 return NGX_CONF_ERROR;
             }
+        } else if (ngx_strncmp(value[i].data, "thread_pool=", 12) == 0 && value[i].len > 12) {
+            pool.data = value[i].data + 12;
+            pool.len = value[i].len - 12;
         } else {
             ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "invalid parameter \"%V\"", &value[i]);
             return NGX_CONF_ERROR;
@@ -91,6 +96,21 @@ static char *set_hash(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     }
     if (pcf->path.data == NULL) {
         return "needs snapshot=FILE";
+    }
+    /* a changed file is read by a thread of this pool (thread pools are
+     * made per worker; "default" has 32 threads unless a thread_pool
+     * directive says otherwise) */
+    if (!(pool.len == 3 && ngx_strncmp(pool.data, "off", 3) == 0)) {
+#if (NGX_THREADS)
+        pcf->thread_pool = ngx_thread_pool_add(cf, &pool);
+        if (pcf->thread_pool == NULL) {
+            return NGX_CONF_ERROR;
+        }
+#else
+        if (pool.data != (u_char *)"default") {
+            return "thread_pool= needs nginx built --with-threads";
+        }
+#endif
     }
 
     ngx_http_upstream_srv_conf_t *uscf = ngx_http_conf_get_module_srv_conf(cf, ngx_http_upstream_module);

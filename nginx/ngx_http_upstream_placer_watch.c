@@ -3,25 +3,36 @@
  *
  * The router is made after fork (init_process), so no RCU state crosses a
  * fork; liburcu-bp registers the worker's thread on its first read-side
- * section. The timer is the worker's own: every `check` milliseconds it
- * stats the file, and a changed file (device, inode, size or mtime) is read,
- * decoded, verified against the servers and published. A refused file is
- * logged with its reason and the snapshot in force stays; it is not read
- * again until it changes. Reading happens in the event loop: snapshots of a
- * few MB read in well under a millisecond from the page cache. */
+ * section. The timer is the worker's own: every `check` milliseconds the
+ * file is stat'ed, and a changed file (device, inode, size or mtime) is
+ * read, decoded, verified and matched to the servers -- by a thread of the
+ * upstream's thread pool when it has one (nginx built --with-threads, the
+ * default pool unless thread_pool= names another or says off), so a large
+ * file never stalls the event loop -- and then, back in the event loop,
+ * published. A refused file is logged with its reason and the snapshot in
+ * force stays; it is not read again until it changes. One reading at a
+ * time: a check that comes while a thread still reads is skipped. */
 #include "ngx_http_upstream_placer.h"
 
-static void swap_in(ngx_http_upstream_placer_srv_conf_t *pcf, ngx_log_t *log, u_char *buf,
-                    size_t len)
+static void swap_in(ngx_http_upstream_placer_srv_conf_t *pcf, ngx_log_t *log)
 {
-    placer_snapshot *s;
-    ngx_http_upstream_placer_map_t *map;
+    ngx_http_upstream_placer_job_t *job = pcf->job;
     uint64_t current = placer_router_epoch(pcf->router);
 
-    if (ngx_http_upstream_placer_load(pcf, log, NGX_LOG_ERR, buf, len, &s, &map) != NGX_OK) {
-        ngx_log_error(NGX_LOG_ERR, log, 0, "placer_hash: epoch %uL kept", current);
+    if (job->rc == NGX_DECLINED) {
         return;
     }
+    if (job->rc != NGX_OK) {
+        if (job->why[0] != '\0') {
+            ngx_log_error(NGX_LOG_ERR, log, 0, "placer_hash: %s", job->why);
+            ngx_log_error(NGX_LOG_ERR, log, 0, "placer_hash: epoch %uL kept", current);
+        }
+        return;
+    }
+    placer_snapshot *s = job->snap;
+    ngx_http_upstream_placer_map_t *map = job->map;
+    job->snap = NULL;
+    job->map = NULL;
     if (map->epoch <= current) {
         ngx_log_error(NGX_LOG_WARN, log, 0,
                       "placer_hash: \"%V\" refused: epoch %uL is not newer than %uL (kept)",
@@ -44,40 +55,109 @@ static void swap_in(ngx_http_upstream_placer_srv_conf_t *pcf, ngx_log_t *log, u_
                   &pcf->path, (uint64_t)map->epoch, current);
 }
 
+static void rearm(ngx_http_upstream_placer_srv_conf_t *pcf)
+{
+    if (!ngx_exiting && !ngx_quit && !ngx_terminate && !pcf->timer.timer_set) {
+        ngx_add_timer(&pcf->timer, pcf->check);
+    }
+}
+
+#if (NGX_THREADS)
+/* In a thread of the pool: touches the job, the path and the peers' names
+ * (which no one changes after the configuration), nothing else. */
+static void fetch_in_thread(void *data, ngx_log_t *log)
+{
+    (void)log;
+    ngx_http_upstream_placer_fetch(data);
+}
+
+/* Back in the event loop, the thread done. */
+static void fetched(ngx_event_t *ev)
+{
+    ngx_http_upstream_placer_srv_conf_t *pcf = ev->data;
+
+    pcf->busy = 0;
+    if (pcf->router != NULL) {
+        swap_in(pcf, ev->log);
+    }
+}
+#endif
+
 static void on_timer(ngx_event_t *ev)
 {
     ngx_http_upstream_placer_srv_conf_t *pcf = ev->data;
-    u_char *buf;
-    size_t len;
 
-    if (ngx_http_upstream_placer_read(&pcf->path, ev->log, &pcf->stamp, &buf, &len) == NGX_OK) {
-        swap_in(pcf, ev->log, buf, len);
-        ngx_free(buf);
+    if (pcf->busy) {
+        rearm(pcf);
+        return;
     }
-    if (!ngx_exiting && !ngx_quit && !ngx_terminate) {
-        ngx_add_timer(ev, pcf->check);
+#if (NGX_THREADS)
+    if (pcf->thread_pool != NULL) {
+        /* the stat that finds most checks unchanged stays here; a changed
+         * file goes to a thread */
+        if (ngx_http_upstream_placer_unchanged(pcf->job)) {
+            rearm(pcf);
+            return;
+        }
+        pcf->task->event.data = pcf;
+        pcf->task->event.handler = fetched;
+        pcf->task->handler = fetch_in_thread;
+        if (ngx_thread_task_post(pcf->thread_pool, pcf->task) == NGX_OK) {
+            pcf->busy = 1;
+        }
+        /* else the pool's queue is full (logged by nginx): next check */
+        rearm(pcf);
+        return;
     }
+#endif
+    ngx_http_upstream_placer_fetch(pcf->job);
+    swap_in(pcf, ev->log);
+    rearm(pcf);
 }
 
 ngx_int_t ngx_http_upstream_placer_start(ngx_http_upstream_placer_srv_conf_t *pcf,
                                          ngx_cycle_t *cycle)
 {
-    placer_snapshot *s;
-    ngx_http_upstream_placer_map_t *map;
+    ngx_http_upstream_placer_job_t *job;
 
+#if (NGX_THREADS)
+    if (pcf->thread_pool != NULL) {
+        pcf->task = ngx_thread_task_alloc(cycle->pool, sizeof *job);
+        if (pcf->task == NULL) {
+            return NGX_ERROR;
+        }
+        job = pcf->task->ctx;
+        pcf->task->event.log = cycle->log;
+    } else
+#endif
+    {
+        job = ngx_pcalloc(cycle->pool, sizeof *job);
+        if (job == NULL) {
+            return NGX_ERROR;
+        }
+    }
     /* the bytes the configuration was checked with: a worker starts from
      * what nginx -t accepted, and its timer takes any newer file */
-    if (ngx_http_upstream_placer_load(pcf, cycle->log, NGX_LOG_EMERG, pcf->file, pcf->file_len,
-                                      &s, &map) != NGX_OK) {
+    job->pcf = pcf;
+    job->stamp = pcf->stamp;
+    job->buf = pcf->file;
+    job->len = pcf->file_len;
+    if (ngx_http_upstream_placer_load(job) != NGX_OK) {
+        ngx_log_error(NGX_LOG_EMERG, cycle->log, 0, "placer_hash: %s", job->why);
         return NGX_ERROR;
     }
-    pcf->router = placer_router_new(s);
+    job->buf = NULL;
+    pcf->job = job;
+    pcf->busy = 0;
+    pcf->router = placer_router_new(job->snap);
+    job->snap = NULL;
     if (pcf->router == NULL) {
-        ngx_free(map);
+        ngx_free(job->map);
         ngx_log_error(NGX_LOG_EMERG, cycle->log, 0, "placer_hash: placer_router_new failed");
         return NGX_ERROR;
     }
-    pcf->map = map;
+    pcf->map = job->map;
+    job->map = NULL;
 
     ngx_memzero(&pcf->timer, sizeof pcf->timer);
     pcf->timer.handler = on_timer;
@@ -90,6 +170,8 @@ ngx_int_t ngx_http_upstream_placer_start(ngx_http_upstream_placer_srv_conf_t *pc
 
 void ngx_http_upstream_placer_stop(ngx_http_upstream_placer_srv_conf_t *pcf)
 {
+    /* a thread still reading (busy) finishes on its own; what it made is
+     * dropped with the process */
     placer_router_free(pcf->router);
     pcf->router = NULL;
     ngx_free(pcf->map);

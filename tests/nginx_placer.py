@@ -2,7 +2,8 @@
 """nginx_placer.py -- ngx_http_upstream_placer_module in Debian's nginx, on loopback.
 
 Starts five backends (one nginx, five servers, each answering its own name)
-and, in front of them, nginx with the module loaded (master + 2 workers)
+and, in front of them, nginx with the module loaded (master + 2 workers,
+changed files read by a thread pool of one thread)
 whose upstream lists the five and a sixth server nothing listens on. While
 clients send requests with keys never repeated, the snapshot file is
 replaced by atomic renames: good snapshots (each a new epoch, built with
@@ -46,7 +47,6 @@ import json
 import os
 import random
 import signal
-import socket
 import struct
 import subprocess
 import sys
@@ -54,7 +54,10 @@ import tempfile
 import threading
 import time
 
-NGINX = "/usr/sbin/nginx"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nginx_harness as nh  # noqa: E402  (ports, backends, chash import, stop)
+
+NGINX = nh.NGINX
 GOOD_SWAPS = int(os.environ.get("PLACER_NGINX_SWAPS", "24"))
 MIN_REQUESTS = 6000
 CLIENTS = 6
@@ -66,31 +69,6 @@ def check(ok, what):
     if not ok:
         FAILED.append(what)
         print("FAILED: " + what, file=sys.stderr)
-
-
-def free_ports(n):
-    socks = []
-    for _ in range(n):
-        s = socket.socket()
-        s.bind(("127.0.0.1", 0))
-        socks.append(s)
-    ports = [s.getsockname()[1] for s in socks]
-    for s in socks:
-        s.close()
-    return ports
-
-
-def wait_port(port, proc):
-    end = time.monotonic() + WAIT
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise SystemExit("nginx exited early (status %d)" % proc.returncode)
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit("port %d never opened" % port)
 
 
 def crc32c(data):
@@ -164,21 +142,10 @@ class Snapshots:
         return out
 
 
-BACKENDS_CONF = """
-daemon off; master_process off; worker_processes 1;
-error_log {tmp}/backends.err warn; pid {tmp}/backends.pid;
-events {{ worker_connections 256; }}
-http {{
-  access_log off;
-  client_body_temp_path {tmp}/b_body; proxy_temp_path {tmp}/b_proxy;
-  fastcgi_temp_path {tmp}/b_fcgi; uwsgi_temp_path {tmp}/b_uwsgi; scgi_temp_path {tmp}/b_scgi;
-{servers}
-}}
-"""
-
 FRONT_CONF = """
 load_module {module};
 daemon off; master_process on; worker_processes 2;
+thread_pool placer threads=1;
 error_log {tmp}/front.err notice; pid {tmp}/front.pid;
 events {{ worker_connections 512; }}
 http {{
@@ -187,7 +154,7 @@ http {{
   client_body_temp_path {tmp}/f_body; proxy_temp_path {tmp}/f_proxy;
   fastcgi_temp_path {tmp}/f_fcgi; uwsgi_temp_path {tmp}/f_uwsgi; scgi_temp_path {tmp}/f_scgi;
   upstream backends {{
-    placer_hash $request_uri snapshot={snap} check=20ms;
+    placer_hash $request_uri snapshot={snap} check=20ms thread_pool=placer;
     placer_replicas 3;
 {servers}
     keepalive 8;
@@ -217,7 +184,7 @@ http {{
   fastcgi_temp_path {tmp}/c_fcgi; uwsgi_temp_path {tmp}/c_uwsgi; scgi_temp_path {tmp}/c_scgi;
   include {tmp}/chash_upstream.conf;
   upstream placer {{
-    placer_hash $request_uri snapshot={snap};
+    placer_hash $request_uri snapshot={snap} thread_pool=off;
 {servers}
   }}
   server {{ listen 127.0.0.1:{chash_port}; location / {{ proxy_pass http://chash; }} }}
@@ -239,28 +206,19 @@ def answers(port, keys):
 def same_as_chash(placer, module, tmp, addrs, procs, other_snap):
     """nginx's hash consistent vs the module on `placer import-nginx`'s snapshot."""
     servers = "".join("    server %s;\n" % a for a in addrs.values())
-    with open(os.path.join(tmp, "chash_upstream.conf"), "w") as f:
-        f.write("upstream chash {\n    hash $request_uri consistent;\n%s}\n" % servers)
-    with open(os.path.join(tmp, "import.conf"), "w") as f:
-        f.write("events {}\nhttp {\n  include %s/chash_upstream.conf;\n}\n" % tmp)
-    snap = os.path.join(tmp, "imported.snap")
-    r = run([placer, "import-nginx", os.path.join(tmp, "import.conf"), "--upstream", "chash",
-             "-o", snap, "--epoch", "1"])
-    if r.returncode != 0:
-        raise SystemExit("placer import-nginx: " + r.stderr)
+    snap = nh.import_chash(placer, tmp, list(addrs.values()))
     keys = ["/k/chash-%d" % i for i in range(1000)]
     got = {}
     for name, path in (("imported", snap), ("other", other_snap)):
-        cport, pport = free_ports(2)
+        cport, pport = nh.free_ports(2)
         conf = os.path.join(tmp, "chash.conf")
         with open(conf, "w") as f:
             f.write(CHASH_CONF.format(module=module, tmp=tmp, snap=path, servers=servers, chash_port=cport,
                                       placer_port=pport))
-        proc = subprocess.Popen([NGINX, "-p", tmp, "-c", conf, "-e", tmp + "/chash.err"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = nh.start(tmp, "chash.conf")
         procs.append(proc)
-        wait_port(cport, proc)
-        wait_port(pport, proc)
+        nh.wait_port(cport, proc, WAIT)
+        nh.wait_port(pport, proc, WAIT)
         got[name] = (answers(cport, keys), answers(pport, keys))
         proc.send_signal(signal.SIGQUIT)
         proc.wait(WAIT)
@@ -412,8 +370,7 @@ def start_front(tmp, module, snap, port, addrs, dead, library=None):
             f.write(FRONT_LUA_CONF.format(lua_modules=LUA_MODULES, tmp=tmp, snap=snap,
                                           port=port, allowed=allowed, library=library,
                                           lua_path=os.path.abspath(lua_path)))
-    return conf, subprocess.Popen([NGINX, "-p", tmp, "-c", conf, "-e", tmp + "/front.err"],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return conf, nh.start(tmp, "front.conf")
 
 
 def log_count(path, needle):
@@ -486,33 +443,17 @@ def main():
         try:
             return scenario(placer, module, tmp, rng, procs, library)
         finally:
-            for p in procs:
-                if p.poll() is None:
-                    p.send_signal(signal.SIGTERM)
-                    try:
-                        p.wait(WAIT)
-                    except subprocess.TimeoutExpired:
-                        p.kill()
-                        p.wait()
+            nh.stop(procs, WAIT)
 
 
 def scenario(placer, module, tmp, rng, procs, library):
     os.chmod(tmp, 0o755)  # nginx's workers (user nobody when run as root) read the snapshot
-    ports = free_ports(7)
+    ports = nh.free_ports(7)
     bports, front_port, dead_port = ports[:5], ports[5], ports[6]
     addrs = {"b%d" % i: "127.0.0.1:%d" % p for i, p in enumerate(bports)}
     name_of = {a: n for n, a in addrs.items()}
     dead = "127.0.0.1:%d" % dead_port
-    servers = "".join("  server { listen %s; location / { return 200 \"%s\\n\"; } }\n" % (a, n)
-                      for n, a in addrs.items())
-    bconf = os.path.join(tmp, "backends.conf")
-    with open(bconf, "w") as f:
-        f.write(BACKENDS_CONF.format(tmp=tmp, servers=servers))
-    bproc = subprocess.Popen([NGINX, "-p", tmp, "-c", bconf, "-e", tmp + "/backends.err"],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    procs.append(bproc)
-    for p in bports:
-        wait_port(p, bproc)
+    procs.append(nh.start_backends(tmp, addrs, connections=256))
 
     snaps = Snapshots(placer, tmp, addrs, dead)
     snap = os.path.join(tmp, "cache.snap")
@@ -527,7 +468,7 @@ def scenario(placer, module, tmp, rng, procs, library):
         f.write(snaps.good(epoch, rng))
     conf, front = start_front(tmp, module, snap, front_port, addrs, dead, library)
     procs.append(front)
-    wait_port(front_port, front)
+    nh.wait_port(front_port, front, WAIT)
     err = os.path.join(tmp, "front.err")
 
     clients = Clients(front_port)
