@@ -16,7 +16,7 @@ class ClosedError(PlacerError, ValueError):
 
 
 class Handle:
-    __slots__ = ("_ptr", "_free", "_what", "_cond", "_users", "_gone")
+    __slots__ = ("_ptr", "_free", "_what", "_cond", "_users", "_gone", "__weakref__")
 
     def __init__(self, ptr, free, what):
         self._ptr = ptr

@@ -1,37 +1,58 @@
 /*
- * _native.c -- placer.Snapshot's per-key calls (lookup, replicas) as a
- * CPython extension: the key's bytes read in place, the library called
- * through the function pointers ctypes already loaded (so both paths use
- * one libplacer), the node id returned from a tuple. No lock: the calls
- * hold the GIL from start to end (a lookup takes nanoseconds), and
- * Snapshot.close() detaches the reader under the GIL before it frees the
- * snapshot, so no call can be in flight with a freed pointer. Batches stay
- * on the ctypes path, which releases the GIL. Without this module (a pure
- * Python install) placer uses ctypes for everything.
+ * _native.c -- placer.Snapshot's per-key calls and batches, and a router's
+ * one-key lookups, as a CPython extension linked with libplacer (the same
+ * libplacer.so.1 ctypes loaded first: the dynamic linker shares a library
+ * by its soname, and the module is imported after ctypes loaded it).
+ *
+ * Lifetime without a per-call lock. One-key calls hold the GIL from start
+ * to end; a batch of BATCH_UNLOCKED keys or more releases it around the C
+ * call, and counts itself in `busy` first (changed only with the GIL
+ * held). Retiring a reader (Snapshot.close, or the snapshot handed to a
+ * router) sets its pointer to NULL under the GIL, so no call starts after
+ * it; the pointer is then freed at once when nothing is busy, else by the
+ * last batch to return, and a pointer handed to a router is handed over
+ * only once no batch uses it. The keys of a batch stay alive while it
+ * runs: a list's items are held in a tuple, buffers are held exported.
+ *
+ * A router reader calls placer_router_acquire / _release around each
+ * lookup: the RCU read side (liburcu-bp registers the calling thread by
+ * itself), so a snapshot another thread replaces is reclaimed only after
+ * the lookup. The router itself is freed as a snapshot is, above.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <time.h>
 
-#define ENOLIVE (-14) /* PLACER_ENOLIVE: no owner, lookup answers None */
+#include "placer.h"
+
 #define MAX_REPLICAS 8
+/* From this many keys a batch releases the GIL: ~10 us of lookups, against
+ * a GIL hand-off of about a microsecond. */
+#define BATCH_UNLOCKED 256
 
-typedef int (*lookup_fn)(const void *s, const void *key, size_t len);
-typedef int (*replicas_fn)(const void *s, const void *key, size_t len, uint32_t *out, uint32_t n);
+/* ---- what a snapshot reader and a router reader share ------------------ */
 
 typedef struct {
     PyObject_HEAD
-    const void *snap; /* NULL once detached */
-    lookup_fn lookup;
-    replicas_fn replicas;
-    PyObject *ids;       /* tuple: node index -> id */
-    PyObject *key_bytes; /* key_bytes(key) for key types other than str and bytes */
-    PyObject *fail;      /* fail(code) raises PlacerError */
-    PyObject *closed;    /* closed() raises ClosedError */
+    void *ptr;        /* the snapshot or router; NULL once retired */
+    void *pending;    /* retired while busy: freed by the last batch */
+    void (*free)(void *);
+    int busy;         /* batches running without the GIL */
+    PyObject *ids;    /* tuple: node index -> id (a snapshot reader) */
+    uint64_t epoch;   /* a router reader: the epoch ids are of */
+    PyObject *key_bytes; /* key_bytes(key) for keys other than str and bytes */
+    PyObject *fail;   /* fail(code) raises PlacerError */
+    PyObject *closed; /* closed() raises ClosedError */
 } Reader;
+
+static void snapshot_free(void *p) { placer_snapshot_free(p); }
+static void router_free(void *p) { placer_router_free(p); }
 
 static void reader_dealloc(Reader *r)
 {
+    if (r->pending) /* not reached: a busy batch holds a reference */
+        r->free(r->pending);
     Py_XDECREF(r->ids);
     Py_XDECREF(r->key_bytes);
     Py_XDECREF(r->fail);
@@ -39,23 +60,19 @@ static void reader_dealloc(Reader *r)
     Py_TYPE(r)->tp_free((PyObject *)r);
 }
 
-static int reader_init(Reader *r, PyObject *args, PyObject *kw)
+static int reader_setup(Reader *r, unsigned long long ptr, PyObject *ids, PyObject *key_bytes,
+                        PyObject *fail, PyObject *closed)
 {
-    unsigned long long snap, lookup, replicas;
-    PyObject *ids, *key_bytes, *fail, *closed;
-    static char *names[] = {"snapshot", "lookup", "replicas", "ids", "key_bytes", "fail", "closed",
-                            NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "KKKO!OOO", names, &snap, &lookup, &replicas,
-                                     &PyTuple_Type, &ids, &key_bytes, &fail, &closed))
-        return -1;
-    if (!snap || !lookup || !replicas) {
+    if (!ptr) {
         PyErr_SetString(PyExc_ValueError, "null pointer");
         return -1;
     }
-    r->snap = (const void *)(uintptr_t)snap;
-    r->lookup = (lookup_fn)(uintptr_t)lookup;
-    r->replicas = (replicas_fn)(uintptr_t)replicas;
-    Py_INCREF(ids);
+    if (r->ptr || r->pending || r->busy) {
+        PyErr_SetString(PyExc_ValueError, "the reader is already set up");
+        return -1;
+    }
+    r->ptr = (void *)(uintptr_t)ptr;
+    Py_XINCREF(ids);
     Py_INCREF(key_bytes);
     Py_INCREF(fail);
     Py_INCREF(closed);
@@ -99,7 +116,7 @@ static PyObject *raise_closed(Reader *r)
     PyObject *res = PyObject_CallNoArgs(r->closed);
     if (res) { /* closed() must raise; if it did not, say so */
         Py_DECREF(res);
-        PyErr_SetString(PyExc_ValueError, "the snapshot is closed");
+        PyErr_SetString(PyExc_ValueError, "closed");
     }
     return NULL;
 }
@@ -114,48 +131,98 @@ static PyObject *raise_code(Reader *r, int code)
     return NULL;
 }
 
-static PyObject *id_at(Reader *r, int i)
+static PyObject *id_in(PyObject *ids, int i)
 {
-    if (i >= PyTuple_GET_SIZE(r->ids)) {
+    if (i >= PyTuple_GET_SIZE(ids)) {
         PyErr_Format(PyExc_RuntimeError, "placer: node %d past the snapshot's nodes", i);
         return NULL;
     }
-    PyObject *id = PyTuple_GET_ITEM(r->ids, i);
+    PyObject *id = PyTuple_GET_ITEM(ids, i);
     Py_INCREF(id);
     return id;
 }
 
-static PyObject *reader_lookup(Reader *r, PyObject *key)
+/* retire(free): no call starts from now on. free true: the pointer is
+ * freed now, or by the last batch in flight; false (handed to a router):
+ * returns once no batch uses it. */
+static PyObject *reader_retire(Reader *r, PyObject *arg)
+{
+    int free_it = PyObject_IsTrue(arg);
+    if (free_it < 0)
+        return NULL;
+    void *p = r->ptr;
+    r->ptr = NULL;
+    if (free_it && p) {
+        if (r->busy)
+            r->pending = p;
+        else
+            r->free(p);
+    }
+    while (!free_it && r->busy) { /* batches are bounded work: wait them out */
+        Py_BEGIN_ALLOW_THREADS
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+        Py_END_ALLOW_THREADS
+    }
+    Py_RETURN_NONE;
+}
+
+/* ---- snapshot readers -------------------------------------------------- */
+
+static int snap_init(Reader *r, PyObject *args, PyObject *kw)
+{
+    unsigned long long snap;
+    PyObject *ids, *key_bytes, *fail, *closed;
+    static char *names[] = {"snapshot", "ids", "key_bytes", "fail", "closed", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "KO!OOO", names, &snap, &PyTuple_Type, &ids,
+                                     &key_bytes, &fail, &closed))
+        return -1;
+    r->free = snapshot_free;
+    return reader_setup(r, snap, ids, key_bytes, fail, closed);
+}
+
+static PyObject *snap_lookup(Reader *r, PyObject *key)
 {
     const char *p;
     Py_ssize_t n;
     PyObject *hold;
     if (key_of(r, key, &p, &n, &hold))
         return NULL;
-    if (!r->snap) { /* checked after key_of: key_bytes may run Python, another thread close() */
+    if (!r->ptr) { /* checked after key_of: key_bytes may run Python, another thread close() */
         Py_XDECREF(hold);
         return raise_closed(r);
     }
-    int owner = r->lookup(r->snap, p, (size_t)n);
+    int owner = placer_lookup(r->ptr, p, (size_t)n);
     Py_XDECREF(hold);
     if (owner >= 0)
-        return id_at(r, owner);
-    if (owner == ENOLIVE)
+        return id_in(r->ids, owner);
+    if (owner == PLACER_ENOLIVE)
         Py_RETURN_NONE;
     return raise_code(r, owner);
 }
 
-static PyObject *reader_replicas(Reader *r, PyObject *const *args, Py_ssize_t nargs,
-                                 PyObject *kwnames)
+/* n of replicas(key, n=3) or of the batches' (keys, n, ...): 1..8, or -1. */
+static long replicas_wanted(PyObject *nobj)
 {
-    PyObject *key = NULL;
-    long want = 3;
+    long want = nobj ? PyLong_AsLong(nobj) : 3;
+    if (want == -1 && PyErr_Occurred())
+        return -1;
+    if (want < 1 || want > MAX_REPLICAS) {
+        PyErr_SetString(PyExc_ValueError, "n is from 1 to 8");
+        return -1;
+    }
+    return want;
+}
+
+static PyObject *snap_replicas(Reader *r, PyObject *const *args, Py_ssize_t nargs,
+                               PyObject *kwnames)
+{
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     if (nargs < 1 || nargs + nkw > 2) {
         PyErr_SetString(PyExc_TypeError, "replicas(key, n=3)");
         return NULL;
     }
-    key = args[0];
+    PyObject *key = args[0];
     PyObject *nobj = nargs == 2 ? args[1] : NULL;
     if (nkw) {
         if (!PyUnicode_Check(PyTuple_GET_ITEM(kwnames, 0)) ||
@@ -165,32 +232,26 @@ static PyObject *reader_replicas(Reader *r, PyObject *const *args, Py_ssize_t na
         }
         nobj = args[nargs];
     }
-    if (nobj) {
-        want = PyLong_AsLong(nobj);
-        if (want == -1 && PyErr_Occurred())
-            return NULL;
-    }
-    if (want < 1 || want > MAX_REPLICAS) {
-        PyErr_SetString(PyExc_ValueError, "n is from 1 to 8");
+    long want = replicas_wanted(nobj);
+    if (want < 0)
         return NULL;
-    }
     const char *p;
     Py_ssize_t n;
     PyObject *hold;
     if (key_of(r, key, &p, &n, &hold))
         return NULL;
-    if (!r->snap) {
+    if (!r->ptr) {
         Py_XDECREF(hold);
         return raise_closed(r);
     }
     uint32_t out[MAX_REPLICAS];
-    int got = r->replicas(r->snap, p, (size_t)n, out, (uint32_t)want);
+    int got = placer_replicas(r->ptr, p, (size_t)n, out, (uint32_t)want);
     Py_XDECREF(hold);
     if (got < 0)
         return raise_code(r, got);
     PyObject *list = PyList_New(got);
     for (int i = 0; list && i < got; i++) {
-        PyObject *id = id_at(r, (int)out[i]);
+        PyObject *id = id_in(r->ids, (int)out[i]);
         if (!id) {
             Py_CLEAR(list);
             break;
@@ -200,51 +261,434 @@ static PyObject *reader_replicas(Reader *r, PyObject *const *args, Py_ssize_t na
     return list;
 }
 
-static PyObject *reader_detach(Reader *r, PyObject *unused)
+/* ---- batches ----------------------------------------------------------- */
+
+/* One batch's keys, packed: n keys in data, n + 1 offsets. A list's or
+ * tuple's keys are copied into memory of the batch's own (own_data,
+ * own_offsets): no other thread can change or free them while the GIL is
+ * released, and the copy is one read of each key where holding references
+ * would write every object twice. A buffer's are held exported. */
+typedef struct {
+    Py_ssize_t n;
+    const void *data;
+    const uint64_t *offsets;
+    char *own_data;
+    uint64_t *own_offsets;
+    Py_buffer data_view, offsets_view;
+    int have_data, have_offsets;
+} Keys;
+
+static void keys_done(Keys *k)
 {
-    (void)unused;
-    r->snap = NULL;
-    Py_RETURN_NONE;
+    PyMem_Free(k->own_data);
+    PyMem_Free(k->own_offsets);
+    if (k->have_data)
+        PyBuffer_Release(&k->data_view);
+    if (k->have_offsets)
+        PyBuffer_Release(&k->offsets_view);
 }
 
-static PyMethodDef reader_methods[] = {
-    {"lookup", (PyCFunction)reader_lookup, METH_O,
+/* keys: a list or tuple of str and bytes. 1 when keys is something else or
+ * some item is neither (the caller takes another path), 0, or -1 with an
+ * exception. No Python code runs in the loop, so a list cannot change
+ * under it. */
+static int keys_from_sequence(Keys *k, PyObject *keys)
+{
+    if (!PyList_CheckExact(keys) && !PyTuple_CheckExact(keys))
+        return 1;
+    PyObject **items = PySequence_Fast_ITEMS(keys);
+    k->n = PySequence_Fast_GET_SIZE(keys);
+    size_t cap = (size_t)k->n * 32 + 64, used = 0;
+    k->own_offsets = PyMem_Malloc(sizeof *k->own_offsets * ((size_t)k->n + 1));
+    k->own_data = PyMem_Malloc(cap);
+    if (!k->own_offsets || !k->own_data) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    k->own_offsets[0] = 0;
+    for (Py_ssize_t i = 0; i < k->n; i++) {
+        PyObject *key = items[i];
+        if (i + 16 < k->n) /* the objects lie apart: fetch ahead */
+            __builtin_prefetch(items[i + 16]);
+        const char *p;
+        Py_ssize_t len;
+        if (PyUnicode_Check(key)) {
+            p = PyUnicode_AsUTF8AndSize(key, &len);
+            if (!p)
+                return -1;
+        } else if (PyBytes_Check(key)) {
+            p = PyBytes_AS_STRING(key);
+            len = PyBytes_GET_SIZE(key);
+        } else {
+            return 1;
+        }
+        if ((size_t)len > cap - used) {
+            size_t want = cap * 2 > used + (size_t)len ? cap * 2 : used + (size_t)len;
+            char *grown = PyMem_Realloc(k->own_data, want);
+            if (!grown) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            k->own_data = grown;
+            cap = want;
+        }
+        memcpy(k->own_data + used, p, (size_t)len);
+        used += (size_t)len;
+        k->own_offsets[i + 1] = used;
+    }
+    k->data = k->own_data;
+    k->offsets = k->own_offsets;
+    return 0;
+}
+
+/* data: any contiguous buffer; offsets: n + 1 uint64 (native order), the
+ * last at most data's length (the library refuses decreasing ones). 0, or
+ * -1 with an exception. */
+static int keys_from_buffer(Keys *k, PyObject *data, PyObject *offsets)
+{
+    if (PyObject_GetBuffer(data, &k->data_view, PyBUF_C_CONTIGUOUS))
+        return -1;
+    k->have_data = 1;
+    if (PyObject_GetBuffer(offsets, &k->offsets_view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT))
+        return -1;
+    k->have_offsets = 1;
+    const char *f = k->offsets_view.format ? k->offsets_view.format : "B";
+    if (*f == '@' || *f == '=' || (PY_LITTLE_ENDIAN && *f == '<') || (!PY_LITTLE_ENDIAN && *f == '>'))
+        f++;
+    if (k->offsets_view.itemsize != 8 || (strcmp(f, "Q") && strcmp(f, "L")) ||
+        k->offsets_view.len < 8) {
+        PyErr_SetString(PyExc_TypeError, "offsets: n + 1 uint64 values");
+        return -1;
+    }
+    k->n = k->offsets_view.len / 8 - 1;
+    k->data = k->data_view.buf;
+    k->offsets = k->offsets_view.buf;
+    if (k->offsets[k->n] > (uint64_t)k->data_view.len) {
+        PyErr_SetString(PyExc_ValueError, "offsets past the end of the keys' buffer");
+        return -1;
+    }
+    return 0;
+}
+
+/* out: a writable contiguous buffer of exactly n uint32. */
+static int out_buffer(Py_buffer *b, PyObject *out, Py_ssize_t n, const char *what)
+{
+    if (PyObject_GetBuffer(out, b, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE))
+        return -1;
+    if (b->itemsize != 4 || b->len != n * 4) {
+        PyBuffer_Release(b);
+        PyErr_Format(PyExc_ValueError, "%s: %zd uint32 values wanted", what, n);
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs one batch on the reader's snapshot: `want` 0 looks up (owners into
+ * out), 1..8 gives replica sets (out and counts). Releases the GIL from
+ * BATCH_UNLOCKED keys, counted in busy. */
+static PyObject *snap_batch(Reader *r, Keys *k, long want, PyObject *out, PyObject *counts)
+{
+    Py_buffer ob, cb;
+    PyObject *res = NULL;
+    if (out_buffer(&ob, out, k->n * (want ? want : 1), "out"))
+        return NULL;
+    if (want && out_buffer(&cb, counts, k->n, "counts")) {
+        PyBuffer_Release(&ob);
+        return NULL;
+    }
+    const placer_snapshot *s = r->ptr;
+    if (!s) {
+        raise_closed(r);
+        goto done;
+    }
+    int unlocked = k->n >= BATCH_UNLOCKED, err;
+    PyThreadState *ts = NULL;
+    if (unlocked) {
+        r->busy++;
+        ts = PyEval_SaveThread();
+    }
+    if (!want)
+        err = placer_lookup_batch_packed(s, k->data, k->offsets, (size_t)k->n, ob.buf);
+    else
+        err = placer_replicas_batch_packed(s, k->data, k->offsets, (size_t)k->n, (uint32_t)want,
+                                           ob.buf, cb.buf);
+    if (unlocked) {
+        PyEval_RestoreThread(ts);
+        if (!--r->busy && r->pending) { /* retired meanwhile: the last batch frees */
+            r->free(r->pending);
+            r->pending = NULL;
+        }
+    }
+    if (err < 0)
+        raise_code(r, err);
+    else
+        res = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&ob);
+    if (want)
+        PyBuffer_Release(&cb);
+    return res;
+}
+
+/* lookup_batch(keys, out): keys a list or tuple of str and bytes, out n
+ * uint32. None, or NotImplemented when some key is neither. */
+static PyObject *snap_lookup_batch(Reader *r, PyObject *args)
+{
+    PyObject *keys, *out;
+    if (!PyArg_ParseTuple(args, "OO", &keys, &out))
+        return NULL;
+    Keys k = {0};
+    int e = keys_from_sequence(&k, keys);
+    PyObject *res = e ? NULL : snap_batch(r, &k, 0, out, NULL);
+    keys_done(&k);
+    return e > 0 ? Py_NewRef(Py_NotImplemented) : res;
+}
+
+/* lookup_packed(data, offsets, out): placer_lookup_batch_packed. */
+static PyObject *snap_lookup_packed(Reader *r, PyObject *args)
+{
+    PyObject *data, *offsets, *out;
+    if (!PyArg_ParseTuple(args, "OOO", &data, &offsets, &out))
+        return NULL;
+    Keys k = {0};
+    PyObject *res = keys_from_buffer(&k, data, offsets) ? NULL : snap_batch(r, &k, 0, out, NULL);
+    keys_done(&k);
+    return res;
+}
+
+/* replicas_batch(keys, n, out, counts): as lookup_batch, n per key. */
+static PyObject *snap_replicas_batch(Reader *r, PyObject *args)
+{
+    PyObject *keys, *nobj, *out, *counts;
+    if (!PyArg_ParseTuple(args, "OOOO", &keys, &nobj, &out, &counts))
+        return NULL;
+    long want = replicas_wanted(nobj);
+    if (want < 0)
+        return NULL;
+    Keys k = {0};
+    int e = keys_from_sequence(&k, keys);
+    PyObject *res = e ? NULL : snap_batch(r, &k, want, out, counts);
+    keys_done(&k);
+    return e > 0 ? Py_NewRef(Py_NotImplemented) : res;
+}
+
+/* replicas_packed(data, offsets, n, out, counts). */
+static PyObject *snap_replicas_packed(Reader *r, PyObject *args)
+{
+    PyObject *data, *offsets, *nobj, *out, *counts;
+    if (!PyArg_ParseTuple(args, "OOOOO", &data, &offsets, &nobj, &out, &counts))
+        return NULL;
+    long want = replicas_wanted(nobj);
+    if (want < 0)
+        return NULL;
+    Keys k = {0};
+    PyObject *res =
+        keys_from_buffer(&k, data, offsets) ? NULL : snap_batch(r, &k, want, out, counts);
+    keys_done(&k);
+    return res;
+}
+
+static PyObject *snap_busy(Reader *r, void *unused)
+{
+    (void)unused;
+    return PyLong_FromLong(r->busy);
+}
+
+/* The address of placer_lookup as this module calls it: the tests compare
+ * it with the one ctypes found (one libplacer for both paths). */
+static PyObject *library_lookup_address(PyObject *m, PyObject *unused)
+{
+    (void)m;
+    (void)unused;
+    return PyLong_FromVoidPtr((void *)(uintptr_t)&placer_lookup);
+}
+
+static PyMethodDef snap_methods[] = {
+    {"lookup", (PyCFunction)snap_lookup, METH_O,
      "lookup(key): the id of the node that owns key (str or bytes), or None"},
-    {"replicas", (PyCFunction)(void (*)(void))reader_replicas, METH_FASTCALL | METH_KEYWORDS,
+    {"replicas", (PyCFunction)(void (*)(void))snap_replicas, METH_FASTCALL | METH_KEYWORDS,
      "replicas(key, n=3): the key's replica set, ids, owner first"},
-    {"detach", (PyCFunction)reader_detach, METH_NOARGS,
-     "detach(): no call uses the snapshot from now on (before it is freed)"},
+    {"lookup_batch", (PyCFunction)snap_lookup_batch, METH_VARARGS,
+     "lookup_batch(keys, out): owners of a list or tuple of str and bytes into n uint32; "
+     "NotImplemented when a key is neither"},
+    {"lookup_packed", (PyCFunction)snap_lookup_packed, METH_VARARGS,
+     "lookup_packed(data, offsets, out): owners of packed keys (n + 1 uint64 offsets)"},
+    {"replicas_batch", (PyCFunction)snap_replicas_batch, METH_VARARGS,
+     "replicas_batch(keys, n, out, counts): replica sets of a list or tuple of keys"},
+    {"replicas_packed", (PyCFunction)snap_replicas_packed, METH_VARARGS,
+     "replicas_packed(data, offsets, n, out, counts): replica sets of packed keys"},
+    {"retire", (PyCFunction)reader_retire, METH_O,
+     "retire(free): no call starts from now on; free the snapshot (when the last batch in "
+     "flight ends) or, free false, return once no batch uses it"},
     {NULL, NULL, 0, NULL},
 };
 
-static PyTypeObject reader_type = {
+static PyGetSetDef reader_getset[] = {
+    {"busy", (getter)snap_busy, NULL, "batches running without the GIL", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject snap_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "placer._native.Reader",
     .tp_basicsize = sizeof(Reader),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A snapshot's per-key lookups, holding the GIL (placer/_native.c)",
+    .tp_doc = "A snapshot's per-key calls and batches (placer/_native.c)",
     .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)reader_init,
+    .tp_init = (initproc)snap_init,
     .tp_dealloc = (destructor)reader_dealloc,
-    .tp_methods = reader_methods,
+    .tp_methods = snap_methods,
+    .tp_getset = reader_getset,
+};
+
+/* ---- router readers ---------------------------------------------------- */
+
+static int router_init(Reader *r, PyObject *args, PyObject *kw)
+{
+    unsigned long long router;
+    PyObject *key_bytes, *fail, *closed;
+    static char *names[] = {"router", "key_bytes", "fail", "closed", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "KOOO", names, &router, &key_bytes, &fail,
+                                     &closed))
+        return -1;
+    r->free = router_free;
+    return reader_setup(r, router, NULL, key_bytes, fail, closed);
+}
+
+/* The node ids of s as str objects in a PyMem array (n of them), or NULL
+ * with MemoryError. No object the garbage collector tracks is made, so it
+ * runs no Python code: it is called between acquire and release. */
+static PyObject **ids_copy(const placer_snapshot *s, uint32_t *n)
+{
+    *n = placer_node_count(s);
+    PyObject **ids = PyMem_Calloc(*n ? *n : 1, sizeof *ids);
+    if (!ids) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (uint32_t i = 0; i < *n; i++) {
+        const char *id = placer_node_id(s, i);
+        ids[i] = PyUnicode_DecodeUTF8(id, (Py_ssize_t)strlen(id), "replace");
+        if (!ids[i]) {
+            while (i)
+                Py_DECREF(ids[--i]);
+            PyMem_Free(ids);
+            return NULL;
+        }
+    }
+    return ids;
+}
+
+/* Caches ids (n str, taken) as the ids of epoch e; 0, or -1 with an
+ * exception (ids released either way). */
+static int ids_keep(Reader *r, PyObject **ids, uint32_t n, uint64_t e)
+{
+    PyObject *t = PyTuple_New(n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (t)
+            PyTuple_SET_ITEM(t, i, ids[i]);
+        else
+            Py_DECREF(ids[i]);
+    }
+    PyMem_Free(ids);
+    if (!t)
+        return -1;
+    Py_XSETREF(r->ids, t);
+    r->epoch = e;
+    return 0;
+}
+
+/* lookup(key): the id of the node that owns key in the current snapshot.
+ * Between placer_router_acquire and _release runs no Python code (no
+ * exception raised, no tracked object made: a collection could run a
+ * finalizer that frees a router, which placer.h forbids inside the
+ * section); the node ids of a new epoch are copied out as str and made a
+ * tuple after the release. */
+static PyObject *router_lookup(Reader *r, PyObject *key)
+{
+    const char *p;
+    Py_ssize_t n;
+    PyObject *hold, *id = NULL;
+    if (key_of(r, key, &p, &n, &hold))
+        return NULL;
+    if (!r->ptr) {
+        Py_XDECREF(hold);
+        return raise_closed(r);
+    }
+    PyObject **fresh = NULL;
+    uint32_t nfresh = 0;
+    const placer_snapshot *s = placer_router_acquire(r->ptr); /* RCU read side */
+    int owner = placer_lookup(s, p, (size_t)n);
+    uint64_t e = placer_snapshot_epoch(s);
+    if (owner >= 0 && r->ids && r->epoch == e && owner < PyTuple_GET_SIZE(r->ids))
+        id = Py_NewRef(PyTuple_GET_ITEM(r->ids, owner));
+    else if (owner >= 0)
+        fresh = ids_copy(s, &nfresh); /* NULL: MemoryError set, raised below */
+    placer_router_release(r->ptr, s);
+    Py_XDECREF(hold);
+    if (id)
+        return id;
+    if (owner == PLACER_ENOLIVE)
+        Py_RETURN_NONE;
+    if (owner < 0)
+        return raise_code(r, owner);
+    if (!fresh || ids_keep(r, fresh, nfresh, e))
+        return NULL;
+    return id_in(r->ids, owner);
+}
+
+static PyMethodDef router_methods[] = {
+    {"lookup", (PyCFunction)router_lookup, METH_O,
+     "lookup(key): the id of the node that owns key now, or None"},
+    {"retire", (PyCFunction)reader_retire, METH_O,
+     "retire(free): no call starts from now on; free the router if free is true"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject router_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "placer._native.RouterReader",
+    .tp_basicsize = sizeof(Reader),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A router's one-key lookups on the RCU read side (placer/_native.c)",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)router_init,
+    .tp_dealloc = (destructor)reader_dealloc,
+    .tp_methods = router_methods,
+};
+
+/* ---- the module -------------------------------------------------------- */
+
+static PyMethodDef module_methods[] = {
+    {"library_lookup_address", library_lookup_address, METH_NOARGS,
+     "the address of placer_lookup in the libplacer this module is linked with"},
+    {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, .m_name = "placer._native",
-    .m_doc = "placer's per-key calls at C-extension speed", .m_size = -1,
+    .m_doc = "placer's per-key calls and batches at C-extension speed", .m_size = -1,
+    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC PyInit__native(void);
 
+static int add_type(PyObject *m, PyTypeObject *t, const char *name)
+{
+    if (PyType_Ready(t) < 0)
+        return -1;
+    Py_INCREF(t);
+    if (PyModule_AddObject(m, name, (PyObject *)t) < 0) {
+        Py_DECREF(t);
+        return -1;
+    }
+    return 0;
+}
+
 PyMODINIT_FUNC PyInit__native(void)
 {
-    if (PyType_Ready(&reader_type) < 0)
-        return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
-    Py_INCREF(&reader_type);
-    if (PyModule_AddObject(m, "Reader", (PyObject *)&reader_type) < 0) {
-        Py_DECREF(&reader_type);
+    if (add_type(m, &snap_type, "Reader") || add_type(m, &router_type, "RouterReader")) {
         Py_DECREF(m);
         return NULL;
     }

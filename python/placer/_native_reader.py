@@ -1,13 +1,17 @@
-"""Snapshot's per-key calls through the C extension placer/_native.c, when
-it was built: a Reader that answers lookup() and replicas() holding the GIL
-(no lock; Snapshot.close() detaches it first). Without the extension (a pure
-Python install, or PLACER_NO_NATIVE=1 set) reader() gives None and the
-Snapshot keeps its ctypes methods; both paths give the same answers and
-errors (the test-suite runs on each)."""
+"""The C extension placer/_native.c, when it was built: a Reader of a
+snapshot (lookup, replicas, and the batches of lists, tuples and packed
+buffers, which release the GIL from a few hundred keys) and a RouterReader
+(one-key lookups on the router's RCU read side). No lock: a reader owns the
+pointer's freeing (retire), which waits for no one-key call (they hold the
+GIL) and leaves the free to a batch still running without it. Without the
+extension (a pure Python install, or PLACER_NO_NATIVE=1 set) reader() and
+router_reader() give None and the objects keep their ctypes methods; both
+paths give the same answers and errors (the test-suite runs on each)."""
 import ctypes
 import importlib.machinery
 import importlib.util
 import os
+import weakref
 
 from . import _lib
 from ._errors import ENULL, check
@@ -37,17 +41,36 @@ def _find():
 native = _find()
 
 
-def _address(fn):
-    return ctypes.cast(fn, ctypes.c_void_p).value
+def _closed(handle, what):
+    ref = weakref.ref(handle)  # the handle holds the reader (attach): no cycle
+
+    def closed():
+        h = ref()
+        raise ClosedError(ENULL, (h and h._gone) or "the %s is closed" % what)
+    return closed
+
+
+def attach(handle, reader):
+    """handle frees its pointer through reader: at once, or when the last
+    batch running without the GIL ends."""
+    handle._free = lambda ptr: reader.retire(True)
 
 
 def reader(ptr, node_ids, handle):
     """A Reader of the snapshot at ptr (ids: node_ids), or None."""
     if native is None:
         return None
+    return native.Reader(ptr, tuple(node_ids.tolist()), key_bytes, check,
+                         _closed(handle, "snapshot"))
 
-    def closed():
-        raise ClosedError(ENULL, handle._gone or "the snapshot is closed")
 
-    return native.Reader(ptr, _address(_lib.lookup), _address(_lib.replicas),
-                         tuple(node_ids.tolist()), key_bytes, check, closed)
+def router_reader(ptr, handle):
+    """A RouterReader of the router at ptr, or None."""
+    if native is None:
+        return None
+    return native.RouterReader(ptr, key_bytes, check, _closed(handle, "router"))
+
+
+def lookup_address():
+    """placer_lookup's address as ctypes found it."""
+    return ctypes.cast(_lib.lookup, ctypes.c_void_p).value

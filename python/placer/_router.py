@@ -9,6 +9,7 @@ from . import _lib
 from ._errors import PlacerError, check, ENOMEM
 from ._handle import Handle
 from ._keys import key_bytes, pack
+from ._native_reader import attach, router_reader
 from ._snapshot import node_ids_of, owners_array
 
 
@@ -25,6 +26,10 @@ class Router:
             raise PlacerError(ENOMEM, "placer_router_new")
         self._h = Handle(r, _lib.router_free, "router")
         self._ids = {}  # epoch -> node ids (epochs only move forward)
+        self._reader = router_reader(r, self._h)
+        if self._reader is not None:  # one-key lookups through the C extension
+            attach(self._h, self._reader)
+            self.lookup = self._reader.lookup
 
     def close(self):
         self._h.close()

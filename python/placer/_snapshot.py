@@ -14,7 +14,7 @@ from ._errors import PlacerError, check
 from ._files import write_file
 from ._handle import Handle
 from ._keys import key_bytes, pack
-from ._native_reader import reader
+from ._native_reader import attach, reader
 
 STATES = ("active", "joining", "draining", "down")
 
@@ -48,18 +48,11 @@ class Snapshot:
         self.node_ids = node_ids_of(handle)
         self._reader = reader(handle, self.node_ids, self._h)
         if self._reader is not None:  # the C extension's per-key calls
+            attach(self._h, self._reader)  # it frees the pointer (after its batches)
             self.lookup = self._reader.lookup
             self.replicas = self._reader.replicas
 
-    def _detach(self):
-        """No per-key call of the C extension uses the pointer any more (it
-        runs under the GIL, so none is in flight either)."""
-        r = getattr(self, "_reader", None)
-        if r is not None:
-            r.detach()
-
     def close(self):
-        self._detach()
         self._h.close()
 
     @property
@@ -69,7 +62,6 @@ class Snapshot:
     def __del__(self):
         h = getattr(self, "_h", None)
         if h is not None:
-            self._detach()
             h.close()
 
     def __enter__(self):
@@ -181,9 +173,16 @@ class Snapshot:
         pyarrow string or binary array, an object array; or a buffer
         (bytes, bytearray, memoryview, uint8 array) with offsets, n + 1
         non-decreasing integers: key i is keys[offsets[i]:offsets[i + 1]]."""
+        r = self._reader
+        if r is not None and offsets is None and type(keys) in (list, tuple):
+            owners = np.empty(len(keys), dtype=np.uint32)  # str and bytes: the extension's
+            if r.lookup_batch(keys, owners) is not NotImplemented:
+                return owners_array(owners, (len(keys),))
         p = pack(keys, offsets)
         owners = np.empty(p.n, dtype=np.uint32)
-        if p.n:
+        if p.n and r is not None and p.offsets is not None:
+            r.lookup_packed(p.buf, p.offsets, owners)
+        elif p.n:
             self._call(lambda h: check(p.lookup(h, owners)))
         return owners_array(owners, p.shape)
 
@@ -204,10 +203,18 @@ class Snapshot:
         placement has fewer nodes to give."""
         if n < 1 or n > 8:
             raise ValueError("n is from 1 to 8")
+        r = self._reader
+        if r is not None and offsets is None and type(keys) in (list, tuple):
+            out = np.full(len(keys) * n, _lib.NO_NODE, dtype=np.uint32)
+            counts = np.empty(len(keys), dtype=np.uint32)
+            if r.replicas_batch(keys, n, out, counts) is not NotImplemented:
+                return owners_array(out, (len(keys), n))
         p = pack(keys, offsets)
         out = np.full(p.n * n, _lib.NO_NODE, dtype=np.uint32)
         counts = np.empty(p.n, dtype=np.uint32)
-        if p.n:
+        if p.n and r is not None and p.offsets is not None:
+            r.replicas_packed(p.buf, p.offsets, n, out, counts)
+        elif p.n:
             self._call(lambda h: check(p.replicas(h, n, out, counts)))
         return owners_array(out, p.shape + (n,))
 
@@ -264,6 +271,9 @@ class Snapshot:
         return json.loads(r.stdout)
 
     def _give_to(self, owner):
-        """The C pointer, for a router that owns it from now on."""
-        self._detach()
-        return self._h.take(owner)
+        """The C pointer, for a router that owns it from now on: once no
+        call, ctypes' or a batch of the extension's, uses it."""
+        ptr = self._h.take(owner)
+        if self._reader is not None:
+            self._reader.retire(False)
+        return ptr

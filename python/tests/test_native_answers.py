@@ -1,0 +1,129 @@
+"""Every answer of the C extension (placer/_native.c) against the ctypes
+path and the C library as the placer command gives it: owners and replica
+sets of thousands of keys (empty, ASCII, non-ASCII, bytes with NULs and
+high bytes, long), one at a time and in batches of lists, tuples and
+packed buffers, on several strategies. Skipped where the extension is not
+built (the `python_ctypes` test)."""
+import json
+import os
+import random
+import subprocess
+import types
+
+import numpy as np
+import pytest
+
+import placer
+from placer import _native_reader
+
+pytestmark = pytest.mark.skipif(_native_reader.native is None, reason="the C extension is not built")
+
+NODES = [{"id": "n%d" % i, "zone": "z%d" % (i % 3)} for i in range(40)]
+MEMBERSHIPS = [
+    {"strategy": "ring", "seed": 5, "vnodes": 64, "nodes": NODES},
+    {"strategy": "ring", "seed": 6, "vnodes": 16, "nodes": NODES[:7]},  # a ring without a line table
+    {"strategy": "jump", "seed": 7, "nodes": NODES},
+    {"strategy": "maglev", "seed": 8, "nodes": NODES},
+]
+
+
+def keys():
+    rnd = random.Random(43)
+    ks = ["", b"", "\x00", b"\x00", b"\xff\xfe", "caf\u00e9", "\u4e2d\u6587\U0001F600", "x" * 100000]
+    ks += ["key:%d" % i for i in range(2000)]
+    ks += [bytes(rnd.randrange(256) for _ in range(rnd.randrange(40))) for _ in range(2000)]
+    ks += ["".join(chr(rnd.choice((rnd.randrange(32, 127), rnd.randrange(160, 0x3000))))
+                   for _ in range(rnd.randrange(1, 20))) for _ in range(1000)]
+    return ks
+
+
+KEYS = keys()
+RAW = [k.encode() if isinstance(k, str) else k for k in KEYS]
+
+
+def command_answers(snap, tmp_path, raw):
+    """Owner and replica set of each key by `placer lookup` (hex keys)."""
+    path = str(tmp_path / "s.snap")
+    snap.save(path)
+    out = subprocess.run([os.environ["PLACER_CLI"], "lookup", "--hex", "--raw", "--json", "-q",
+                          "--replicas", "3", path], input="".join(k.hex() + "\n" for k in raw),
+                         stdout=subprocess.PIPE, check=True, text=True).stdout
+    rows = [json.loads(line) for line in out.split("\n") if line]  # not splitlines: U+2028 is in keys
+    return [r["owner"] for r in rows], [[x["id"] for x in r["replicas"]] for r in rows]
+
+
+def test_one_libplacer_for_both_paths():
+    assert _native_reader.native.library_lookup_address() == _native_reader.lookup_address()
+
+
+@pytest.mark.parametrize("membership", MEMBERSHIPS, ids=lambda m: m["strategy"] + str(len(m["nodes"])))
+def test_extension_equals_ctypes_and_the_command(membership, tmp_path):
+    snap = placer.build(membership)
+    ctypes_lookup = types.MethodType(placer.Snapshot.lookup, snap)
+    ctypes_replicas = types.MethodType(placer.Snapshot.replicas, snap)
+    assert type(snap.lookup).__name__ == "builtin_function_or_method"
+
+    want = [ctypes_lookup(k) for k in KEYS]
+    assert [snap.lookup(k) for k in KEYS] == want
+    sets = [ctypes_replicas(k, 3) for k in KEYS]
+    assert [snap.replicas(k, 3) for k in KEYS] == sets
+
+    # The library through the command, on the keys it takes (at most 65,536 bytes).
+    short = [i for i, k in enumerate(RAW) if len(k) <= 65536]
+    owners, cmd_sets = command_answers(snap, tmp_path, [RAW[i] for i in short])
+    assert owners == [want[i] for i in short]
+    assert cmd_sets == [sets[i] for i in short]
+
+    ids = snap.node_ids
+    offsets = np.zeros(len(RAW) + 1, dtype=np.uint64)
+    offsets[1:] = np.cumsum([len(k) for k in RAW])
+    buf = b"".join(RAW)
+    # lists and tuples, str and bytes, on both sides of the GIL's line (256 keys)
+    for batch in (KEYS, tuple(KEYS), RAW, KEYS[:100], KEYS[:1], []):
+        assert list(ids[snap.lookup_batch(batch)]) == want[:len(batch)]
+    assert list(ids[snap.lookup_batch(buf, offsets=offsets)]) == want
+    assert list(ids[snap.lookup_batch(bytearray(buf), offsets=offsets)]) == want
+    rows = snap.replicas_batch(KEYS, 3)
+    assert [[ids[i] for i in row if i >= 0] for row in rows] == sets
+    rows = snap.replicas_batch(memoryview(buf), 3, offsets=offsets)
+    assert [[ids[i] for i in row if i >= 0] for row in rows] == sets
+    for n in (1, 2, 8):
+        rows = snap.replicas_batch(KEYS[:300], n)
+        assert [[ids[i] for i in row if i >= 0] for row in rows] == [ctypes_replicas(k, n) for k in KEYS[:300]]
+
+
+def test_batch_refusals_match():
+    snap = placer.build(MEMBERSHIPS[0])
+    r = snap._reader
+    out = np.empty(3, dtype=np.uint32)
+    assert r.lookup_batch(["a", bytearray(b"b"), "c"], out) is NotImplemented
+    # a mixed list takes the general path: the same answers
+    mixed = ["a", bytearray(b"b"), memoryview(b"c"), np.str_("d")]
+    assert list(snap.lookup_batch(mixed)) == list(snap.lookup_batch(["a", "b", "c", "d"]))
+    with pytest.raises(UnicodeEncodeError):
+        snap.lookup_batch(["a", "\ud800"])
+    with pytest.raises(ValueError):
+        r.lookup_batch(["a", "b"], out)  # out of the wrong size
+    with pytest.raises(ValueError):
+        r.lookup_packed(b"abc", np.array([0, 4], dtype=np.uint64), np.empty(1, dtype=np.uint32))
+    with pytest.raises(TypeError):
+        r.lookup_packed(b"abc", np.array([0, 3], dtype=np.int32), np.empty(1, dtype=np.uint32))
+    with pytest.raises(placer.PlacerError):  # decreasing offsets: the library's PLACER_EINVAL
+        r.lookup_packed(b"abc", np.array([0, 3, 1], dtype=np.uint64), np.empty(2, dtype=np.uint32))
+    with pytest.raises(ValueError):
+        r.replicas_batch(["a"], 9, np.empty(9, dtype=np.uint32), np.empty(1, dtype=np.uint32))
+
+
+def test_router_lookup_equals_the_snapshot():
+    a = placer.build(dict(MEMBERSHIPS[0]), epoch=1)
+    want = [a.lookup(k) for k in KEYS]
+    router = placer.Router(a)
+    assert type(router.lookup).__name__ == "builtin_function_or_method"
+    assert [router.lookup(k) for k in KEYS] == want
+    b = placer.build(dict(MEMBERSHIPS[0], nodes=NODES[:20]), epoch=2)
+    want_b = [b.lookup(k) for k in KEYS]
+    router.publish(b)
+    assert [router.lookup(k) for k in KEYS] == want_b
+    router.close()
+    with pytest.raises(placer.ClosedError):
+        router.lookup("a")
