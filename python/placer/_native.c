@@ -12,7 +12,8 @@
  * it; the pointer is then freed at once when nothing is busy, else by the
  * last batch to return, and a pointer handed to a router is handed over
  * only once no batch uses it. The keys of a batch stay alive while it
- * runs: a list's items are held in a tuple, buffers are held exported.
+ * runs: a list's are copied a chunk at a time under the GIL, buffers are
+ * held exported.
  *
  * A router reader calls placer_router_acquire / _release around each
  * lookup: the RCU read side (liburcu-bp registers the calling thread by
@@ -263,16 +264,22 @@ static PyObject *snap_replicas(Reader *r, PyObject *const *args, Py_ssize_t narg
 
 /* ---- batches ----------------------------------------------------------- */
 
-/* One batch's keys, packed: n keys in data, n + 1 offsets. A list's or
- * tuple's keys are copied into memory of the batch's own (own_data,
- * own_offsets): no other thread can change or free them while the GIL is
- * released, and the copy is one read of each key where holding references
- * would write every object twice. A buffer's are held exported. */
+/* One batch's keys: a packed buffer and its n + 1 offsets, held exported,
+ * or a list or tuple (seq) of str and bytes, copied CHUNK keys at a time
+ * under the GIL into memory of the batch's own (own_data, own_offsets):
+ * no other thread can change or free them while the GIL is released, a
+ * copy is one read of each key (holding references would write every
+ * object twice), and the scratch stays small (fresh pages cost more than
+ * the lookups) and in cache for the call that reads it. */
+#define CHUNK 4096
+
 typedef struct {
     Py_ssize_t n;
+    PyObject *seq;
     const void *data;
     const uint64_t *offsets;
     char *own_data;
+    size_t cap;
     uint64_t *own_offsets;
     Py_buffer data_view, offsets_view;
     int have_data, have_offsets;
@@ -288,27 +295,40 @@ static void keys_done(Keys *k)
         PyBuffer_Release(&k->offsets_view);
 }
 
-/* keys: a list or tuple of str and bytes. 1 when keys is something else or
- * some item is neither (the caller takes another path), 0, or -1 with an
- * exception. No Python code runs in the loop, so a list cannot change
- * under it. */
+/* keys: a list or tuple. 1 when it is something else (the caller takes
+ * another path), 0, or -1 with an exception. */
 static int keys_from_sequence(Keys *k, PyObject *keys)
 {
     if (!PyList_CheckExact(keys) && !PyTuple_CheckExact(keys))
         return 1;
-    PyObject **items = PySequence_Fast_ITEMS(keys);
+    k->seq = keys;
     k->n = PySequence_Fast_GET_SIZE(keys);
-    size_t cap = (size_t)k->n * 32 + 64, used = 0;
-    k->own_offsets = PyMem_Malloc(sizeof *k->own_offsets * ((size_t)k->n + 1));
-    k->own_data = PyMem_Malloc(cap);
+    k->cap = (size_t)CHUNK * 32;
+    k->own_offsets = PyMem_Malloc(sizeof *k->own_offsets * (CHUNK + 1));
+    k->own_data = PyMem_Malloc(k->cap);
     if (!k->own_offsets || !k->own_data) {
         PyErr_NoMemory();
         return -1;
     }
+    return 0;
+}
+
+/* Packs keys at .. at + m - 1 of k->seq (m <= CHUNK), under the GIL. 1 when
+ * some key is neither str nor bytes, 0, or -1 with an exception. No Python
+ * code runs here; between chunks the GIL was released, so the list is
+ * read afresh and must still have n items. */
+static int keys_chunk(Keys *k, Py_ssize_t at, Py_ssize_t m)
+{
+    if (PySequence_Fast_GET_SIZE(k->seq) != k->n) {
+        PyErr_SetString(PyExc_RuntimeError, "the list of keys changed size during the batch");
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(k->seq) + at;
+    size_t used = 0;
     k->own_offsets[0] = 0;
-    for (Py_ssize_t i = 0; i < k->n; i++) {
+    for (Py_ssize_t i = 0; i < m; i++) {
         PyObject *key = items[i];
-        if (i + 16 < k->n) /* the objects lie apart: fetch ahead */
+        if (i + 16 < m) /* the objects lie apart: fetch ahead */
             __builtin_prefetch(items[i + 16]);
         const char *p;
         Py_ssize_t len;
@@ -322,15 +342,15 @@ static int keys_from_sequence(Keys *k, PyObject *keys)
         } else {
             return 1;
         }
-        if ((size_t)len > cap - used) {
-            size_t want = cap * 2 > used + (size_t)len ? cap * 2 : used + (size_t)len;
+        if ((size_t)len > k->cap - used) {
+            size_t want = k->cap * 2 > used + (size_t)len ? k->cap * 2 : used + (size_t)len;
             char *grown = PyMem_Realloc(k->own_data, want);
             if (!grown) {
                 PyErr_NoMemory();
                 return -1;
             }
             k->own_data = grown;
-            cap = want;
+            k->cap = want;
         }
         memcpy(k->own_data + used, p, (size_t)len);
         used += (size_t)len;
@@ -384,8 +404,10 @@ static int out_buffer(Py_buffer *b, PyObject *out, Py_ssize_t n, const char *wha
 }
 
 /* Runs one batch on the reader's snapshot: `want` 0 looks up (owners into
- * out), 1..8 gives replica sets (out and counts). Releases the GIL from
- * BATCH_UNLOCKED keys, counted in busy. */
+ * out), 1..8 gives replica sets (out and counts); a list's keys a chunk at
+ * a time. From BATCH_UNLOCKED keys the batch counts itself busy and
+ * releases the GIL around each C call. None, NotImplemented when some key
+ * of a list is neither str nor bytes, or NULL with an exception. */
 static PyObject *snap_batch(Reader *r, Keys *k, long want, PyObject *out, PyObject *counts)
 {
     Py_buffer ob, cb;
@@ -401,27 +423,33 @@ static PyObject *snap_batch(Reader *r, Keys *k, long want, PyObject *out, PyObje
         raise_closed(r);
         goto done;
     }
-    int unlocked = k->n >= BATCH_UNLOCKED, err;
-    PyThreadState *ts = NULL;
-    if (unlocked) {
+    int unlocked = k->n >= BATCH_UNLOCKED, err = 0, keys_err = 0;
+    if (unlocked)
         r->busy++;
-        ts = PyEval_SaveThread();
+    Py_ssize_t step = k->seq ? CHUNK : (k->n ? k->n : 1);
+    for (Py_ssize_t at = 0; at < k->n && !err && !keys_err; at += step) {
+        size_t m = (size_t)(k->n - at < step ? k->n - at : step);
+        if (k->seq && (keys_err = keys_chunk(k, at, (Py_ssize_t)m)))
+            break;
+        uint32_t *o = (uint32_t *)ob.buf + (size_t)at * (size_t)(want ? want : 1);
+        PyThreadState *ts = unlocked ? PyEval_SaveThread() : NULL;
+        if (!want)
+            err = placer_lookup_batch_packed(s, k->data, k->offsets, m, o);
+        else
+            err = placer_replicas_batch_packed(s, k->data, k->offsets, m, (uint32_t)want, o,
+                                               (uint32_t *)cb.buf + at);
+        if (ts)
+            PyEval_RestoreThread(ts);
     }
-    if (!want)
-        err = placer_lookup_batch_packed(s, k->data, k->offsets, (size_t)k->n, ob.buf);
-    else
-        err = placer_replicas_batch_packed(s, k->data, k->offsets, (size_t)k->n, (uint32_t)want,
-                                           ob.buf, cb.buf);
-    if (unlocked) {
-        PyEval_RestoreThread(ts);
-        if (!--r->busy && r->pending) { /* retired meanwhile: the last batch frees */
-            r->free(r->pending);
-            r->pending = NULL;
-        }
+    if (unlocked && !--r->busy && r->pending) { /* retired meanwhile: the last batch frees */
+        r->free(r->pending);
+        r->pending = NULL;
     }
-    if (err < 0)
+    if (keys_err > 0)
+        res = Py_NewRef(Py_NotImplemented);
+    else if (!keys_err && err < 0)
         raise_code(r, err);
-    else
+    else if (!keys_err)
         res = Py_NewRef(Py_None);
 done:
     PyBuffer_Release(&ob);
