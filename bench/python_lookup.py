@@ -8,14 +8,19 @@ hex digits, no NULs). The C rate is one ctypes call of placer_lookup_batch
 with pointer and length arrays built beforehand (the call alone is timed).
 Every Python form is timed from its container to the int64 answer array,
 everything the module does included, and checked against the C owners.
-Medians of --reps runs (default 7); the forms are interleaved per round so
-that a load change on a shared machine hits them all alike.
+Medians of --reps runs (default 7) of CPU time; the forms are interleaved per round so
+that a load change on a shared machine hits them all alike; each form's
+ratio to C is also given as the median of the rounds' paired ratios (its
+time over the C call's in the same round). --json FILE writes Google
+Benchmark JSON for bench/results_table.py add: rows python/batch/FORM, ns a
+key, with the C call's ns a key and the paired time ratio as counters.
 
 Usage (from a build tree):
   PLACER_LIBRARY_PATH=build/engine:build/control PYTHONPATH=python \\
-      /usr/bin/python3 bench/python_lookup.py [--keys N] [--reps R]
+      /usr/bin/python3 bench/python_lookup.py [--keys N] [--reps R] [--json FILE]
 """
 import argparse
+import json
 import statistics
 import time
 
@@ -48,15 +53,16 @@ def mixed_keys(n):
 
 
 def timed(fn):
-    t = time.perf_counter()
+    t = time.process_time()
     out = fn()
-    return time.perf_counter() - t, out
+    return time.process_time() - t, out
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--keys", type=int, default=1000000)
     ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--json")
     args = ap.parse_args()
     n = args.keys
     snap = placer.build(membership(), epoch=1)
@@ -85,8 +91,9 @@ def main():
     mixed_ref = np.empty(n, dtype=np.uint32)
     _lib.lookup_batch(h, mixed_ptrs.ctypes.data, mixed_lens.ctypes.data, n, mixed_ref.ctypes.data)
 
+    C = "C placer_lookup_batch (one ctypes call)"
     forms = {
-        "C placer_lookup_batch (one ctypes call)": c_call,
+        C: c_call,
         "NumPy S32 array": lambda: snap.lookup_batch(s_arr),
         "packed buffer + offsets": lambda: snap.lookup_batch(data, offsets=offsets),
         "list of str": lambda: snap.lookup_batch(str_list),
@@ -105,14 +112,33 @@ def main():
             if not np.array_equal(np.asarray(out).astype(np.int64), want):
                 raise SystemExit("%s: answers differ from the C call" % name)
     snap._h.release()
-    c_rate = n / statistics.median(times["C placer_lookup_batch (one ctypes call)"])
+    c_rate = n / statistics.median(times[C])
     print("%d keys of 32 bytes, 120 x 256 ring, median of %d runs; same owners as C in every run"
           % (n, args.reps))
     for name, ts in times.items():
         rate = n / statistics.median(ts)
-        print("%-46s %7.2f M keys/s  %5.2fx C  (median %.1f ms, min %.1f, max %.1f)"
-              % (name, rate / 1e6, rate / c_rate, 1e3 * statistics.median(ts), 1e3 * min(ts),
-                 1e3 * max(ts)))
+        print("%-46s %7.2f M keys/s  %5.2fx C, paired %5.2fx  (median %.1f ms, min %.1f, max %.1f)"
+              % (name, rate / 1e6, rate / c_rate, paired(times, name, C),
+                 1e3 * statistics.median(ts), 1e3 * min(ts), 1e3 * max(ts)))
+    if args.json:
+        rows = [{"name": "python/batch/" + SLUGS[name], "run_name": "python/batch/" + SLUGS[name],
+                 "repetitions": args.reps, "time_unit": "ns",
+                 "cpu_time": 1e9 * statistics.median(ts) / n,
+                 "c_batch_ns": 1e9 * statistics.median(times[C]) / n,
+                 "rate_over_c": paired(times, name, C)} for name, ts in times.items() if name != C]
+        with open(args.json, "w") as f:
+            json.dump({"context": {"date": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())},
+                       "benchmarks": rows}, f, indent=1)
+
+
+SLUGS = {"NumPy S32 array": "numpy_s32", "packed buffer + offsets": "packed",
+         "list of str": "list_str", "list of bytes": "list_bytes", "NumPy U32 array": "numpy_u32",
+         "NumPy S32 array, keys of 8-32 bytes (padded)": "numpy_s32_padded"}
+
+
+def paired(times, name, c):
+    """The median over rounds of the form's rate over C's in that round."""
+    return statistics.median(tc / t for t, tc in zip(times[name], times[c]))
 
 
 if __name__ == "__main__":

@@ -260,8 +260,12 @@ def other_tables(bench):
             "`taskset -c 1 build/bench/placer_bench --benchmark_filter='^NAME$' --benchmark_repetitions=7`"
             + ("; the `import/` rows (ns an import, paired with `placer build` of its membership: "
                "build_ms, import_over_build) `build/bench/import_vs_build 7 OUT.json`" if "import" in fams else "")
-            + ("; the `python/` rows (ns a key, one at a time from Python) `bench/python_per_key.py "
-               "--json OUT.json`" if "python" in fams else "")
+            + ("; the `python/per_key/` rows (ns a key, one at a time from Python; router_ns: "
+               "Router.lookup) `taskset -c 1 /usr/bin/python3 bench/python_per_key.py --json OUT.json`, "
+               "the `python/batch/` rows (ns a key, 262,144 keys in one Snapshot.lookup_batch; "
+               "rate_over_c: the median of paired rates over one C call of placer_lookup_batch "
+               "on the same keys, higher is better) `taskset -c 1 /usr/bin/python3 "
+               "bench/python_lookup.py --keys 262144 --reps 11 --json OUT.json`" if "python" in fams else "")
             + ("; the `compat/*/*_loop` rows (the client libraries themselves, ns a key in their "
                "own loop) `taskset -c 1 /usr/bin/python3 bench/clientlibs_peers.py --json OUT.json`"
                if any(n.endswith("_loop") for f in fams.values() for n in f) else "")
