@@ -3,6 +3,8 @@ any number of threads look up (placer.h's router: RCU, readers never
 block). A snapshot handed to it (Router(snap), publish(snap)) is the
 router's from then on: the Snapshot object refuses every use."""
 
+import threading
+
 import numpy as np
 
 from . import _lib
@@ -11,6 +13,22 @@ from ._handle import Handle
 from ._keys import key_bytes, pack
 from ._native_reader import attach, router_reader
 from ._snapshot import node_ids_of, owners_array
+
+
+# Frees of routers asked for while this thread is between
+# placer_router_acquire and _release (a garbage collection in the section
+# may run another router's finalizer): freeing waits for a grace period,
+# which this thread's own open section would never end, so they wait for
+# the section's end.
+_section = threading.local()
+
+
+def _free_outside_section(free, ptr):
+    pending = getattr(_section, "pending", None)
+    if pending is not None:
+        pending.append((free, ptr))
+    else:
+        free(ptr)
 
 
 class Router:
@@ -30,6 +48,8 @@ class Router:
         if self._reader is not None:  # one-key lookups through the C extension
             attach(self._h, self._reader)
             self.lookup = self._reader.lookup
+        free = self._h._free
+        self._h._free = lambda ptr: _free_outside_section(free, ptr)
 
     def close(self):
         self._h.close()
@@ -66,6 +86,9 @@ class Router:
     def _on_current(self, fn):
         """fn(snapshot pointer, its node ids) on one epoch, held."""
         r = self._h.acquire()
+        outer = getattr(_section, "pending", None) is None
+        if outer:
+            _section.pending = []
         try:
             s = _lib.router_acquire(r)
             try:
@@ -78,6 +101,10 @@ class Router:
             finally:
                 _lib.router_release(r, s)
         finally:
+            if outer:
+                pending, _section.pending = _section.pending, None
+                for free, ptr in pending:
+                    free(ptr)
             self._h.release()
 
     def lookup(self, key):

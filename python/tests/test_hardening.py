@@ -202,3 +202,39 @@ def test_previous_carries_the_seed_as_the_command_does():
     assert e.value.name == "PLACER_EINVAL" and "seed 7 differs from previous's seed 99" in str(e.value)
     # without previous the membership's own default seed places keys elsewhere
     assert placer.build(dict(PLAIN, epoch=4)).seed != 99
+
+
+FREE_IN_SECTION = r"""
+import placer
+import placer._router as router_module
+
+def router(epoch):
+    return placer.Router(placer.build({"strategy": "ring", "epoch": epoch, "vnodes": 16,
+                                       "nodes": [{"id": "a"}, {"id": "b"}]}))
+
+reader = router(1)
+doomed = [router(2)]
+node_ids_of = router_module.node_ids_of
+
+def dropping(s):
+    doomed.clear()  # as a collection would: the finalizer runs inside the section
+    return node_ids_of(s)
+
+router_module.node_ids_of = dropping  # called inside the section on an epoch's first use
+owners, ids, epoch = reader.lookup_batch(["k1", "k2", "k3"])
+assert epoch == 1 and len(owners) == 3 and not doomed
+print("freed")
+"""
+
+
+def test_a_router_freed_by_the_collector_inside_a_read_section():
+    """A collection between placer_router_acquire and _release may run
+    another router's finalizer; freeing that router waits for a grace
+    period this thread's own section would never end: it must wait for the
+    section's end instead of deadlocking."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", FREE_IN_SECTION], capture_output=True,
+                          text=True, timeout=30, env=os.environ.copy())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "freed"
