@@ -228,18 +228,8 @@ static pub_fixture pfix[NISA][NRING];
 static const key_set *keys_get(int k)
 {
     key_set *s = &keysets[k];
-    if (s->bytes)
-        return s;
-    s->bytes = malloc((size_t)s->n * 32);
-    s->ptrs = malloc((size_t)s->n * sizeof *s->ptrs);
-    s->lens = malloc((size_t)s->n * sizeof *s->lens);
-    char buf[40];
-    for (size_t i = 0; i < s->n; i++) {
-        snprintf(buf, sizeof buf, "sess::%026zu", (size_t)(i * 2654435761u));
-        memcpy(s->bytes + 32 * i, buf, 32);
-        s->ptrs[i] = s->bytes + 32 * i;
-        s->lens[i] = 32;
-    }
+    if (!s->bytes)
+        bench_session_keys(s->n, &s->bytes, &s->ptrs, &s->lens);
     return s;
 }
 

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "snapshot_internal.h"
@@ -10,6 +11,24 @@
 const uint32_t bench_sizes[BENCH_NSIZES] = {1024, 30720, 1u << 18, 1u << 20, 1u << 22, 1u << 24};
 static const char *const size_names[BENCH_NSIZES] = {"1024", "30720", "2^18", "2^20", "2^22", "2^24"};
 static ring_fixture fixtures[BENCH_NSIZES];
+
+void bench_session_keys(uint32_t n, unsigned char **bytes, const void ***ptrs, size_t **lens)
+{
+    *bytes = malloc((size_t)n * 32);
+    *ptrs = malloc((size_t)n * sizeof **ptrs);
+    *lens = malloc((size_t)n * sizeof **lens);
+    if (!*bytes || !*ptrs || !*lens) {
+        fprintf(stderr, "bench: out of memory for %u keys\n", n);
+        exit(1);
+    }
+    char buf[40];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(buf, sizeof buf, "sess::%026zu", (size_t)(i * 2654435761u));
+        memcpy(*bytes + 32 * i, buf, 32);
+        (*ptrs)[i] = *bytes + 32 * i;
+        (*lens)[i] = 32;
+    }
+}
 
 const char *bench_size_name(int i)
 {

@@ -49,6 +49,11 @@ double bench_thread_ns(void);
 /* The median of v[0..n) (sorted in place); 0 when n is 0. */
 double bench_median(double *v, uint32_t n);
 
+/* n distinct 32-byte keys, "sess::%026zu" of i * 2654435761 (the public
+ * rows' streams), into malloc'd *bytes, *ptrs and *lens; exits when out
+ * of memory. */
+void bench_session_keys(uint32_t n, unsigned char **bytes, const void ***ptrs, size_t **lens);
+
 /* The name used in benchmark names: "1024", "30720", "2^18", ... */
 const char *bench_size_name(int i);
 

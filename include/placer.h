@@ -1245,7 +1245,10 @@ typedef struct placer_diff_report {
  *     at most 16 bits (nginx's plain hash and the 15-bit crc32: 32,768
  *     values; Couchbase's vBuckets; Redis' 16,384 slots), every value once;
  *     and for two tables read as hash % n over a 32-bit hash (twemproxy
- *     modula, haproxy map-based), by residues: each residue of their
+ *     modula, haproxy map-based; two Kafka topics of one partitioner,
+ *     whatever their partition counts, over the values its hash takes:
+ *     murmur2's sign bit masked, FNV-1a's absolute value), by residues:
+ *     each residue of their
  *     period lcm(n, m) weighted by the hashes it stands for, when that
  *     period is at most 2^26 (else sampled);
  *   - PLACER_DIFF_RANGES when both are made of ranges (rings, partitions,

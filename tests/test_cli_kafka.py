@@ -14,8 +14,12 @@ lookup` of its snapshot, as a user runs them on Kafka's --describe text
   - refusals: no --topic with three topics, an unknown topic, an unknown
     partitioner (also through an abbreviated option), a damaged line (its
     number named), each exit status 2;
-  - a partition-count change (4 -> 6 partitions over the same brokers)
-    moves most keys (placer diff: more than half).
+  - a partition-count change (4 -> 6 partitions over the same brokers,
+    partition p led by broker p % 3 + 1): placer diff --json counts it
+    exactly, two thirds of the hash values change leader (a ring would
+    move about a third); with --key-file, the keys that move and their
+    owners are those `placer lookup` gives on the two snapshots, and
+    their share is near two thirds.
 """
 import json
 import os
@@ -93,8 +97,29 @@ with tempfile.TemporaryDirectory() as d:
         json.dump({"compat": "kafka", "partitioner": "murmur2_random", "partitions": n,
                    "nodes": [{"id": str(i)} for i in range(1, 4)]}, open(m, "w"))
         check(run("build", m, "-o", m + ".snap").returncode == 0, "build %d partitions" % n)
-    r = run("diff", "--json", os.path.join(d, "k4.json.snap"), os.path.join(d, "k6.json.snap"))
-    moved = json.loads(r.stdout).get("moved", 0) if r.returncode == 0 else 0
-    check(moved > 0.5, "4 -> 6 partitions moves most keys: %s %s" % (moved, r.stderr))
+    k4, k6 = os.path.join(d, "k4.json.snap"), os.path.join(d, "k6.json.snap")
+    r = run("diff", "--json", k4, k6)
+    doc = json.loads(r.stdout) if r.returncode == 0 else {}
+    # residues mod 12: r % 4 % 3 and r % 6 % 3 differ for 8 of the 12
+    check(doc.get("exact") is True and doc.get("method") == "hashes" and
+          abs(doc.get("moved", 0) - 2 / 3) < 1e-6,
+          "4 -> 6 partitions: exact, two thirds move: %s %s" % (doc.get("moved"), r.stderr))
+    keys = ["order-%d" % i for i in range(3000)]
+    with open(os.path.join(d, "keys.txt"), "w") as f:
+        f.write("".join(k + "\n" for k in keys))
+    moved_out = os.path.join(d, "moved.jsonl")
+    r = run("diff", "--json", k4, k6, "--key-file", os.path.join(d, "keys.txt"),
+            "--moved-keys", moved_out)
+    by_keys = json.loads(r.stdout).get("moved", 0) if r.returncode == 0 else 0
+    got = {}
+    if os.path.exists(moved_out):
+        got = {m["key"]: (m["from"], m["to"]) for m in map(json.loads, open(moved_out))}
+    old = {a["key"]: a["owner"] for a in lookup(k4, keys)[1]}
+    new = {a["key"]: a["owner"] for a in lookup(k6, keys)[1]}
+    want = {k: (old[k], new[k]) for k in keys if old.get(k) != new.get(k)}
+    check(got == want and len(want) > 0, "--moved-keys: %d keys, as lookups give %d" %
+          (len(got), len(want)))
+    check(abs(by_keys - len(want) / len(keys)) < 1e-12 and abs(by_keys - 2 / 3) < 0.05,
+          "--key-file: %s of the keys move" % by_keys)
 
 done("cli_kafka")

@@ -12,6 +12,10 @@
  * partitioner on counts 1..64, 100, 1000 and 1024 (placer_partition, the
  * leader from placer_lookup and placer_lookup_batch, after an encode and
  * decode too) and imported from tests/data/kafka-describe-3.7.txt.
+ * Then placer_diff_measure of partition-count changes: exact, equal to a
+ * count of the partitioner's hash values written from its rules, and
+ * matching 20,000 keys placed by librdkafka on both counts (most keys
+ * move: a ring-like answer fails).
  */
 #include <librdkafka/rdkafka.h>
 #include <stdlib.h>
@@ -310,6 +314,73 @@ static void test_import(void)
              PLACER_EINVAL);
 }
 
+/* How many of the 2^32 values of the partitioner's 32-bit hash give a
+ * value v = r mod L (v: what is taken % partitions): murmur2 masks bit
+ * 31, so v < 2^31 twice; crc32 is v itself; FNV-1a's absolute value gives
+ * each v < 2^31 once from h < 2^31 and each v in 1 .. 2^31 once from h >=
+ * 2^31 (v = 2^32 - h). */
+static uint64_t values_of_residue(const char *partitioner, uint64_t r, uint64_t L)
+{
+    uint64_t below31 = (((uint64_t)1 << 31) - 1 - r) / L + 1; /* v in [0, 2^31) */
+    if (!strncmp(partitioner, "murmur2", 7))
+        return 2 * below31;
+    if (!strncmp(partitioner, "consistent", 10))
+        return (((uint64_t)1 << 32) - 1 - r) / L + 1;
+    return below31 + (((uint64_t)1 << 31) - r) / L + 1 - (r == 0); /* v in [1, 2^31] */
+}
+
+static void test_diff_partition_counts(void)
+{
+    static const uint32_t changes[][2] = {{12, 16}, {4, 6}, {7, 1024}, {1000, 1024}, {16, 12}};
+    enum { N = 20000 };
+    static char text[N][16];
+    for (int k = 0; k < N; k++)
+        snprintf(text[k], sizeof text[k], "order-%d", k);
+    for (size_t f = 0; f < NPART; f += 2) {
+        for (size_t c = 0; c < sizeof changes / sizeof changes[0]; c++) {
+            uint32_t n = changes[c][0], m = changes[c][1];
+            placer_snapshot *a = mode_snapshot(partitioners[f].name, n);
+            placer_snapshot *b = mode_snapshot(partitioners[f].name, m);
+            uint64_t L = (uint64_t)n * m, g = n, h = m;
+            while (h) {
+                uint64_t t = g % h;
+                g = h, h = t;
+            }
+            L /= g;
+            uint64_t want = 0;
+            for (uint64_t r = 0; r < L; r++)
+                if (r % n % 3 != r % m % 3) /* partition p is led by b(p % 3 + 1) */
+                    want += values_of_residue(partitioners[f].name, r, L);
+            placer_diff_report rep = {.size = sizeof rep};
+            CHECK_EQ(placer_diff_measure(a, b, 0, 0, &rep), 0);
+            CHECK(rep.method == PLACER_DIFF_HASHES && rep.hash_values == (uint64_t)1 << 32);
+            CHECK(rep.moved == (double)want / 4294967296.0);
+            /* the keys, by librdkafka and by placer_lookup on both */
+            int leader_moved = 0, part_moved = 0, disagree = 0;
+            for (int k = 0; k < N; k++) {
+                size_t len = strlen(text[k]);
+                int32_t pa = partitioners[f].fn(rkt, text[k], len, (int32_t)n, NULL, NULL);
+                int32_t pb = partitioners[f].fn(rkt, text[k], len, (int32_t)m, NULL, NULL);
+                int oa = placer_lookup(a, text[k], len), ob = placer_lookup(b, text[k], len);
+                leader_moved += pa % 3 != pb % 3;
+                part_moved += pa != pb;
+                disagree += oa != pa % 3 || ob != pb % 3;
+            }
+            double keys_moved = (double)leader_moved / N;
+            printf("%s %u -> %u partitions: diff %.6f%% (exact), %d keys: %.4f%% change leader, "
+                   "%.4f%% partition\n", partitioners[f].name, n, m, 100 * rep.moved, N,
+                   100 * keys_moved, 100.0 * part_moved / N);
+            CHECK_EQ(disagree, 0);
+            CHECK(keys_moved > rep.moved - 0.02 && keys_moved < rep.moved + 0.02);
+            CHECK(rep.moved > 0.5); /* not a ring's few new ranges */
+            CHECK(part_moved > N / 2);
+            placer_diff_report_release(&rep);
+            placer_snapshot_free(a);
+            placer_snapshot_free(b);
+        }
+    }
+}
+
 int main(void)
 {
     make_keys();
@@ -321,6 +392,7 @@ int main(void)
     test_scattered();
     test_mode();
     test_import();
+    test_diff_partition_counts();
     rd_kafka_topic_destroy(rkt);
     rd_kafka_destroy(rk);
     return check_done("compat_kafka");

@@ -336,7 +336,8 @@ static void residues(void)
         plc_diff_view_of(b, 0, &vb);
         uint32_t *map = plc_diff_map_nodes(a, b);
         uint64_t H = ((uint64_t)1 << 20) + 12345 + check_rand(&rng) % 1000, got = 0;
-        CHECK_EQ(plc_diff_residues(&va, &vb, map, H, add_up, &got), 0);
+        plc_hash_span span = {0, H, 1};
+        CHECK_EQ(plc_diff_residues(&va, &vb, map, &span, 1, add_up, &got), 0);
         CHECK_EQ(got, brute(a, b, H));
         free(map);
         placer_snapshot_free(a);

@@ -53,6 +53,28 @@ int placer_compat_key_scatters(const placer_snapshot *s, const void *key, size_t
     return s ? plc_kafka_scatters(plc_kafka_of_key_hash(s->key_hash), key, len) : 0;
 }
 
+/* ---- what the diff reads (compat_kafka.h) ---- */
+
+/* The values of plc_kafka_key_hash as the 2^32 values of the 32-bit hash
+ * give them: murmur2 & 0x7fffffff takes each of [0, 2^31) twice; CRC-32
+ * each of [0, 2^32) once; FNV-1a's absolute value takes 0 and 2^31 (from
+ * INT32_MIN) once and each of 1 .. 2^31 - 1 twice (h and -h). */
+static const plc_hash_span murmur2_values[] = {{0, (uint64_t)1 << 31, 2}};
+static const plc_hash_span crc32_values[] = {{0, (uint64_t)1 << 32, 1}};
+static const plc_hash_span fnv1a_values[] = {
+    {0, 1, 1}, {1, (uint64_t)1 << 31, 2}, {(uint64_t)1 << 31, ((uint64_t)1 << 31) + 1, 1}};
+
+void plc_kafka_diff_view(const placer_snapshot *s, int target, plc_diff_view *v)
+{
+    const plc_table *t = target ? &s->ttable : &s->table;
+    int p = plc_kafka_of_key_hash(s->key_hash);
+    int murmur2 = p == PLC_KAFKA_MURMUR2 || p == PLC_KAFKA_MURMUR2_RANDOM;
+    int fnv1a = p == PLC_KAFKA_FNV1A || p == PLC_KAFKA_FNV1A_RANDOM;
+    *v = (plc_diff_view){NULL, t, t->n, t->own[0], 32, t->own, t->n, t->width,
+                         murmur2 ? murmur2_values : fnv1a ? fnv1a_values : crc32_values,
+                         fnv1a ? 3 : 1};
+}
+
 /* ---- Kafka's ops (compat_program.h) ---- */
 
 /* Partitions, no distribution to choose. */

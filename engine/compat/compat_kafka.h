@@ -14,6 +14,7 @@
 #include "builder_internal.h"
 #include "kafka_partitioner.h"
 #include "snapshot_internal.h"
+#include "strategy_ops.h"
 
 /* Snapshot key hash ids of the partitioners: 48 .. 53 (docs/FORMAT.md),
  * PLC_HASH_KAFKA_FIRST - 1 + PLC_KAFKA_*, fixed apart from the other
@@ -39,5 +40,11 @@ static inline uint32_t plc_kafka_snapshot_partition(const placer_snapshot *s, co
 {
     return plc_kafka_partition(plc_kafka_of_key_hash(s->key_hash), key, len, s->table.n);
 }
+
+/* A Kafka snapshot's placement for the diffs (s->key_hash is Kafka's):
+ * the table's view, read as partitioner hash % partitions over the values
+ * that hash takes (v->spans), so two topics of one partitioner are counted
+ * exactly whatever their partition counts. */
+void plc_kafka_diff_view(const placer_snapshot *s, int target, plc_diff_view *v);
 
 #endif

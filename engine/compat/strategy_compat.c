@@ -99,9 +99,9 @@ static void compat_diff_view(const placer_snapshot *s, int target, plc_diff_view
     (void)target;
     const plc_compat_layout *l = layout(s);
     if (l->kind == PLC_CL_RING)
-        *v = (plc_diff_view){&s->tree, NULL, s->tree.n, s->tree.wrap_owner, hash_bits(l), NULL, 0, 0};
+        *v = (plc_diff_view){&s->tree, NULL, s->tree.n, s->tree.wrap_owner, hash_bits(l), NULL, 0, 0, NULL, 0};
     else
-        *v = (plc_diff_view){NULL, NULL, 0, 0, hash_bits(l), l->owners, l->n, 1};
+        *v = (plc_diff_view){NULL, NULL, 0, 0, hash_bits(l), l->owners, l->n, 1, NULL, 0};
 }
 
 static uint32_t compat_token_count(const placer_snapshot *s)

@@ -24,15 +24,15 @@ uint32_t *plc_diff_map_nodes(const placer_snapshot *a, const placer_snapshot *b)
 int plc_diff_views(const plc_diff_view *ta, const plc_diff_view *tb, const uint32_t *map,
                    placer_move **moves, size_t *count);
 
-/* Exact counts of two tables read as hash % n over the hash values 0 ..
- * hashes - 1 (2^32; tests use fewer) (diff_residues.c): adds each moving
- * (from, to) pair's number of hash values through add(ctx, from, to,
- * count), from a's index (mod_own of va), to b's; map as above. Returns 0,
- * PLACER_ENOTSUP when their period passes 2^26 residues, or an error of
- * add. */
+/* Exact counts of two tables read as hash % n over the values of spans
+ * (diff_residues.c; strategy_ops.h's plc_hash_span: every value of
+ * [lo, hi) `times` times): adds each moving (from, to) pair's number of
+ * hash values through add(ctx, from, to, count), from a's index (mod_own
+ * of va), to b's; map as above. Returns 0, PLACER_ENOTSUP when their
+ * period passes 2^26 residues, or an error of add. */
 typedef int plc_diff_add_fn(void *ctx, uint32_t from, uint32_t to, uint64_t count);
 int plc_diff_residues(const plc_diff_view *va, const plc_diff_view *vb, const uint32_t *map,
-                      uint64_t hashes, plc_diff_add_fn *add, void *ctx);
+                      const plc_hash_span *spans, size_t nspans, plc_diff_add_fn *add, void *ctx);
 
 /* The generated keys the diffs sample (diff_keys.c): "key:" and 16 hex
  * digits of splitmix64 from 0, PLC_DIFF_CHUNK at a time. */

@@ -3,7 +3,9 @@
  * snapshots, per node and per from -> to pair, and how that is known
  * (placer.h). Exact where the placement allows it, by one of:
  *   - every value of the programs' key hash when it has at most 16 bits;
- *   - residues of two hash % n tables (diff_residues.c);
+ *   - residues of two hash % n tables (diff_residues.c): twemproxy
+ *     modula, haproxy map-based, and Kafka's topics of one partitioner
+ *     whatever their partition counts;
  *   - placer_diff's ranges (diff.c);
  * else by generated keys looked up in both snapshots, as each hashes
  * them. Moving pairs are summed in a small open-addressing table, then
@@ -157,14 +159,17 @@ static int sample_keys(const placer_snapshot *a, const placer_snapshot *b, const
 /* ---- the report -------------------------------------------------------- */
 
 /* Do a and b reach their placements through the same program hash of
- * hash_bits bits (Couchbase's, whatever the vBucket counts)? */
+ * hash_bits bits (Couchbase's, whatever the vBucket counts; a Kafka
+ * partitioner's, named by the key hash id alone: spans, whatever the
+ * partition counts)? */
 static int same_program_hash(const placer_snapshot *a, const plc_diff_view *va,
                              const placer_snapshot *b, const plc_diff_view *vb)
 {
     if (!va->hash_bits || va->hash_bits != vb->hash_bits)
         return 0;
     return plc_diff_same_positions(a, b) ||
-           (a->key_hash == PLACER_HASH_COUCHBASE && b->key_hash == PLACER_HASH_COUCHBASE);
+           (a->key_hash == PLACER_HASH_COUCHBASE && b->key_hash == PLACER_HASH_COUCHBASE) ||
+           (va->spans && vb->spans && a->key_hash == b->key_hash);
 }
 
 /* Choose the exact method, or PLACER_ENOTSUP: sample. */
@@ -179,8 +184,10 @@ static int count_exactly(const placer_snapshot *a, const placer_snapshot *b, con
             r->hash_values = *total = (double)(1u << va.hash_bits);
             return count_hashes(a, &va, b, &vb, map, t);
         }
-        if (va.mod_own && vb.mod_own && !va.table && !vb.table) {
-            int err = plc_diff_residues(&va, &vb, map, (uint64_t)1 << 32, add_count, t);
+        if (va.mod_own && vb.mod_own && (va.spans || (!va.table && !vb.table))) {
+            static const plc_hash_span all = {0, (uint64_t)1 << 32, 1};
+            int err = plc_diff_residues(&va, &vb, map, va.spans ? va.spans : &all,
+                                        va.spans ? va.nspans : 1, add_count, t);
             if (err != PLACER_ENOTSUP) {
                 r->method = PLACER_DIFF_HASHES;
                 r->hash_values = (uint64_t)1 << 32;

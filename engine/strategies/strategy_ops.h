@@ -43,7 +43,17 @@ typedef struct plc_fmt_section {
  * compatibility modes, Couchbase, Redis), hash_bits is its width: the
  * diff counts its 2^hash_bits values (15: nginx's plain hash, the 15-bit
  * crc32, Couchbase; 14: Redis' slots; 32: the others), and mod_own, when
- * not NULL, is the table read as mod_own[(hash % mod_n) * mod_stride]. */
+ * not NULL, is the table read as mod_own[(hash % mod_n) * mod_stride].
+ * spans, when not NULL, are the values that table reads, as the 2^32
+ * values of the 32-bit hash they come from give them (Kafka's
+ * partitioners: murmur2 masks the sign bit, FNV-1a takes the absolute
+ * value): the program hash is then the key hash id's alone, whatever the
+ * table's size; NULL: every value below 2^32 once. */
+typedef struct plc_hash_span {
+    uint64_t lo, hi; /* the values [lo, hi) */
+    uint32_t times;  /* each stands for this many of the 2^32 */
+} plc_hash_span;
+
 typedef struct plc_diff_view {
     const plc_stree *tree;
     const plc_table *table;
@@ -52,6 +62,8 @@ typedef struct plc_diff_view {
     unsigned hash_bits;  /* 0: placer's own 64-bit positions */
     const uint32_t *mod_own;
     uint32_t mod_n, mod_stride;
+    const plc_hash_span *spans;
+    uint32_t nspans;
 } plc_diff_view;
 
 typedef struct plc_dec plc_dec; /* the decoder's state (codec_decode.h) */

@@ -130,6 +130,16 @@ static uint32_t partitions_replicas(const placer_snapshot *s, uint64_t h, uint32
     return k;
 }
 
+/* A range of the hash space per partition; a Kafka topic's table is read
+ * as its partitioner's hash % partitions (compat_kafka.c). */
+static void partitions_diff_view(const placer_snapshot *s, int target, plc_diff_view *v)
+{
+    if (plc_kafka_of_key_hash(s->key_hash))
+        plc_kafka_diff_view(s, target, v);
+    else
+        plc_table_diff_view(s, target, v);
+}
+
 static int partitions_decode_check_table(plc_dec *d, const placer_builder *b, const plc_sec *t,
                                          int target)
 {
@@ -208,7 +218,7 @@ const plc_strategy_ops plc_partitions_ops = {
     .owner = partitions_owner,
     .owner_batch = partitions_owner_batch,
     .replicas = partitions_replicas,
-    .diff_view = plc_table_diff_view,
+    .diff_view = partitions_diff_view,
     .encode_sections = plc_table_encode_sections,
     .encode_section = plc_table_encode_section,
     .decode_sections = plc_table_decode_sections,

@@ -59,12 +59,12 @@ uint32_t plc_table_token_count(const placer_snapshot *s)
 void plc_table_diff_view(const placer_snapshot *s, int target, plc_diff_view *v)
 {
     const plc_table *t = target ? &s->ttable : &s->table;
-    *v = (plc_diff_view){NULL, t, t->n, t->own[0], 0, NULL, 0, 0};
+    *v = (plc_diff_view){NULL, t, t->n, t->own[0], 0, NULL, 0, 0, NULL, 0};
     /* Couchbase's vBucket is (crc32 >> 16 & 0x7fff) % n, Redis' slot the
      * position itself: both are tables of a program hash */
     if (s->key_hash == PLACER_HASH_COUCHBASE || s->key_hash == PLACER_HASH_REDIS)
         *v = (plc_diff_view){NULL, t, t->n, t->own[0], s->key_hash == PLACER_HASH_COUCHBASE ? 15 : 14,
-                             t->own, t->n, t->width};
+                             t->own, t->n, t->width, NULL, 0};
 }
 
 void plc_table_range_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t n,

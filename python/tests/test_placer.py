@@ -156,6 +156,28 @@ def test_diff_matches_the_command(tmp_path, files):
     assert dj.method == "sampled" and dj.sample_size == 100000
 
 
+def test_diff_of_a_kafka_partition_count_change(tmp_path):
+    # 12 -> 16 partitions, partition p led by broker p % 3: counted exactly,
+    # two thirds of the keys change leader (a ring would move far fewer),
+    # as the command says and as lookups on both snapshots give it
+    topics, snaps = [], []
+    for n in (12, 16):
+        m = {"compat": "kafka", "partitioner": "murmur2_random", "partitions": n,
+             "nodes": [{"id": str(i)} for i in range(1, 4)]}
+        path = tmp_path / ("k%d.json" % n)
+        path.write_text(json.dumps(m))
+        snaps.append(tmp_path / ("k%d.snap" % n))
+        assert cli("build", str(path), "-o", str(snaps[-1]))[0] == 0
+        topics.append(placer.build(m))
+    d = topics[0].diff(topics[1])
+    doc = json.loads(cli("diff", str(snaps[0]), str(snaps[1]), "--json")[1])
+    assert d.exact and d.method == "hashes" and d.moved == doc["moved"]
+    assert abs(d.moved - 2 / 3) < 1e-6
+    keys = ["order-%d" % i for i in range(20000)]
+    a, b = topics[0].lookup_batch(keys), topics[1].lookup_batch(keys)
+    assert abs(sum(x != y for x, y in zip(a, b)) / len(keys) - d.moved) < 0.02
+
+
 def test_encode_decode_roundtrip(tmp_path, files):
     m, snap = files
     s = placer.load(snap)
