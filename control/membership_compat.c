@@ -26,7 +26,7 @@
 /* Every name a program may call a distribution or key hash; each program
  * takes some (placer_compat_has_*), and messages list those. */
 static const char *const distributions[] = {"ketama_weighted", "ketama", "modula", "consistent",
-                                            "hash", "map-based", NULL};
+                                            "hash", "map-based", "rendezvous", NULL};
 static const char *const key_hashes[] = {
     "default", "one_at_a_time", "md5",    "crc",    "crc16", "crc32",  "crc32a",
     "fnv1_64", "fnv1a_64",      "fnv1_32", "fnv1a_32", "hsieh", "murmur", "jenkins",

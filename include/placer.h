@@ -549,7 +549,13 @@ PLACER_API int placer_builder_set_partition_map(placer_builder *b, uint32_t part
  *   - node states: down nodes keep their points (placer_lookup_live skips
  *     them); joining and draining are PLACER_EINVAL at build (the programs
  *     have no such states: a move is two snapshots and their diff), except
- *     Redis with an explicit partition map, which may carry a target map. */
+ *     Redis with an explicit partition map, which may carry a target map.
+ * pymemcache's rendezvous (PLACER_COMPAT_PYMEMCACHE) has no points: each
+ * lookup scores every node. Its "hash" (placer_snapshot_hash) is the index
+ * of the key's winner, its "tokens" one slot per node (slot i is node i),
+ * its replicas the winner then the following nodes in membership order
+ * (HashClient keeps one copy), and placer_diff says PLACER_ENOTSUP
+ * (placer_diff_measure samples keys). */
 #define PLACER_COMPAT_NONE 0
 #define PLACER_COMPAT_LIBMEMCACHED 1
 #define PLACER_COMPAT_TWEMPROXY 2
@@ -559,6 +565,7 @@ PLACER_API int placer_builder_set_partition_map(placer_builder *b, uint32_t part
 #define PLACER_COMPAT_KAFKA 6
 #define PLACER_COMPAT_GROUPCACHE 7
 #define PLACER_COMPAT_UHASHRING 8
+#define PLACER_COMPAT_PYMEMCACHE 9
 
 /* The strategy of a compatibility mode's snapshot (its program's own ring
  * or table; Redis' are PLACER_PARTITIONS): placer_snapshot_strategy
@@ -726,7 +733,8 @@ PLACER_API int placer_key_from_request(const placer_snapshot *s, const void *in,
 PLACER_API const char *placer_builder_error(const placer_builder *b);
 
 /* Names <-> ids, for membership files and the CLI: "libmemcached",
- * "twemproxy", "nginx", "haproxy", "redis", "groupcache", "uhashring". placer_compat_from_name
+ * "twemproxy", "nginx", "haproxy", "redis", "groupcache", "uhashring",
+ * "pymemcache". placer_compat_from_name
  * returns PLACER_COMPAT_* or PLACER_EINVAL (NULL or unknown); placer_compat_name
  * returns NULL when `program` is unknown (or PLACER_COMPAT_NONE). */
 PLACER_API int placer_compat_from_name(const char *name);

@@ -18,6 +18,7 @@ _Static_assert(PLC_COMPAT_REDIS == PLACER_COMPAT_REDIS, "Redis' id");
 _Static_assert(PLC_COMPAT_KAFKA == PLACER_COMPAT_KAFKA, "Kafka's id");
 _Static_assert(PLC_COMPAT_GROUPCACHE == PLACER_COMPAT_GROUPCACHE, "groupcache's id");
 _Static_assert(PLC_COMPAT_UHASHRING == PLACER_COMPAT_UHASHRING, "uhashring's id");
+_Static_assert(PLC_COMPAT_PYMEMCACHE == PLACER_COMPAT_PYMEMCACHE, "pymemcache's id");
 _Static_assert(PLC_COMPAT_NONE == PLACER_COMPAT_NONE, "no program");
 
 /* The programs, one line each, in id order. */
@@ -29,7 +30,8 @@ _Static_assert(PLC_COMPAT_NONE == PLACER_COMPAT_NONE, "no program");
     X(redis)                                                                                     \
     X(kafka)                                                                                     \
     X(groupcache)                                                                                \
-    X(uhashring)
+    X(uhashring)                                                                                  \
+    X(pymemcache)
 
 #define DECLARE(name) extern const plc_compat_program plc_compat_##name;
 #define ENTRY(name) &plc_compat_##name,
