@@ -665,6 +665,34 @@ PLACER_API const char *placer_compat_param_name(int program, uint32_t i);
 PLACER_API int placer_compat_param_range(int program, const char *name, uint32_t *min,
                                          uint32_t *max, uint32_t *dflt);
 
+/* What a membership file of a program may hold, for membership files and
+ * tools (stated once, in the program's ops): placer_compat_describe fills
+ * *out (its size set by the caller to sizeof(placer_compat_info)) and
+ * returns 0, PLACER_ENULL (out NULL), or PLACER_EINVAL for an unknown
+ * program (or PLACER_COMPAT_NONE) or a size below the struct's. Static
+ * strings; any thread. */
+#define PLACER_COMPAT_FIELD_ADDRESS 0x1u        /* each node's "address" is required */
+#define PLACER_COMPAT_FIELD_HOST_PORT 0x2u      /* ... as "host:port", a port of digits */
+#define PLACER_COMPAT_FIELD_HASH_ID 0x4u        /* a node's "hash_id", 1 .. max_hash_id */
+#define PLACER_COMPAT_FIELD_AVALANCHE 0x8u      /* "avalanche" */
+#define PLACER_COMPAT_FIELD_HASH_TAG 0x10u      /* "hash_tag", two characters */
+#define PLACER_COMPAT_FIELD_SLOTS 0x20u         /* "slots": owners of fixed slots */
+#define PLACER_COMPAT_FIELD_KEY_RULE 0x40u      /* "key_rule" */
+#define PLACER_COMPAT_FIELD_BALANCE_FACTOR 0x80u /* "hash_balance_factor" */
+#define PLACER_COMPAT_FIELD_MOVES 0x100u        /* joining and draining nodes (with a slot map) */
+#define PLACER_COMPAT_FIELD_ADDRESS_ONCE 0x200u /* addresses UTF-8, no two nodes' the same */
+typedef struct placer_compat_info {
+    size_t size;           /* set by the caller: sizeof(placer_compat_info) */
+    const char *name;      /* "haproxy" */
+    const char *title;     /* what messages call it: "Redis Cluster" */
+    unsigned fields;       /* PLACER_COMPAT_FIELD_* */
+    uint32_t max_weight;   /* node weights 1 .. max_weight; 0: no weights */
+    uint32_t max_hash_id;  /* with PLACER_COMPAT_FIELD_HASH_ID */
+    uint32_t max_name_len; /* the longest point name with its NUL (twemproxy's 86); 0: none */
+    const char *tag;       /* the hash tag it always cuts keys with ("{}": Redis), or NULL */
+} placer_compat_info;
+PLACER_API int placer_compat_describe(int program, placer_compat_info *out);
+
 /* A compat snapshot's setting `name` (its default resolved) into *value:
  * 0, PLACER_ENULL, or PLACER_EINVAL (not compat, or not the program's). */
 PLACER_API int placer_snapshot_compat_param(const placer_snapshot *s, const char *name,

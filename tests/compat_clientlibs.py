@@ -281,10 +281,10 @@ def pymemcache_refusals(placer, tmp):
     """Membership files pymemcache could not be given: each refused by
     `placer build` with its reason."""
     a = {"id": "a", "address": "10.0.0.1:11211"}
-    cases = [([a, {"id": "b"}], None, "node b has no address"),
+    cases = [([a, {"id": "b"}], None, "nodes[1].address: missing: pymemcache hashes"),
              ([a, {"id": "b", "address": "10.0.0.1:11211"}], None, "nodes a and b have one address"),
              ([a, {"id": "b", "address_base64": "MTAuMC4wLjI6/w=="}], None, "is not UTF-8"),
-             ([dict(a, weight=2)], None, "takes no weights"),
+             ([dict(a, weight=2)], None, "nodes[0].weight: pymemcache has no weights"),
              ([a], ("distribution", "consistent"), "its own: \"rendezvous\""),
              ([a], ("key_hash", "md5"), "its own: \"murmur3\""),
              ([a], ("vnodes", 10), "does not apply")]

@@ -530,6 +530,22 @@ static void names(void)
     CHECK_EQ(placer_compat_from_name("memcached"), PLACER_EINVAL);
     CHECK_EQ(placer_compat_from_name(NULL), PLACER_EINVAL);
     CHECK(placer_compat_name(0) == NULL && placer_compat_name(PLACER_COMPAT_PYMEMCACHE + 1) == NULL);
+    /* what membership files ask of a program: its ops' fields and limits */
+    placer_compat_info in = {.size = sizeof in};
+    CHECK_EQ(placer_compat_describe(PLACER_COMPAT_HAPROXY, &in), 0);
+    CHECK(!strcmp(in.name, "haproxy") && (in.fields & PLACER_COMPAT_FIELD_HASH_ID) &&
+          in.max_hash_id == PLACER_HAPROXY_MAX_ID && in.max_weight == PLACER_HAPROXY_MAX_WEIGHT);
+    CHECK_EQ(placer_compat_describe(PLACER_COMPAT_TWEMPROXY, &in), 0);
+    CHECK(in.max_name_len == PLACER_TWEMPROXY_MAX_HOSTLEN && in.tag == NULL);
+    CHECK_EQ(placer_compat_describe(PLACER_COMPAT_REDIS, &in), 0);
+    CHECK(in.max_weight == 0 && (in.fields & PLACER_COMPAT_FIELD_SLOTS) && !strcmp(in.tag, "{}"));
+    CHECK_EQ(placer_compat_describe(PLACER_COMPAT_PYMEMCACHE, &in), 0);
+    CHECK(in.fields == (PLACER_COMPAT_FIELD_ADDRESS | PLACER_COMPAT_FIELD_ADDRESS_ONCE));
+    CHECK_EQ(placer_compat_describe(PLACER_COMPAT_NONE, &in), PLACER_EINVAL);
+    CHECK_EQ(placer_compat_describe(PLACER_COMPAT_PYMEMCACHE + 1, &in), PLACER_EINVAL);
+    CHECK_EQ(placer_compat_describe(PLACER_COMPAT_HAPROXY, NULL), PLACER_ENULL);
+    in.size = sizeof in - 1;
+    CHECK_EQ(placer_compat_describe(PLACER_COMPAT_HAPROXY, &in), PLACER_EINVAL);
     CHECK(placer_compat_has_distribution(PLACER_COMPAT_PYMEMCACHE, "rendezvous"));
     CHECK(!placer_compat_has_distribution(PLACER_COMPAT_PYMEMCACHE, "consistent"));
     CHECK(!placer_compat_has_key_hash(PLACER_COMPAT_PYMEMCACHE, "md5"));

@@ -115,6 +115,17 @@ const char *placer_compat_param_name(int program, uint32_t i)
     return p && i < p->nparams ? p->params[i].name : NULL;
 }
 
+int placer_compat_describe(int program, placer_compat_info *out)
+{
+    PLC_VALIDATE_OR_RET(out, PLACER_ENULL);
+    const plc_compat_program *p = plc_compat_program_get(program);
+    if (!p || out->size < sizeof *out)
+        return PLACER_EINVAL;
+    *out = (placer_compat_info){sizeof *out, p->name, p->title, p->fields, p->max_weight,
+                                p->max_hash_id, p->max_name_len, p->tag};
+    return 0;
+}
+
 int placer_builder_set_compat_param(placer_builder *b, const char *name, uint32_t value)
 {
     PLC_VALIDATE_OR_RET(b && name, PLACER_ENULL);
