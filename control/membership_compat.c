@@ -1,13 +1,15 @@
 /*
  * membership_compat.c -- the fields of a membership file in a
- * compatibility mode ("compat": "libmemcached", "twemproxy", "nginx",
- * "haproxy", "redis" or "kafka", whose own fields are membership_kafka.c's;
- * docs/COMPAT.md): the program's distribution, key
- * hash, haproxy's avalanche and server ids, twemproxy's hash tag, Redis
- * Cluster's slot ranges. Like membership.c, everything the builder would
- * refuse (placer_builder_set_compat's rules, haproxy's id and weight
- * ranges, twemproxy's 86-byte point names, a Redis slot without a master)
- * is refused here with its place, so a document that parses builds.
+ * compatibility mode ("compat": NAME, any program of the registry; Kafka's
+ * own fields are membership_kafka.c's; docs/COMPAT.md): the program's
+ * distribution, key hash, numeric settings, and the fields its ops say it
+ * takes (placer_compat_describe: avalanche, server ids, hash tag, slot
+ * ranges, key rule, addresses), each with the limits stated there. Like
+ * membership.c, everything the builder would refuse (placer_builder_set_
+ * compat's rules, id and weight ranges, point names past the program's
+ * buffer, a slot without a master) is refused here with its place, so a
+ * document that parses builds. No program id is compared here
+ * (tests/test_compat_ids.py).
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,21 +19,39 @@
 #include "membership_ctx.h"
 #include "placer_control.h"
 
-/* the programs' limits: placer.h's */
+/* slot maps (PLACER_COMPAT_FIELD_SLOTS) have Redis Cluster's 16,384 slots */
 #define REDIS_SLOTS PLACER_REDIS_SLOTS
-#define HAPROXY_MAX_ID PLACER_HAPROXY_MAX_ID
-#define HAPROXY_MAX_WEIGHT PLACER_HAPROXY_MAX_WEIGHT
-#define TWEMPROXY_HOSTLEN PLACER_TWEMPROXY_MAX_HOSTLEN
 
 /* Every name a program may call a distribution or key hash; each program
  * takes some (placer_compat_has_*), and messages list those. */
 static const char *const distributions[] = {"ketama_weighted", "ketama", "modula", "consistent",
-                                            "hash", "map-based", NULL};
+                                            "hash", "map-based", "rendezvous", NULL};
+/* (haproxy's four between crc16 and crc32a: each program's own listed in
+ * its order) */
 static const char *const key_hashes[] = {
-    "default", "one_at_a_time", "md5",    "crc",    "crc16", "crc32",  "crc32a",
-    "fnv1_64", "fnv1a_64",      "fnv1_32", "fnv1a_32", "hsieh", "murmur", "jenkins",
-    "murmur3", NULL};
-static const char *const haproxy_hashes[] = {"sdbm", "djb2", "wt6", "crc32", "source", NULL};
+    "default", "one_at_a_time", "md5",     "crc",      "crc16", "sdbm",   "djb2",
+    "wt6",     "crc32",         "source",  "crc32a",   "fnv1_64", "fnv1a_64", "fnv1_32",
+    "fnv1a_32", "hsieh",        "murmur",  "jenkins",  "murmur3", NULL};
+
+/* The program's description (its ops'); a program membership.c accepted
+ * has one. */
+static placer_compat_info info_of(int program)
+{
+    placer_compat_info i = {.size = sizeof i};
+    if (placer_compat_describe(program, &i))
+        i = (placer_compat_info){.size = sizeof i, .name = "?", .title = "?"};
+    return i;
+}
+
+/* The first program that takes a field, by name, for messages ("?"). */
+static const char *taker(unsigned field)
+{
+    placer_compat_info i = {.size = sizeof i};
+    for (int p = 1; placer_compat_describe(p, &i) == 0; p++)
+        if (i.fields & field)
+            return i.name;
+    return "?";
+}
 
 static const char *program_name(int program)
 {
@@ -72,12 +92,17 @@ int plc_m_compat_only_node_field(plc_mctx *c, const char *key)
     return 0;
 }
 
-static int only_for(plc_mctx *c, int program, int wanted, const char *why)
+/* A field the program takes only with that bit of its ops (why: what it
+ * is in the program taking it). */
+static int only_for(plc_mctx *c, int program, unsigned field, const char *why)
 {
-    if (program == wanted)
+    placer_compat_info i = info_of(program);
+    if (i.fields & field)
         return 0;
-    return plc_m_fail(c, "does not apply to \"%s\" (only to \"%s\"%s)", program_name(program),
-                      program_name(wanted), why);
+    if (field == PLACER_COMPAT_FIELD_HASH_TAG && i.tag) /* a tag of its own */
+        return plc_m_fail(c, "does not apply to \"%s\" (only to \"%s\"; %s always hashes the "
+                             "%c%s%c)", i.name, taker(field), i.title, i.tag[0], "tag", i.tag[1]);
+    return plc_m_fail(c, "does not apply to \"%s\" (only to \"%s\"%s)", i.name, taker(field), why);
 }
 
 int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int program)
@@ -122,35 +147,33 @@ int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int pro
             if (!json_is_string(v))
                 err = plc_m_fail(c, "expected a string");
             else if (!placer_compat_has_key_hash(program, json_string_value(v)))
-                err = not_the_programs(c, json_string_value(v), "key hash", program,
-                                       program == PLACER_COMPAT_HAPROXY ? haproxy_hashes : key_hashes,
+                err = not_the_programs(c, json_string_value(v), "key hash", program, key_hashes,
                                        placer_compat_has_key_hash);
             o.key_hash = json_string_value(v);
         } else if (!strcmp(key, "avalanche")) {
-            err = only_for(c, program, PLACER_COMPAT_HAPROXY, ": hash-type ... avalanche");
+            err = only_for(c, program, PLACER_COMPAT_FIELD_AVALANCHE, ": hash-type ... avalanche");
             if (!err && !json_is_boolean(v))
                 err = plc_m_fail(c, "expected true or false");
             o.avalanche = json_is_true(v) ? 1 : 0;
         } else if (!strcmp(key, "hash_tag")) {
-            err = only_for(c, program, PLACER_COMPAT_TWEMPROXY,
-                           program == PLACER_COMPAT_REDIS ? "; Redis always hashes the {tag}" : "");
+            err = only_for(c, program, PLACER_COMPAT_FIELD_HASH_TAG, "");
             if (!err && (!json_is_string(v) || json_string_length(v) != 2 ||
                          memchr(json_string_value(v), '\0', 2)))
                 err = plc_m_fail(c, "expected two characters, such as \"{}\" (nutcracker's rule)");
             o.hash_tag = json_string_value(v);
         } else if (!strcmp(key, "key_rule")) {
-            err = only_for(c, program, PLACER_COMPAT_HAPROXY, ": its balance line's rule");
+            err = only_for(c, program, PLACER_COMPAT_FIELD_KEY_RULE, ": its balance line's rule");
             if (!err && (!json_is_string(v) || memchr(json_string_value(v), '\0',
                                                       json_string_length(v))))
                 err = plc_m_fail(c, "expected a string such as \"uri depth 2\" or "
                                     "\"hdr(Host) use_domain_only\"");
             rule = json_string_value(v);
         } else if (!strcmp(key, "slots")) {
-            err = only_for(c, program, PLACER_COMPAT_REDIS, "");
+            err = only_for(c, program, PLACER_COMPAT_FIELD_SLOTS, "");
         } else if (!strcmp(key, "hash_balance_factor")) {
             /* recorded, not built: at zero load haproxy's bounded loads place as
              * its ring does; loads are placer_lookup_bounded's, per lookup */
-            err = only_for(c, program, PLACER_COMPAT_HAPROXY, ": hash-balance-factor");
+            err = only_for(c, program, PLACER_COMPAT_FIELD_BALANCE_FACTOR, ": hash-balance-factor");
             if (!err && (!json_is_integer(v) || json_integer_value(v) < 0 ||
                          json_integer_value(v) > 2147483647 ||
                          (json_integer_value(v) && json_integer_value(v) < 100)))
@@ -162,7 +185,8 @@ int plc_m_compat_top(plc_mctx *c, const json_t *root, placer_builder *b, int pro
                    !strcmp(key, "replicas") || !strcmp(key, "tokens")) {
             err = plc_m_fail(c, "does not apply with \"compat\" (%s builds its own %s)",
                              program_name(program),
-                             program == PLACER_COMPAT_REDIS ? "slot map" : "ring or table");
+                             info_of(program).fields & PLACER_COMPAT_FIELD_SLOTS ? "slot map"
+                                                                                 : "placement");
         } else {
             char own[128] = "";
             const char *pn;
@@ -197,12 +221,14 @@ int plc_m_compat_weight(plc_mctx *c, const json_t *weight, int program, double *
     *w = 1.0;
     if (!weight)
         return 0;
-    if (program == PLACER_COMPAT_REDIS)
-        return plc_m_fail(c, "Redis Cluster has no weights (slots place the keys): remove it");
     int err = plc_m_kafka_weight(c, program);
     if (err <= 0)
         return err;
-    uint32_t max = program == PLACER_COMPAT_HAPROXY ? HAPROXY_MAX_WEIGHT : UINT32_MAX;
+    placer_compat_info i = info_of(program);
+    if (!i.max_weight)
+        return plc_m_fail(c, "%s has no weights%s: remove it", i.title,
+                          i.fields & PLACER_COMPAT_FIELD_SLOTS ? " (slots place the keys)" : "");
+    uint32_t max = i.max_weight;
     if (!json_is_integer(weight) || json_integer_value(weight) < 1 ||
         json_integer_value(weight) > (json_int_t)max)
         return plc_m_fail(c, "expected an integer from 1 to %u (%s's weights are integers)", max,
@@ -241,30 +267,31 @@ int plc_m_compat_node(plc_mctx *c, placer_builder *b, const json_t *node, uint32
         return plc_m_fail(c, "does not apply with \"compat\" (%s makes its own points)",
                           program_name(program));
     }
+    placer_compat_info i = info_of(program);
     if (hid) {
         plc_m_push(c, "hash_id", 0);
-        int err = only_for(c, program, PLACER_COMPAT_HAPROXY, ": its server \"id\"");
+        int err = only_for(c, program, PLACER_COMPAT_FIELD_HASH_ID, ": its server \"id\"");
         if (err)
             return err;
         if (!json_is_integer(hid) || json_integer_value(hid) < 1 ||
-            json_integer_value(hid) > HAPROXY_MAX_ID)
-            return plc_m_fail(c, "expected an integer from 1 to %u (haproxy's server ids)",
-                              HAPROXY_MAX_ID);
+            json_integer_value(hid) > (json_int_t)i.max_hash_id)
+            return plc_m_fail(c, "expected an integer from 1 to %u (%s's server ids)",
+                              i.max_hash_id, i.name);
         err = placer_builder_set_hash_id(b, idx, (uint32_t)json_integer_value(hid));
         if (err)
             return plc_m_builder_error(c, err);
         c->depth = base;
     }
-    if (program == PLACER_COMPAT_LIBMEMCACHED || program == PLACER_COMPAT_NGINX) {
+    if (i.fields & PLACER_COMPAT_FIELD_ADDRESS) {
         plc_m_push(c, "address", 0);
         if (!addr)
             return plc_m_fail(c, "missing: %s hashes the server's address (\"host:port\")",
-                              program_name(program));
+                              i.name);
         if (!*json_string_value(addr))
-            return plc_m_fail(c, "empty: %s hashes the server's address", program_name(program));
-        if (program == PLACER_COMPAT_LIBMEMCACHED && !host_port(json_string_value(addr)))
+            return plc_m_fail(c, "empty: %s hashes the server's address", i.name);
+        if ((i.fields & PLACER_COMPAT_FIELD_HOST_PORT) && !host_port(json_string_value(addr)))
             return plc_m_fail(c, "expected \"host:port\" (a port of digits up to 65535): "
-                                 "libmemcached hashes host and port");
+                                 "%s hashes host and port", i.name);
         c->depth = base;
     }
     return 0;
@@ -274,10 +301,10 @@ int plc_m_compat_node(plc_mctx *c, placer_builder *b, const json_t *node, uint32
 
 /* haproxy: explicit ids unique, and the automatic ones (cfgparse.c: the
  * first free id from a counter that advances past every server) in range. */
-static int haproxy_ids(plc_mctx *c, const json_t *nodes)
+static int haproxy_ids(plc_mctx *c, const json_t *nodes, uint32_t max_id)
 {
     size_t n = json_array_size(nodes);
-    unsigned char *taken = placer_mem_calloc(HAPROXY_MAX_ID / 8 + 1, 1);
+    unsigned char *taken = placer_mem_calloc(max_id / 8 + 1, 1);
     if (!taken)
         return PLACER_ENOMEM;
     int err = 0;
@@ -299,14 +326,13 @@ static int haproxy_ids(plc_mctx *c, const json_t *nodes)
     for (size_t i = 0; i < n && !err; i++, next++) {
         if (json_object_get(json_array_get(nodes, i), "hash_id"))
             continue;
-        while (next <= HAPROXY_MAX_ID && (taken[next / 8] & (1u << (next % 8))))
+        while (next <= max_id && (taken[next / 8] & (1u << (next % 8))))
             next++;
-        if (next > HAPROXY_MAX_ID) {
+        if (next > max_id) {
             c->depth = 0;
             plc_m_push(c, "nodes", 0);
             plc_m_push(c, NULL, i);
-            err = plc_m_fail(c, "no server id left for it (haproxy's ids end at %u)",
-                             HAPROXY_MAX_ID);
+            err = plc_m_fail(c, "no server id left for it (haproxy's ids end at %u)", max_id);
         }
     }
     placer_mem_free(taken);
@@ -315,7 +341,7 @@ static int haproxy_ids(plc_mctx *c, const json_t *nodes)
 
 /* twemproxy ketama: point names "NAME-j" are formatted into 86 bytes; each
  * server's largest j follows from its share, computed as nc_ketama.c does. */
-static int twemproxy_names(plc_mctx *c, const json_t *root, const json_t *nodes)
+static int twemproxy_names(plc_mctx *c, const json_t *root, const json_t *nodes, uint32_t hostlen)
 {
     const json_t *d = json_object_get(root, "distribution");
     if (d && strcmp(json_string_value(d), "ketama") != 0)
@@ -341,14 +367,14 @@ static int twemproxy_names(plc_mctx *c, const json_t *root, const json_t *nodes)
         char tail[16];
         int tl = snprintf(tail, sizeof tail, "-%u", pps / 4 - 1);
         size_t len = json_string_length(json_object_get(node, "id")) + (size_t)tl;
-        if (len >= TWEMPROXY_HOSTLEN) {
+        if (len >= hostlen) {
             c->depth = 0;
             plc_m_push(c, "nodes", 0);
             plc_m_push(c, NULL, i);
             plc_m_push(c, "id", 0);
             return plc_m_fail(c, "too long for twemproxy's ketama: its point names (\"ID%s\", %zu "
                                  "bytes) must fit nutcracker's %u-byte buffer",
-                              tail, len, TWEMPROXY_HOSTLEN);
+                              tail, len, hostlen);
         }
     }
     return 0;
@@ -460,16 +486,14 @@ static int redis_slots(plc_mctx *c, placer_builder *b, const json_t *slots, cons
 int plc_m_compat_nodes(plc_mctx *c, placer_builder *b, const json_t *root, int program)
 {
     const json_t *nodes = json_object_get(root, "nodes");
-    switch (program) {
-    case PLACER_COMPAT_HAPROXY:
-        return haproxy_ids(c, nodes);
-    case PLACER_COMPAT_TWEMPROXY:
-        return twemproxy_names(c, root, nodes);
-    case PLACER_COMPAT_REDIS: {
+    placer_compat_info i = info_of(program);
+    if (i.fields & PLACER_COMPAT_FIELD_HASH_ID)
+        return haproxy_ids(c, nodes, i.max_hash_id);
+    if (i.max_name_len)
+        return twemproxy_names(c, root, nodes, i.max_name_len);
+    if (i.fields & PLACER_COMPAT_FIELD_SLOTS) {
         const json_t *slots = json_object_get(root, "slots");
         return slots ? redis_slots(c, b, slots, nodes) : 0;
     }
-    default:
-        return plc_m_kafka_partitions(c, b, root, nodes, program);
-    }
+    return plc_m_kafka_partitions(c, b, root, nodes, program);
 }

@@ -549,7 +549,13 @@ PLACER_API int placer_builder_set_partition_map(placer_builder *b, uint32_t part
  *   - node states: down nodes keep their points (placer_lookup_live skips
  *     them); joining and draining are PLACER_EINVAL at build (the programs
  *     have no such states: a move is two snapshots and their diff), except
- *     Redis with an explicit partition map, which may carry a target map. */
+ *     Redis with an explicit partition map, which may carry a target map.
+ * pymemcache's rendezvous (PLACER_COMPAT_PYMEMCACHE) has no points: each
+ * lookup scores every node. Its "hash" (placer_snapshot_hash) is the index
+ * of the key's winner, its "tokens" one slot per node (slot i is node i),
+ * its replicas the winner then the following nodes in membership order
+ * (HashClient keeps one copy), and placer_diff says PLACER_ENOTSUP
+ * (placer_diff_measure samples keys). */
 #define PLACER_COMPAT_NONE 0
 #define PLACER_COMPAT_LIBMEMCACHED 1
 #define PLACER_COMPAT_TWEMPROXY 2
@@ -559,6 +565,7 @@ PLACER_API int placer_builder_set_partition_map(placer_builder *b, uint32_t part
 #define PLACER_COMPAT_KAFKA 6
 #define PLACER_COMPAT_GROUPCACHE 7
 #define PLACER_COMPAT_UHASHRING 8
+#define PLACER_COMPAT_PYMEMCACHE 9
 
 /* The strategy of a compatibility mode's snapshot (its program's own ring
  * or table; Redis' are PLACER_PARTITIONS): placer_snapshot_strategy
@@ -658,6 +665,34 @@ PLACER_API const char *placer_compat_param_name(int program, uint32_t i);
 PLACER_API int placer_compat_param_range(int program, const char *name, uint32_t *min,
                                          uint32_t *max, uint32_t *dflt);
 
+/* What a membership file of a program may hold, for membership files and
+ * tools (stated once, in the program's ops): placer_compat_describe fills
+ * *out (its size set by the caller to sizeof(placer_compat_info)) and
+ * returns 0, PLACER_ENULL (out NULL), or PLACER_EINVAL for an unknown
+ * program (or PLACER_COMPAT_NONE) or a size below the struct's. Static
+ * strings; any thread. */
+#define PLACER_COMPAT_FIELD_ADDRESS 0x1u        /* each node's "address" is required */
+#define PLACER_COMPAT_FIELD_HOST_PORT 0x2u      /* ... as "host:port", a port of digits */
+#define PLACER_COMPAT_FIELD_HASH_ID 0x4u        /* a node's "hash_id", 1 .. max_hash_id */
+#define PLACER_COMPAT_FIELD_AVALANCHE 0x8u      /* "avalanche" */
+#define PLACER_COMPAT_FIELD_HASH_TAG 0x10u      /* "hash_tag", two characters */
+#define PLACER_COMPAT_FIELD_SLOTS 0x20u         /* "slots": owners of fixed slots */
+#define PLACER_COMPAT_FIELD_KEY_RULE 0x40u      /* "key_rule" */
+#define PLACER_COMPAT_FIELD_BALANCE_FACTOR 0x80u /* "hash_balance_factor" */
+#define PLACER_COMPAT_FIELD_MOVES 0x100u        /* joining and draining nodes (with a slot map) */
+#define PLACER_COMPAT_FIELD_ADDRESS_ONCE 0x200u /* addresses UTF-8, no two nodes' the same */
+typedef struct placer_compat_info {
+    size_t size;           /* set by the caller: sizeof(placer_compat_info) */
+    const char *name;      /* "haproxy" */
+    const char *title;     /* what messages call it: "Redis Cluster" */
+    unsigned fields;       /* PLACER_COMPAT_FIELD_* */
+    uint32_t max_weight;   /* node weights 1 .. max_weight; 0: no weights */
+    uint32_t max_hash_id;  /* with PLACER_COMPAT_FIELD_HASH_ID */
+    uint32_t max_name_len; /* the longest point name with its NUL (twemproxy's 86); 0: none */
+    const char *tag;       /* the hash tag it always cuts keys with ("{}": Redis), or NULL */
+} placer_compat_info;
+PLACER_API int placer_compat_describe(int program, placer_compat_info *out);
+
 /* A compat snapshot's setting `name` (its default resolved) into *value:
  * 0, PLACER_ENULL, or PLACER_EINVAL (not compat, or not the program's). */
 PLACER_API int placer_snapshot_compat_param(const placer_snapshot *s, const char *name,
@@ -726,7 +761,8 @@ PLACER_API int placer_key_from_request(const placer_snapshot *s, const void *in,
 PLACER_API const char *placer_builder_error(const placer_builder *b);
 
 /* Names <-> ids, for membership files and the CLI: "libmemcached",
- * "twemproxy", "nginx", "haproxy", "redis", "groupcache", "uhashring". placer_compat_from_name
+ * "twemproxy", "nginx", "haproxy", "redis", "groupcache", "uhashring",
+ * "pymemcache". placer_compat_from_name
  * returns PLACER_COMPAT_* or PLACER_EINVAL (NULL or unknown); placer_compat_name
  * returns NULL when `program` is unknown (or PLACER_COMPAT_NONE). */
 PLACER_API int placer_compat_from_name(const char *name);

@@ -19,9 +19,10 @@ plain reference. Before the comparisons, a made-up owner must be reported
 as a difference: the check can fail.
 
 The public path is held to the libraries too: each configuration as a
-membership file ("compat": "groupcache", "uhashring"), built by `placer build`,
+membership file ("compat": "groupcache", "uhashring", "pymemcache"), built by `placer build`,
 its keys placed by `placer lookup` (the snapshot encoded, decoded and
-searched in batches), key for key.
+searched in batches), key for key; pymemcache's bytes keys (HashClient
+formats one as its str() text, "b'...'") as that text given to placer.
 
 Usage: compat_clientlibs.py PATH/TO/compat_clientlibs_place PATH/TO/placer. Exit 0 when
 every key matches, 1 on a difference, 77 (skipped) when Go, groupcache's
@@ -118,12 +119,15 @@ def go_owners(binary, nodes, keys, replicas):
     return [int(x) for x in run([binary], ("\n".join(lines) + "\n").encode()).split()]
 
 
-def py_owners(lib, nodes, keys, replicas=0, vnodes=0):
+def py_owners(lib, nodes, keys, replicas=0, vnodes=0, bytes_keys=()):
     doc = {"lib": lib, "nodes": [{"name": n["name"], "weight": n.get("weight", 1),
                                   "vnodes": n.get("vnodes", 0)} for n in nodes],
-           "replicas": replicas, "vnodes": vnodes, "keys": keys}
+           "replicas": replicas, "vnodes": vnodes, "keys": keys,
+           "bytes_keys": [b.hex() for b in bytes_keys]}
     out = json.loads(run([SYSTEM_PYTHON, os.path.join(HERE, "compat_pylibs_place.py")],
                          json.dumps(doc).encode()))
+    if bytes_keys:
+        return out["owners"], out["client"], out["bytes_owners"]
     return out["owners"], out["client"]
 
 
@@ -241,7 +245,7 @@ def uhashring(place, placer, tmp, rng):
         compare(what + ", membership file", membership_owners(placer, tmp, doc, keys), want, keys)
 
 
-def pymemcache(place, rng):
+def pymemcache(place, placer, tmp, rng):
     cases = [("pymemcache %d servers" % n,
               [{"name": "10.0.%d.%d:11211" % (i // 200, 1 + i % 200)} for i in range(n)])
              for n in (1, 2, 5, 20)]
@@ -257,9 +261,44 @@ def pymemcache(place, rng):
         # bytes that are not UTF-8, as Python's surrogateescape holds them
         keys += [bytes(rng.randrange(256) for _ in range(rng.randrange(1, 12))).decode(
             "utf-8", "surrogateescape") for _ in range(100)]
-        want, through_client = py_owners("pymemcache", nodes, keys)
+        # bytes keys, which HashClient accepts too: RendezvousHash formats
+        # one as its str() text ("b'user:1'"), which placer is given
+        blobs = [("user:%d" % rng.randrange(10 ** 6)).encode() for _ in range(200)]
+        blobs += [bytes(rng.randrange(33, 127) for _ in range(rng.randrange(1, 20)))
+                  for _ in range(100)]
+        want, through_client, want_bytes = py_owners("pymemcache", nodes, keys, bytes_keys=blobs)
         check(through_client > NKEYS // 2, "%s: most keys through HashClient itself" % what)
         compare(what, placer_owners(place, "pymemcache", nodes, keys), want, keys)
+        doc = {"compat": "pymemcache",
+               "nodes": [{"id": "n%d" % i, "address": n["name"]} for i, n in enumerate(nodes)]}
+        compare(what + ", membership file", membership_owners(placer, tmp, doc, keys), want, keys)
+        texts = [str(b) for b in blobs]
+        compare(what + ", bytes keys as their str() text",
+                membership_owners(placer, tmp, doc, texts), want_bytes, texts)
+
+
+def pymemcache_refusals(placer, tmp):
+    """Membership files pymemcache could not be given: each refused by
+    `placer build` with its reason."""
+    a = {"id": "a", "address": "10.0.0.1:11211"}
+    cases = [([a, {"id": "b"}], None, "nodes[1].address: missing: pymemcache hashes"),
+             ([a, {"id": "b", "address": "10.0.0.1:11211"}], None, "nodes a and b have one address"),
+             ([a, {"id": "b", "address_base64": "MTAuMC4wLjI6/w=="}], None, "is not UTF-8"),
+             ([dict(a, weight=2)], None, "nodes[0].weight: pymemcache has no weights"),
+             ([a], ("distribution", "consistent"), "its own: \"rendezvous\""),
+             ([a], ("key_hash", "md5"), "its own: \"murmur3\""),
+             ([a], ("vnodes", 10), "does not apply")]
+    path = os.path.join(tmp, "refused.json")
+    for nodes, field, why in cases:
+        doc = {"compat": "pymemcache", "nodes": nodes}
+        if field:
+            doc[field[0]] = field[1]
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        p = subprocess.run([placer, "build", path, "-o", os.path.join(tmp, "refused.snap")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT)
+        check(p.returncode != 0 and why in p.stderr.decode(),
+              "pymemcache refuses %s: %r" % (json.dumps(doc), p.stderr.decode()[-300:]))
 
 
 def main():
@@ -283,7 +322,8 @@ def main():
         go = build_go(tmp)
         groupcache(place, placer, tmp, go, rng)
         uhashring(place, placer, tmp, rng)
-    pymemcache(place, rng)
+        pymemcache(place, placer, tmp, rng)
+        pymemcache_refusals(placer, tmp)
     print("compat_clientlibs: %d checks passed, %d failed" % (PASSED, FAILED))
     return 1 if FAILED else 0
 

@@ -6,13 +6,15 @@ document on stdin:
   {"lib": "uhashring" | "uhashring-ketama" | "pymemcache",
    "nodes": [{"name": N, "weight": W, "vnodes": V}, ...],   (V 0: the default)
    "vnodes": V, "replicas": R,                             (0: not given)
-   "keys": [str, ...]}
+   "keys": [str, ...], "bytes_keys": [hex, ...]}          (bytes_keys: pymemcache, optional)
 
 and writes {"owners": [node index of each key], "client": K}: uhashring's
 HashRing(...).get_node(key); pymemcache's HashClient(servers) with its
 default RendezvousHash, each key through the client's own _get_client
 when its key checks accept the key (K of them), else its hasher's
-get_node. Exit 3 when a library is missing.
+get_node; for pymemcache also "bytes_owners", each bytes key's node
+through _get_client (RendezvousHash formats it as its str() text).
+Exit 3 when a library is missing.
 """
 import json
 import sys
@@ -62,6 +64,8 @@ def pymemcache(doc):
                 raise SystemExit("compat_pylibs_place: client and hasher differ")
         except (MemcacheIllegalInputError, UnicodeEncodeError):
             owners.append(index[client.hasher.get_node(k)])
+    doc["bytes_owners"] = [index["%s:%s" % client._get_client(bytes.fromhex(h)).server]
+                           for h in doc.get("bytes_keys", [])]
     return owners, through_client
 
 
@@ -72,7 +76,8 @@ def main():
         owners, k = pymemcache(doc)
     else:
         owners, k = uhashring(doc, lib == "uhashring-ketama")
-    json.dump({"owners": owners, "client": k}, sys.stdout)
+    json.dump({"owners": owners, "client": k, "bytes_owners": doc.get("bytes_owners", [])},
+              sys.stdout)
 
 
 main()

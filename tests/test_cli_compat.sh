@@ -135,7 +135,7 @@ refused '{"compat": "twemproxy", "colour": 1, "nodes": [{"id": "a"}]}' '1:35: co
 refused '{"compat": "nginx", "avalanche": true, "nodes": [{"id": "a", "address": "h:1"}]}' '1:34: avalanche: does not apply to "nginx" \(only to "haproxy"' "avalanche off haproxy"
 refused '{"compat": "haproxy", "avalanche": "yes", "nodes": [{"id": "a"}]}' '1:36: avalanche: expected true or false' "avalanche not a boolean"
 refused '{"compat": "twemproxy", "hash_tag": "{", "nodes": [{"id": "a"}]}' '1:37: hash_tag: expected two characters' "a one-character hash_tag"
-refused '{"compat": "redis", "hash_tag": "{}", "nodes": [{"id": "a"}]}' '1:33: hash_tag: does not apply to "redis" \(only to "twemproxy"; Redis always hashes the \{tag\}\)' "hash_tag for Redis"
+refused '{"compat": "redis", "hash_tag": "{}", "nodes": [{"id": "a"}]}' '1:33: hash_tag: does not apply to "redis" \(only to "twemproxy"; Redis Cluster always hashes the \{tag\}\)' "hash_tag for Redis"
 refused '{"distribution": "ketama", "nodes": [{"id": "a"}]}' '1:18: distribution: applies only with "compat"' "distribution without compat"
 refused '{"slots": [], "nodes": [{"id": "a"}]}' '1:11: slots: applies only with "compat"' "slots without compat"
 refused '{"nodes": [{"id": "a", "hash_id": 3}]}' '1:35: nodes\[0\]\.hash_id: applies only with "compat": "haproxy"' "hash_id without compat"

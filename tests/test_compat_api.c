@@ -67,7 +67,9 @@ static void node_address(int i, char *addr, size_t cap)
 
 static double weight_of(const mode *m, int i)
 {
-    return m->program == PLACER_COMPAT_REDIS ? 1 : weights[i];
+    /* Redis and pymemcache take no weights */
+    return m->program == PLACER_COMPAT_REDIS || m->program == PLACER_COMPAT_PYMEMCACHE ? 1
+                                                                                   : weights[i];
 }
 
 /* The mode through the public API; down: that node's state (-1: none). */
@@ -329,6 +331,9 @@ static void every_mode(void)
                 check_mode(&(mode){PLACER_COMPAT_HAPROXY, "map-based", hp_hashes[h], av, NULL}, n, NULL);
             }
         check_mode(&(mode){PLACER_COMPAT_REDIS, NULL, NULL, 0, NULL}, n, NULL);
+        /* scores, no points: the key's position is its winner's index */
+        check_mode(&(mode){PLACER_COMPAT_PYMEMCACHE, NULL, NULL, 0, NULL}, n, NULL);
+        check_mode(&(mode){PLACER_COMPAT_PYMEMCACHE, "rendezvous", "murmur3", 0, NULL}, n, NULL);
     }
     static uint32_t slots[PLC_REDIS_SLOTS];
     uint64_t st = 3;
@@ -368,7 +373,7 @@ static void refusals(void)
     placer_builder *b = placer_builder_new();
     placer_builder_add_node(b, "a", NULL, 1);
     CHECK_EQ(placer_builder_set_compat(NULL, 1, NULL), PLACER_ENULL);
-    CHECK_EQ(placer_builder_set_compat(b, 9, NULL), PLACER_EINVAL);
+    CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_PYMEMCACHE + 1, NULL), PLACER_EINVAL);
     CHECK(placer_builder_error(b)[0] != '\0');
     CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_NGINX, &(placer_compat_options){.size = sizeof(placer_compat_options), .distribution = "modula"}), PLACER_EINVAL);
     CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_TWEMPROXY, &(placer_compat_options){.size = sizeof(placer_compat_options), .key_hash = "sdbm"}), PLACER_EINVAL);
@@ -416,6 +421,26 @@ static void refusals(void)
     b = weighted_pool(PLACER_COMPAT_TWEMPROXY, &(placer_compat_options){.size = sizeof(placer_compat_options), .distribution = "modula"},
                       PLACER_MAX_COMPAT_POINTS);
     CHECK_EQ(placer_builder_build(b, 1, &s), PLACER_ETOOMANY);
+    placer_builder_free(b);
+
+    /* pymemcache: no weights; names each once, UTF-8, present */
+    b = weighted_pool(PLACER_COMPAT_PYMEMCACHE, NULL, 2);
+    REFUSED(b);
+    b = weighted_pool(PLACER_COMPAT_PYMEMCACHE, NULL, 1);
+    placer_builder_set_address(b, 1, "10.0.0.1:11211");
+    REFUSED(b);
+    b = weighted_pool(PLACER_COMPAT_PYMEMCACHE, NULL, 1);
+    placer_builder_set_address(b, 1, "10.0.0.\xff:11211");
+    REFUSED(b);
+    b = weighted_pool(PLACER_COMPAT_PYMEMCACHE, NULL, 1);
+    placer_builder_add_node(b, "c", NULL, 1); /* no address */
+    REFUSED(b);
+    b = weighted_pool(PLACER_COMPAT_PYMEMCACHE, NULL, 1);
+    CHECK_EQ(placer_builder_build(b, 1, &s), 0);
+    placer_move *mv = NULL;
+    size_t nmv = 0;
+    CHECK_EQ(placer_diff(s, s, &mv, &nmv), PLACER_ENOTSUP); /* scores have no ranges */
+    placer_snapshot_free(s);
     placer_builder_free(b);
 
     static const unsigned char secret[16] = {1};
@@ -500,11 +525,30 @@ static void refusals(void)
 
 static void names(void)
 {
-    for (int p = PLACER_COMPAT_LIBMEMCACHED; p <= PLACER_COMPAT_UHASHRING; p++)
+    for (int p = PLACER_COMPAT_LIBMEMCACHED; p <= PLACER_COMPAT_PYMEMCACHE; p++)
         CHECK_EQ(placer_compat_from_name(placer_compat_name(p)), p);
     CHECK_EQ(placer_compat_from_name("memcached"), PLACER_EINVAL);
     CHECK_EQ(placer_compat_from_name(NULL), PLACER_EINVAL);
-    CHECK(placer_compat_name(0) == NULL && placer_compat_name(PLACER_COMPAT_UHASHRING + 1) == NULL);
+    CHECK(placer_compat_name(0) == NULL && placer_compat_name(PLACER_COMPAT_PYMEMCACHE + 1) == NULL);
+    /* what membership files ask of a program: its ops' fields and limits */
+    placer_compat_info in = {.size = sizeof in};
+    CHECK_EQ(placer_compat_describe(PLACER_COMPAT_HAPROXY, &in), 0);
+    CHECK(!strcmp(in.name, "haproxy") && (in.fields & PLACER_COMPAT_FIELD_HASH_ID) &&
+          in.max_hash_id == PLACER_HAPROXY_MAX_ID && in.max_weight == PLACER_HAPROXY_MAX_WEIGHT);
+    CHECK_EQ(placer_compat_describe(PLACER_COMPAT_TWEMPROXY, &in), 0);
+    CHECK(in.max_name_len == PLACER_TWEMPROXY_MAX_HOSTLEN && in.tag == NULL);
+    CHECK_EQ(placer_compat_describe(PLACER_COMPAT_REDIS, &in), 0);
+    CHECK(in.max_weight == 0 && (in.fields & PLACER_COMPAT_FIELD_SLOTS) && !strcmp(in.tag, "{}"));
+    CHECK_EQ(placer_compat_describe(PLACER_COMPAT_PYMEMCACHE, &in), 0);
+    CHECK(in.fields == (PLACER_COMPAT_FIELD_ADDRESS | PLACER_COMPAT_FIELD_ADDRESS_ONCE));
+    CHECK_EQ(placer_compat_describe(PLACER_COMPAT_NONE, &in), PLACER_EINVAL);
+    CHECK_EQ(placer_compat_describe(PLACER_COMPAT_PYMEMCACHE + 1, &in), PLACER_EINVAL);
+    CHECK_EQ(placer_compat_describe(PLACER_COMPAT_HAPROXY, NULL), PLACER_ENULL);
+    in.size = sizeof in - 1;
+    CHECK_EQ(placer_compat_describe(PLACER_COMPAT_HAPROXY, &in), PLACER_EINVAL);
+    CHECK(placer_compat_has_distribution(PLACER_COMPAT_PYMEMCACHE, "rendezvous"));
+    CHECK(!placer_compat_has_distribution(PLACER_COMPAT_PYMEMCACHE, "consistent"));
+    CHECK(!placer_compat_has_key_hash(PLACER_COMPAT_PYMEMCACHE, "md5"));
     CHECK(placer_compat_has_distribution(PLACER_COMPAT_HAPROXY, "map-based"));
     CHECK(!placer_compat_has_distribution(PLACER_COMPAT_HAPROXY, "modula"));
     CHECK(!placer_compat_has_distribution(PLACER_COMPAT_REDIS, "consistent"));

@@ -13,6 +13,11 @@
  *                 point before it, which turns that rule into this one.
  *   PLC_CL_TABLE  owners[hash % n] (twemproxy modula, nginx plain hash,
  *                 haproxy map-based, Redis slots).
+ *   PLC_CL_SCORES no points: each lookup scores every node and the highest
+ *                 score wins (pymemcache's rendezvous). owners[i] = i for
+ *                 the n = nnodes nodes, and a key's "hash" is the index of
+ *                 its winner, so the table's rule (owners[hash % n])
+ *                 answers the calls that take a position.
  */
 #ifndef PLC_ENGINE_COMPAT_H
 #define PLC_ENGINE_COMPAT_H
@@ -36,6 +41,7 @@ enum {
     PLC_COMPAT_KAFKA,
     PLC_COMPAT_GROUPCACHE,
     PLC_COMPAT_UHASHRING,
+    PLC_COMPAT_PYMEMCACHE,
     PLC_COMPAT_COUNT_
 };
 
@@ -48,9 +54,10 @@ enum {
     PLC_CD_CONSISTENT,      /* nginx `hash $key consistent`, haproxy consistent */
     PLC_CD_HASH,            /* nginx plain `hash $key` */
     PLC_CD_MAP_BASED,       /* haproxy */
+    PLC_CD_RENDEZVOUS,      /* pymemcache's RendezvousHash */
 };
 
-enum { PLC_CL_RING = 1, PLC_CL_TABLE = 2 };
+enum { PLC_CL_RING = 1, PLC_CL_TABLE = 2, PLC_CL_SCORES = 3 };
 
 /* The most numeric settings a program takes (its ops' params). */
 #define PLC_COMPAT_MAX_PARAMS 4u

@@ -2,7 +2,8 @@
  * compat_codec.c -- a PLACER_EMULATED snapshot as format v2 sections
  * (docs/FORMAT.md): 11 the mode (with the program's numeric settings,
  * as many as its ops list), 12 the ring's points, 13 the owners of
- * the points or table slots, 14 haproxy's server ids. The decoder checks
+ * the points, table slots or scored nodes (i for node i), 14 haproxy's
+ * server ids. The decoder checks
  * each field, then rebuilds the program's layout from the nodes and the
  * mode -- by the builder's own code -- and accepts the sections only if
  * they are exactly that layout: a point, an owner or an id that the
@@ -90,12 +91,12 @@ void plc_compat_decode_sections(int transition, unsigned *must, unsigned *may)
 }
 
 /* The distributions a program's layout can have once defaults are
- * resolved, and whether each is a ring. */
-static int distribution_ok(uint32_t program, uint32_t d, int *ring)
+ * resolved, and the kind of each (PLC_CL_*). */
+static int distribution_ok(uint32_t program, uint32_t d, int *kind)
 {
     const plc_compat_distribution *e =
         d ? plc_compat_program_distribution(plc_compat_program_get((int)program), (int)d) : NULL;
-    *ring = e && e->kind == PLC_CL_RING;
+    *kind = e ? e->kind : 0;
     return e != NULL;
 }
 
@@ -157,12 +158,12 @@ int plc_compat_decode_check(plc_dec *d, const placer_builder *b)
     for (uint32_t i = 0; i < PLC_COMPAT_FIELDS; i++)
         f[i] = plc_rd32(cfg->p + 4 * i);
     uint32_t program = f[F_PROGRAM];
-    int ring;
+    int kind;
     const plc_compat_program *p = plc_compat_program_get((int)program);
     if (!p || (p->fields & PLC_CF_SLOTS) || p->partitions_check)
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: program %u (Redis is partitions, "
                             "and so is Kafka)", program);
-    if (!distribution_ok(program, f[F_DISTRIBUTION], &ring))
+    if (!distribution_ok(program, f[F_DISTRIBUTION], &kind))
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: %s has no distribution %u",
                             placer_compat_name((int)program), f[F_DISTRIBUTION]);
     if (!key_hash_ok(program, PLC_CH_OF_KEY_HASH((int)d->key_hash)))
@@ -176,7 +177,8 @@ int plc_compat_decode_check(plc_dec *d, const placer_builder *b)
                 f[F_TAG_OPEN] > 255 || f[F_TAG_CLOSE] > 255))
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: hash tag %u %u with %s", f[F_TAG_OPEN],
                             f[F_TAG_CLOSE], placer_compat_name((int)program));
-    if (f[F_KIND] != (ring ? (uint32_t)PLC_CL_RING : (uint32_t)PLC_CL_TABLE))
+    int ring = kind == PLC_CL_RING;
+    if (f[F_KIND] != (uint32_t)kind)
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: layout kind %u for distribution %s",
                             f[F_KIND], plc_compat_distribution_name((int)f[F_DISTRIBUTION]));
     int source_hash = PLC_CH_OF_KEY_HASH((int)d->key_hash) == PLC_CH_HAP_SOURCE;

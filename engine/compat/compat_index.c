@@ -39,6 +39,8 @@ static void choose_hashers(plc_compat_index *x)
 {
     const plc_compat_layout *l = &x->layout;
     const plc_kernels *k = plc_kernels_get();
+    if (l->kind == PLC_CL_SCORES)
+        return; /* its "hash" is the winner of the scores: the program's own lookup */
     int cut_tag = l->program == PLC_COMPAT_TWEMPROXY && l->hash_tag[0];
     /* Only where the key hash is MD5 of the whole key: no tag to cut, more
      * than one server (one server hashes to 0). */
@@ -149,7 +151,7 @@ uint32_t plc_compat_index_lookup(const plc_compat_index *x, const void *key, siz
     if (p && p->lookup)
         return p->lookup(l, key, len);
     uint32_t h = plc_compat_key_hash(l, key, len);
-    if (l->kind == PLC_CL_TABLE)
+    if (l->kind != PLC_CL_RING)
         return l->owners[h % l->n];
     return x->search(&x->tree, (uint64_t)h << 32);
 }
@@ -347,7 +349,7 @@ void plc_compat_index_lookup_batch(const plc_compat_index *x, const void *const 
     for (size_t at = 0; at < n; at += 64) {
         size_t m = n - at < 64 ? n - at : 64;
         plc_compat_index_hash_batch(x, keys + at, lens + at, m, h);
-        if (l->kind == PLC_CL_TABLE) {
+        if (l->kind != PLC_CL_RING) {
             for (size_t i = 0; i < m; i++)
                 owners[at + i] = l->owners[h[i] % l->n];
             continue;

@@ -39,6 +39,38 @@ void plc_compat_points_last_wins(plc_compat_points *a)
     }
 }
 
+/* RFC 3629 (compat_layout_kit.h). */
+size_t plc_compat_utf8_seq(const unsigned char *p, size_t n)
+{
+    unsigned char b = p[0];
+    if (b < 0x80)
+        return 1;
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (b >= 0xC2 && b <= 0xDF)
+        len = 2;
+    else if (b >= 0xE0 && b <= 0xEF) {
+        len = 3;
+        if (b == 0xE0)
+            lo = 0xA0;
+        else if (b == 0xED)
+            hi = 0x9F;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+        len = 4;
+        if (b == 0xF0)
+            lo = 0x90;
+        else if (b == 0xF4)
+            hi = 0x8F;
+    } else
+        return 0;
+    if (n < len || p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t k = 2; k < len; k++)
+        if (p[k] < 0x80 || p[k] > 0xBF)
+            return 0;
+    return len;
+}
+
 /* Split "host:port" at the last ':' (libmemcached's and nginx's input). */
 int plc_compat_split_address(const plc_compat_node *nd, size_t *host_len, uint32_t *port)
 {
@@ -137,7 +169,7 @@ int plc_compat_ring_finish(plc_compat_layout *l, plc_compat_points *a, int rc,
  * paths and the differential fuzzer are held to. */
 uint32_t plc_compat_slot(const plc_compat_layout *l, uint32_t hash)
 {
-    if (l->kind == PLC_CL_TABLE)
+    if (l->kind == PLC_CL_TABLE || l->kind == PLC_CL_SCORES) /* scores: the winner's index */
         return hash % l->n;
     uint32_t lo = 0, hi = l->n;
     while (lo < hi) {

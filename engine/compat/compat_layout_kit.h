@@ -71,6 +71,11 @@ static inline size_t plc_compat_printed_len(const char *s, size_t n)
     return z ? (size_t)(z - s) : n;
 }
 
+/* The length of the valid UTF-8 sequence at p[0..n) (RFC 3629: no
+ * overlong forms, no surrogates, nothing past U+10FFFF), 0 when none
+ * starts there; n >= 1. */
+size_t plc_compat_utf8_seq(const unsigned char *p, size_t n);
+
 /* Split "host:port" at the last ':' (libmemcached's and nginx's input):
  * 0, or PLACER_EINVAL without a host or a port in 0 .. 65535. */
 int plc_compat_split_address(const plc_compat_node *nd, size_t *host_len, uint32_t *port);

@@ -36,6 +36,7 @@ static const name_id distributions[] = {
     {"ketama_weighted", PLC_CD_KETAMA_WEIGHTED}, {"ketama", PLC_CD_KETAMA},
     {"modula", PLC_CD_MODULA},                   {"consistent", PLC_CD_CONSISTENT},
     {"hash", PLC_CD_HASH},                       {"map-based", PLC_CD_MAP_BASED},
+    {"rendezvous", PLC_CD_RENDEZVOUS},
 };
 
 int plc_compat_program_id(const char *name)

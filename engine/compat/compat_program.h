@@ -41,7 +41,7 @@
 typedef struct plc_compat_distribution {
     const char *name;
     int id;       /* PLC_CD_* */
-    int kind;     /* PLC_CL_RING or PLC_CL_TABLE */
+    int kind;     /* PLC_CL_RING, PLC_CL_TABLE or PLC_CL_SCORES */
     int key_hash; /* PLC_CH_*: the default with this distribution */
     /* The width of the key's hash with this distribution when the program
      * narrows it whatever the function (nginx's plain hash keeps 15 bits);
@@ -74,6 +74,8 @@ enum {
     PLC_CF_KEY_RULE = 1u << 6,      /* "key_rule": what of a request is the key */
     PLC_CF_BALANCE_FACTOR = 1u << 7, /* "hash_balance_factor" */
     PLC_CF_MOVES = 1u << 8,         /* nodes may join or drain (with a slot map) */
+    PLC_CF_ADDRESS_ONCE = 1u << 9,  /* each address is UTF-8 text, no two nodes' the same
+                                     * (the program keys its servers by it: pymemcache) */
 };
 
 /* A numeric setting the program takes beyond the fields above (a

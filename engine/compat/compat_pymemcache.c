@@ -12,11 +12,18 @@
  * and for any other it is MurmurHash3 of the code points' low bytes. The
  * text is "name-key": each node's "name-" is hashed once
  * (plc_compat_pymemcache_nodes), and a key continues from there.
+ *
+ * As a registry program ("compat": "pymemcache") its layout is of the
+ * kind of its own, PLC_CL_SCORES (compat.h): no points, owners[i] = i,
+ * each node's state after "name-" beside them (layout->extra), and the
+ * key's "hash" the index of its winner.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "compat_layout_kit.h"
+#include "compat_program.h"
 #include "compat_pymemcache.h"
 #include "placer.h"
 
@@ -75,47 +82,13 @@ static uint32_t finish(const plc_pymemcache_node *s)
     return h ^ h >> 16;
 }
 
-/* The length of the valid UTF-8 sequence at p[0..n) (RFC 3629: no
- * overlong forms, no surrogates, nothing past U+10FFFF), 0 when none
- * starts there. */
-static size_t utf8_seq(const unsigned char *p, size_t n)
-{
-    unsigned char b = p[0];
-    if (b < 0x80)
-        return 1;
-    size_t len;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (b >= 0xC2 && b <= 0xDF)
-        len = 2;
-    else if (b >= 0xE0 && b <= 0xEF) {
-        len = 3;
-        if (b == 0xE0)
-            lo = 0xA0;
-        else if (b == 0xED)
-            hi = 0x9F;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-        len = 4;
-        if (b == 0xF0)
-            lo = 0x90;
-        else if (b == 0xF4)
-            hi = 0x8F;
-    } else
-        return 0;
-    if (n < len || p[1] < lo || p[1] > hi)
-        return 0;
-    for (size_t k = 2; k < len; k++)
-        if (p[k] < 0x80 || p[k] > 0xBF)
-            return 0;
-    return len;
-}
-
 /* The characters of p[*pos..n) as their low bytes into out (room cap),
  * whole characters only; their count. Past them *pos. */
 static size_t reduce(const unsigned char *p, size_t n, size_t *pos, unsigned char *out, size_t cap)
 {
     size_t i = *pos, m = 0;
     while (i < n && m < cap) {
-        size_t len = utf8_seq(p + i, n - i);
+        size_t len = plc_compat_utf8_seq(p + i, n - i);
         if (len <= 1) { /* ASCII, or a byte standing for itself */
             out[m++] = p[i++];
             continue;
@@ -222,7 +195,7 @@ int plc_compat_pymemcache_nodes(const plc_compat_config *c, plc_pymemcache_node 
             return PLACER_EINVAL;
         const unsigned char *p = (const unsigned char *)nd->address;
         for (size_t j = 0; j < nd->address_len;) {
-            size_t len = utf8_seq(p + j, nd->address_len - j);
+            size_t len = plc_compat_utf8_seq(p + j, nd->address_len - j);
             if (!len)
                 return PLACER_EINVAL;
             j += len;
@@ -250,3 +223,80 @@ int plc_compat_pymemcache_nodes(const plc_compat_config *c, plc_pymemcache_node 
     plc_free(by_name);
     return rc;
 }
+
+/* ---- pymemcache's ops (compat_program.h) ---- */
+
+/* One slot per node (HashClient takes no weights). */
+static int pymemcache_size(const plc_compat_config *c, const plc_compat_layout *l, uint64_t *n)
+{
+    (void)l;
+    for (uint32_t i = 0; i < c->nnodes; i++)
+        if (c->nodes[i].weight != 1)
+            return PLACER_EINVAL;
+    *n = c->nnodes;
+    return 0;
+}
+
+/* Each node's "name-" hashed once into l->extra, owners[i] = i. */
+static int pymemcache_build(const plc_compat_config *c, plc_compat_layout *l, uint64_t max_points)
+{
+    uint64_t n;
+    int rc = pymemcache_size(c, l, &n);
+    if (rc)
+        return rc;
+    if (n > max_points)
+        return PLACER_ETOOMANY;
+    l->kind = PLC_CL_SCORES;
+    l->owners = plc_malloc(sizeof *l->owners * (size_t)n);
+    l->extra = plc_malloc(sizeof(plc_pymemcache_node) * (size_t)n);
+    if (!l->owners || !l->extra)
+        return PLACER_ENOMEM;
+    l->n = (uint32_t)n;
+    for (uint32_t i = 0; i < l->n; i++)
+        l->owners[i] = i;
+    return plc_compat_pymemcache_nodes(c, l->extra);
+}
+
+/* The key's position: its winner's index (0 on a layout only resolved,
+ * which has no nodes to score). */
+static uint32_t pymemcache_lookup(const plc_compat_layout *l, const void *key, size_t len)
+{
+    if (!l->extra || !l->n)
+        return 0;
+    return plc_compat_pymemcache_pick(l->extra, l->n, key, len);
+}
+
+static uint32_t pymemcache_key_hash(const plc_compat_layout *l, const unsigned char *k, size_t len)
+{
+    return pymemcache_lookup(l, k, len);
+}
+
+static void pymemcache_lookup_batch(const plc_compat_layout *l, const void *const *keys,
+                                    const size_t *lens, size_t count, uint32_t *out)
+{
+    plc_compat_pymemcache_pick_batch(l->extra, l->n, keys, lens, count, out);
+}
+
+static const plc_compat_distribution pymemcache_distributions[] = {
+    /* HashClient's default hasher, RendezvousHash (seed 0, murmur3_32) */
+    {"rendezvous", PLC_CD_RENDEZVOUS, PLC_CL_SCORES, PLC_CH_MURMUR3, 0},
+};
+
+static const plc_compat_hash_entry pymemcache_hashes[] = {{"murmur3", PLC_CH_MURMUR3}};
+
+const plc_compat_program plc_compat_pymemcache = {
+    .id = PLC_COMPAT_PYMEMCACHE,
+    .name = "pymemcache",
+    .title = "pymemcache",
+    .distributions = pymemcache_distributions,
+    .ndistributions = 1,
+    .hashes = pymemcache_hashes,
+    .nhashes = 1,
+    .max_weight = 0,
+    .fields = PLC_CF_ADDRESS | PLC_CF_ADDRESS_ONCE,
+    .size = pymemcache_size,
+    .build = pymemcache_build,
+    .key_hash = pymemcache_key_hash,
+    .lookup = pymemcache_lookup,
+    .lookup_batch = pymemcache_lookup_batch,
+};

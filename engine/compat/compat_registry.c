@@ -18,7 +18,19 @@ _Static_assert(PLC_COMPAT_REDIS == PLACER_COMPAT_REDIS, "Redis' id");
 _Static_assert(PLC_COMPAT_KAFKA == PLACER_COMPAT_KAFKA, "Kafka's id");
 _Static_assert(PLC_COMPAT_GROUPCACHE == PLACER_COMPAT_GROUPCACHE, "groupcache's id");
 _Static_assert(PLC_COMPAT_UHASHRING == PLACER_COMPAT_UHASHRING, "uhashring's id");
+_Static_assert(PLC_COMPAT_PYMEMCACHE == PLACER_COMPAT_PYMEMCACHE, "pymemcache's id");
 _Static_assert(PLC_COMPAT_NONE == PLACER_COMPAT_NONE, "no program");
+_Static_assert(PLC_CF_ADDRESS == PLACER_COMPAT_FIELD_ADDRESS &&
+                   PLC_CF_HOST_PORT == PLACER_COMPAT_FIELD_HOST_PORT &&
+                   PLC_CF_HASH_ID == PLACER_COMPAT_FIELD_HASH_ID &&
+                   PLC_CF_AVALANCHE == PLACER_COMPAT_FIELD_AVALANCHE &&
+                   PLC_CF_HASH_TAG == PLACER_COMPAT_FIELD_HASH_TAG &&
+                   PLC_CF_SLOTS == PLACER_COMPAT_FIELD_SLOTS &&
+                   PLC_CF_KEY_RULE == PLACER_COMPAT_FIELD_KEY_RULE &&
+                   PLC_CF_BALANCE_FACTOR == PLACER_COMPAT_FIELD_BALANCE_FACTOR &&
+                   PLC_CF_MOVES == PLACER_COMPAT_FIELD_MOVES &&
+                   PLC_CF_ADDRESS_ONCE == PLACER_COMPAT_FIELD_ADDRESS_ONCE,
+               "the membership fields' bits are the public ones");
 
 /* The programs, one line each, in id order. */
 #define PLC_COMPAT_PROGRAMS(X)                                                                   \
@@ -29,7 +41,8 @@ _Static_assert(PLC_COMPAT_NONE == PLACER_COMPAT_NONE, "no program");
     X(redis)                                                                                     \
     X(kafka)                                                                                     \
     X(groupcache)                                                                                \
-    X(uhashring)
+    X(uhashring)                                                                                  \
+    X(pymemcache)
 
 #define DECLARE(name) extern const plc_compat_program plc_compat_##name;
 #define ENTRY(name) &plc_compat_##name,

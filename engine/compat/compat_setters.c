@@ -7,8 +7,11 @@
  * the reason in placer_builder_error.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+#include "compat_layout_kit.h"
 #include "compat_program.h"
 #include "compat_snapshot.h"
 #include "strategy_ops.h"
@@ -112,6 +115,17 @@ const char *placer_compat_param_name(int program, uint32_t i)
     return p && i < p->nparams ? p->params[i].name : NULL;
 }
 
+int placer_compat_describe(int program, placer_compat_info *out)
+{
+    PLC_VALIDATE_OR_RET(out, PLACER_ENULL);
+    const plc_compat_program *p = plc_compat_program_get(program);
+    if (!p || out->size < sizeof *out)
+        return PLACER_EINVAL;
+    *out = (placer_compat_info){sizeof *out, p->name, p->title, p->fields, p->max_weight,
+                                p->max_hash_id, p->max_name_len, p->tag};
+    return 0;
+}
+
 int placer_builder_set_compat_param(placer_builder *b, const char *name, uint32_t value)
 {
     PLC_VALIDATE_OR_RET(b && name, PLACER_ENULL);
@@ -142,6 +156,44 @@ int placer_builder_set_hash_id(placer_builder *b, uint32_t node, uint32_t hash_i
     return 0;
 }
 
+/* Two nodes' addresses in byte order (qsort over pointers to nodes). */
+static int by_address(const void *pa, const void *pb)
+{
+    const plc_bnode *a = *(const plc_bnode *const *)pa, *b = *(const plc_bnode *const *)pb;
+    size_t m = a->addr_len < b->addr_len ? a->addr_len : b->addr_len;
+    int r = m ? memcmp(a->addr, b->addr, m) : 0;
+    return r ? r : (a->addr_len > b->addr_len) - (a->addr_len < b->addr_len);
+}
+
+/* PLC_CF_ADDRESS_ONCE: every address UTF-8 text, none twice (sorted:
+ * O(n log n) for any input). */
+static int addresses_once(placer_builder *b, const plc_compat_program *p)
+{
+    for (uint32_t i = 0; i < b->nnodes; i++) {
+        const plc_bnode *n = &b->nodes[i];
+        const unsigned char *a = (const unsigned char *)n->addr;
+        for (size_t j = 0, len; j < n->addr_len; j += len)
+            if (!(len = plc_compat_utf8_seq(a + j, n->addr_len - j)))
+                return plc_builder_refuse(b, "node %s: its address is not UTF-8 (byte %zu): %s's "
+                                             "server names are text", n->id, j, p->title);
+    }
+    const plc_bnode **v = plc_malloc(sizeof *v * (b->nnodes ? b->nnodes : 1));
+    if (!v)
+        return PLACER_ENOMEM;
+    for (uint32_t i = 0; i < b->nnodes; i++)
+        v[i] = &b->nodes[i];
+    qsort(v, b->nnodes, sizeof *v, by_address);
+    int rc = 0;
+    for (uint32_t i = 1; i < b->nnodes && !rc; i++)
+        if (!by_address(&v[i - 1], &v[i]))
+            rc = plc_builder_refuse(b, "nodes %s and %s have one address, \"%.*s\": %s keeps "
+                                       "one server per name", v[i - 1]->id, v[i]->id,
+                                    (int)(v[i]->addr_len < 200 ? v[i]->addr_len : 200),
+                                    v[i]->addr, p->title);
+    plc_free(v);
+    return rc;
+}
+
 /* The nodes' fields the mode reads, and those it has no use for. */
 int plc_compat_check_nodes(placer_builder *b)
 {
@@ -167,5 +219,5 @@ int plc_compat_check_nodes(placer_builder *b)
             return plc_builder_refuse(b, "node %s has no address: %s hashes \"host:port\"", n->id,
                                       name);
     }
-    return 0;
+    return p->fields & PLC_CF_ADDRESS_ONCE ? addresses_once(b, p) : 0;
 }

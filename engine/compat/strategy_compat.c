@@ -52,7 +52,7 @@ static void compat_lookup_batch(const placer_snapshot *s, const void *const *key
 static uint32_t slot_of(const placer_snapshot *s, uint64_t h)
 {
     const plc_compat_layout *l = layout(s);
-    if (l->kind == PLC_CL_TABLE)
+    if (l->kind != PLC_CL_RING) /* a table, or the scores' winner (owners[i] = i) */
         return (uint32_t)h % l->n;
     return s->index(&s->tree, (uint64_t)(uint32_t)h << 32);
 }
@@ -93,12 +93,16 @@ static unsigned hash_bits(const plc_compat_layout *l)
 
 /* Rings are ranges (of the space where hash h is h << 32); a table placed
  * by hash % n is not: its view is the table (placer_diff says
- * PLACER_ENOTSUP; placer_diff_measure counts its residues). */
+ * PLACER_ENOTSUP; placer_diff_measure counts its residues). Scores have
+ * neither: a position is a winner's index, not a share of keys (an empty
+ * view: placer_diff_measure samples keys). */
 static void compat_diff_view(const placer_snapshot *s, int target, plc_diff_view *v)
 {
     (void)target;
     const plc_compat_layout *l = layout(s);
-    if (l->kind == PLC_CL_RING)
+    if (l->kind == PLC_CL_SCORES)
+        *v = (plc_diff_view){NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL, 0};
+    else if (l->kind == PLC_CL_RING)
         *v = (plc_diff_view){&s->tree, NULL, s->tree.n, s->tree.wrap_owner, hash_bits(l), NULL, 0, 0, NULL, 0};
     else
         *v = (plc_diff_view){NULL, NULL, 0, 0, hash_bits(l), l->owners, l->n, 1, NULL, 0};
