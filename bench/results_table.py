@@ -220,7 +220,14 @@ def paired_table(bench):
            "`placer_replicas` of 3 (3 zones) and `placer_router_lookup` over `placer_lookup` on the same snapshot "
            "(lower is better), the floor's hash + `std::lower_bound` + plain walk over `placer_replicas` (higher "
            "is better), and `placer_lookup` over the floor (it must not grow). Rings `sets3` are built with "
-           "`placer_builder_set_replicas(b, 3)`; the others walk. Same command as above, with the row's filter.", "",
+           "`placer_builder_set_replicas(b, 3)` and read through the fused line-set kernels "
+           "(simd/buckets_sets_body.h); the others walk. Same command as above, with the row's filter. "
+           "The `sets3` batch at 4,096 x 256 stays above 1.5x: two lines a key are two misses past the caches "
+           "where the lookup has one, and the keys the line sets cannot answer (ties, crowded lines) descend "
+           "the tree one at a time, about a fifth of the batch's cycles (perf). Precomputed sets are not the "
+           "default: on the zen5-avx512 machine (best of 15 and 3 builds, 3 zones, 2026-12-05) they took a 120 x 256 "
+           "build from 0.73 to 1.90 ms and a 4,096 x 256 build from 81 to 158 ms, and add 20-20.5 bytes a token "
+           "(12 of per-slot sets, 8 of line sets) to a layout of 22.9-23.5.", "",
            "| filter | " + " | ".join(h for h, _, _ in PAIRED_COLS) + " | date |",
            "|---|" + "---:|" * len(PAIRED_COLS) + "---|"]
 

@@ -16,7 +16,10 @@
  *   - replicas: the owner first, distinct nodes, never more than asked;
  *     a ring's whole set, key by key, by position and batched, equal to
  *     ref_ring_replicas for every want up to 6 (rings of 64 tokens and
- *     more take the line table's own path);
+ *     more take the line table's own path, and with a vnode byte's top
+ *     bit rings get 32 times the vnodes to reach it), and every key and a
+ *     32-byte copy of it batched together (the fused pass of the line
+ *     sets, several blocks);
  *   - range strategies: the owner and the next owner differ exactly where
  *     placer_diff_transition lists a range.
  */
@@ -39,7 +42,10 @@ static placer_snapshot *membership(fuzz_producer *p)
     int strategy = PLACER_RING + fuzz_u8(p) % 5;
     FUZZ_ASSERT(placer_builder_set_strategy(b, strategy) == 0);
     placer_builder_set_seed(b, fuzz_u8(p));
-    placer_builder_set_vnodes(b, 1 + fuzz_u8(p) % 8);
+    uint8_t vn = fuzz_u8(p);
+    /* rings: 32 times more with the top bit, so that they reach the line
+     * table (64 tokens) and its line sets */
+    placer_builder_set_vnodes(b, (1 + vn % 8) * (strategy == PLACER_RING && vn & 0x80 ? 32 : 1));
     uint8_t size = fuzz_u8(p);
     if (strategy == PLACER_MAGLEV)
         placer_builder_set_partitions(b, primes[size % (sizeof primes / sizeof primes[0])]);
@@ -117,6 +123,33 @@ static void check_key(const placer_snapshot *s, const placer_move *m, size_t nm,
     }
 }
 
+/* Every key and a 32-byte copy of it (the fused batch's constant-length
+ * hash), batched: each set equal to ref_ring_replicas. */
+static void check_ring_batch(const placer_snapshot *s, const void *const *keys,
+                             const size_t *lens, size_t n)
+{
+    enum { MAXB = 2 * (MAX_KEYS + 6) };
+    unsigned char wide[MAXB / 2][32];
+    const void *all[MAXB];
+    size_t all_lens[MAXB], m = 0;
+    for (size_t i = 0; i < n; i++) {
+        memset(wide[i], 0, 32);
+        memcpy(wide[i], keys[i], lens[i] < 32 ? lens[i] : 32);
+        all[m] = keys[i];
+        all_lens[m++] = lens[i];
+        all[m] = wide[i];
+        all_lens[m++] = 32;
+    }
+    for (uint32_t want = 1; want <= 4; want++) {
+        uint32_t sets[MAXB * 4], counts[MAXB], ref[4];
+        FUZZ_ASSERT(placer_replicas_batch(s, all, all_lens, m, want, sets, counts) == 0);
+        for (size_t i = 0; i < m; i++) {
+            uint32_t rn = ref_ring_replicas(s, placer_snapshot_hash(s, all[i], all_lens[i]), ref, want);
+            FUZZ_ASSERT(counts[i] == rn && memcmp(sets + i * want, ref, rn * sizeof *ref) == 0);
+        }
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_producer p = {data, size};
@@ -139,16 +172,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_ASSERT(derr == ((strategy == PLACER_JUMP || strategy == PLACER_RENDEZVOUS) ? PLACER_ENOTSUP : 0));
     if (derr)
         nm = (size_t)-1; /* no ranges to compare with */
+    char fixed[6][16];
+    const void *keys[MAX_KEYS + 6];
+    size_t lens[MAX_KEYS + 6], nkeys = 0;
     for (int q = 0; q < 6; q++) {
-        char key[16];
-        int len = snprintf(key, sizeof key, "k%d", q);
-        check_key(s, derr ? NULL : m, nm, key, (size_t)len);
+        int len = snprintf(fixed[q], sizeof fixed[q], "k%d", q);
+        check_key(s, derr ? NULL : m, nm, fixed[q], (size_t)len);
+        keys[nkeys] = fixed[q];
+        lens[nkeys++] = (size_t)len;
     }
     for (int q = 0; p.size && q < MAX_KEYS; q++) {
         size_t len;
         const uint8_t *key = fuzz_bytes(&p, fuzz_u8(&p) % 40, &len);
         check_key(s, derr ? NULL : m, nm, key, len);
+        keys[nkeys] = key;
+        lens[nkeys++] = len;
     }
+    if (strategy == PLACER_RING)
+        check_ring_batch(s, keys, lens, nkeys);
     placer_moves_free(m);
     placer_snapshot_free(s);
     placer_set_cpu_mask(~0u);

@@ -195,8 +195,12 @@ PLACER_API int placer_builder_set_vnodes(placer_builder *b, uint32_t tokens_per_
  * (placer_snapshot_layout_name "buckets") one 64-byte line of sets per
  * line of the table (4 to 16 bytes per token), from which sets of up to 3
  * are read beside the key's line (placer_snapshot_replica_bytes counts
- * both). Returns 0, PLACER_ENULL, or PLACER_EINVAL above
- * PLACER_MAX_REPLICAS. */
+ * both): with the default key hash, placer_replicas and its batch for up
+ * to 3 nodes then cost 1.1-1.45x placer_lookup on 120 nodes of 256
+ * tokens, 1.1-2.1x on 4,096. Not the default, as sets nearly double a
+ * snapshot and make its build 2-2.6x longer (bench/RESULTS.md, "Replica
+ * sets and the router, paired").
+ * Returns 0, PLACER_ENULL, or PLACER_EINVAL above PLACER_MAX_REPLICAS. */
 PLACER_API int placer_builder_set_replicas(placer_builder *b, uint32_t replicas);
 
 /* The rule of the ring's precomputed replica sets, with rf sets of rf

@@ -118,6 +118,29 @@ typedef uint32_t (*plc_bkt_key_fn)(const plc_bkt *k, uint64_t seed, const void *
 /* The index of the first token >= h (0 past the last), as
  * plc_stree_index_* gives it: the line's base and rank, else the tree. */
 typedef uint32_t (*plc_bkt_index_fn)(const plc_bkt *k, uint64_t h);
+/* Replica sets from the lines and the lines of sets beside them
+ * (buckets_sets_body.h; sets: 16 entries a line), hashing with placer-v2
+ * (seed). One key: its set's w (1..3) nodes into out, returning w, or 0
+ * when the lines cannot answer (the caller takes its exact sets). A
+ * batch: each key's set at out + i * want and counts[i] = w; the keys the
+ * lines cannot answer are given to left(ctx, at, m), up to
+ * PLC_BKT_SETS_LEFT at a time
+ * by their places at[0..m-1] (it writes their sets and counts); returns
+ * -1, and writes nothing, when a key is NULL with a nonzero length, else
+ * 0. */
+#define PLC_BKT_SETS_LEFT 32u
+typedef uint32_t (*plc_bkt_key_set_fn)(const plc_bkt *k, const uint32_t *sets, uint64_t seed,
+                                       const void *key, size_t len, uint32_t w, uint32_t *out);
+typedef struct plc_bkt_sets_job {
+    const uint32_t *sets;
+    uint64_t seed;
+    uint32_t w, want;
+    uint32_t *out, *counts;
+    void (*left)(void *ctx, const size_t *at, uint32_t m);
+    void *ctx;
+} plc_bkt_sets_job;
+typedef int (*plc_bkt_key_sets_fn)(const plc_bkt *k, const plc_bkt_sets_job *j,
+                                   const void *const *keys, const size_t *lens, size_t n);
 
 #define PLC_BKT_DECLARE(isa)                                                                   \
     uint32_t plc_bkt_##isa(const plc_bkt *k, uint64_t h);                                      \
@@ -125,7 +148,11 @@ typedef uint32_t (*plc_bkt_index_fn)(const plc_bkt *k, uint64_t h);
     int plc_bkt_key_batch_##isa(const plc_bkt *k, uint64_t seed, const void *const *keys,      \
                                 const size_t *lens, size_t n, uint32_t *owners);               \
     uint32_t plc_bkt_key_##isa(const plc_bkt *k, uint64_t seed, const void *key, size_t len);  \
-    uint32_t plc_bkt_index_##isa(const plc_bkt *k, uint64_t h)
+    uint32_t plc_bkt_index_##isa(const plc_bkt *k, uint64_t h);                                \
+    uint32_t plc_bkt_key_set_##isa(const plc_bkt *k, const uint32_t *sets, uint64_t seed,      \
+                                   const void *key, size_t len, uint32_t w, uint32_t *out);    \
+    int plc_bkt_key_sets_##isa(const plc_bkt *k, const plc_bkt_sets_job *j,                   \
+                               const void *const *keys, const size_t *lens, size_t n)
 
 PLC_BKT_DECLARE(scalar);
 #if defined(PLC_HAVE_SIMD128)

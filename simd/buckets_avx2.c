@@ -7,6 +7,8 @@
 #define PLC_BKT_KEY_BATCH plc_bkt_key_batch_avx2
 #define PLC_BKT_KEY_ONE plc_bkt_key_avx2
 #define PLC_BKT_INDEX plc_bkt_index_avx2
+#define PLC_BKT_KEY_SET plc_bkt_key_set_avx2
+#define PLC_BKT_KEY_SETS plc_bkt_key_sets_avx2
 #define PLC_BKT_TREE_ONE plc_stree_avx2
 #define PLC_BKT_TREE_BATCH plc_stree_batch_avx2
 #define PLC_BKT_TREE_INDEX plc_stree_index_avx2

@@ -8,6 +8,8 @@
 #define PLC_BKT_KEY_BATCH plc_bkt_key_batch_avx512
 #define PLC_BKT_KEY_ONE plc_bkt_key_avx512
 #define PLC_BKT_INDEX plc_bkt_index_avx512
+#define PLC_BKT_KEY_SET plc_bkt_key_set_avx512
+#define PLC_BKT_KEY_SETS plc_bkt_key_sets_avx512
 #define PLC_BKT_TREE_ONE plc_stree_avx512
 #define PLC_BKT_TREE_BATCH plc_stree_batch_avx512
 #define PLC_BKT_TREE_INDEX plc_stree_index_avx512

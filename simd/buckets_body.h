@@ -449,6 +449,8 @@ int PLC_BKT_KEY_BATCH(const plc_bkt *k, uint64_t seed, const void *const *keys,
     return 0;
 }
 
+#include "buckets_sets_body.h"
+
 #undef BKT_BUFFERED
 #undef BKT_NULL_KEY
 #undef PLC_HASH64_STEP64

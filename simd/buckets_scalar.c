@@ -23,6 +23,8 @@ static inline size_t bkt_rank_bytes(const plc_bkt_line *l, int16_t q)
 #define PLC_BKT_KEY_BATCH plc_bkt_key_batch_scalar
 #define PLC_BKT_KEY_ONE plc_bkt_key_scalar
 #define PLC_BKT_INDEX plc_bkt_index_scalar
+#define PLC_BKT_KEY_SET plc_bkt_key_set_scalar
+#define PLC_BKT_KEY_SETS plc_bkt_key_sets_scalar
 #define PLC_BKT_TREE_ONE plc_stree_scalar
 #define PLC_BKT_TREE_BATCH plc_stree_batch_scalar
 #define PLC_BKT_TREE_INDEX plc_stree_index_scalar

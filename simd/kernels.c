@@ -42,7 +42,8 @@
 #define KERNELS(isa)                                                                       \
     plc_stree_##isa, plc_stree_batch_##isa, plc_stree_key_##isa, plc_stree_key_batch_##isa, \
         plc_stree_index_##isa, plc_dir_##isa, plc_dir_batch_##isa, plc_bkt_##isa,               \
-        plc_bkt_batch_##isa, plc_bkt_key_batch_##isa, plc_bkt_key_##isa, plc_bkt_index_##isa
+        plc_bkt_batch_##isa, plc_bkt_key_batch_##isa, plc_bkt_key_##isa, plc_bkt_index_##isa,  \
+        plc_bkt_key_set_##isa, plc_bkt_key_sets_##isa
 
 static const plc_search_kernel search_kernels[] = {
 #if defined(PLC_HAVE_AVX512)
@@ -234,6 +235,8 @@ static void fill(plc_kernels *k, unsigned f)
         .bkt_lookup_batch = search_kernels[s].bkt_key_batch,
         .bkt_lookup = search_kernels[s].bkt_key_one,
         .bkt_index = search_kernels[s].bkt_index,
+        .bkt_set = search_kernels[s].bkt_key_set,
+        .bkt_sets_batch = search_kernels[s].bkt_key_sets,
         .crc32c_name = crc_choices[c].crc32c_name,
         .crc32_name = crc32_choices[i].name,
         .hash64_name = crc_choices[c].hash64_name,

@@ -49,6 +49,8 @@ typedef struct plc_search_kernel {
     plc_bkt_key_batch_fn bkt_key_batch; /* placer-v2 hash + lines, one pass */
     plc_bkt_key_fn bkt_key_one;
     plc_bkt_index_fn bkt_index;
+    plc_bkt_key_set_fn bkt_key_set; /* placer-v2 hash + a replica set from the lines */
+    plc_bkt_key_sets_fn bkt_key_sets;
 } plc_search_kernel;
 
 /* A SipHash batch kernel (1-3, and 2-4 for the reference vectors) and the
@@ -76,6 +78,8 @@ typedef struct plc_kernels {
     plc_bkt_key_batch_fn bkt_lookup_batch; /* fused with placer-v2 */
     plc_bkt_key_fn bkt_lookup;
     plc_bkt_index_fn bkt_index; /* the first token >= h from the lines (replica walks) */
+    plc_bkt_key_set_fn bkt_set; /* fused with placer-v2: a replica set from the line sets */
+    plc_bkt_key_sets_fn bkt_sets_batch;
     const char *crc32c_name;
     const char *crc32_name;
     const char *hash64_name;

@@ -4,9 +4,16 @@
  * strategy's own rule (s->ops->replicas) otherwise, and the report of how
  * well a set met what was asked.
  *
- * A ring with the line table (s->bkt_index set: placer's ring up to 65,536
- * nodes, whose positions are the key hash) is answered here without the
- * strategy's layers: the key hash, the slot from the key's line, then the
+ * A ring with line sets and the placer-v2 key hash (s->bkt_set) is
+ * answered by the fused kernels (simd/buckets_sets_body.h) for the counts
+ * the line sets hold: one indirect call a key, or a batch in one pass
+ * (key i + 16 hashed and both its lines prefetched while key i is
+ * answered); the keys they cannot answer (ties, crowded lines, padded
+ * sets) come back here and take their slots' per-slot sets, exact.
+ *
+ * Any other ring with the line table (s->bkt_index set: placer's ring up
+ * to 65,536 nodes, whose positions are the key hash) is answered here
+ * without the strategy's layers: the key hash, the slot from the key's line, then the
  * precomputed set or the walk (plc_replicas_walk), one call each. With
  * precomputed sets of 2 or more a set of up to 3 nodes comes from the line
  * sets (replica_lines.c): the key's rank in its line gives the owner, and
@@ -156,10 +163,26 @@ int placer_replicas_ex(const placer_snapshot *s, const void *key, size_t len, ui
     return placer_replicas_hash(s, plc_position(s, key, len), out, want, report);
 }
 
+/* The exact set of a key the line sets' kernels left (count 0): its
+ * slot's per-slot set, or the walk. */
+__attribute__((noinline)) static uint32_t exact_set(const placer_snapshot *s, const void *key,
+                                                    size_t len, uint32_t *out, uint32_t want)
+{
+    return ring_set(s, s->bkt_index(&s->bkt, s->hash(&s->hkey, key, len)), out, want);
+}
+
 int placer_replicas(const placer_snapshot *s, const void *key, size_t len, uint32_t *out,
                     uint32_t want)
 {
     PLC_VALIDATE_OR_RET(s && (key || !len) && (out || !want), PLACER_ENULL);
+    plc_bkt_key_set_fn fused = s->bkt_set;
+    if (__builtin_expect(fused && want - 1 < s->rep_lines_want, 1)) { /* 1 <= want <= served */
+        uint32_t w = want < s->rep_r ? want : s->rep_r;
+        uint32_t c = fused(&s->bkt, s->rep_lines, s->seed, key, len, w, out);
+        if (__builtin_expect(c != 0, 1))
+            return (int)c;
+        return (int)exact_set(s, key, len, out, want);
+    }
     if (__builtin_expect(want && ring_lines(s), 1))
         return (int)ring_set_of(s, s->hash(&s->hkey, key, len), out, want);
     return placer_replicas_hash(s, plc_position(s, key, len), out, want, NULL);
@@ -234,10 +257,50 @@ static void ring_batch(const placer_snapshot *s, const void *const *keys, const 
         counts[j] = ring_set(s, slot[j], out + j * want, want);
 }
 
+/* What the fused batch's keys left to the exact sets need. */
+typedef struct left_ctx {
+    const placer_snapshot *s;
+    const void *const *keys;
+    const size_t *lens;
+    uint32_t *out, *counts;
+    uint32_t want;
+} left_ctx;
+
+/* The exact sets of the m <= PLC_BKT_SETS_LEFT keys at places at[] (the
+ * fused path serves only counts the per-slot sets hold): every slot found
+ * and its set prefetched before the first is copied, so their misses
+ * overlap. */
+static void left_sets(void *ctx, const size_t *at, uint32_t m)
+{
+    const left_ctx *c = ctx;
+    const placer_snapshot *s = c->s;
+    const uint32_t *set[PLC_BKT_SETS_LEFT];
+    for (uint32_t q = 0; q < m; q++) {
+        uint64_t h = s->hash(&s->hkey, c->keys[at[q]], c->lens[at[q]]);
+        set[q] = s->rep + (size_t)s->bkt_index(&s->bkt, h) * s->rep_r;
+        __builtin_prefetch(set[q]);
+    }
+    uint32_t w = c->want < s->rep_r ? c->want : s->rep_r;
+    for (uint32_t q = 0; q < m; q++)
+        c->counts[at[q]] = set_prefix(set[q], w, c->out + at[q] * c->want);
+}
+
 int placer_replicas_batch(const placer_snapshot *s, const void *const *keys, const size_t *lens,
                           size_t n, uint32_t want, uint32_t *out, uint32_t *counts)
 {
     PLC_VALIDATE_OR_RET(s && (!n || (keys && lens && counts && (out || !want))), PLACER_ENULL);
+    if (s->bkt_sets_batch && want - 1 < s->rep_lines_want) { /* one fused pass */
+        left_ctx c = {s, keys, lens, out, counts, want};
+        plc_bkt_sets_job j = {.sets = s->rep_lines,
+                              .seed = s->seed,
+                              .w = want < s->rep_r ? want : s->rep_r,
+                              .want = want,
+                              .out = out,
+                              .counts = counts,
+                              .left = left_sets,
+                              .ctx = &c};
+        return s->bkt_sets_batch(&s->bkt, &j, keys, lens, n) ? PLACER_ENULL : 0;
+    }
     for (size_t i = 0; i < n; i++)
         PLC_VALIDATE_OR_RET(keys[i] || !lens[i], PLACER_ENULL);
     /* The same sets as placer_replicas key by key; the keys are hashed a

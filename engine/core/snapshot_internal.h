@@ -107,6 +107,13 @@ struct placer_snapshot {
     /* a line of sets beside each line of the line table (replica_lines.c),
      * NULL unless the ring has both the lines and sets of 2 or more */
     const uint32_t *rep_lines;
+    /* the line sets' fused kernels, hashing with placer-v2 (NULL without
+     * line sets or with another key hash), and the largest count they
+     * serve (min(rep_r, 3), 3 for a replication strategy's sets; 0 when
+     * there are no line sets) */
+    plc_bkt_key_set_fn bkt_set;
+    plc_bkt_key_sets_fn bkt_sets_batch;
+    uint32_t rep_lines_want;
     /* cold */
     uint64_t epoch;
     const plc_node *nodes;

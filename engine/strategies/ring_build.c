@@ -281,6 +281,12 @@ static placer_snapshot *fill_ring(placer_snapshot *s, unsigned char *mem, const 
     if (p->lines_bytes) { /* the sets beside the line table, from the sets */
         plc_replica_lines_build(s, (uint32_t *)(mem + p->off_lines));
         s->rep_lines = (const uint32_t *)(mem + p->off_lines);
+        s->rep_lines_want = s->rep_rule ? 3 : rep_r < 3 ? rep_r : 3;
+        if (s->bkt_lookup) { /* placer-v2: the fused kernels */
+            const plc_kernels *k = plc_kernels_get();
+            s->bkt_set = k->bkt_set;
+            s->bkt_sets_batch = k->bkt_sets_batch;
+        }
     }
     return s;
 }

@@ -1,0 +1,177 @@
+/*
+ * buckets_sets_body.h -- replica sets read from the line table and the
+ * line of sets beside each line (engine/core/replica_lines.c), hashing
+ * with placer-v2 in the same pass: included by buckets_body.h, whose
+ * rank, hash and block helpers it uses, once per instruction set. Define
+ * PLC_BKT_KEY_SET and PLC_BKT_KEY_SETS (the function names) before.
+ *
+ * Line i of the lines has 16 entries at sets[16 * i]: for the rank r a
+ * hash gets in its line, the set's second and third nodes (second |
+ * third << 16), UINT32_MAX where the line cannot answer; the owner is the
+ * line's own[r]. A set is answered when the hash does not tie a suffix,
+ * the owner is not PLC_BKT_ASK_TREE and the entry is not UINT32_MAX;
+ * every other key is left to the caller (its count 0), who takes the
+ * exact per-slot sets or the walk. Both lines' addresses come from the
+ * hash, so they are fetched together: no second, dependent miss.
+ *
+ * The batch checks its keys' pointers first (a pass the vector unit does),
+ * then is one pass like the lookup batch's: key i + SAHEAD is hashed and
+ * its two lines prefetched while key i is answered.
+ */
+
+#ifndef SAHEAD
+#define SAHEAD 48u /* keys a block: two lines a key in flight */
+#endif
+
+/* Write the w (1..3) nodes of an answered set: the owner o and entry e. */
+static inline void bkt_set_write(uint32_t *out, uint32_t w, uint32_t o, uint32_t e)
+{
+    out[0] = o;
+    if (w > 1)
+        out[1] = e & 0xFFFFu;
+    if (w > 2)
+        out[2] = e >> 16;
+}
+
+/* The set of line `at`, suffix q into out (w nodes): w, or 0 when the
+ * line cannot answer. */
+static inline uint32_t bkt_set_answer(const plc_bkt_line *line, const uint32_t *sets, size_t at,
+                                      int16_t q, uint32_t w, uint32_t *out)
+{
+    const plc_bkt_line *l = &line[at];
+    const unsigned char *b = (const unsigned char *)l;
+    size_t off = bkt_rank_bytes(l, q); /* 2r */
+    uint16_t o;
+    int16_t sq;
+    uint32_t e;
+    memcpy(&o, b + offsetof(plc_bkt_line, own) + off, 2);
+    memcpy(&sq, b + off, 2);
+    memcpy(&e, (const unsigned char *)(sets + at * PLC_BKT_LANES) + 2 * off, 4);
+    if (__builtin_expect(sq != q && o != PLC_BKT_ASK_TREE && e != UINT32_MAX, 1)) {
+        bkt_set_write(out, w, o, e);
+        return w;
+    }
+    return 0;
+}
+
+uint32_t PLC_BKT_KEY_SET(const plc_bkt *k, const uint32_t *sets, uint64_t seed, const void *key,
+                         size_t len, uint32_t w, uint32_t *out)
+{
+    uint64_t v = plc_hash64_v2_body(seed, key, len) >> k->sshift;
+    size_t at = (size_t)(v >> 16);
+    __builtin_prefetch(&sets[at * PLC_BKT_LANES]);
+    return bkt_set_answer(k->line, sets, at, (int16_t)(uint16_t)(v ^ 0x8000), w, out);
+}
+
+/* A block of up to SAHEAD keys on its way: each key's line and suffix. */
+typedef struct bkt_sets_ring {
+    uint32_t at[SAHEAD];
+    int16_t q[SAHEAD];
+} bkt_sets_ring;
+
+/* Stage hash h into slot t and prefetch its two lines. */
+static inline void bkt_sets_stage(const plc_bkt_line *line, const uint32_t *sets, uint32_t sshift,
+                                  uint64_t h, bkt_sets_ring *r, size_t t)
+{
+    uint64_t v = h >> sshift;
+    uint32_t at = (uint32_t)(v >> 16);
+    r->q[t] = (int16_t)(uint16_t)(v ^ 0x8000);
+    r->at[t] = at;
+    __builtin_prefetch(&line[at]);
+    __builtin_prefetch(&sets[(size_t)at * PLC_BKT_LANES]);
+}
+
+/* A batch call: its job and the keys the lines left, by place. */
+typedef struct bkt_sets_call {
+    const plc_bkt_sets_job *j;
+    uint32_t nleft;
+    size_t left[PLC_BKT_SETS_LEFT];
+} bkt_sets_call;
+
+/* Queue key i for the caller's exact sets (out of line: the loop keeps its
+ * registers); a full queue goes to the caller together. */
+__attribute__((noinline)) static void bkt_sets_left(bkt_sets_call *c, size_t i)
+{
+    c->left[c->nleft] = i;
+    if (++c->nleft == PLC_BKT_SETS_LEFT) {
+        c->j->left(c->j->ctx, c->left, c->nleft);
+        c->nleft = 0;
+    }
+}
+
+static inline void bkt_sets_count(bkt_sets_call *c, uint32_t *counts, size_t i, uint32_t n)
+{
+    if (__builtin_expect(n != 0, 1))
+        counts[i] = n;
+    else
+        bkt_sets_left(c, i);
+}
+
+/* Answer the m keys of the block at `at` from r, and stage the nm <= m
+ * keys of the next block as their slots free (HASH: the hash of hk[t]). */
+#define BKT_SETS_STEP(HASH, W, WANT)                                                   \
+    do {                                                                               \
+        const void *const *hk = keys + at + SAHEAD;                                    \
+        size_t t = 0;                                                                  \
+        for (; t < nm; t++) {                                                          \
+            uint32_t a_ = r.at[t];                                                     \
+            int16_t q_ = r.q[t];                                                       \
+            bkt_sets_stage(line, sets, sshift, (HASH), &r, t);                         \
+            bkt_sets_count(&call, counts, at + t,                                          \
+                           bkt_set_answer(line, sets, a_, q_, (W), out + (at + t) * (WANT))); \
+        }                                                                              \
+        for (; t < m; t++)                                                             \
+            bkt_sets_count(&call, counts, at + t,                                          \
+                           bkt_set_answer(line, sets, r.at[t], r.q[t], (W),           \
+                                          out + (at + t) * (WANT)));                   \
+    } while (0)
+
+int PLC_BKT_KEY_SETS(const plc_bkt *k, const plc_bkt_sets_job *j, const void *const *keys,
+                     const size_t *lens, size_t n)
+{
+    if (!n)
+        return 0;
+    uintptr_t null = 0; /* every key checked first, branch-free: it vectorises */
+    for (size_t i = 0; i < n; i++)
+        null |= (uintptr_t)keys[i] == 0;
+    if (null && bkt_null_key(keys, lens, 0, n))
+        return -1;
+    const plc_bkt_line *line = k->line;
+    const uint32_t *sets = j->sets;
+    uint32_t *out = j->out, *counts = j->counts;
+    const uint32_t sshift = k->sshift, w = j->w, want = j->want;
+    const uint64_t seed = j->seed;
+    const uint64_t sm = plc_hash64_v2_mult_seed(seed), b0 = seed ^ PLC_H64_K0 ^ 32;
+    uint64_t a0 = (uint32_t)seed ^ (uint32_t)(seed >> 32);
+    for (int i = 0; i < 4; i++)
+        a0 = PLC_HASH64_STEP64(a0, 0);
+    const uint64_t sk32 = sm ^ PLC_H64_K1 ^ a0;
+    bkt_sets_call call;
+    call.j = j;
+    call.nleft = 0;
+    bkt_sets_ring r;
+    {
+        size_t m = n < SAHEAD ? n : SAHEAD;
+        for (size_t t = 0; t < m; t++)
+            bkt_sets_stage(line, sets, sshift, plc_hash64_v2_body(seed, keys[t], lens[t]), &r, t);
+    }
+    for (size_t at = 0; at < n; at += SAHEAD) {
+        size_t m = n - at < SAHEAD ? n - at : SAHEAD, next = at + SAHEAD;
+        size_t nm = next < n ? (n - next < SAHEAD ? n - next : SAHEAD) : 0;
+        size_t bl = nm ? bkt_block_len(keys, lens, next, nm) : SIZE_MAX;
+        if (bl == 32 && w == 3 && want == 3)
+            BKT_SETS_STEP(bkt_hash32(hk[t], b0, sm, sk32), 3, 3); /* the usual case */
+        else if (bl == 32)
+            BKT_SETS_STEP(bkt_hash32(hk[t], b0, sm, sk32), w, want);
+        else
+            BKT_SETS_STEP(plc_hash64_v2_body(seed, hk[t], lens[next + t]), w, want);
+    }
+    if (call.nleft)
+        j->left(j->ctx, call.left, call.nleft);
+    return 0;
+}
+
+#undef BKT_SETS_STEP
+#undef SAHEAD
+#undef PLC_BKT_KEY_SET
+#undef PLC_BKT_KEY_SETS

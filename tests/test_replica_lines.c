@@ -1,0 +1,188 @@
+/*
+ * test_replica_lines.c -- the fused replica-set kernels (simd/
+ * buckets_sets_body.h: placer_replicas and placer_replicas_batch on a ring
+ * with line sets and the placer-v2 hash) under every kernel level, against
+ * the plain reference walk (tests/reference.c) and, for many keys, against
+ * placer_replicas_hash (the slot path, itself checked against the
+ * reference in test_replicas.c). Rings with sets of 2 to 5, zones, down,
+ * joining and draining nodes; wants 1 to 5 (4 and 5 past what the line
+ * sets hold: the walk or per-slot sets); keys of 32 bytes (the batch's
+ * constant-length hash) mixed with other lengths and empty NULL keys, in
+ * batches of 1 to 3,001 keys; keys the lines cannot answer (ties,
+ * crowded lines) counted, so the fallback is known to have run; a NULL
+ * key with a length fails the batch with nothing written.
+ */
+#define PLACER_STATIC_LINKING_ONLY
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "placer.h"
+#include "reference.h"
+#include "snapshot_internal.h"
+
+enum { NKEYS = 16000, WMAX = 5 };
+
+static placer_snapshot *ring(uint64_t *st, uint32_t nodes, uint32_t vnodes, uint32_t zones,
+                             uint32_t sets, int states)
+{
+    placer_builder *b = placer_builder_new();
+    placer_builder_set_vnodes(b, vnodes);
+    CHECK_EQ(placer_builder_set_replicas(b, sets), 0);
+    for (uint32_t i = 0; i < nodes; i++) {
+        char id[16], zone[16];
+        snprintf(id, sizeof id, "node-%04u", i);
+        snprintf(zone, sizeof zone, "zone-%u", i % zones);
+        CHECK_EQ(placer_builder_add_node(b, id, zone, 1.0 + (double)(check_rand(st) % 3)), i);
+        uint64_t r = states ? check_rand(st) % 10 : 9;
+        if (i && r < 3)
+            placer_builder_set_state(b, i, r == 0   ? PLACER_NODE_DOWN
+                                           : r == 1 ? PLACER_NODE_JOINING
+                                                    : PLACER_NODE_DRAINING);
+    }
+    placer_snapshot *s = NULL;
+    CHECK_EQ(placer_builder_build(b, 1, &s), 0);
+    placer_builder_free(b);
+    return s;
+}
+
+/* Can the line sets answer h (want <= 3)? As the kernels decide: no tie on
+ * the line's 16 bits, an owner below 0xFFFF, an entry written. */
+static int lines_answer(const placer_snapshot *s, uint64_t h)
+{
+    const plc_bkt *k = &s->bkt;
+    uint64_t i = h >> k->shift;
+    int16_t q = plc_bkt_suffix(h, k->sshift);
+    uint32_t r = plc_bkt_rank_plain(&k->line[i], q);
+    return k->line[i].suf[r] != q && k->line[i].own[r] != PLC_BKT_ASK_TREE &&
+           s->rep_lines[i * PLC_BKT_LANES + r] != UINT32_MAX;
+}
+
+typedef struct keyset {
+    unsigned char *bytes;
+    const void **ptrs;
+    size_t *lens;
+} keyset;
+
+/* Runs of 32-byte keys with some of other lengths and empty NULL keys. */
+static void make_keys(keyset *k, uint64_t *st)
+{
+    k->bytes = malloc((size_t)NKEYS * 40);
+    k->ptrs = malloc(NKEYS * sizeof *k->ptrs);
+    k->lens = malloc(NKEYS * sizeof *k->lens);
+    for (size_t i = 0; i < NKEYS; i++) {
+        unsigned char *p = k->bytes + i * 40;
+        for (int j = 0; j < 40; j += 8) {
+            uint64_t v = check_rand(st);
+            memcpy(p + j, &v, 8);
+        }
+        uint64_t r = check_rand(st) % 64;
+        k->ptrs[i] = p;
+        k->lens[i] = i % 500 < 400 ? 32 : r < 60 ? (size_t)(r % 41) : 0;
+        if (k->lens[i] == 0 && r % 2)
+            k->ptrs[i] = NULL;
+    }
+}
+
+static long check_ring(const placer_snapshot *s, const keyset *k, uint32_t nref, long *left)
+{
+    static uint32_t out[NKEYS * WMAX], counts[NKEYS];
+    long bad = 0;
+    bad += s->bkt_sets_batch == NULL || s->bkt_set == NULL; /* the paths under test */
+    static const size_t sizes[] = {1, 15, 16, 17, 33, 1024, 3001};
+    for (uint32_t want = 1; want <= WMAX; want++) {
+        /* batches of several sizes covering the keys */
+        for (size_t at = 0, z = 0; at < NKEYS; z++) {
+            size_t m = sizes[z % 7] < NKEYS - at ? sizes[z % 7] : NKEYS - at;
+            CHECK_EQ(placer_replicas_batch(s, k->ptrs + at, k->lens + at, m, want,
+                                           out + at * want, counts + at),
+                     0);
+            at += m;
+        }
+        for (size_t i = 0; i < NKEYS; i++) {
+            uint64_t h = placer_snapshot_hash(s, k->ptrs[i], k->lens[i]);
+            uint32_t one[WMAX], slot[WMAX], ref[WMAX];
+            int n = placer_replicas(s, k->ptrs[i], k->lens[i], one, want);
+            int ns = placer_replicas_hash(s, h, slot, want, NULL);
+            bad += n != ns || counts[i] != (uint32_t)ns || n < 1;
+            for (int j = 0; j < ns && j < n; j++)
+                bad += one[j] != slot[j] || out[i * want + (size_t)j] != slot[j];
+            if (i < nref) {
+                uint32_t rn = ref_ring_replicas(s, h, ref, want);
+                bad += rn != (uint32_t)ns || memcmp(ref, slot, rn * sizeof *ref) != 0;
+            }
+            if (want == 3)
+                *left += !lines_answer(s, h);
+        }
+    }
+    return bad;
+}
+
+static void every_level(void)
+{
+    static const unsigned levels[] = {~0u, PLACER_CPU_AVX2 | PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL,
+                                      PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL, 0u};
+    uint64_t st = 4343;
+    keyset k;
+    make_keys(&k, &st);
+    long bad = 0, left = 0, rings = 0;
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+        placer_set_cpu_mask(levels[l]);
+        /* the seed ring (3 zones, sets of 3), then random rings */
+        placer_snapshot *s = ring(&st, 120, 256, 3, 3, 0);
+        bad += check_ring(s, &k, 60, &left);
+        placer_snapshot_free(s);
+        for (int t = 0; t < 3; t++) {
+            uint32_t nodes = 8 + (uint32_t)(check_rand(&st) % 60);
+            uint32_t zones = 1 + (uint32_t)(check_rand(&st) % 4);
+            uint32_t sets = 2 + (uint32_t)(check_rand(&st) % 4);
+            s = ring(&st, nodes, 16 + (uint32_t)(check_rand(&st) % 64), zones, sets, 1);
+            bad += check_ring(s, &k, 40, &left);
+            placer_snapshot_free(s);
+            rings++;
+        }
+    }
+    placer_set_cpu_mask(~0u);
+    CHECK_ALL(bad == 0, "fused line sets == slot path == reference, every kernel level");
+    CHECK(rings == 12);
+    CHECK(left > 0); /* the fallback ran */
+    free(k.bytes);
+    free(k.ptrs);
+    free(k.lens);
+}
+
+/* A NULL key with a length anywhere in a batch fails it, nothing written. */
+static void null_key(void)
+{
+    uint64_t st = 7;
+    placer_snapshot *s = ring(&st, 120, 256, 3, 3, 0);
+    enum { N = 100 };
+    static unsigned char kb[N][32];
+    const void *keys[N];
+    size_t lens[N];
+    for (int i = 0; i < N; i++) {
+        memset(kb[i], i, 32);
+        keys[i] = kb[i];
+        lens[i] = 32;
+    }
+    keys[70] = NULL;
+    uint32_t out[N * 3], counts[N];
+    memset(out, 0xAB, sizeof out);
+    memset(counts, 0xAB, sizeof counts);
+    CHECK_EQ(placer_replicas_batch(s, keys, lens, N, 3, out, counts), PLACER_ENULL);
+    int untouched = 1;
+    for (int i = 0; i < N; i++)
+        untouched &= counts[i] == 0xABABABABu && out[3 * i] == 0xABABABABu;
+    CHECK_ALL(untouched, "a failed batch writes no set");
+    lens[70] = 0; /* an empty key may be NULL */
+    CHECK_EQ(placer_replicas_batch(s, keys, lens, N, 3, out, counts), 0);
+    CHECK_EQ(counts[70], 3);
+    placer_snapshot_free(s);
+}
+
+int main(void)
+{
+    every_level();
+    null_key();
+    return check_done("test_replica_lines");
+}
