@@ -26,17 +26,7 @@
 #include "bucket_hash.h"
 #include "end_buckets.h"
 #include "jump_build.h"
-
-/* The first point from r0 for n >= 2 (mask: the ranges up to n-1's),
- * 0 when no range has one; a select, no branch. */
-static inline uint32_t first_point(uint64_t r0, uint32_t mask)
-{
-    uint32_t x = ((uint32_t)r0 ^ (uint32_t)(r0 >> 32)) & mask;
-    uint32_t lo = UINT32_C(0x80000000) >> __builtin_clz(x | 1);
-    uint32_t half = (uint32_t)(r0 >> ((unsigned)__builtin_parity(x) << 5));
-    uint32_t p = lo | (half & (lo - 1));
-    return x ? p : 0;
-}
+#include "kernels.h"
 
 /* The keys whose first point m is >= n (in n-1's range, the top one):
  * the walk down it on the next outputs, then the next lower range of r0.
@@ -58,7 +48,7 @@ static __attribute__((noinline)) uint32_t walk_down(uint64_t h, uint64_t r0, uin
         if (y < n)
             return y;
     }
-    return first_point(r0, mask & (lo - 1));
+    return plc_jumpback_first(r0, mask & (lo - 1));
 }
 
 static inline uint32_t jumpback_mask(uint32_t n)
@@ -71,7 +61,7 @@ static inline uint32_t jumpback_bucket(uint64_t h, uint32_t n)
     if (n <= 1)
         return 0;
     uint64_t r0 = plc_draw(h, 0);
-    uint32_t mask = jumpback_mask(n), m = first_point(r0, mask);
+    uint32_t mask = jumpback_mask(n), m = plc_jumpback_first(r0, mask);
     return m < n ? m : walk_down(h, r0, mask, m, n);
 }
 
@@ -86,11 +76,27 @@ static uint32_t jumpback_owner(const placer_snapshot *s, uint64_t h, int target)
     return plc_end_owner(s, h, target, jumpback_bucket);
 }
 
-/* placer_lookup_hash and placer_lookup: the bucket inlined into the op the
- * snapshot calls, so a lookup is one indirect call (and the key's hash). */
-static int jumpback_lookup_hash(const placer_snapshot *s, uint64_t h)
+/* The single lookups' rare keys (n <= 1, or a first point >= n): the
+ * whole function, out of line and reached by a tail call, so the common
+ * path saves no register and makes no call. */
+static __attribute__((noinline)) int jumpback_lookup_rare(const placer_snapshot *s, uint64_t h)
 {
     return plc_end_lookup_hash(s, h, jumpback_bucket);
+}
+
+/* placer_lookup_hash and placer_lookup: one mix, the first point and its
+ * node, in the op the snapshot calls (one indirect call, and the key's
+ * hash). */
+static int jumpback_lookup_hash(const placer_snapshot *s, uint64_t h)
+{
+    uint32_t n = s->table.n;
+    if (__builtin_expect(n <= 1, 0))
+        return jumpback_lookup_rare(s, h);
+    uint32_t m = plc_jumpback_first(plc_draw(h, 0), jumpback_mask(n));
+    if (__builtin_expect(m >= n, 0))
+        return jumpback_lookup_rare(s, h);
+    uint32_t o = s->table.own[m];
+    return o == PLC_NO_NODE ? PLACER_ENOLIVE : (int)o;
 }
 
 static int jumpback_lookup(const placer_snapshot *s, const void *key, size_t len)
@@ -98,10 +104,10 @@ static int jumpback_lookup(const placer_snapshot *s, const void *key, size_t len
     return jumpback_lookup_hash(s, s->hash(&s->hkey, key, len));
 }
 
-/* Several keys in flight: the first point of every key of a chunk, straight
- * line (no branch but the loop's, so the keys' mixes overlap), then the
- * owners, the rare walks down (about 1 key in 40 at 1,000 buckets) taken
- * in that second pass. */
+/* Several keys in flight: the first point of a chunk's keys from the
+ * dispatched kernel (jumpback.h: eight keys a vector with AVX-512), then
+ * the owners, the rare walks down (about 1 key in 40 at 1,000 buckets)
+ * taken in that second pass. */
 static void jumpback_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t k,
                                  uint32_t *owners)
 {
@@ -111,12 +117,12 @@ static void jumpback_owner_batch(const placer_snapshot *s, const uint64_t *h, si
             owners[j] = own[0];
         return;
     }
-    uint32_t mask = jumpback_mask(n), b[64];
-    for (size_t at = 0; at < k; at += 64) {
-        size_t m = k - at < 64 ? k - at : 64;
+    plc_jumpback_first_fn first = plc_kernels_get()->jumpback_first;
+    uint32_t mask = jumpback_mask(n), b[256];
+    for (size_t at = 0; at < k; at += 256) {
+        size_t m = k - at < 256 ? k - at : 256;
         const uint64_t *hp = h + at;
-        for (size_t j = 0; j < m; j++)
-            b[j] = first_point(plc_draw(hp[j], 0), mask);
+        first(hp, m, mask, b);
         for (size_t j = 0; j < m; j++) {
             uint32_t x = b[j];
             if (__builtin_expect(x >= n, 0))
