@@ -154,6 +154,21 @@ static const jump_choice jump_choices[] = {
     {plc_jump_hash, plc_jump_batch_scalar, "jump-scalar", 0},
 };
 
+/* JumpBackHash's first step: eight keys a vector with AVX-512, else one
+ * after another. */
+typedef struct jumpback_choice {
+    plc_jumpback_first_fn first;
+    const char *name;
+    unsigned needs;
+} jumpback_choice;
+
+static const jumpback_choice jumpback_choices[] = {
+#if defined(PLC_HAVE_AVX512)
+    {plc_jumpback_first_avx512, "jumpback-avx512", PLC_CPU_AVX512},
+#endif
+    {plc_jumpback_first_scalar, "jumpback-scalar", 0},
+};
+
 #if defined(PLC_HAVE_AVX512) && defined(PLC_HAVE_AVX2)
 /* AVX-512 has its own kernel for some byte hashes (wt6): the others keep
  * their AVX2 one. */
@@ -205,9 +220,11 @@ static void fill_compat(plc_kernels *k, unsigned f)
  * nothing). */
 static void fill(plc_kernels *k, unsigned f)
 {
-    size_t i = 0, c = 0, s = 0, r = 0, h = 0, j = 0;
+    size_t i = 0, c = 0, s = 0, r = 0, h = 0, j = 0, b = 0;
     while ((jump_choices[j].needs & f) != jump_choices[j].needs)
         j++;
+    while ((jumpback_choices[b].needs & f) != jumpback_choices[b].needs)
+        b++;
     while ((sip_choices[h].needs & f) != sip_choices[h].needs)
         h++;
     while ((crc32_choices[i].needs & f) != crc32_choices[i].needs)
@@ -262,6 +279,8 @@ static void fill(plc_kernels *k, unsigned f)
         .jump = jump_choices[j].one,
         .jump_batch = jump_choices[j].batch,
         .jump_name = jump_choices[j].name,
+        .jumpback_first = jumpback_choices[b].first,
+        .jumpback_name = jumpback_choices[b].name,
     };
     fill_compat(k, f);
 }

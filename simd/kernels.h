@@ -18,6 +18,7 @@
 #include "dir.h"
 #include "hashfn.h"
 #include "jump.h"
+#include "jumpback.h"
 #include "rendezvous.h"
 #include "stree.h"
 
@@ -111,6 +112,9 @@ typedef struct plc_kernels {
     plc_jump_fn jump;
     plc_jump_batch_fn jump_batch;
     const char *jump_name;
+    /* JumpBackHash's first step for a batch of positions (jumpback.h). */
+    plc_jumpback_first_fn jumpback_first;
+    const char *jumpback_name;
 } plc_kernels;
 
 /* The current table; never NULL. Thread-safe. */

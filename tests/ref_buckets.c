@@ -1,7 +1,7 @@
 /*
  * ref_buckets.c -- the plain references of ref_buckets.h. Slow on
- * purpose where slowness is plainer: JumpBackHash enumerates the key's
- * whole set of jump points and takes the largest below n; Memento keeps a
+ * purpose where slowness is plainer: JumpBackHash reads its bits one at
+ * a time and counts them by hand; Memento keeps a
  * flat array per bucket instead of a table of removed ones; Anchor runs
  * the paper's four arrays through every removal and addition.
  */
@@ -29,36 +29,42 @@ static uint32_t scale(uint64_t r, uint32_t n)
     return (uint32_t)((r >> 32) * (uint64_t)n >> 32);
 }
 
-/* The jump points of range [2^i, 2^(i+1)), highest first, into out. */
-static uint32_t range_points(uint64_t h, uint32_t i, uint32_t *out)
-{
-    uint32_t k = 0;
-    if (!((mix(h) >> i) & 1))
-        return 0;
-    uint64_t r = draw(h, i);
-    uint32_t lo = 1u << i;
-    uint32_t m = lo + (i ? (uint32_t)(r >> (64 - i)) : 0);
-    out[k++] = m;
-    for (uint64_t step = 1;; step++) {
-        r = mix(r + step * 0x9e3779b97f4a7c15ull);
-        uint32_t x = scale(r, m);
-        if (x < lo)
-            break;
-        out[k++] = m = x;
-    }
-    return k;
-}
-
+/* JumpBackHash as the paper states it, one bit at a time (no clz, parity
+ * or masks): the range bits are r0's halves xored, range i's largest point
+ * is 2^i + one half of r0 mod 2^i (the half by the parity of the set range
+ * bits at or below i), and the top range's further points are the next
+ * draws' halves mod 2^(i+1), ending at one below 2^i. */
 uint32_t ref_jumpback(uint64_t h, uint32_t n)
 {
-    uint32_t best = 0, pts[4096];
-    for (uint32_t i = 0; i < 32 && (1u << i) < n; i++) {
-        uint32_t k = range_points(h, i, pts);
-        for (uint32_t j = 0; j < k; j++)
-            if (pts[j] < n && pts[j] > best)
-                best = pts[j];
+    if (n < 2)
+        return 0;
+    uint64_t r0 = draw(h, 0);
+    uint32_t bits = (uint32_t)r0 ^ (uint32_t)(r0 >> 32), top = 0;
+    while (top < 31 && ((n - 1) >> (top + 1)) != 0)
+        top++;
+    for (int i = (int)top; i >= 0; i--) {
+        if (!((bits >> i) & 1))
+            continue;
+        uint32_t set = 0;
+        for (int j = 0; j <= i; j++)
+            set += (bits >> j) & 1;
+        uint64_t lo = UINT64_C(1) << i, half = set % 2 ? r0 >> 32 : r0 & UINT32_MAX;
+        uint64_t m = lo + half % lo;
+        if (m < n)
+            return (uint32_t)m;
+        int more = 1;
+        for (uint64_t k = 1; more; k++) {
+            uint64_t r = draw(h, k), y[2] = {r & UINT32_MAX, r >> 32};
+            for (int t = 0; t < 2 && more; t++) {
+                uint64_t v = y[t] % (2 * lo);
+                if (v < lo)
+                    more = 0;
+                else if (v < n)
+                    return (uint32_t)v;
+            }
+        }
     }
-    return best;
+    return 0;
 }
 
 static uint32_t relocate(uint32_t b, uint64_t h)

@@ -9,18 +9,7 @@
 
 #include <stdint.h>
 
-#define PLC_GOLDEN64 UINT64_C(0x9e3779b97f4a7c15)
-
-/* SplitMix64's finaliser: a bijection of 64-bit words whose every output
- * bit depends on every input bit. */
-static inline uint64_t plc_mix64(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= UINT64_C(0xbf58476d1ce4e5b9);
-    x ^= x >> 27;
-    x *= UINT64_C(0x94d049bb133111eb);
-    return x ^ (x >> 31);
-}
+#include "jumpback.h" /* PLC_GOLDEN64 and plc_mix64, SplitMix64's finaliser */
 
 /* Draw number `i` of the stream of position h (the papers' h_i(k), a hash
  * of the key seeded by i). */

@@ -3,66 +3,66 @@
  * bucket -> node table (jump_build.c): jump's contract, integer steps only.
  *
  * Jump hash's answer for n buckets is the largest "jump point" below n of
- * a random set J of the key: 0, and each j >= 1 with probability 1/(j+1),
- * independently. JumpBackHash finds that point going down instead of up,
- * one power-of-two range [2^i, 2^(i+1)) at a time:
- *   - a range holds a point of J with probability 1/2 (one random bit of
- *     the key per range), and then its largest point is uniform over the
- *     range;
- *   - below a point m of range i, the next point is uniform on [2^i, m)
- *     with probability 1 - 2^i/m: a draw x uniform on [0, m) is it, or
- *     says there is none when x < 2^i.
- * So: the highest range at or below n-1's whose bit is set; its largest
- * point m; if m >= n (only in n-1's own range), walk down the points of
- * that range until one is below n or none is left, then the highest lower
- * range with its bit set gives the answer at once. Every draw is a
- * function of the key and the range (and the step), never of n, so the
- * answer for n is the largest point below n of one fixed set: growing n
- * moves keys only to the new bucket, and every bucket gets 1/n of them.
- * Expected cost: one mix and a count of leading zeros, plus fewer than two
- * draws on average in n-1's range.
+ * a random set of the key. JumpBackHash finds it going down instead of
+ * up, one power-of-two range [2^i, 2^(i+1)) at a time, from the paper's
+ * pseudorandom generator (SplitMix64 seeded with the key's position: its
+ * k-th output is plc_draw(h, k)):
+ *   - the first output r0 decides everything most keys need: range i has
+ *     a point when bit i of (r0's low half ^ its high half) is set, and
+ *     its largest point is 2^i plus the low i bits of one half of r0, the
+ *     low half or the high one as the number of set range bits at or
+ *     below i is even or odd (so consecutive ranges take different
+ *     halves);
+ *   - only in n-1's own range can that point be >= n; then the next
+ *     outputs, two 32-bit halves each, masked to the range's width, are
+ *     the next points down until one is below n (the answer) or one falls
+ *     below the range (no more: the next lower range with its bit set
+ *     answers at once).
+ * Every draw is a function of the key and its index, never of n, so
+ * growing n moves keys only to the new bucket and every bucket gets 1/n
+ * of them. Expected cost: one mix, a count of leading zeros and a parity;
+ * a further mix for the few keys whose first point is >= n.
  */
 #include "bucket_hash.h"
 #include "end_buckets.h"
 #include "jump_build.h"
+#include "kernels.h"
 
-/* The largest point of range i's points, when its bit says it has one. */
-static inline uint32_t top_point(uint64_t h, uint32_t i)
+/* The keys whose first point m is >= n (in n-1's range, the top one):
+ * the walk down it on the next outputs, then the next lower range of r0.
+ * Out of line: the lookups' common path stays short. */
+static __attribute__((noinline)) uint32_t walk_down(uint64_t h, uint64_t r0, uint32_t mask,
+                                                    uint32_t m, uint32_t n)
 {
-    return (1u << i) | (uint32_t)((plc_draw(h, i) >> (63 - i)) >> 1);
+    uint32_t lo = UINT32_C(0x80000000) >> __builtin_clz(m), top = (lo << 1) - 1;
+    for (uint64_t k = 1;; k++) {
+        uint64_t r = plc_draw(h, k);
+        uint32_t y = (uint32_t)r & top;
+        if (y < lo)
+            break;
+        if (y < n)
+            return y;
+        y = (uint32_t)(r >> 32) & top;
+        if (y < lo)
+            break;
+        if (y < n)
+            return y;
+    }
+    return plc_jumpback_first(r0, mask & (lo - 1));
 }
 
-/* The walk down range i below m, for the keys whose first point is >= n
- * (out of line: the lookups' common path stays short). */
-static __attribute__((noinline)) uint32_t walk_down(uint64_t h, uint32_t i, uint32_t m, uint32_t n, uint64_t bits)
+static inline uint32_t jumpback_mask(uint32_t n)
 {
-    uint64_t r = plc_draw(h, i);
-    for (uint64_t step = 1;; step++) {
-        r = plc_mix64(r + step * PLC_GOLDEN64);
-        uint32_t x = plc_below(r, m);
-        if (x < (1u << i))
-            break;
-        m = x;
-        if (m < n)
-            return m;
-    }
-    bits &= (UINT64_C(1) << i) - 1;
-    if (!bits)
-        return 0;
-    return top_point(h, 63u - (uint32_t)__builtin_clzll(bits));
+    return UINT32_MAX >> __builtin_clz(n - 1);
 }
 
 static inline uint32_t jumpback_bucket(uint64_t h, uint32_t n)
 {
     if (n <= 1)
         return 0;
-    uint32_t top = 31u - (uint32_t)__builtin_clz(n - 1);
-    uint64_t bits = plc_mix64(h) & ((UINT64_C(2) << top) - 1);
-    if (!bits)
-        return 0;
-    uint32_t i = 63u - (uint32_t)__builtin_clzll(bits);
-    uint32_t m = top_point(h, i);
-    return m < n ? m : walk_down(h, i, m, n, bits);
+    uint64_t r0 = plc_draw(h, 0);
+    uint32_t mask = jumpback_mask(n), m = plc_jumpback_first(r0, mask);
+    return m < n ? m : walk_down(h, r0, mask, m, n);
 }
 
 uint32_t plc_jumpback_bucket(uint64_t h, uint32_t n);
@@ -76,11 +76,27 @@ static uint32_t jumpback_owner(const placer_snapshot *s, uint64_t h, int target)
     return plc_end_owner(s, h, target, jumpback_bucket);
 }
 
-/* placer_lookup_hash and placer_lookup: the bucket inlined into the op the
- * snapshot calls, so a lookup is one indirect call (and the key's hash). */
-static int jumpback_lookup_hash(const placer_snapshot *s, uint64_t h)
+/* The single lookups' rare keys (n <= 1, or a first point >= n): the
+ * whole function, out of line and reached by a tail call, so the common
+ * path saves no register and makes no call. */
+static __attribute__((noinline)) int jumpback_lookup_rare(const placer_snapshot *s, uint64_t h)
 {
     return plc_end_lookup_hash(s, h, jumpback_bucket);
+}
+
+/* placer_lookup_hash and placer_lookup: one mix, the first point and its
+ * node, in the op the snapshot calls (one indirect call, and the key's
+ * hash). */
+static int jumpback_lookup_hash(const placer_snapshot *s, uint64_t h)
+{
+    uint32_t n = s->table.n;
+    if (__builtin_expect(n <= 1, 0))
+        return jumpback_lookup_rare(s, h);
+    uint32_t m = plc_jumpback_first(plc_draw(h, 0), jumpback_mask(n));
+    if (__builtin_expect(m >= n, 0))
+        return jumpback_lookup_rare(s, h);
+    uint32_t o = s->table.own[m];
+    return o == PLC_NO_NODE ? PLACER_ENOLIVE : (int)o;
 }
 
 static int jumpback_lookup(const placer_snapshot *s, const void *key, size_t len)
@@ -88,9 +104,10 @@ static int jumpback_lookup(const placer_snapshot *s, const void *key, size_t len
     return jumpback_lookup_hash(s, s->hash(&s->hkey, key, len));
 }
 
-/* Several keys in flight: the straight-line first step of every key of
- * the chunk (no branch but the loop's, so the keys' multiplies overlap),
- * then the rare walks down. */
+/* Several keys in flight: the first point of a chunk's keys from the
+ * dispatched kernel (jumpback.h: eight keys a vector with AVX-512), then
+ * the owners, the rare walks down (about 1 key in 40 at 1,000 buckets)
+ * taken in that second pass. */
 static void jumpback_owner_batch(const placer_snapshot *s, const uint64_t *h, size_t k,
                                  uint32_t *owners)
 {
@@ -100,23 +117,17 @@ static void jumpback_owner_batch(const placer_snapshot *s, const uint64_t *h, si
             owners[j] = own[0];
         return;
     }
-    uint32_t top = 31u - (uint32_t)__builtin_clz(n - 1);
-    uint64_t mask = (UINT64_C(2) << top) - 1;
-    uint32_t b[64];
-    for (size_t at = 0; at < k; at += 64) {
-        size_t m = k - at < 64 ? k - at : 64;
+    plc_jumpback_first_fn first = plc_kernels_get()->jumpback_first;
+    uint32_t mask = jumpback_mask(n), b[256];
+    for (size_t at = 0; at < k; at += 256) {
+        size_t m = k - at < 256 ? k - at : 256;
+        const uint64_t *hp = h + at;
+        first(hp, m, mask, b);
         for (size_t j = 0; j < m; j++) {
-            uint64_t bits = plc_mix64(h[at + j]) & mask;
-            uint32_t i = 63u - (uint32_t)__builtin_clzll(bits | 1);
-            uint32_t p = top_point(h[at + j], i);
-            b[j] = bits ? p : 0;
-        }
-        for (size_t j = 0; j < m; j++) {
-            if (b[j] >= n) {
-                uint64_t bits = plc_mix64(h[at + j]) & mask;
-                b[j] = walk_down(h[at + j], top, b[j], n, bits);
-            }
-            owners[at + j] = own[b[j]];
+            uint32_t x = b[j];
+            if (__builtin_expect(x >= n, 0))
+                x = walk_down(hp[j], plc_draw(hp[j], 0), mask, x, n);
+            owners[at + j] = own[x];
         }
     }
 }

@@ -1,0 +1,51 @@
+/*
+ * jumpback.h -- the first step of JumpBackHash (Ertl 2024; the strategy is
+ * engine/strategies/strategy_jumpback.c) for a batch of keys' positions:
+ * SplitMix64's first output r0 of the position, and from it the largest
+ * point of the highest range whose bit is set (or 0). Most keys' bucket is
+ * that point; the strategy walks the few whose point is >= n.
+ */
+#ifndef PLC_SIMD_JUMPBACK_H
+#define PLC_SIMD_JUMPBACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PLC_GOLDEN64 UINT64_C(0x9e3779b97f4a7c15)
+
+/* SplitMix64's finaliser: a bijection of 64-bit words whose every output
+ * bit depends on every input bit. */
+static inline uint64_t plc_mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= UINT64_C(0xbf58476d1ce4e5b9);
+    x ^= x >> 27;
+    x *= UINT64_C(0x94d049bb133111eb);
+    return x ^ (x >> 31);
+}
+
+/* The first point from r0 (mask: the range bits up to n-1's, n >= 2): the
+ * ranges' bits are r0's halves xored; the highest set one, 2^i, plus the
+ * low i bits of r0's low half (an even number of set bits) or high half
+ * (odd); 0 when no bit is set. Both halves are masked while the parity is
+ * counted, then one is selected (cmov, no branch), which keeps the
+ * parity's few steps off the rest of the chain. */
+static inline uint32_t plc_jumpback_first(uint64_t r0, uint32_t mask)
+{
+    uint32_t x = ((uint32_t)r0 ^ (uint32_t)(r0 >> 32)) & mask;
+    uint32_t lo = UINT32_C(1) << (31 ^ __builtin_clz(x | 1)), below = lo - 1;
+    uint32_t even = (uint32_t)r0 & below, odd = (uint32_t)(r0 >> 32) & below;
+    uint32_t p = lo | (__builtin_parity(x) ? odd : even);
+    return x ? p : 0;
+}
+
+/* out[i] = plc_jumpback_first(plc_mix64(h[i] + PLC_GOLDEN64), mask). */
+typedef void (*plc_jumpback_first_fn)(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out);
+
+/* Portable: one key after another (no branch, the keys' mixes overlap). */
+void plc_jumpback_first_scalar(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out);
+/* AVX-512 (F, DQ): eight keys a vector; the highest bit through a double's
+ * exponent, the parity by a multiply. */
+void plc_jumpback_first_avx512(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out);
+
+#endif
