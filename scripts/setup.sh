@@ -66,6 +66,9 @@ packages=(
   # lua/: lua-resty-placer in balancer_by_lua (tests/nginx_placer.py --lua);
   # their LuaJIT (libluajit2) conflicts with Debian's luajit package
   libnginx-mod-http-lua lua-resty-core
+  # tests/lua_failures.lua: lua-resty-placer's failure accounting in the
+  # LuaJIT those modules are built on
+  luajit2
 )
 
 missing=()
