@@ -36,7 +36,11 @@ With --lua LIBPLACER.so the front is lua-resty-placer instead, in
 balancer_by_lua with ngx.balancer (Debian's libnginx-mod-http-lua): the same
 requests, swaps, bad files and checks, but for nginx -t, the configuration
 of docs/NGINX.md and the comparison with hash consistent, which are the
-module's.
+module's. Its failures are counted by resty.placer.failures (max_fails=1,
+fail_timeout=1s per worker), and the test checks that the dead server is
+then skipped: tried by at most max_fails + the clients + one probe per
+fail_timeout of the run in each worker, far fewer than the requests whose
+key it owns (which all try it first without the accounting).
 
 Usage: nginx_placer.py PLACER MODULE.so | nginx_placer.py --lua LIBPLACER.so PLACER
 Exit 0 on success, 1 on a failed check, 77 (skipped) when nginx is not installed. Every process is stopped by
@@ -61,6 +65,8 @@ NGINX = nh.NGINX
 GOOD_SWAPS = int(os.environ.get("PLACER_NGINX_SWAPS", "24"))
 MIN_REQUESTS = 6000
 CLIENTS = 6
+# the servers' max_fails and fail_timeout (seconds), and lua-resty-placer's
+MAX_FAILS, FAIL_TIMEOUT = 1, 1
 WAIT = 30.0  # the bound of every wait (never a pass/fail criterion)
 FAILED = []
 
@@ -292,6 +298,8 @@ http {{
     assert(check(snap))
     local router = assert(placer.router(snap))
     package.loaded["placer.worker"] = router
+    package.loaded["placer.failures"] = assert(require("resty.placer.failures").new {{
+      max_fails = {max_fails}, fail_timeout = {fail_timeout} }})
     assert(ngx.timer.every(0.02, function(premature)
       if premature then return end
       local was = router:epoch()
@@ -309,16 +317,15 @@ http {{
     balancer_by_lua_block {{
       local balancer = require "ngx.balancer"
       local ctx = ngx.ctx
-      local i = ctx.tries + 1
-      ctx.tries = i
-      local addr = ctx.candidates[i]
+      local fails = package.loaded["placer.failures"]
+      local addr, role = fails:next(ctx, balancer.get_last_failure() == "failed")
       if not addr then return ngx.exit(502) end
-      if i == 1 and #ctx.candidates > 1 then
+      if ctx.tries == 1 and #ctx.candidates > 1 then
         assert(balancer.set_more_tries(#ctx.candidates - 1))
       end
       local host, port = addr:match("^(.+):(%d+)$")
       assert(balancer.set_current_peer(host, tonumber(port)))
-      ngx.var.placer_role = i == 1 and "owner" or "replica"
+      ngx.var.placer_role = role
     }}
   }}
   server {{
@@ -328,8 +335,12 @@ http {{
       set $placer_role "";
       access_by_lua_block {{
         local candidates, epoch = require("placer.worker"):route(ngx.var.request_uri, 3)
-        ngx.ctx.candidates, ngx.ctx.tries = candidates, 0
+        ngx.ctx.candidates = candidates
         ngx.var.placer_epoch = epoch
+      }}
+      log_by_lua_block {{
+        local header_time = ngx.var.upstream_header_time or "-"
+        package.loaded["placer.failures"]:finish(ngx.ctx, header_time:match("[^ ,]+$") == "-")
       }}
       proxy_pass http://backends;
       proxy_next_upstream error timeout;
@@ -357,7 +368,7 @@ def nginx_t_refuses(snaps, snap, tmp, module, addrs, dead, front_port):
 
 
 def start_front(tmp, module, snap, port, addrs, dead, library=None):
-    servers = "".join("    server %s max_fails=1 fail_timeout=1s;\n" % a
+    servers = "".join("    server %%s max_fails=%d fail_timeout=%ds;\n" % (MAX_FAILS, FAIL_TIMEOUT) % a
                       for a in list(addrs.values()) + [dead])
     conf = os.path.join(tmp, "front.conf")
     with open(conf, "w") as f:
@@ -369,6 +380,7 @@ def start_front(tmp, module, snap, port, addrs, dead, library=None):
             lua_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lua")
             f.write(FRONT_LUA_CONF.format(lua_modules=LUA_MODULES, tmp=tmp, snap=snap,
                                           port=port, allowed=allowed, library=library,
+                                          max_fails=MAX_FAILS, fail_timeout=FAIL_TIMEOUT,
                                           lua_path=os.path.abspath(lua_path)))
     return conf, nh.start(tmp, "front.conf")
 
@@ -468,6 +480,7 @@ def scenario(placer, module, tmp, rng, procs, library):
         f.write(snaps.good(epoch, rng))
     conf, front = start_front(tmp, module, snap, front_port, addrs, dead, library)
     procs.append(front)
+    started = time.monotonic()
     nh.wait_port(front_port, front, WAIT)
     err = os.path.join(tmp, "front.err")
 
@@ -521,6 +534,7 @@ def scenario(placer, module, tmp, rng, procs, library):
 
     front.send_signal(signal.SIGQUIT)
     front.wait(WAIT)
+    elapsed = time.monotonic() - started
     snaps.build(epoch + 1, [{"id": n, "address": a} for n, a in addrs.items()],
                 name="other.snap")
     if library is None:
@@ -552,7 +566,7 @@ def scenario(placer, module, tmp, rng, procs, library):
             got = snaps.replica_sets(use, uris)
             for u in uris:
                 sets[(ep, u)] = got[u]
-        bad, roles = [], {"owner": 0, "replica": 0}
+        bad, roles, owner_dead = [], {"owner": 0, "replica": 0}, 0
         for uri, ep, role, addr, status in lines:
             tried = addr.strip('"').split(", ")
             rs = sets.get((int(ep), uri))
@@ -565,14 +579,30 @@ def scenario(placer, module, tmp, rng, procs, library):
                 bad.append(" ".join([uri, ep, role, addr, status, str(rs)]))
             elif role in roles:
                 roles[role] += 1
-        return bad, roles
+            owner_dead += bool(rs) and rs[0] == dead
+        return bad, roles, owner_dead
 
-    bad, roles = misplaced(0)
+    bad, roles, owner_dead = misplaced(0)
     check(not bad, "every request served by its key's first live server under its epoch "
           "(%d misplaced, e.g. %s)" % (len(bad), bad[:3]))
     check(roles["owner"] > 0 and roles["replica"] > 0,
           "both roles seen (%s)" % roles)
-    wrong, _ = misplaced(1)
+    if library is not None:
+        # max_fails: a server that failed max_fails times within
+        # fail_timeout is skipped for fail_timeout, then one request probes
+        # it. So each worker tries the dead server at most max_fails times,
+        # plus the requests already on their way to it, plus one probe per
+        # fail_timeout of the run; without the accounting every request
+        # whose key it owns tries it first.
+        dead_tries = sum(1 for ln in lines if dead in ln[3].strip('"').split(", "))
+        bound = 2 * (MAX_FAILS + CLIENTS + int(elapsed / FAIL_TIMEOUT) + 1)
+        check(dead_tries <= bound, "a failed server skipped for fail_timeout: tried by %d "
+              "requests, at most %d in %.1f s" % (dead_tries, bound, elapsed))
+        check(owner_dead > 2 * bound, "the max_fails check can fail: %d requests' keys owned "
+              "by the dead server (at least %d)" % (owner_dead, 2 * bound))
+        print("dead server tried by %d requests (at most %d in %.1f s), owner of %d"
+              % (dead_tries, bound, elapsed, owner_dead))
+    wrong, _, _ = misplaced(1)
     check(len(wrong) > len(lines) // 10,
           "the check can fail: the log read against the wrong epochs misplaces %d" % len(wrong))
     print("%d requests, %d epochs, roles %s, %d checks failed"
