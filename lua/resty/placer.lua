@@ -12,6 +12,9 @@
 --   r:route("user:42", 3)            --> {address, ...}, epoch
 --   r:follow(path, check)            -- reread path when it changed
 --
+-- resty.placer.failures (lua/resty/placer/failures.lua) keeps nginx's
+-- max_fails/fail_timeout for the peers a balancer takes from route().
+--
 -- Snapshots and routers are freed by the garbage collector. A router is
 -- for the worker (the Lua VM) that made it: make it in init_worker, never
 -- in init (the master), so no RCU state crosses a fork. Errors are
