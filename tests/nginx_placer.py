@@ -36,11 +36,14 @@ With --lua LIBPLACER.so the front is lua-resty-placer instead, in
 balancer_by_lua with ngx.balancer (Debian's libnginx-mod-http-lua): the same
 requests, swaps, bad files and checks, but for nginx -t, the configuration
 of docs/NGINX.md and the comparison with hash consistent, which are the
-module's. Its failures are counted by resty.placer.failures (max_fails=1,
-fail_timeout=1s per worker), and the test checks that the dead server is
-then skipped: tried by at most max_fails + the clients + one probe per
-fail_timeout of the run in each worker, far fewer than the requests whose
-key it owns (which all try it first without the accounting).
+module's. Its failures are counted by resty.placer.failures.
+
+Both fronts count failures (max_fails=1, fail_timeout=1s, per worker: the
+module through nginx's round robin), and the test checks that the dead
+server is then skipped: tried by at most max_fails + the clients + one
+probe per fail_timeout of the run in each worker, far fewer than the
+requests whose key it owns (which all try it first without the
+accounting).
 
 Usage: nginx_placer.py PLACER MODULE.so | nginx_placer.py --lua LIBPLACER.so PLACER
 Exit 0 on success, 1 on a failed check, 77 (skipped) when nginx is not installed. Every process is stopped by
@@ -587,21 +590,21 @@ def scenario(placer, module, tmp, rng, procs, library):
           "(%d misplaced, e.g. %s)" % (len(bad), bad[:3]))
     check(roles["owner"] > 0 and roles["replica"] > 0,
           "both roles seen (%s)" % roles)
-    if library is not None:
-        # max_fails: a server that failed max_fails times within
-        # fail_timeout is skipped for fail_timeout, then one request probes
-        # it. So each worker tries the dead server at most max_fails times,
-        # plus the requests already on their way to it, plus one probe per
-        # fail_timeout of the run; without the accounting every request
-        # whose key it owns tries it first.
-        dead_tries = sum(1 for ln in lines if dead in ln[3].strip('"').split(", "))
-        bound = 2 * (MAX_FAILS + CLIENTS + int(elapsed / FAIL_TIMEOUT) + 1)
-        check(dead_tries <= bound, "a failed server skipped for fail_timeout: tried by %d "
-              "requests, at most %d in %.1f s" % (dead_tries, bound, elapsed))
-        check(owner_dead > 2 * bound, "the max_fails check can fail: %d requests' keys owned "
-              "by the dead server (at least %d)" % (owner_dead, 2 * bound))
-        print("dead server tried by %d requests (at most %d in %.1f s), owner of %d"
-              % (dead_tries, bound, elapsed, owner_dead))
+    # max_fails: a server that failed max_fails times within fail_timeout
+    # is skipped for fail_timeout, then one request probes it (nginx's
+    # round robin under the module, resty.placer.failures under Lua). So
+    # each worker tries the dead server at most max_fails times, plus the
+    # requests already on their way to it, plus one probe per fail_timeout
+    # of the run; without the accounting every request whose key it owns
+    # tries it first.
+    dead_tries = sum(1 for ln in lines if dead in ln[3].strip('"').split(", "))
+    bound = 2 * (MAX_FAILS + CLIENTS + int(elapsed / FAIL_TIMEOUT) + 1)
+    check(dead_tries <= bound, "a failed server skipped for fail_timeout: tried by %d "
+          "requests, at most %d in %.1f s" % (dead_tries, bound, elapsed))
+    check(owner_dead > 2 * bound, "the max_fails check can fail: %d requests' keys owned "
+          "by the dead server (at least %d)" % (owner_dead, 2 * bound))
+    print("dead server tried by %d requests (at most %d in %.1f s), owner of %d"
+          % (dead_tries, bound, elapsed, owner_dead))
     wrong, _, _ = misplaced(1)
     check(len(wrong) > len(lines) // 10,
           "the check can fail: the log read against the wrong epochs misplaces %d" % len(wrong))
