@@ -66,7 +66,7 @@ static void names_for(const lib_case *c)
     for (uint32_t i = 0; i < c->nodes; i++) {
         int n = snprintf(names[i], sizeof names[i],
                          c->lib == 0 ? "http://10.0.0.%u:8000" : "10.0.0.%u:11211", i + 1);
-        nodes[i] = (plc_compat_node){names[i], (size_t)n, names[i], (size_t)n, 1, 0};
+        nodes[i] = (plc_compat_node){names[i], (size_t)n, names[i], (size_t)n, 1, 0, 0};
     }
 }
 

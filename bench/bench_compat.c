@@ -82,7 +82,7 @@ static void fill_nodes(void)
         snprintf(ids[i], sizeof ids[i], "cache-%d", i);
         snprintf(addrs[i], sizeof addrs[i], "127.0.0.1:%d", 20000 + i);
         nodes[i] = (plc_compat_node){ids[i], strlen(ids[i]), addrs[i], strlen(addrs[i]),
-                                     (uint32_t)(1 + i % 2), 0};
+                                     (uint32_t)(1 + i % 2), 0, 0};
     }
 }
 

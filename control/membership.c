@@ -222,10 +222,10 @@ static int read_node(plc_mctx *c, placer_builder *b, const json_t *node, int str
     json_object_foreach((json_t *)node, key, v) {
         if (strcmp(key, "id") && strcmp(key, "zone") && strcmp(key, "weight") &&
             strcmp(key, "state") && strcmp(key, "address") && strcmp(key, "tokens") &&
-            strcmp(key, "hash_id") && strcmp(key, "datacenter")) {
+            strcmp(key, "hash_id") && strcmp(key, "datacenter") && strcmp(key, "vnodes")) {
             plc_m_push(c, key, 0);
             return plc_m_fail(c, "unknown field (known: id, zone, datacenter, weight, state, "
-                                 "address, tokens, hash_id)");
+                                 "address, tokens, hash_id, vnodes)");
         }
         if (compat && !strcmp(key, "datacenter")) {
             plc_m_push(c, key, 0);

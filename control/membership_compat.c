@@ -89,6 +89,10 @@ int plc_m_compat_only_node_field(plc_mctx *c, const char *key)
 {
     if (!strcmp(key, "hash_id"))
         return plc_m_fail(c, "applies only with \"compat\": \"haproxy\" (its server id)");
+    if (!strcmp(key, "vnodes"))
+        return plc_m_fail(c, "applies only with \"compat\": \"%s\" (a node's own vnodes; "
+                             "placer's are the top-level \"vnodes\")",
+                          taker(PLACER_COMPAT_FIELD_NODE_VNODES));
     return 0;
 }
 
@@ -278,6 +282,22 @@ int plc_m_compat_node(plc_mctx *c, placer_builder *b, const json_t *node, uint32
             return plc_m_fail(c, "expected an integer from 1 to %u (%s's server ids)",
                               i.max_hash_id, i.name);
         err = placer_builder_set_hash_id(b, idx, (uint32_t)json_integer_value(hid));
+        if (err)
+            return plc_m_builder_error(c, err);
+        c->depth = base;
+    }
+    const json_t *own = json_object_get(node, "vnodes");
+    if (own) {
+        plc_m_push(c, "vnodes", 0);
+        int err = only_for(c, program, PLACER_COMPAT_FIELD_NODE_VNODES, ": a node's own vnodes");
+        if (err)
+            return err;
+        uint32_t vmax = 0;
+        placer_compat_param_range(program, "vnodes", NULL, &vmax, NULL);
+        if (!json_is_integer(own) || json_integer_value(own) < 1 ||
+            json_integer_value(own) > (json_int_t)vmax)
+            return plc_m_fail(c, "expected an integer from 1 to %u (%s's vnodes)", vmax, i.name);
+        err = placer_builder_set_node_vnodes(b, idx, (uint32_t)json_integer_value(own));
         if (err)
             return plc_m_builder_error(c, err);
         c->depth = base;

@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const char *name = (const char *)fuzz_bytes(&p, fuzz_u8(&p) % 10u, &len);
         uint32_t w = 1u + fuzz_u8(&p) % 4u;
         node_vnodes[i] = fuzz_u8(&p) % 4u;
-        nodes[i] = (plc_compat_node){name, len, name, len, w, 0};
+        nodes[i] = (plc_compat_node){name, len, name, len, w, 0, 0};
         refs[i] = (ref_lib_node){name, len, w, node_vnodes[i]};
     }
     const void *keys[MAX_KEYS];

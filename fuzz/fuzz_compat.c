@@ -149,7 +149,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                           : snprintf(addrs[i], sizeof addrs[i], "10.0.%u.%u:%u", f % 4, i, port);
         uint32_t w = 1 + fuzz_u8(&p) % 3;
         uint32_t hid = f & 0x40 ? fuzz_u8(&p) % 12 : 0;
-        nodes[i] = (plc_compat_node){ids[i], (size_t)idn, addrs[i], (size_t)an, w, hid};
+        nodes[i] = (plc_compat_node){ids[i], (size_t)idn, addrs[i], (size_t)an, w, hid, 0};
     }
     c.nodes = nodes;
     if (c.program == PLC_COMPAT_REDIS && (fuzz_u8(&p) & 1)) {

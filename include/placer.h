@@ -685,6 +685,8 @@ PLACER_API int placer_compat_param_range(int program, const char *name, uint32_t
 #define PLACER_COMPAT_FIELD_BALANCE_FACTOR 0x80u /* "hash_balance_factor" */
 #define PLACER_COMPAT_FIELD_MOVES 0x100u        /* joining and draining nodes (with a slot map) */
 #define PLACER_COMPAT_FIELD_ADDRESS_ONCE 0x200u /* addresses UTF-8, no two nodes' the same */
+#define PLACER_COMPAT_FIELD_NODE_VNODES 0x400u /* a node's own "vnodes", in the range of the
+                                               * program's "vnodes" setting (0: that setting) */
 typedef struct placer_compat_info {
     size_t size;           /* set by the caller: sizeof(placer_compat_info) */
     const char *name;      /* "haproxy" */
@@ -709,6 +711,14 @@ PLACER_API int placer_snapshot_compat_param(const placer_snapshot *s, const char
  * PLACER_ERANGE (no such node) or PLACER_EINVAL (above 1048575). Equal ids
  * are PLACER_EINVAL at build, as is an id in any other mode. */
 PLACER_API int placer_builder_set_hash_id(placer_builder *b, uint32_t node, uint32_t hash_id);
+
+/* uhashring: node `node`'s own vnodes (its constructor's per-node
+ * "vnodes"), 1 up to the program's "vnodes" setting's largest (65535), or
+ * 0 for the ring's vnodes setting. Returns 0, PLACER_ENULL, PLACER_ERANGE
+ * (no such node) or PLACER_EINVAL (above the largest). A node's own vnodes
+ * in a mode without them (PLACER_COMPAT_FIELD_NODE_VNODES) is PLACER_EINVAL
+ * at build. */
+PLACER_API int placer_builder_set_node_vnodes(placer_builder *b, uint32_t node, uint32_t vnodes);
 
 /* The programs' limits, stated once for libplacer, membership files and
  * the importers: haproxy's server ids (placer's: id * 4096 + point must

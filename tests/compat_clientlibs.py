@@ -230,12 +230,11 @@ def uhashring(place, placer, tmp, rng):
         want, _ = py_owners(lib, nodes, keys, replicas=replicas, vnodes=vnodes)
         compare(what, placer_owners(place, lib, nodes, keys, replicas=replicas, vnodes=vnodes),
                 want, keys)
-        own = {n.get("vnodes", 0) for n in nodes}
-        if len(own) > 1:
-            continue  # nodes' own vnodes that differ: not a membership field yet
-        vnodes = vnodes or own.pop()  # one for every node: HashRing(vnodes=...)
         doc = {"compat": "uhashring",
                "nodes": [{"id": n["name"], "weight": n.get("weight", 1)} for n in nodes]}
+        for nd, n in zip(doc["nodes"], nodes):
+            if n.get("vnodes"):  # HashRing({name: {"vnodes": v}}): the node's own
+                nd["vnodes"] = n["vnodes"]
         if lib == "uhashring-ketama":
             doc["distribution"] = "ketama"
         if vnodes:
@@ -288,17 +287,36 @@ def pymemcache_refusals(placer, tmp):
              ([a], ("distribution", "consistent"), "its own: \"rendezvous\""),
              ([a], ("key_hash", "md5"), "its own: \"murmur3\""),
              ([a], ("vnodes", 10), "does not apply")]
-    path = os.path.join(tmp, "refused.json")
     for nodes, field, why in cases:
         doc = {"compat": "pymemcache", "nodes": nodes}
         if field:
             doc[field[0]] = field[1]
-        with open(path, "w") as f:
-            json.dump(doc, f)
-        p = subprocess.run([placer, "build", path, "-o", os.path.join(tmp, "refused.snap")],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT)
-        check(p.returncode != 0 and why in p.stderr.decode(),
-              "pymemcache refuses %s: %r" % (json.dumps(doc), p.stderr.decode()[-300:]))
+        refused(placer, tmp, doc, why)
+
+
+def refused(placer, tmp, doc, why):
+    """`placer build` of doc fails, saying why."""
+    path = os.path.join(tmp, "refused.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    p = subprocess.run([placer, "build", path, "-o", os.path.join(tmp, "refused.snap")],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT)
+    check(p.returncode != 0 and why in p.stderr.decode(),
+          "%s refuses %s: %r" % (doc.get("compat"), json.dumps(doc), p.stderr.decode()[-300:]))
+
+
+def node_vnodes_refusals(placer, tmp):
+    """A node's own "vnodes" outside uhashring's range, or in a program
+    without them: refused with the reason."""
+    for v, why in ((0, "expected an integer from 1 to 65535"),
+                   (65536, "expected an integer from 1 to 65535"),
+                   ("7", "expected an integer from 1 to 65535"),
+                   (2.5, "expected an integer from 1 to 65535")):
+        refused(placer, tmp, {"compat": "uhashring", "nodes": [{"id": "a", "vnodes": v}]}, why)
+    refused(placer, tmp, {"compat": "groupcache", "nodes": [{"id": "a", "vnodes": 3}]},
+            "does not apply to \"groupcache\" (only to \"uhashring\"")
+    refused(placer, tmp, {"nodes": [{"id": "a", "vnodes": 3}]},
+            "applies only with \"compat\": \"uhashring\"")
 
 
 def main():
@@ -324,6 +342,7 @@ def main():
         uhashring(place, placer, tmp, rng)
         pymemcache(place, placer, tmp, rng)
         pymemcache_refusals(placer, tmp)
+        node_vnodes_refusals(placer, tmp)
     print("compat_clientlibs: %d checks passed, %d failed" % (PASSED, FAILED))
     return 1 if FAILED else 0
 

@@ -103,7 +103,8 @@ int main(void)
             fprintf(stderr, "compat_clientlibs_place: bad line: %s", line);
             return 2;
         }
-        nodes[n] = (plc_compat_node){(const char *)names[n], len, (const char *)names[n], len, w, 0};
+        nodes[n] = (plc_compat_node){(const char *)names[n], len, (const char *)names[n], len, w, 0,
+                                     0};
         refs[n] = (ref_lib_node){(const char *)names[n], len, w, v};
         node_vnodes[n++] = v;
     }

@@ -112,7 +112,7 @@ static int reference(const mode *m, int nodes, const uint32_t *slots, plc_compat
         node_address(i, addrs[i], sizeof addrs[i]);
         n[i] = (plc_compat_node){ids[i], strlen(ids[i]), addrs[i], strlen(addrs[i]),
                                  (uint32_t)weight_of(m, i),
-                                 m->program == PLACER_COMPAT_HAPROXY ? hash_ids[i] : 0};
+                                 m->program == PLACER_COMPAT_HAPROXY ? hash_ids[i] : 0, 0};
     }
     plc_compat_config c = {m->program,
                            m->dist ? plc_compat_distribution_id(m->dist) : 0,

@@ -98,7 +98,7 @@ static void random_pool(uint64_t *st, plc_compat_node *n, uint32_t count)
     uint32_t idspan = count + (uint32_t)(check_rand(st) % (count * count + 8)); /* collisions now and then */
     int explicit_share = (int)(check_rand(st) % 4); /* none, a few, half, most */
     for (uint32_t i = 0; i < count; i++) {
-        n[i] = (plc_compat_node){"s", 1, "10.0.0.1:80", 11, 0, 0};
+        n[i] = (plc_compat_node){"s", 1, "10.0.0.1:80", 11, 0, 0, 0};
         n[i].weight = factor * (1 + (uint32_t)(check_rand(st) % wmax));
         if ((int)(check_rand(st) % 4) < explicit_share)
             n[i].hash_id = 1 + (uint32_t)(check_rand(st) % idspan); /* duplicates too */
@@ -155,7 +155,7 @@ static void mid_map(void)
     uint32_t count = 1000;
     plc_compat_node *n = calloc(count, sizeof *n);
     for (uint32_t i = 0; i < count; i++)
-        n[i] = (plc_compat_node){"s", 1, "10.0.0.1:80", 11, i % 2 ? 255u : 256u, 0};
+        n[i] = (plc_compat_node){"s", 1, "10.0.0.1:80", 11, i % 2 ? 255u : 256u, 0, 0};
     plc_compat_config c = config(n, count, PLC_CD_MAP_BASED);
     plc_compat_layout l;
     CHECK_EQ(plc_compat_layout_build(&c, &l), 0);
@@ -172,7 +172,7 @@ static void big_map(void)
     uint32_t count = 10000;
     plc_compat_node *n = calloc(count, sizeof *n);
     for (uint32_t i = 0; i < count; i++)
-        n[i] = (plc_compat_node){"s", 1, "10.0.0.1:80", 11, i % 2 ? 255u : 256u, 0};
+        n[i] = (plc_compat_node){"s", 1, "10.0.0.1:80", 11, i % 2 ? 255u : 256u, 0, 0};
     plc_compat_config c = config(n, count, PLC_CD_MAP_BASED);
     plc_compat_layout l;
     CHECK_EQ(plc_compat_layout_build(&c, &l), 0);

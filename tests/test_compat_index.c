@@ -22,7 +22,8 @@ static unsigned char bytes[4096];
 
 static void test_md5_batches(void)
 {
-    plc_compat_node nodes[3] = {{NULL, 0, "a:1", 3, 1, 0}, {NULL, 0, "b:2", 3, 2, 0}, {NULL, 0, "c:3", 3, 1, 0}};
+    plc_compat_node nodes[3] = {{NULL, 0, "a:1", 3, 1, 0, 0}, {NULL, 0, "b:2", 3, 2, 0, 0},
+                                {NULL, 0, "c:3", 3, 1, 0, 0}};
     plc_compat_config c = {.program = PLC_COMPAT_LIBMEMCACHED, .nnodes = 3, .nodes = nodes};
     plc_compat_index x;
     CHECK_EQ(plc_compat_index_build(&x, &c), 0);
@@ -233,7 +234,7 @@ static void compare_all(const cfg *cf, uint32_t nnodes, uint64_t seed, int unifo
         snprintf(ids[i] + strlen(ids[i]), sizeof ids[i] - strlen(ids[i]), "-%u", i);
         snprintf(addrs[i], sizeof addrs[i], "10.0.0.%u:%u", i, i % 2 ? 11211u : 11300u + i);
         nodes[i] = (plc_compat_node){ids[i], strlen(ids[i]), addrs[i], strlen(addrs[i]),
-                                     1u + (uint32_t)(check_rand(&st) % 3), i % 3 ? 0 : 10 + i};
+                                     1u + (uint32_t)(check_rand(&st) % 3), i % 3 ? 0 : 10 + i, 0};
     }
     plc_compat_config c = {cf->program, cf->distribution, cf->key_hash, cf->avalanche, {0, 0},
                            nnodes, nodes, NULL, 0, {0}};
@@ -309,14 +310,14 @@ static void test_modes(void)
 
 static void test_refusals(void)
 {
-    plc_compat_node ok[2] = {{"a", 1, "h:1", 3, 1, 0}, {"b", 1, "h:2", 3, 1, 0}};
-    plc_compat_node dup[2] = {{"a", 1, "h:1", 3, 1, 5}, {"a", 1, "h:2", 3, 1, 5}};
-    plc_compat_node noport[1] = {{"a", 1, "host", 4, 1, 0}};
-    plc_compat_node heavy[1] = {{"a", 1, "h:1", 3, 257, 0}};
-    plc_compat_node zero[1] = {{"a", 1, "h:1", 3, 0, 0}};
+    plc_compat_node ok[2] = {{"a", 1, "h:1", 3, 1, 0, 0}, {"b", 1, "h:2", 3, 1, 0, 0}};
+    plc_compat_node dup[2] = {{"a", 1, "h:1", 3, 1, 5, 0}, {"a", 1, "h:2", 3, 1, 5, 0}};
+    plc_compat_node noport[1] = {{"a", 1, "host", 4, 1, 0, 0}};
+    plc_compat_node heavy[1] = {{"a", 1, "h:1", 3, 257, 0, 0}};
+    plc_compat_node zero[1] = {{"a", 1, "h:1", 3, 0, 0, 0}};
     char longname[120];
     memset(longname, 'n', sizeof longname);
-    plc_compat_node longid[1] = {{longname, 83, "h:1", 3, 1, 0}};
+    plc_compat_node longid[1] = {{longname, 83, "h:1", 3, 1, 0, 0}};
     plc_compat_layout l;
 #define REFUSE(prog, dist, hash, nodes, n, want)                                               \
     do {                                                                                       \
@@ -343,7 +344,7 @@ static void test_refusals(void)
      * point never has its name formatted, so a longer one is not refused. */
     longid[0].id_len = 84;
     REFUSE(PLC_COMPAT_TWEMPROXY, 0, 0, longid, 1, PLACER_EINVAL);
-    plc_compat_node light[2] = {{longname, 119, "h:1", 3, 1, 0}, {"b", 1, "h:2", 3, 1000, 0}};
+    plc_compat_node light[2] = {{longname, 119, "h:1", 3, 1, 0, 0}, {"b", 1, "h:2", 3, 1000, 0, 0}};
     REFUSE(PLC_COMPAT_TWEMPROXY, 0, 0, light, 2, 0);
     plc_compat_layout_free(&l);
     /* Names: each program's own spelling only. */

@@ -109,7 +109,7 @@ static void compare(const char *what, int weighted_behavior, const hash_case *hc
         CHECK(memcached_server_add_with_weight(m, sv[i].host, sv[i].port, sv[i].weight) ==
               MEMCACHED_SUCCESS);
         snprintf(addr[i], sizeof addr[i], "%s:%u", sv[i].host, (unsigned)sv[i].port);
-        nodes[i] = (plc_compat_node){NULL, 0, addr[i], strlen(addr[i]), sv[i].weight, 0};
+        nodes[i] = (plc_compat_node){NULL, 0, addr[i], strlen(addr[i]), sv[i].weight, 0, 0};
     }
     plc_compat_config c = {.program = PLC_COMPAT_LIBMEMCACHED,
                            .distribution = weighted_behavior ? PLC_CD_KETAMA_WEIGHTED : PLC_CD_KETAMA,

@@ -98,7 +98,7 @@ static void nginx_copies(void)
             snprintf(addr[i], sizeof addr[i], "10.0.0.%u:%u", (uint32_t)(check_rand(&st) % distinct),
                      8080u);
             n[i] = (plc_compat_node){"x", 1, addr[i], strlen(addr[i]),
-                                     1 + (uint32_t)(check_rand(&st) % 6), 0};
+                                     1 + (uint32_t)(check_rand(&st) % 6), 0, 0};
         }
         plc_compat_config c = {PLC_COMPAT_NGINX, PLC_CD_CONSISTENT, 0, 0, {0, 0}, count, n, NULL, 0, {0}};
         plc_compat_layout l;
@@ -139,7 +139,7 @@ static void sizes_exact(void)
                 snprintf(addr[i], sizeof addr[i], "10.1.%u.%u:%u", i / 200, i % 200, 11211 + i % 2);
                 snprintf(names[i], sizeof names[i], "cache-%u", i);
                 n[i] = (plc_compat_node){names[i], strlen(names[i]), addr[i], strlen(addr[i]),
-                                         1 + (uint32_t)(check_rand(&st) % wmax), 0};
+                                         1 + (uint32_t)(check_rand(&st) % wmax), 0, 0};
             }
             plc_compat_config c = {modes[m][0], modes[m][1], 0, 0, {0, 0}, count, n, NULL, 0, {0}};
             plc_compat_layout l;

@@ -76,6 +76,7 @@ typedef struct plc_compat_node {
     size_t address_len;
     uint32_t weight;     /* >= 1 (ignored by Redis) */
     uint32_t hash_id;    /* haproxy server id; 0: the one haproxy would give */
+    uint32_t vnodes;     /* uhashring: the node's own vnodes; 0: the ring's */
 } plc_compat_node;
 
 typedef struct plc_compat_config {
@@ -104,6 +105,8 @@ typedef struct plc_compat_layout {
     uint32_t *points;  /* RING: ascending; NULL for TABLE */
     uint32_t *owners;  /* node index of each point / slot */
     uint32_t *hash_ids; /* haproxy: the server id of each node; else NULL */
+    uint32_t *node_vnodes; /* uhashring: each node's own vnodes (0: the ring's), when
+                            * any node has its own; else NULL */
     uint32_t params[PLC_COMPAT_MAX_PARAMS]; /* the config's, defaults resolved */
     void *extra; /* the program's own data beside its points (uhashring's default
                   * ring: each point's other 96 bits), freed with the layout */

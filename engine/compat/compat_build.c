@@ -146,6 +146,7 @@ void plc_compat_layout_free(plc_compat_layout *l)
     plc_free(l->points);
     plc_free(l->owners);
     plc_free(l->hash_ids);
+    plc_free(l->node_vnodes);
     plc_free(l->extra);
     memset(l, 0, sizeof *l);
 }

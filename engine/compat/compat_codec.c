@@ -2,8 +2,9 @@
  * compat_codec.c -- a PLACER_EMULATED snapshot as format v2 sections
  * (docs/FORMAT.md): 11 the mode (with the program's numeric settings,
  * as many as its ops list), 12 the ring's points, 13 the owners of
- * the points, table slots or scored nodes (i for node i), 14 haproxy's
- * server ids. The decoder checks
+ * the points, table slots or scored nodes (i for node i), 14 a number
+ * per node: haproxy's server ids, or uhashring's nodes' own vnodes (only
+ * when a node has its own). The decoder checks
  * each field, then rebuilds the program's layout from the nodes and the
  * mode -- by the builder's own code -- and accepts the sections only if
  * they are exactly that layout: a point, an owner or an id that the
@@ -46,7 +47,7 @@ uint32_t plc_compat_encode_sections(const placer_snapshot *s, plc_fmt_section *o
     if (l->kind == PLC_CL_RING)
         out[k++] = (plc_fmt_section){PLC_SEC_COMPAT_POINTS, 0, l->n};
     out[k++] = (plc_fmt_section){PLC_SEC_COMPAT_OWNERS, 0, l->n};
-    if (l->hash_ids)
+    if (l->hash_ids || l->node_vnodes)
         out[k++] = (plc_fmt_section){PLC_SEC_COMPAT_HASH_IDS, 0, l->nnodes};
     return k;
 }
@@ -79,7 +80,8 @@ void plc_compat_encode_section(const placer_snapshot *s, const plc_fmt_section *
     }
     case PLC_SEC_COMPAT_POINTS: plc_wr32_array(p, l->points, l->n); break;
     case PLC_SEC_COMPAT_OWNERS: plc_wr32_array(p, l->owners, l->n); break;
-    default: /* PLC_SEC_COMPAT_HASH_IDS */ plc_wr32_array(p, l->hash_ids, l->nnodes);
+    default: /* PLC_SEC_COMPAT_HASH_IDS */
+        plc_wr32_array(p, l->hash_ids ? l->hash_ids : l->node_vnodes, l->nnodes);
     }
 }
 
@@ -144,6 +146,28 @@ static int read_rule(plc_dec *d, plc_key_rule *r)
     char why[160];
     if (plc_key_rule_check(r, why, sizeof why))
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: %s", why);
+    return 0;
+}
+
+/* Section 14 as the nodes' own vnodes: one per node, each 0 (the ring's)
+ * up to the program's "vnodes" setting's largest, not all 0 (the encoder
+ * writes the section only when a node has its own). */
+static int node_vnodes_check(plc_dec *d, const plc_compat_program *p, const plc_sec *sec)
+{
+    if (sec->count != d->nnodes)
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: %llu nodes' vnodes for %u nodes",
+                            (unsigned long long)sec->count, d->nnodes);
+    uint32_t max = p->params[plc_compat_program_param(p, "vnodes")].max, any = 0;
+    for (uint64_t i = 0; i < sec->count; i++) {
+        uint32_t v = plc_rd32(sec->p + 4 * i);
+        if (v > max)
+            return plc_dec_fail(d, PLACER_ECORRUPT, "compat: node %llu: vnodes %u (%s's are "
+                                "1 .. %u)", (unsigned long long)i, v, p->name, max);
+        any |= v;
+    }
+    if (!any)
+        return plc_dec_fail(d, PLACER_ECORRUPT, "compat: nodes' vnodes, all 0 (a file without "
+                                                "any has no such section)");
     return 0;
 }
 
@@ -218,6 +242,8 @@ int plc_compat_decode_check(plc_dec *d, const placer_builder *b)
         return err;
     int haproxy = (p->fields & PLC_CF_HASH_ID) != 0; /* the programs that number servers */
     const plc_sec *ids = &d->s[PLC_SEC_COMPAT_HASH_IDS];
+    if ((p->fields & PLC_CF_NODE_VNODES) && d->have[PLC_SEC_COMPAT_HASH_IDS])
+        return node_vnodes_check(d, p, ids);
     if (d->have[PLC_SEC_COMPAT_HASH_IDS] != haproxy || (haproxy && ids->count != d->nnodes))
         return plc_dec_fail(d, PLACER_ECORRUPT, "compat: server ids %s",
                             haproxy ? "missing or not one per node" : "outside haproxy");
@@ -280,8 +306,14 @@ int plc_compat_decode_build(plc_dec *d, placer_builder *b, uint64_t epoch, place
     int rerr = read_rule(d, &b->key_rule); /* checked by plc_compat_decode_check */
     if (rerr)
         return rerr;
-    for (uint32_t i = 0; d->have[PLC_SEC_COMPAT_HASH_IDS] && i < b->nnodes; i++)
-        b->nodes[i].hash_id = plc_rd32(d->s[PLC_SEC_COMPAT_HASH_IDS].p + 4 * (size_t)i);
+    int own_vnodes = p && (p->fields & PLC_CF_NODE_VNODES); /* section 14's meaning */
+    for (uint32_t i = 0; d->have[PLC_SEC_COMPAT_HASH_IDS] && i < b->nnodes; i++) {
+        uint32_t v = plc_rd32(d->s[PLC_SEC_COMPAT_HASH_IDS].p + 4 * (size_t)i); /* checked */
+        if (own_vnodes)
+            b->nodes[i].vnodes = v;
+        else
+            b->nodes[i].hash_id = v;
+    }
     b->compat_max_points = rebuild_bound(d, b, plc_rd32(f + 4 * F_KIND) == PLC_CL_RING);
     int err = plc_compat_check_nodes(b);
     uint64_t size = 0;

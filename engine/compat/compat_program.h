@@ -76,6 +76,8 @@ enum {
     PLC_CF_MOVES = 1u << 8,         /* nodes may join or drain (with a slot map) */
     PLC_CF_ADDRESS_ONCE = 1u << 9,  /* each address is UTF-8 text, no two nodes' the same
                                      * (the program keys its servers by it: pymemcache) */
+    PLC_CF_NODE_VNODES = 1u << 10,  /* a node's own "vnodes" (plc_compat_node.vnodes), in the
+                                     * range of the program's "vnodes" param; codec section 14 */
 };
 
 /* A numeric setting the program takes beyond the fields above (a

@@ -20,6 +20,7 @@ _Static_assert(PLC_COMPAT_GROUPCACHE == PLACER_COMPAT_GROUPCACHE, "groupcache's 
 _Static_assert(PLC_COMPAT_UHASHRING == PLACER_COMPAT_UHASHRING, "uhashring's id");
 _Static_assert(PLC_COMPAT_PYMEMCACHE == PLACER_COMPAT_PYMEMCACHE, "pymemcache's id");
 _Static_assert(PLC_COMPAT_NONE == PLACER_COMPAT_NONE, "no program");
+_Static_assert(PLC_CF_NODE_VNODES == PLACER_COMPAT_FIELD_NODE_VNODES, "a node's vnodes");
 _Static_assert(PLC_CF_ADDRESS == PLACER_COMPAT_FIELD_ADDRESS &&
                    PLC_CF_HOST_PORT == PLACER_COMPAT_FIELD_HOST_PORT &&
                    PLC_CF_HASH_ID == PLACER_COMPAT_FIELD_HASH_ID &&

@@ -156,6 +156,19 @@ int placer_builder_set_hash_id(placer_builder *b, uint32_t node, uint32_t hash_i
     return 0;
 }
 
+int placer_builder_set_node_vnodes(placer_builder *b, uint32_t node, uint32_t vnodes)
+{
+    PLC_VALIDATE_OR_RET(b, PLACER_ENULL);
+    PLC_VALIDATE_OR_RET(node < b->nnodes, PLACER_ERANGE);
+    const plc_compat_program *p = plc_compat_program_with(PLC_CF_NODE_VNODES);
+    const plc_compat_param *q = &p->params[plc_compat_program_param(p, "vnodes")];
+    if (vnodes > q->max)
+        return plc_builder_refuse(b, "node %s: vnodes %u: %s's are 1 .. %u", b->nodes[node].id,
+                                  vnodes, p->name, q->max);
+    b->nodes[node].vnodes = vnodes;
+    return 0;
+}
+
 /* Two nodes' addresses in byte order (qsort over pointers to nodes). */
 static int by_address(const void *pa, const void *pb)
 {
@@ -211,6 +224,9 @@ int plc_compat_check_nodes(placer_builder *b)
         if (n->hash_id && !(p->fields & PLC_CF_HASH_ID))
             return plc_builder_refuse(b, "node %s: a hash id: only %s numbers its servers",
                                       n->id, plc_compat_program_with(PLC_CF_HASH_ID)->name);
+        if (n->vnodes && !(p->fields & PLC_CF_NODE_VNODES))
+            return plc_builder_refuse(b, "node %s: its own vnodes: only %s takes them", n->id,
+                                      plc_compat_program_with(PLC_CF_NODE_VNODES)->name);
         int moving = n->state == PLACER_NODE_JOINING || n->state == PLACER_NODE_DRAINING;
         if (moving && !((p->fields & PLC_CF_MOVES) && b->map))
             return plc_builder_refuse(b, "node %s joins or drains: %s has no such state", n->id,

@@ -21,7 +21,7 @@ static int config_of(const placer_builder *b, plc_compat_config *c, plc_compat_n
     for (uint32_t i = 0; i < b->nnodes; i++) {
         const plc_bnode *n = &b->nodes[i];
         v[i] = (plc_compat_node){n->id, n->id_len, n->addr ? n->addr : "", n->addr_len,
-                                 (uint32_t)n->weight, n->hash_id};
+                                 (uint32_t)n->weight, n->hash_id, n->vnodes};
     }
     *c = (plc_compat_config){b->compat, b->compat_dist, b->compat_hash, b->compat_avalanche,
                              {b->compat_tag[0], b->compat_tag[1]}, b->nnodes, v, NULL,

@@ -279,16 +279,30 @@ static const plc_compat_param uhashring_params[] = {
     {"replicas", 1, PLC_UHASHRING_KETAMA_REPLICAS, PLC_UHASHRING_KETAMA_REPLICAS},
 };
 
-static void params_of(const plc_compat_layout *l, plc_uhashring_params *p)
+/* The nodes' own vnodes of c into a new array (*own; NULL when no node has
+ * any), and the params of l with them. 0 or PLACER_ENOMEM. */
+static int params_of(const plc_compat_config *c, const plc_compat_layout *l,
+                     plc_uhashring_params *p, uint32_t **own)
 {
-    *p = (plc_uhashring_params){l->distribution == PLC_CD_KETAMA, l->params[0], l->params[1], NULL};
+    *own = NULL;
+    for (uint32_t i = 0; i < c->nnodes && !*own; i++)
+        if (c->nodes[i].vnodes && !(*own = plc_calloc(c->nnodes, sizeof **own)))
+            return PLACER_ENOMEM;
+    for (uint32_t i = 0; *own && i < c->nnodes; i++)
+        (*own)[i] = c->nodes[i].vnodes;
+    *p = (plc_uhashring_params){l->distribution == PLC_CD_KETAMA, l->params[0], l->params[1], *own};
+    return 0;
 }
 
 static int uhashring_size(const plc_compat_config *c, const plc_compat_layout *l, uint64_t *n)
 {
     plc_uhashring_params p;
-    params_of(l, &p);
-    return plc_compat_uhashring_size(c, &p, n);
+    uint32_t *own;
+    int rc = params_of(c, l, &p, &own);
+    if (!rc)
+        rc = plc_compat_uhashring_size(c, &p, n);
+    plc_free(own);
+    return rc;
 }
 
 /* The ring made and sorted by plc_compat_uhashring_ring, copied as it is
@@ -296,9 +310,10 @@ static int uhashring_size(const plc_compat_config *c, const plc_compat_layout *l
 static int uhashring_build(const plc_compat_config *c, plc_compat_layout *l, uint64_t max_points)
 {
     plc_uhashring_params p;
-    params_of(l, &p);
     uint64_t n;
-    int rc = plc_compat_uhashring_size(c, &p, &n);
+    int rc = params_of(c, l, &p, &l->node_vnodes); /* kept: the codec's section 14 */
+    if (!rc)
+        rc = plc_compat_uhashring_size(c, &p, &n);
     if (rc)
         return rc;
     if (n > max_points)
@@ -388,6 +403,7 @@ const plc_compat_program plc_compat_uhashring = {
     .hashes = uhashring_hashes,
     .nhashes = 1,
     .max_weight = PLC_UHASHRING_MAX_WEIGHT,
+    .fields = PLC_CF_NODE_VNODES,
     .params = uhashring_params,
     .nparams = sizeof uhashring_params / sizeof uhashring_params[0],
     .size = uhashring_size,

@@ -29,6 +29,7 @@ typedef struct plc_bnode {
     uint32_t explicit_tokens; /* > 0: no generated tokens */
     int state;                /* PLACER_NODE_* */
     uint32_t hash_id;         /* haproxy's server id (placer_builder_set_hash_id); 0: none */
+    uint32_t vnodes;          /* uhashring's own vnodes (placer_builder_set_node_vnodes); 0: none */
 } plc_bnode;
 
 typedef struct plc_btoken {
