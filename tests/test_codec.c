@@ -485,6 +485,71 @@ static void compat_forgeries(void)
     placer_buffer_free(buf);
     placer_snapshot_free(s);
 }
+/* uhashring's nodes' own vnodes (section 14): kept through the codec,
+ * forged values refused, and a ring without them encoded as before. */
+static placer_snapshot *make_uhashring(const uint32_t *own, int program)
+{
+    placer_builder *b = placer_builder_new();
+    for (uint32_t i = 0; i < 4; i++) {
+        char id[16], addr[32];
+        snprintf(id, sizeof id, "cache-%u", i);
+        snprintf(addr, sizeof addr, "10.0.0.%u:11211", i); /* uhashring hashes the id */
+        placer_builder_add_node(b, id, "z", 1 + i % 2);
+        placer_builder_set_address(b, i, addr);
+        if (own)
+            CHECK_EQ(placer_builder_set_node_vnodes(b, i, own[i]), 0);
+    }
+    CHECK_EQ(placer_builder_set_compat(b, program, NULL), 0);
+    placer_snapshot *s = NULL;
+    int rc = placer_builder_build(b, 42, &s);
+    if (program != PLACER_COMPAT_UHASHRING) /* a program without them */
+        CHECK(rc == PLACER_EINVAL && strstr(placer_builder_error(b), "only uhashring") != NULL);
+    else
+        CHECK_EQ(rc, 0);
+    placer_builder_free(b);
+    return s;
+}
+
+static void node_vnodes_codec(void)
+{
+    static const uint32_t own[4] = {0, 7, 3, 0}, none[4] = {0, 0, 0, 0};
+    CHECK(make_uhashring(own, PLACER_COMPAT_LIBMEMCACHED) == NULL);
+    placer_snapshot *s = make_uhashring(own, PLACER_COMPAT_UHASHRING);
+    placer_snapshot *plain = make_uhashring(NULL, PLACER_COMPAT_UHASHRING);
+    placer_snapshot *zeros = make_uhashring(none, PLACER_COMPAT_UHASHRING);
+    round_trip(s, "uhashring nodes' own vnodes");
+    unsigned char *buf, *m, *pbuf, *zbuf;
+    size_t len, plen, zlen;
+    placer_snapshot_encode(s, (void **)&buf, &len);
+    placer_snapshot_encode(plain, (void **)&pbuf, &plen);
+    placer_snapshot_encode(zeros, (void **)&zbuf, &zlen);
+    CHECK(plen == zlen && memcmp(pbuf, zbuf, plen) == 0); /* no own vnodes: no section */
+    uint64_t off[PLC_FMT_MAX_SECTIONS + 1] = {0}, cnt[PLC_FMT_MAX_SECTIONS + 1] = {0};
+    for (uint32_t i = 0; i < plc_rd32(pbuf + PLC_H_SECTIONS); i++)
+        off[plc_rd32(pbuf + 64 + 32 * i)] = 1;
+    CHECK(!off[PLC_SEC_COMPAT_HASH_IDS]);
+    for (uint32_t i = 0; i < plc_rd32(buf + PLC_H_SECTIONS); i++) {
+        off[plc_rd32(buf + 64 + 32 * i)] = plc_rd64(buf + 64 + 32 * i + 8);
+        cnt[plc_rd32(buf + 64 + 32 * i)] = plc_rd64(buf + 64 + 32 * i + 24);
+    }
+    CHECK(cnt[PLC_SEC_COMPAT_HASH_IDS] == 4 &&
+          plc_rd32(buf + off[PLC_SEC_COMPAT_HASH_IDS] + 4) == 7);
+    /* 4 nodes x 160 vnodes x weights 1, 2: fewer points with own vnodes */
+    CHECK_EQ(cnt[PLC_SEC_COMPAT_OWNERS], 7 * 2 + 3 + 160 * (1 + 2));
+    m = malloc(len);
+    char why[256];
+    FORGE(plc_wr32(m + off[PLC_SEC_COMPAT_HASH_IDS] + 4, 65536), "vnodes 65536");
+    FORGE(memset(m + off[PLC_SEC_COMPAT_HASH_IDS], 0, 16), "all 0");
+    FORGE(plc_wr32(m + off[PLC_SEC_COMPAT_HASH_IDS] + 4, 8), "the nodes' weights make");
+    FORGE(plc_wr32(m + off[PLC_SEC_COMPAT_HASH_IDS] + 4, 1000), "the nodes' weights make");
+    free(m);
+    placer_buffer_free(buf);
+    placer_buffer_free(pbuf);
+    placer_buffer_free(zbuf);
+    placer_snapshot_free(s);
+    placer_snapshot_free(plain);
+    placer_snapshot_free(zeros);
+}
 #undef FORGE
 
 static void compat_codec(void)
@@ -524,6 +589,7 @@ static void compat_codec(void)
         placer_snapshot_free(s);
     }
     compat_forgeries();
+    node_vnodes_codec();
 }
 
 static void import_round_trip(void)

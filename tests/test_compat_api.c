@@ -386,6 +386,10 @@ static void refusals(void)
     CHECK_EQ(placer_builder_set_hash_id(b, 0, PLC_HAPROXY_MAX_ID + 1), PLACER_EINVAL);
     CHECK_EQ(placer_builder_set_hash_id(b, 5, 1), PLACER_ERANGE);
     CHECK_EQ(placer_builder_set_hash_id(NULL, 0, 1), PLACER_ENULL);
+    CHECK_EQ(placer_builder_set_node_vnodes(b, 0, 65536), PLACER_EINVAL);
+    CHECK(strstr(placer_builder_error(b), "1 .. 65535") != NULL);
+    CHECK_EQ(placer_builder_set_node_vnodes(b, 5, 1), PLACER_ERANGE);
+    CHECK_EQ(placer_builder_set_node_vnodes(NULL, 0, 1), PLACER_ENULL);
     /* a refused call leaves the mode as it was: none, so this is a ring */
     placer_snapshot *s = NULL;
     CHECK_EQ(placer_builder_build(b, 1, &s), 0);
