@@ -1,8 +1,8 @@
 /*
  * _native.c -- placer.Snapshot's per-key calls and batches, and a router's
- * one-key lookups, as a CPython extension linked with libplacer (the same
- * libplacer.so.1 ctypes loaded first: the dynamic linker shares a library
- * by its soname, and the module is imported after ctypes loaded it).
+ * lookups and lookup batches, as a CPython extension linked with libplacer
+ * (the same libplacer.so.1 ctypes loaded first: the dynamic linker shares a
+ * library by its soname, and the module is imported after ctypes loaded it).
  *
  * Lifetime without a per-call lock. One-key calls hold the GIL from start
  * to end; a batch of BATCH_UNLOCKED keys or more releases it around the C
@@ -16,9 +16,12 @@
  * held exported.
  *
  * A router reader calls placer_router_acquire / _release around each
- * lookup: the RCU read side (liburcu-bp registers the calling thread by
- * itself), so a snapshot another thread replaces is reclaimed only after
- * the lookup. The router itself is freed as a snapshot is, above.
+ * lookup and each batch: the RCU read side (liburcu-bp registers the
+ * calling thread by itself), so a snapshot another thread replaces is
+ * reclaimed only after the call, and a batch's keys all get one epoch.
+ * Inside the section runs no Python code and nothing waits for the GIL: a
+ * list's keys are all copied before it, node ids copied out as bytes and
+ * made str after it. The router itself is freed as a snapshot is, above.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -295,16 +298,18 @@ static void keys_done(Keys *k)
         PyBuffer_Release(&k->offsets_view);
 }
 
-/* keys: a list or tuple. 1 when it is something else (the caller takes
- * another path), 0, or -1 with an exception. */
-static int keys_from_sequence(Keys *k, PyObject *keys)
+/* keys: a list or tuple, copied at most `chunk` keys at a time. 1 when it
+ * is something else (the caller takes another path), 0, or -1 with an
+ * exception. */
+static int keys_from_sequence(Keys *k, PyObject *keys, Py_ssize_t chunk)
 {
     if (!PyList_CheckExact(keys) && !PyTuple_CheckExact(keys))
         return 1;
     k->seq = keys;
     k->n = PySequence_Fast_GET_SIZE(keys);
     k->cap = (size_t)CHUNK * 32;
-    k->own_offsets = PyMem_Malloc(sizeof *k->own_offsets * (CHUNK + 1));
+    size_t m = (size_t)(k->n < chunk ? k->n : chunk);
+    k->own_offsets = PyMem_Malloc(sizeof *k->own_offsets * (m + 1));
     k->own_data = PyMem_Malloc(k->cap);
     if (!k->own_offsets || !k->own_data) {
         PyErr_NoMemory();
@@ -313,7 +318,7 @@ static int keys_from_sequence(Keys *k, PyObject *keys)
     return 0;
 }
 
-/* Packs keys at .. at + m - 1 of k->seq (m <= CHUNK), under the GIL. 1 when
+/* Packs keys at .. at + m - 1 of k->seq (m at most the chunk), under the GIL. 1 when
  * some key is neither str nor bytes, 0, or -1 with an exception. No Python
  * code runs here; between chunks the GIL was released, so the list is
  * read afresh and must still have n items. */
@@ -403,6 +408,16 @@ static int out_buffer(Py_buffer *b, PyObject *out, Py_ssize_t n, const char *wha
     return 0;
 }
 
+/* A batch that ran without the GIL ends (the GIL held again): the last
+ * one frees a pointer retired meanwhile. */
+static void batch_done(Reader *r)
+{
+    if (!--r->busy && r->pending) {
+        r->free(r->pending);
+        r->pending = NULL;
+    }
+}
+
 /* Runs one batch on the reader's snapshot: `want` 0 looks up (owners into
  * out), 1..8 gives replica sets (out and counts); a list's keys a chunk at
  * a time. From BATCH_UNLOCKED keys the batch counts itself busy and
@@ -441,10 +456,8 @@ static PyObject *snap_batch(Reader *r, Keys *k, long want, PyObject *out, PyObje
         if (ts)
             PyEval_RestoreThread(ts);
     }
-    if (unlocked && !--r->busy && r->pending) { /* retired meanwhile: the last batch frees */
-        r->free(r->pending);
-        r->pending = NULL;
-    }
+    if (unlocked)
+        batch_done(r);
     if (keys_err > 0)
         res = Py_NewRef(Py_NotImplemented);
     else if (!keys_err && err < 0)
@@ -466,7 +479,7 @@ static PyObject *snap_lookup_batch(Reader *r, PyObject *args)
     if (!PyArg_ParseTuple(args, "OO", &keys, &out))
         return NULL;
     Keys k = {0};
-    int e = keys_from_sequence(&k, keys);
+    int e = keys_from_sequence(&k, keys, CHUNK);
     PyObject *res = e ? NULL : snap_batch(r, &k, 0, out, NULL);
     keys_done(&k);
     return e > 0 ? Py_NewRef(Py_NotImplemented) : res;
@@ -494,7 +507,7 @@ static PyObject *snap_replicas_batch(Reader *r, PyObject *args)
     if (want < 0)
         return NULL;
     Keys k = {0};
-    int e = keys_from_sequence(&k, keys);
+    int e = keys_from_sequence(&k, keys, CHUNK);
     PyObject *res = e ? NULL : snap_batch(r, &k, want, out, counts);
     keys_done(&k);
     return e > 0 ? Py_NewRef(Py_NotImplemented) : res;
@@ -582,42 +595,60 @@ static int router_init(Reader *r, PyObject *args, PyObject *kw)
     return reader_setup(r, router, NULL, key_bytes, fail, closed);
 }
 
-/* The node ids of s as str objects in a PyMem array (n of them), or NULL
- * with MemoryError. No object the garbage collector tracks is made, so it
- * runs no Python code: it is called between acquire and release. */
-static PyObject **ids_copy(const placer_snapshot *s, uint32_t *n)
+/* A snapshot's node ids copied out as bytes: n of them, id i is
+ * bytes[off[i]:off[i + 1]]. Raw memory (no GIL wanted, no Python object
+ * made), so it is copied inside the RCU read-side section, which must run
+ * no Python code and never wait for the GIL (another thread holding it may
+ * be freeing a router: placer_router_free waits for this section's end),
+ * and made str objects after the release. */
+typedef struct {
+    uint32_t n;
+    size_t *off;
+    char *bytes;
+} RawIds;
+
+static void raw_ids_free(RawIds *ids)
 {
-    *n = placer_node_count(s);
-    PyObject **ids = PyMem_Calloc(*n ? *n : 1, sizeof *ids);
-    if (!ids) {
-        PyErr_NoMemory();
-        return NULL;
-    }
-    for (uint32_t i = 0; i < *n; i++) {
-        const char *id = placer_node_id(s, i);
-        ids[i] = PyUnicode_DecodeUTF8(id, (Py_ssize_t)strlen(id), "replace");
-        if (!ids[i]) {
-            while (i)
-                Py_DECREF(ids[--i]);
-            PyMem_Free(ids);
-            return NULL;
-        }
-    }
-    return ids;
+    PyMem_RawFree(ids->off);
+    PyMem_RawFree(ids->bytes);
+    ids->off = NULL;
+    ids->bytes = NULL;
 }
 
-/* Caches ids (n str, taken) as the ids of epoch e; 0, or -1 with an
- * exception (ids released either way). */
-static int ids_keep(Reader *r, PyObject **ids, uint32_t n, uint64_t e)
+/* 0, or -1 when out of memory (nothing set: the caller raises). */
+static int raw_ids_copy(const placer_snapshot *s, RawIds *ids)
 {
-    PyObject *t = PyTuple_New(n);
-    for (uint32_t i = 0; i < n; i++) {
-        if (t)
-            PyTuple_SET_ITEM(t, i, ids[i]);
-        else
-            Py_DECREF(ids[i]);
+    ids->n = placer_node_count(s);
+    ids->off = PyMem_RawMalloc(((size_t)ids->n + 1) * sizeof *ids->off);
+    if (!ids->off)
+        return -1;
+    ids->off[0] = 0;
+    for (uint32_t i = 0; i < ids->n; i++)
+        ids->off[i + 1] = ids->off[i] + strlen(placer_node_id(s, i));
+    ids->bytes = PyMem_RawMalloc(ids->off[ids->n] ? ids->off[ids->n] : 1);
+    if (!ids->bytes) {
+        raw_ids_free(ids);
+        return -1;
     }
-    PyMem_Free(ids);
+    for (uint32_t i = 0; i < ids->n; i++)
+        memcpy(ids->bytes + ids->off[i], placer_node_id(s, i), ids->off[i + 1] - ids->off[i]);
+    return 0;
+}
+
+/* Caches the copied ids (released here) as the ids of epoch e, a tuple of
+ * str; 0, or -1 with an exception. */
+static int ids_keep(Reader *r, RawIds *raw, uint64_t e)
+{
+    PyObject *t = PyTuple_New(raw->n);
+    for (uint32_t i = 0; t && i < raw->n; i++) {
+        PyObject *id = PyUnicode_DecodeUTF8(raw->bytes + raw->off[i],
+                                            (Py_ssize_t)(raw->off[i + 1] - raw->off[i]), "replace");
+        if (!id)
+            Py_CLEAR(t);
+        else
+            PyTuple_SET_ITEM(t, i, id);
+    }
+    raw_ids_free(raw);
     if (!t)
         return -1;
     Py_XSETREF(r->ids, t);
@@ -627,10 +658,10 @@ static int ids_keep(Reader *r, PyObject **ids, uint32_t n, uint64_t e)
 
 /* lookup(key): the id of the node that owns key in the current snapshot.
  * Between placer_router_acquire and _release runs no Python code (no
- * exception raised, no tracked object made: a collection could run a
- * finalizer that frees a router, which placer.h forbids inside the
- * section); the node ids of a new epoch are copied out as str and made a
- * tuple after the release. */
+ * exception raised, no object made: a collection could run a finalizer
+ * that frees a router, which placer.h forbids inside the section); the
+ * node ids of a new epoch are copied out and made a tuple after the
+ * release. */
 static PyObject *router_lookup(Reader *r, PyObject *key)
 {
     const char *p;
@@ -642,15 +673,15 @@ static PyObject *router_lookup(Reader *r, PyObject *key)
         Py_XDECREF(hold);
         return raise_closed(r);
     }
-    PyObject **fresh = NULL;
-    uint32_t nfresh = 0;
+    RawIds fresh = {0};
+    int nomem = 0;
     const placer_snapshot *s = placer_router_acquire(r->ptr); /* RCU read side */
     int owner = placer_lookup(s, p, (size_t)n);
     uint64_t e = placer_snapshot_epoch(s);
     if (owner >= 0 && r->ids && r->epoch == e && owner < PyTuple_GET_SIZE(r->ids))
         id = Py_NewRef(PyTuple_GET_ITEM(r->ids, owner));
     else if (owner >= 0)
-        fresh = ids_copy(s, &nfresh); /* NULL: MemoryError set, raised below */
+        nomem = raw_ids_copy(s, &fresh);
     placer_router_release(r->ptr, s);
     Py_XDECREF(hold);
     if (id)
@@ -659,16 +690,105 @@ static PyObject *router_lookup(Reader *r, PyObject *key)
         Py_RETURN_NONE;
     if (owner < 0)
         return raise_code(r, owner);
-    if (!fresh || ids_keep(r, fresh, nfresh, e))
+    if (nomem)
+        return PyErr_NoMemory();
+    if (ids_keep(r, &fresh, e))
         return NULL;
     return id_in(r->ids, owner);
+}
+
+/* Runs a batch on the router's current snapshot: every key on one epoch,
+ * the list's keys all copied first (under the GIL), then the GIL released
+ * (from BATCH_UNLOCKED keys, the batch counted busy as a snapshot's is)
+ * around the whole section, so the section neither runs Python code nor
+ * waits for the GIL. (node ids, epoch); NotImplemented when some key of a
+ * list is neither str nor bytes; or NULL with an exception. */
+static PyObject *router_batch(Reader *r, Keys *k, PyObject *out)
+{
+    Py_buffer ob;
+    if (out_buffer(&ob, out, k->n, "out"))
+        return NULL;
+    PyObject *res = NULL, *known = NULL;
+    int keys_err = k->seq && k->n ? keys_chunk(k, 0, k->n) : 0;
+    if (keys_err > 0)
+        res = Py_NewRef(Py_NotImplemented);
+    if (keys_err)
+        goto done;
+    void *router = r->ptr;
+    if (!router) {
+        raise_closed(r);
+        goto done;
+    }
+    known = Py_XNewRef(r->ids); /* another thread may replace r->ids meanwhile */
+    uint64_t known_epoch = r->epoch;
+    int unlocked = k->n >= BATCH_UNLOCKED, err = 0, nomem = 0;
+    RawIds fresh = {0};
+    if (unlocked)
+        r->busy++;
+    PyThreadState *ts = unlocked ? PyEval_SaveThread() : NULL;
+    const placer_snapshot *s = placer_router_acquire(router); /* RCU read side */
+    if (k->n)
+        err = placer_lookup_batch_packed(s, k->data, k->offsets, (size_t)k->n, ob.buf);
+    uint64_t e = placer_snapshot_epoch(s);
+    int have = known && known_epoch == e;
+    if (err >= 0 && !have)
+        nomem = raw_ids_copy(s, &fresh);
+    placer_router_release(router, s);
+    if (ts)
+        PyEval_RestoreThread(ts);
+    if (unlocked)
+        batch_done(r);
+    if (err < 0)
+        raise_code(r, err);
+    else if (nomem)
+        PyErr_NoMemory();
+    else if (have)
+        res = Py_BuildValue("(OK)", known, (unsigned long long)e);
+    else if (!ids_keep(r, &fresh, e))
+        res = Py_BuildValue("(OK)", r->ids, (unsigned long long)e);
+done:
+    Py_XDECREF(known);
+    PyBuffer_Release(&ob);
+    return res;
+}
+
+/* lookup_batch(keys, out): keys a list or tuple of str and bytes, out n
+ * uint32: (node ids, epoch) of the snapshot that answered. */
+static PyObject *router_lookup_batch(Reader *r, PyObject *args)
+{
+    PyObject *keys, *out;
+    if (!PyArg_ParseTuple(args, "OO", &keys, &out))
+        return NULL;
+    Keys k = {0};
+    int e = keys_from_sequence(&k, keys, PY_SSIZE_T_MAX);
+    PyObject *res = e ? NULL : router_batch(r, &k, out);
+    keys_done(&k);
+    return e > 0 ? Py_NewRef(Py_NotImplemented) : res;
+}
+
+/* lookup_packed(data, offsets, out): as lookup_batch, packed keys. */
+static PyObject *router_lookup_packed(Reader *r, PyObject *args)
+{
+    PyObject *data, *offsets, *out;
+    if (!PyArg_ParseTuple(args, "OOO", &data, &offsets, &out))
+        return NULL;
+    Keys k = {0};
+    PyObject *res = keys_from_buffer(&k, data, offsets) ? NULL : router_batch(r, &k, out);
+    keys_done(&k);
+    return res;
 }
 
 static PyMethodDef router_methods[] = {
     {"lookup", (PyCFunction)router_lookup, METH_O,
      "lookup(key): the id of the node that owns key now, or None"},
+    {"lookup_batch", (PyCFunction)router_lookup_batch, METH_VARARGS,
+     "lookup_batch(keys, out): owners of a list or tuple of str and bytes into n uint32, all "
+     "from one epoch: (node ids, epoch); NotImplemented when a key is neither"},
+    {"lookup_packed", (PyCFunction)router_lookup_packed, METH_VARARGS,
+     "lookup_packed(data, offsets, out): as lookup_batch, packed keys (n + 1 uint64 offsets)"},
     {"retire", (PyCFunction)reader_retire, METH_O,
-     "retire(free): no call starts from now on; free the router if free is true"},
+     "retire(free): no call starts from now on; free the router if free is true (when the "
+     "last batch in flight ends)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -681,6 +801,7 @@ static PyTypeObject router_type = {
     .tp_init = (initproc)router_init,
     .tp_dealloc = (destructor)reader_dealloc,
     .tp_methods = router_methods,
+    .tp_getset = reader_getset,
 };
 
 /* ---- the module -------------------------------------------------------- */

@@ -1,7 +1,7 @@
 """The C extension placer/_native.c, when it was built: a Reader of a
 snapshot (lookup, replicas, and the batches of lists, tuples and packed
 buffers, which release the GIL from a few hundred keys) and a RouterReader
-(one-key lookups on the router's RCU read side). No lock: a reader owns the
+(lookups and lookup batches on the router's RCU read side). No lock: a reader owns the
 pointer's freeing (retire), which waits for no one-key call (they hold the
 GIL) and leaves the free to a batch still running without it. Without the
 extension (a pure Python install, or PLACER_NO_NATIVE=1 set) reader() and

@@ -45,7 +45,7 @@ class Router:
         self._h = Handle(r, _lib.router_free, "router")
         self._ids = {}  # epoch -> node ids (epochs only move forward)
         self._reader = router_reader(r, self._h)
-        if self._reader is not None:  # one-key lookups through the C extension
+        if self._reader is not None:  # lookups through the C extension (and batches below)
             attach(self._h, self._reader)
             self.lookup = self._reader.lookup
         free = self._h._free
@@ -122,13 +122,30 @@ class Router:
         """Owners of many keys (as Snapshot.lookup_batch takes them), all
         from one epoch: (owners, node_ids, epoch), owners int64 indices into
         that epoch's node_ids (-1: no owner)."""
+        r = self._reader
+        if r is not None and offsets is None and type(keys) in (list, tuple):
+            owners = np.empty(len(keys), dtype=np.uint32)  # str and bytes: the extension's
+            got = r.lookup_batch(keys, owners)
+            if got is not NotImplemented:
+                return self._answer(owners, (len(keys),), got)
         p = pack(keys, offsets)
         owners = np.empty(p.n, dtype=np.uint32)
+        if r is not None and p.offsets is not None:
+            return self._answer(owners, p.shape, r.lookup_packed(p.buf, p.offsets, owners))
 
         def batch(s, ids, epoch):
             check(p.lookup(s, owners))
             return owners_array(owners, p.shape), ids, epoch
         return self._on_current(batch)
+
+    def _answer(self, owners, shape, got):
+        """lookup_batch's answer from the extension's (node ids, epoch)."""
+        ids, epoch = got
+        cached = self._ids.get(epoch)
+        if cached is None:
+            cached = np.array(ids, dtype=object)
+            self._ids = {epoch: cached}
+        return owners_array(owners, shape), cached, epoch
 
     def __repr__(self):
         if self._h.closed:

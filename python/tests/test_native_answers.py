@@ -127,3 +127,60 @@ def test_router_lookup_equals_the_snapshot():
     router.close()
     with pytest.raises(placer.ClosedError):
         router.lookup("a")
+
+
+def test_router_batches_equal_ctypes_and_the_snapshot():
+    """Router.lookup_batch through the extension (lists, tuples, packed
+    buffers, on both sides of the GIL's line) against the ctypes path
+    (the reader set aside) and placer_lookup on the same snapshot."""
+    offsets = np.zeros(len(RAW) + 1, dtype=np.uint64)
+    offsets[1:] = np.cumsum([len(k) for k in RAW])
+    buf = b"".join(RAW)
+    router = None
+    for epoch, nodes in ((1, NODES), (2, NODES[:20])):
+        snap = placer.build(dict(MEMBERSHIPS[0], nodes=nodes), epoch=epoch)
+        want = [types.MethodType(placer.Snapshot.lookup, snap)(k) for k in KEYS]
+        node_ids = list(snap.node_ids)
+        if router is None:
+            router = placer.Router(snap)
+        else:
+            router.publish(snap)
+
+        def answers(batch, offsets=None):
+            owners, ids, at = router.lookup_batch(batch, offsets=offsets)
+            assert at == epoch and list(ids) == node_ids
+            return [ids[o] if o >= 0 else None for o in owners]
+
+        def both(batch, offsets=None):
+            got = answers(batch, offsets)
+            reader, router._reader = router._reader, None  # the ctypes path
+            try:
+                assert answers(batch, offsets) == got
+            finally:
+                router._reader = reader
+            return got
+
+        for batch in (KEYS, tuple(KEYS), RAW, KEYS[:255], KEYS[:256], KEYS[:1], []):
+            assert both(batch) == want[:len(batch)]
+        assert both(buf, offsets) == want
+        assert both(bytearray(buf), offsets) == want
+        assert both(memoryview(buf)[:int(offsets[300])], offsets[:301]) == want[:300]
+        mixed = ["a", bytearray(b"b"), memoryview(b"c"), np.str_("d")]
+        assert answers(mixed) == answers(["a", "b", "c", "d"])
+
+    r = router._reader
+    with pytest.raises(ValueError):
+        r.lookup_batch(["a", "b"], np.empty(3, dtype=np.uint32))  # out of the wrong size
+    assert r.lookup_batch(["a", bytearray(b"b")], np.empty(2, dtype=np.uint32)) is NotImplemented
+    with pytest.raises(UnicodeEncodeError):
+        router.lookup_batch(["a", "\ud800"])
+    for reader in (r, None):
+        router._reader = reader
+        with pytest.raises(placer.PlacerError):  # decreasing offsets: the library's PLACER_EINVAL
+            router.lookup_batch(b"abc", offsets=np.array([0, 3, 1], dtype=np.uint64))
+    router._reader = r
+    router.close()
+    with pytest.raises(placer.ClosedError):
+        router.lookup_batch(KEYS)
+    with pytest.raises(placer.ClosedError):
+        router.lookup_batch(buf, offsets=offsets)

@@ -1,8 +1,9 @@
 """The C extension's lifetimes under threads (meson's `threads` suite runs
-this file alone): a router's one-key lookups while another thread swaps
-its snapshots (each answer must be the owner under one of the published
-memberships), and batches that run without the GIL while another thread
-closes their snapshot or hands it to a router (each batch completes with
+this file alone): a router's one-key lookups and lookup batches while
+another thread swaps its snapshots (each answer must be the owner under
+one of the published memberships, a batch's all under the epoch it
+reports), and batches that run without the GIL while another thread
+closes their snapshot or router, or hands the snapshot to a router (each batch completes with
 the right owners or raises ClosedError; none reads freed memory: the
 tests run with MALLOC_MMAP_THRESHOLD_=4096, so a freed snapshot is
 unmapped and a use after free crashes). The closing thread waits until a
@@ -64,6 +65,86 @@ def test_router_lookups_while_snapshots_swap():
     assert not bad
     assert router.epoch == 299
     router.close()
+
+
+@pytest.mark.parametrize("form", ["list", "packed"])
+def test_router_batches_while_snapshots_swap(form):
+    """Router.lookup_batch while another thread publishes: every batch, of
+    a few keys (the GIL kept) or of thousands (released), has all its
+    answers from the one epoch it reports."""
+    ring_a, ring_b = build(NODES, 1), build(NODES[::2], 1)
+    want = {1: list(ring_a.node_ids[ring_a.lookup_batch(KEYS)]),
+            0: list(ring_b.node_ids[ring_b.lookup_batch(KEYS)])}
+    ring_a.close()
+    ring_b.close()
+    raw = [k.encode() for k in KEYS]
+    offsets = np.zeros(len(raw) + 1, dtype=np.uint64)
+    offsets[1:] = np.cumsum([len(k) for k in raw])
+    buf = b"".join(raw)
+    router = placer.Router(build(NODES, 1))
+    done = threading.Event()
+    bad, epochs = [], set()
+
+    def batch(n):
+        if form == "list":
+            return router.lookup_batch(KEYS[:n])
+        return router.lookup_batch(buf[:int(offsets[n])], offsets=offsets[:n + 1])
+
+    def reader():
+        rounds = 0
+        while not done.is_set() or rounds < 2:
+            for n in (100, len(KEYS)):
+                owners, ids, epoch = batch(n)
+                epochs.add(epoch)
+                if list(ids[owners]) != want[epoch % 2][:n]:
+                    bad.append(epoch)
+            rounds += 1
+
+    def writer():
+        try:
+            for epoch in range(2, 200):
+                router.publish(build(NODES if epoch % 2 else NODES[::2], epoch))
+        finally:
+            done.set()
+
+    run([threading.Thread(target=reader) for _ in range(3)] + [threading.Thread(target=writer)])
+    assert not bad
+    assert len(epochs) > 1 and router._reader.busy == 0
+    router.close()
+
+
+def test_router_batches_while_the_router_closes():
+    """Batches without the GIL while another thread closes the router:
+    each completes with the right owners or raises ClosedError; the router
+    is freed by the last batch (a use after free crashes here)."""
+    for attempt in range(10):
+        router = placer.Router(build(NODES, 1))
+        reader = router._reader
+        owners, ids, _ = router.lookup_batch(KEYS)
+        want = list(ids[owners])
+        results = []
+        started = threading.Barrier(4)
+
+        def worker():
+            started.wait()
+            while True:
+                try:
+                    owners, ids, epoch = router.lookup_batch(KEYS)
+                except placer.ClosedError:
+                    results.append("closed")
+                    return
+                results.append(epoch == 1 and list(ids[owners]) == want)
+
+        def closer():
+            started.wait()
+            while not reader.busy:  # a batch is inside C without the GIL
+                time.sleep(0)
+            router.close()
+
+        run([threading.Thread(target=worker) for _ in range(3)] + [threading.Thread(target=closer)])
+        assert results.count("closed") == 3
+        assert all(r is True for r in results if r != "closed")
+        assert reader.busy == 0
 
 
 def batches_until_closed(snap, want, results):
