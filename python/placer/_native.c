@@ -333,11 +333,16 @@ static int keys_chunk(Keys *k, Py_ssize_t at, Py_ssize_t m)
     k->own_offsets[0] = 0;
     for (Py_ssize_t i = 0; i < m; i++) {
         PyObject *key = items[i];
-        if (i + 16 < m) /* the objects lie apart: fetch ahead */
-            __builtin_prefetch(items[i + 16]);
+        if (i + 32 < m) { /* the objects lie apart: fetch ahead, both lines a key spans */
+            __builtin_prefetch(items[i + 32]);
+            __builtin_prefetch((const char *)items[i + 32] + 64);
+        }
         const char *p;
         Py_ssize_t len;
-        if (PyUnicode_Check(key)) {
+        if (PyUnicode_Check(key) && PyUnicode_IS_COMPACT_ASCII(key)) { /* its own UTF-8 form */
+            p = (const char *)PyUnicode_DATA(key);
+            len = PyUnicode_GET_LENGTH(key);
+        } else if (PyUnicode_Check(key)) {
             p = PyUnicode_AsUTF8AndSize(key, &len);
             if (!p)
                 return -1;
