@@ -321,6 +321,11 @@ const char *cli_key_hash_name(const placer_snapshot *s);
  * program has one) into a JSON document; nothing otherwise. */
 void cli_compat_json(json_t *doc, const placer_snapshot *s);
 
+/* Whether s is a program of fixed slots whose nodes may hold them only as
+ * later copies (masters and replicas: Redis Cluster), as the program's
+ * fields say (placer_compat_describe). */
+int cli_compat_has_slots(const placer_snapshot *s);
+
 /* ---- the etcd connection options of publish and watch (etcd_options.c) ---- */
 
 typedef struct cli_etcd {

@@ -61,7 +61,7 @@ static uint32_t redis_replicas(const placer_snapshot *s, unsigned char *replica)
 {
     uint32_t n = placer_node_count(s), count = 0;
     memset(replica, 0, n);
-    if (placer_snapshot_compat(s) != PLACER_COMPAT_REDIS)
+    if (!cli_compat_has_slots(s))
         return 0;
     unsigned char *first = calloc(n, 1);
     if (!first)
@@ -204,7 +204,7 @@ int cmd_stats(int argc, char **argv)
         cli_json_put(doc, "max_over_mean", cli_json_num(max / mean));
         cli_json_put(doc, "min_over_mean", cli_json_num(min / mean));
         cli_json_put(doc, "cv", cli_json_num(cv));
-        if (placer_snapshot_compat(s) == PLACER_COMPAT_REDIS) {
+        if (cli_compat_has_slots(s)) {
             cli_json_put(doc, "masters", json_integer(n - replicas));
             cli_json_put(doc, "replicas", json_integer(replicas));
         }
@@ -219,7 +219,7 @@ int cmd_stats(int argc, char **argv)
             cli_json_put(o, "weight", cli_json_num(placer_node_weight(s, i)));
             cli_json_put(o, "state", json_string(states[placer_node_state(s, i)]));
             cli_json_put(o, "tokens", json_integer(placer_node_tokens(s, i)));
-            if (placer_snapshot_compat(s) == PLACER_COMPAT_REDIS)
+            if (cli_compat_has_slots(s))
                 cli_json_put(o, "role", json_string(replica[i] ? "replica" : "master"));
             cli_json_put(o, "share", cli_json_num(share[i]));
             cli_json_put(o, "target", cli_json_num(target[i]));

@@ -22,6 +22,13 @@ const char *cli_key_hash_name(const placer_snapshot *s)
     return placer_key_hash_name(placer_snapshot_key_hash(s));
 }
 
+int cli_compat_has_slots(const placer_snapshot *s)
+{
+    placer_compat_info info = {.size = sizeof info};
+    return placer_compat_describe(placer_snapshot_compat(s), &info) == 0 &&
+           (info.fields & PLACER_COMPAT_FIELD_SLOTS);
+}
+
 void cli_compat_json(json_t *doc, const placer_snapshot *s)
 {
     int program = placer_snapshot_compat(s);

@@ -49,7 +49,7 @@ int cli_import_membership(const char *cmd, const cli_import *im, const char *doc
 
 int cli_import_summary(const char *cmd, const cli_import *im, const placer_snapshot *s)
 {
-    int redis = placer_snapshot_compat(s) == PLACER_COMPAT_REDIS;
+    int redis = cli_compat_has_slots(s);
     if (im->json) {
         json_t *doc = cli_json_doc();
         cli_json_put(doc, "output", cli_json_str(im->output));
