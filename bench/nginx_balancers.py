@@ -53,9 +53,7 @@ error_log {tmp}/front.err warn; pid {tmp}/front.pid;
 events {{ worker_connections 1024; }}
 http {{
   access_log off;
-  client_body_temp_path {tmp}/f_body; proxy_temp_path {tmp}/f_proxy;
-  fastcgi_temp_path {tmp}/f_fcgi; uwsgi_temp_path {tmp}/f_uwsgi; scgi_temp_path {tmp}/f_scgi;
-  include {tmp}/chash_upstream.conf;
+""" + nh.temp_paths("f") + """  include {tmp}/chash_upstream.conf;
   upstream placer {{
     placer_hash $request_uri snapshot={snap};
     placer_replicas 2;

@@ -41,9 +41,7 @@ error_log {tmp}/front.err notice; pid {tmp}/front.pid;
 events {{ worker_connections 64; }}
 http {{
   access_log off;
-  client_body_temp_path {tmp}/f_body; proxy_temp_path {tmp}/f_proxy;
-  fastcgi_temp_path {tmp}/f_fcgi; uwsgi_temp_path {tmp}/f_uwsgi; scgi_temp_path {tmp}/f_scgi;
-  upstream ring {{
+""" + nh.temp_paths("f") + """  upstream ring {{
     placer_hash $request_uri snapshot={snap} check=20ms thread_pool={pool};
 {servers}
   }}

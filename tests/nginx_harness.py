@@ -14,6 +14,15 @@ import time
 
 NGINX = "/usr/sbin/nginx"
 
+
+def temp_paths(prefix):
+    """nginx's temporary folders inside the run's {tmp}, named prefix_*: a
+    configuration template's lines (still to be formatted with tmp)."""
+    return ("  client_body_temp_path {tmp}/%s_body; proxy_temp_path {tmp}/%s_proxy;\n"
+            "  fastcgi_temp_path {tmp}/%s_fcgi; uwsgi_temp_path {tmp}/%s_uwsgi; "
+            "scgi_temp_path {tmp}/%s_scgi;\n" % ((prefix,) * 5))
+
+
 # One nginx process (no master) serving every backend: {servers} holds
 # their server blocks (backend_servers).
 BACKENDS = """
@@ -22,9 +31,7 @@ error_log {tmp}/backends.err warn; pid {tmp}/backends.pid;
 events {{ worker_connections {connections}; }}
 http {{
   access_log off;
-  client_body_temp_path {tmp}/b_body; proxy_temp_path {tmp}/b_proxy;
-  fastcgi_temp_path {tmp}/b_fcgi; uwsgi_temp_path {tmp}/b_uwsgi; scgi_temp_path {tmp}/b_scgi;
-{servers}
+""" + temp_paths("b") + """{servers}
 }}
 """
 

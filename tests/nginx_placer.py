@@ -160,9 +160,7 @@ events {{ worker_connections 512; }}
 http {{
   log_format placer '$request_uri $placer_epoch $placer_role "$upstream_addr" $status';
   access_log {tmp}/access.log placer;
-  client_body_temp_path {tmp}/f_body; proxy_temp_path {tmp}/f_proxy;
-  fastcgi_temp_path {tmp}/f_fcgi; uwsgi_temp_path {tmp}/f_uwsgi; scgi_temp_path {tmp}/f_scgi;
-  upstream backends {{
+""" + nh.temp_paths("f") + """  upstream backends {{
     placer_hash $request_uri snapshot={snap} check=20ms thread_pool=placer;
     placer_replicas 3;
 {servers}
@@ -189,9 +187,7 @@ error_log {tmp}/chash.err notice; pid {tmp}/chash.pid;
 events {{ worker_connections 256; }}
 http {{
   access_log off;
-  client_body_temp_path {tmp}/c_body; proxy_temp_path {tmp}/c_proxy;
-  fastcgi_temp_path {tmp}/c_fcgi; uwsgi_temp_path {tmp}/c_uwsgi; scgi_temp_path {tmp}/c_scgi;
-  include {tmp}/chash_upstream.conf;
+""" + nh.temp_paths("c") + """  include {tmp}/chash_upstream.conf;
   upstream placer {{
     placer_hash $request_uri snapshot={snap} thread_pool=off;
 {servers}
@@ -281,9 +277,7 @@ events {{ worker_connections 512; }}
 http {{
   log_format placer '$request_uri $placer_epoch $placer_role "$upstream_addr" $status';
   access_log {tmp}/access.log placer;
-  client_body_temp_path {tmp}/f_body; proxy_temp_path {tmp}/f_proxy;
-  fastcgi_temp_path {tmp}/f_fcgi; uwsgi_temp_path {tmp}/f_uwsgi; scgi_temp_path {tmp}/f_scgi;
-  lua_package_path "{lua_path}/?.lua;;";
+""" + nh.temp_paths("f") + """  lua_package_path "{lua_path}/?.lua;;";
   init_by_lua_block {{ assert(require("resty.placer").init("{library}")) }}
   init_worker_by_lua_block {{
     local placer = require "resty.placer"
