@@ -12,7 +12,7 @@ placer_compat_has_* calls).
 
 A program's module: the files whose name contains the program's name
 (compat_haproxy.c, compat_haproxy_map.c, control/haproxy_import.c).
-engine/compat/compat.h and include/placer.h define the ids. Tests, fuzz
+engine/compat/compat.h and include/placer_compat.h define the ids. Tests, fuzz
 targets and benchmarks are not scanned: they check programs by name.
 
 Some callers do not ask the registry yet (PENDING below, each file with
@@ -30,7 +30,7 @@ import tempfile
 
 SCANNED = ("engine", "control", "cli", "simd", "python/placer")
 REGISTRY = "engine/compat/compat_registry.c"
-DEFINED = ("engine/compat/compat.h", "include/placer.h")
+DEFINED = ("engine/compat/compat.h", "include/placer.h", "include/placer_compat.h")
 
 # Callers still comparing ids: the layout index's kernel choice, the
 # partitions strategy's check that its Redis hash comes with Redis, and
