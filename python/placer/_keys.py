@@ -282,7 +282,10 @@ def _pack_buffer(buf, offsets):
         raise TypeError("offsets must be integers, not %s" % off.dtype)
     if off.dtype.kind == "i" and off.size and int(off.min()) < 0:
         raise PlacerError(ERANGE, "offsets: negative")
-    off = np.ascontiguousarray(off, dtype=np.uint64)
+    # a copy, never the caller's array: the batch runs without the GIL and
+    # another thread writing the offsets after this check would send the
+    # library past the end of the buffer
+    off = np.array(off, dtype=np.uint64, order="C", copy=True)
     if off.size and int(off.max()) > size:
         raise PlacerError(ERANGE, "offsets: past the end of the %d-byte buffer" % size)
     # (decreasing offsets are the C call's to refuse: PLACER_EINVAL)

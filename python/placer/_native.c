@@ -392,7 +392,16 @@ static int keys_from_buffer(Keys *k, PyObject *data, PyObject *offsets)
     }
     k->n = k->offsets_view.len / 8 - 1;
     k->data = k->data_view.buf;
-    k->offsets = k->offsets_view.buf;
+    /* The offsets are copied: a batch runs without the GIL, and another
+     * thread writing the caller's array after the check below would send
+     * the library past the end of the buffer. The copy is 8 bytes a key. */
+    k->own_offsets = PyMem_Malloc((size_t)k->offsets_view.len);
+    if (!k->own_offsets) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(k->own_offsets, k->offsets_view.buf, (size_t)k->offsets_view.len);
+    k->offsets = k->own_offsets;
     if (k->offsets[k->n] > (uint64_t)k->data_view.len) {
         PyErr_SetString(PyExc_ValueError, "offsets past the end of the keys' buffer");
         return -1;

@@ -249,3 +249,43 @@ def placer_barrier():
     fn = _lib.lib.placer_router_barrier
     fn.restype = None
     fn()
+
+
+def test_offsets_written_during_a_batch():
+    """A packed batch runs without the GIL, so another thread may write the
+    caller's offsets while it is inside C: the batch works on its own copy,
+    checked once, so every call returns the owners of the offsets it was
+    given or refuses them (PlacerError), and none reads past the buffer
+    (a forged offset is 2**62: read through, it crashes the test)."""
+    snap = build(NODES, 1)
+    reader = snap._reader
+    raw = [k.encode() for k in KEYS[:8192]]
+    buf = b"".join(raw)
+    offsets = np.zeros(len(raw) + 1, dtype=np.uint64)
+    offsets[1:] = np.cumsum([len(k) for k in raw])
+    good = offsets.copy()
+    want = np.array(snap.lookup_batch(buf, offsets=good), dtype=np.uint32)
+    stop = threading.Event()
+    refused = []
+
+    def forger():
+        mid = len(raw) // 2
+        while not stop.is_set():
+            offsets[mid] = 1 << 62
+            offsets[mid] = good[mid]
+
+    t = threading.Thread(target=forger)
+    t.start()
+    try:
+        for _ in range(800):
+            owners = np.zeros(len(raw), dtype=np.uint32)
+            try:
+                reader.lookup_packed(buf, offsets, owners)
+            except placer.PlacerError:
+                refused.append(1)
+                continue
+            assert np.array_equal(owners, want)
+    finally:
+        stop.set()
+        t.join()
+    snap.close()
