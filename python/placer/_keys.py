@@ -148,7 +148,13 @@ def _pack_u(keys):
         lens = np.full(len(flat), width, dtype=np.uint64)
     if cps.size == 0 or int(cps.max()) < 0x80:  # ASCII: one byte per code point
         return Packed(cps.astype(np.uint8), _from_lengths(lens), keys.shape)
-    # one encode of everything (surrogates refused as str.encode refuses them)
+    # code points str.encode refuses, refused as the extension refuses them
+    bad = np.flatnonzero(((cps >= 0xD800) & (cps <= 0xDFFF)) | (cps > 0x10FFFF))
+    if bad.size:
+        c = int(cps[bad[0]])
+        if c > 0x10FFFF:
+            raise ValueError("code point 0x%x is past U+10FFFF" % c)
+        chr(c).encode("utf-8")  # UnicodeEncodeError, as for a str in a list
     data = cps.astype("<u4").tobytes().decode("utf-32-le").encode("utf-8")
     widths = np.zeros(len(cps) + 1, dtype=np.uint64)  # UTF-8 bytes before each code point
     np.cumsum(_utf8_widths(cps), out=widths[1:])
@@ -321,6 +327,17 @@ def _is_arrow(keys):
     return mod.startswith("pyarrow")
 
 
+def array_rows(keys):
+    """A NumPy S or U array as the extension's rows: (a C-contiguous 1-D
+    array, bytes a row, whether rows are code points), a U array's code
+    points in the host's order; None for anything else."""
+    if not isinstance(keys, np.ndarray) or keys.dtype.kind not in "SU" or not keys.dtype.itemsize:
+        return None
+    dtype = keys.dtype.newbyteorder("=") if keys.dtype.kind == "U" else keys.dtype
+    flat = np.ascontiguousarray(keys.reshape(-1), dtype=dtype)
+    return flat, dtype.itemsize, keys.dtype.kind == "U"
+
+
 def pack(keys, offsets=None):
     """keys (and, for a buffer, offsets) as a Packed batch."""
     if offsets is not None:
@@ -354,4 +371,4 @@ def pack(keys, offsets=None):
     return _pack_any_list(keys)
 
 
-__all__ = ["Packed", "pack", "key_bytes", "EINVAL"]
+__all__ = ["Packed", "pack", "array_rows", "key_bytes", "EINVAL"]

@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "placer.h"
+#include "_native_keys.h"
 
 #define MAX_REPLICAS 8
 /* From this many keys a batch releases the GIL: ~10 us of lookups, against
@@ -267,148 +268,6 @@ static PyObject *snap_replicas(Reader *r, PyObject *const *args, Py_ssize_t narg
 
 /* ---- batches ----------------------------------------------------------- */
 
-/* One batch's keys: a packed buffer and its n + 1 offsets, held exported,
- * or a list or tuple (seq) of str and bytes, copied CHUNK keys at a time
- * under the GIL into memory of the batch's own (own_data, own_offsets):
- * no other thread can change or free them while the GIL is released, a
- * copy is one read of each key (holding references would write every
- * object twice), and the scratch stays small (fresh pages cost more than
- * the lookups) and in cache for the call that reads it. */
-#define CHUNK 4096
-
-typedef struct {
-    Py_ssize_t n;
-    PyObject *seq;
-    const void *data;
-    const uint64_t *offsets;
-    char *own_data;
-    size_t cap;
-    uint64_t *own_offsets;
-    Py_buffer data_view, offsets_view;
-    int have_data, have_offsets;
-} Keys;
-
-static void keys_done(Keys *k)
-{
-    PyMem_Free(k->own_data);
-    PyMem_Free(k->own_offsets);
-    if (k->have_data)
-        PyBuffer_Release(&k->data_view);
-    if (k->have_offsets)
-        PyBuffer_Release(&k->offsets_view);
-}
-
-/* keys: a list or tuple, copied at most `chunk` keys at a time. 1 when it
- * is something else (the caller takes another path), 0, or -1 with an
- * exception. */
-static int keys_from_sequence(Keys *k, PyObject *keys, Py_ssize_t chunk)
-{
-    if (!PyList_CheckExact(keys) && !PyTuple_CheckExact(keys))
-        return 1;
-    k->seq = keys;
-    k->n = PySequence_Fast_GET_SIZE(keys);
-    k->cap = (size_t)CHUNK * 32;
-    size_t m = (size_t)(k->n < chunk ? k->n : chunk);
-    k->own_offsets = PyMem_Malloc(sizeof *k->own_offsets * (m + 1));
-    k->own_data = PyMem_Malloc(k->cap);
-    if (!k->own_offsets || !k->own_data) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    return 0;
-}
-
-/* Packs keys at .. at + m - 1 of k->seq (m at most the chunk), under the GIL. 1 when
- * some key is neither str nor bytes, 0, or -1 with an exception. No Python
- * code runs here; between chunks the GIL was released, so the list is
- * read afresh and must still have n items. */
-static int keys_chunk(Keys *k, Py_ssize_t at, Py_ssize_t m)
-{
-    if (PySequence_Fast_GET_SIZE(k->seq) != k->n) {
-        PyErr_SetString(PyExc_RuntimeError, "the list of keys changed size during the batch");
-        return -1;
-    }
-    PyObject **items = PySequence_Fast_ITEMS(k->seq) + at;
-    size_t used = 0;
-    k->own_offsets[0] = 0;
-    for (Py_ssize_t i = 0; i < m; i++) {
-        PyObject *key = items[i];
-        if (i + 32 < m) { /* the objects lie apart: fetch ahead, both lines a key spans */
-            __builtin_prefetch(items[i + 32]);
-            __builtin_prefetch((const char *)items[i + 32] + 64);
-        }
-        const char *p;
-        Py_ssize_t len;
-        if (PyUnicode_Check(key) && PyUnicode_IS_COMPACT_ASCII(key)) { /* its own UTF-8 form */
-            p = (const char *)PyUnicode_DATA(key);
-            len = PyUnicode_GET_LENGTH(key);
-        } else if (PyUnicode_Check(key)) {
-            p = PyUnicode_AsUTF8AndSize(key, &len);
-            if (!p)
-                return -1;
-        } else if (PyBytes_Check(key)) {
-            p = PyBytes_AS_STRING(key);
-            len = PyBytes_GET_SIZE(key);
-        } else {
-            return 1;
-        }
-        if ((size_t)len > k->cap - used) {
-            size_t want = k->cap * 2 > used + (size_t)len ? k->cap * 2 : used + (size_t)len;
-            char *grown = PyMem_Realloc(k->own_data, want);
-            if (!grown) {
-                PyErr_NoMemory();
-                return -1;
-            }
-            k->own_data = grown;
-            k->cap = want;
-        }
-        memcpy(k->own_data + used, p, (size_t)len);
-        used += (size_t)len;
-        k->own_offsets[i + 1] = used;
-    }
-    k->data = k->own_data;
-    k->offsets = k->own_offsets;
-    return 0;
-}
-
-/* data: any contiguous buffer; offsets: n + 1 uint64 (native order), the
- * last at most data's length (the library refuses decreasing ones). 0, or
- * -1 with an exception. */
-static int keys_from_buffer(Keys *k, PyObject *data, PyObject *offsets)
-{
-    if (PyObject_GetBuffer(data, &k->data_view, PyBUF_C_CONTIGUOUS))
-        return -1;
-    k->have_data = 1;
-    if (PyObject_GetBuffer(offsets, &k->offsets_view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT))
-        return -1;
-    k->have_offsets = 1;
-    const char *f = k->offsets_view.format ? k->offsets_view.format : "B";
-    if (*f == '@' || *f == '=' || (PY_LITTLE_ENDIAN && *f == '<') || (!PY_LITTLE_ENDIAN && *f == '>'))
-        f++;
-    if (k->offsets_view.itemsize != 8 || (strcmp(f, "Q") && strcmp(f, "L")) ||
-        k->offsets_view.len < 8) {
-        PyErr_SetString(PyExc_TypeError, "offsets: n + 1 uint64 values");
-        return -1;
-    }
-    k->n = k->offsets_view.len / 8 - 1;
-    k->data = k->data_view.buf;
-    /* The offsets are copied: a batch runs without the GIL, and another
-     * thread writing the caller's array after the check below would send
-     * the library past the end of the buffer. The copy is 8 bytes a key. */
-    k->own_offsets = PyMem_Malloc((size_t)k->offsets_view.len);
-    if (!k->own_offsets) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    memcpy(k->own_offsets, k->offsets_view.buf, (size_t)k->offsets_view.len);
-    k->offsets = k->own_offsets;
-    if (k->offsets[k->n] > (uint64_t)k->data_view.len) {
-        PyErr_SetString(PyExc_ValueError, "offsets past the end of the keys' buffer");
-        return -1;
-    }
-    return 0;
-}
-
 /* out: a writable contiguous buffer of exactly n uint32. */
 static int out_buffer(Py_buffer *b, PyObject *out, Py_ssize_t n, const char *what)
 {
@@ -455,10 +314,10 @@ static PyObject *snap_batch(Reader *r, Keys *k, long want, PyObject *out, PyObje
     int unlocked = k->n >= BATCH_UNLOCKED, err = 0, keys_err = 0;
     if (unlocked)
         r->busy++;
-    Py_ssize_t step = k->seq ? CHUNK : (k->n ? k->n : 1);
+    Py_ssize_t step = k->chunked ? k->step : (k->n ? k->n : 1);
     for (Py_ssize_t at = 0; at < k->n && !err && !keys_err; at += step) {
         size_t m = (size_t)(k->n - at < step ? k->n - at : step);
-        if (k->seq && (keys_err = keys_chunk(k, at, (Py_ssize_t)m)))
+        if (k->chunked && (keys_err = keys_chunk(k, at, (Py_ssize_t)m)))
             break;
         uint32_t *o = (uint32_t *)ob.buf + (size_t)at * (size_t)(want ? want : 1);
         PyThreadState *ts = unlocked ? PyEval_SaveThread() : NULL;
@@ -507,6 +366,42 @@ static PyObject *snap_lookup_packed(Reader *r, PyObject *args)
         return NULL;
     Keys k = {0};
     PyObject *res = keys_from_buffer(&k, data, offsets) ? NULL : snap_batch(r, &k, 0, out, NULL);
+    keys_done(&k);
+    return res;
+}
+
+/* lookup_rows(data, width, ucs4, out): the rows of a NumPy S (ucs4 0) or
+ * U array (ucs4 1, the host's byte order) as keys, `width` bytes a row. */
+static PyObject *snap_lookup_rows(Reader *r, PyObject *args)
+{
+    PyObject *data, *out;
+    Py_ssize_t width;
+    int ucs4;
+    if (!PyArg_ParseTuple(args, "OnpO", &data, &width, &ucs4, &out))
+        return NULL;
+    Keys k = {0};
+    PyObject *res = keys_from_rows(&k, data, width, ucs4, rows_chunk(width))
+                        ? NULL
+                        : snap_batch(r, &k, 0, out, NULL);
+    keys_done(&k);
+    return res;
+}
+
+/* replicas_rows(data, width, ucs4, n, out, counts). */
+static PyObject *snap_replicas_rows(Reader *r, PyObject *args)
+{
+    PyObject *data, *nobj, *out, *counts;
+    Py_ssize_t width;
+    int ucs4;
+    if (!PyArg_ParseTuple(args, "OnpOOO", &data, &width, &ucs4, &nobj, &out, &counts))
+        return NULL;
+    long want = replicas_wanted(nobj);
+    if (want < 0)
+        return NULL;
+    Keys k = {0};
+    PyObject *res = keys_from_rows(&k, data, width, ucs4, rows_chunk(width))
+                        ? NULL
+                        : snap_batch(r, &k, want, out, counts);
     keys_done(&k);
     return res;
 }
@@ -572,6 +467,10 @@ static PyMethodDef snap_methods[] = {
      "replicas_batch(keys, n, out, counts): replica sets of a list or tuple of keys"},
     {"replicas_packed", (PyCFunction)snap_replicas_packed, METH_VARARGS,
      "replicas_packed(data, offsets, n, out, counts): replica sets of packed keys"},
+    {"lookup_rows", (PyCFunction)snap_lookup_rows, METH_VARARGS,
+     "lookup_rows(data, width, ucs4, out): owners of a NumPy S or U array's rows"},
+    {"replicas_rows", (PyCFunction)snap_replicas_rows, METH_VARARGS,
+     "replicas_rows(data, width, ucs4, n, out, counts): replica sets of an array's rows"},
     {"retire", (PyCFunction)reader_retire, METH_O,
      "retire(free): no call starts from now on; free the snapshot (when the last batch in "
      "flight ends) or, free false, return once no batch uses it"},
@@ -723,7 +622,7 @@ static PyObject *router_batch(Reader *r, Keys *k, PyObject *out)
     if (out_buffer(&ob, out, k->n, "out"))
         return NULL;
     PyObject *res = NULL, *known = NULL;
-    int keys_err = k->seq && k->n ? keys_chunk(k, 0, k->n) : 0;
+    int keys_err = k->chunked && k->n ? keys_chunk(k, 0, k->n) : 0;
     if (keys_err > 0)
         res = Py_NewRef(Py_NotImplemented);
     if (keys_err)
@@ -780,6 +679,22 @@ static PyObject *router_lookup_batch(Reader *r, PyObject *args)
     return e > 0 ? Py_NewRef(Py_NotImplemented) : res;
 }
 
+/* lookup_rows(data, width, ucs4, out): as lookup_batch, a NumPy S or U
+ * array's rows (all copied first, as a list's keys). */
+static PyObject *router_lookup_rows(Reader *r, PyObject *args)
+{
+    PyObject *data, *out;
+    Py_ssize_t width;
+    int ucs4;
+    if (!PyArg_ParseTuple(args, "OnpO", &data, &width, &ucs4, &out))
+        return NULL;
+    Keys k = {0};
+    PyObject *res = keys_from_rows(&k, data, width, ucs4, PY_SSIZE_T_MAX) ? NULL
+                                                                          : router_batch(r, &k, out);
+    keys_done(&k);
+    return res;
+}
+
 /* lookup_packed(data, offsets, out): as lookup_batch, packed keys. */
 static PyObject *router_lookup_packed(Reader *r, PyObject *args)
 {
@@ -800,6 +715,8 @@ static PyMethodDef router_methods[] = {
      "from one epoch: (node ids, epoch); NotImplemented when a key is neither"},
     {"lookup_packed", (PyCFunction)router_lookup_packed, METH_VARARGS,
      "lookup_packed(data, offsets, out): as lookup_batch, packed keys (n + 1 uint64 offsets)"},
+    {"lookup_rows", (PyCFunction)router_lookup_rows, METH_VARARGS,
+     "lookup_rows(data, width, ucs4, out): as lookup_batch, a NumPy S or U array's rows"},
     {"retire", (PyCFunction)reader_retire, METH_O,
      "retire(free): no call starts from now on; free the router if free is true (when the "
      "last batch in flight ends)"},

@@ -10,7 +10,7 @@ import numpy as np
 from . import _lib
 from ._errors import PlacerError, check, ENOMEM
 from ._handle import Handle
-from ._keys import key_bytes, pack
+from ._keys import array_rows, key_bytes, pack
 from ._native_reader import attach, router_reader
 from ._snapshot import node_ids_of, owners_array
 
@@ -128,6 +128,10 @@ class Router:
             got = r.lookup_batch(keys, owners)
             if got is not NotImplemented:
                 return self._answer(owners, (len(keys),), got)
+        rows = array_rows(keys) if r is not None and offsets is None else None
+        if rows is not None:  # NumPy S and U: the extension reads the rows
+            owners = np.empty(len(rows[0]), dtype=np.uint32)
+            return self._answer(owners, keys.shape, r.lookup_rows(rows[0], rows[1], rows[2], owners))
         p = pack(keys, offsets)
         owners = np.empty(p.n, dtype=np.uint32)
         if r is not None and p.offsets is not None:

@@ -13,7 +13,7 @@ from ._diff import diff_snapshots
 from ._errors import PlacerError, check
 from ._files import write_file
 from ._handle import Handle
-from ._keys import key_bytes, pack
+from ._keys import array_rows, key_bytes, pack
 from ._native_reader import attach, reader
 
 STATES = ("active", "joining", "draining", "down")
@@ -178,6 +178,11 @@ class Snapshot:
             owners = np.empty(len(keys), dtype=np.uint32)  # str and bytes: the extension's
             if r.lookup_batch(keys, owners) is not NotImplemented:
                 return owners_array(owners, (len(keys),))
+        rows = array_rows(keys) if r is not None and offsets is None else None
+        if rows is not None:  # NumPy S and U: the extension reads the rows
+            owners = np.empty(len(rows[0]), dtype=np.uint32)
+            r.lookup_rows(rows[0], rows[1], rows[2], owners)
+            return owners_array(owners, keys.shape)
         p = pack(keys, offsets)
         owners = np.empty(p.n, dtype=np.uint32)
         if p.n and r is not None and p.offsets is not None:
@@ -209,6 +214,12 @@ class Snapshot:
             counts = np.empty(len(keys), dtype=np.uint32)
             if r.replicas_batch(keys, n, out, counts) is not NotImplemented:
                 return owners_array(out, (len(keys), n))
+        rows = array_rows(keys) if r is not None and offsets is None else None
+        if rows is not None:
+            out = np.full(len(rows[0]) * n, _lib.NO_NODE, dtype=np.uint32)
+            counts = np.empty(len(rows[0]), dtype=np.uint32)
+            r.replicas_rows(rows[0], rows[1], rows[2], n, out, counts)
+            return owners_array(out, keys.shape + (n,))
         p = pack(keys, offsets)
         out = np.full(p.n * n, _lib.NO_NODE, dtype=np.uint32)
         counts = np.empty(p.n, dtype=np.uint32)

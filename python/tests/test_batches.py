@@ -195,3 +195,18 @@ def test_every_strategy(strategy):
     keys = STR_KEYS
     assert s.lookup_batch(keys).tolist() == singles(s, keys)
     assert s.lookup_batch(np.array(keys)).tolist() == singles(s, keys)
+
+
+def test_numpy_u_array_refusals(snap):
+    """A U array's code points that str.encode refuses, on both paths:
+    UnicodeEncodeError for a surrogate (as a list's str), ValueError past
+    U+10FFFF."""
+    bad = np.array(["ok"] * 300 + ["\ud800"])
+    with pytest.raises(UnicodeEncodeError):
+        snap.lookup_batch(bad)
+    with pytest.raises(UnicodeEncodeError):
+        snap.replicas_batch(bad, 2)
+    huge = np.array(["ab"] * 3).view(np.uint32)
+    huge[4] = 0x110000
+    with pytest.raises(ValueError):
+        snap.lookup_batch(huge.view("U2"))

@@ -184,3 +184,48 @@ def test_router_batches_equal_ctypes_and_the_snapshot():
         router.lookup_batch(KEYS)
     with pytest.raises(placer.ClosedError):
         router.lookup_batch(buf, offsets=offsets)
+
+
+def array_cases():
+    """NumPy S and U arrays as users hold them: padded and full rows, inner
+    and trailing NULs, non-ASCII and astral code points, '>U' on any host,
+    2-D and strided views, rows wide enough that a chunk holds fewer."""
+    text = [k for k in KEYS if isinstance(k, str) and len(k) < 40]
+    raw = [k for k in RAW if len(k) < 40]
+    yield "U", np.array(text)
+    yield ">U", np.array(text, dtype=">U40")
+    yield "U 2-D", np.array(text[:3000]).reshape(100, 30)
+    yield "U strided", np.array(text)[::3]
+    yield "U astral", np.array(["\U0001F600%d" % i for i in range(500)] + ["a\x00b", "\x00"])
+    yield "S", np.array(raw, dtype="S40")
+    yield "S full", np.array([b"k%07d" % i for i in range(5000)], dtype="S8")
+    yield "S strided", np.array(raw, dtype="S40")[1::2]
+    yield "S wide", np.array([b"w%d" % i + b"x" * (i % 3000) for i in range(5000)], dtype="S3000")
+    yield "U wide", np.array(["w%d" % i + "\u00e9" * (i % 1200) for i in range(3000)], dtype="U1200")
+    yield "S empty", np.array([], dtype="S4")
+
+
+@pytest.mark.parametrize("membership", MEMBERSHIPS[:3], ids=lambda m: m["strategy"] + str(len(m["nodes"])))
+def test_numpy_arrays_through_the_extension(membership):
+    """S and U arrays read row by row in C (lookup_rows, replicas_rows, the
+    router's lookup_rows) give the answers of each value looked up alone
+    through ctypes (NumPy's value: trailing NULs dropped, U as UTF-8)."""
+    snap = placer.build(membership)
+    ctypes_lookup = types.MethodType(placer.Snapshot.lookup, snap)
+    ctypes_replicas = types.MethodType(placer.Snapshot.replicas, snap)
+    router = placer.Router(placer.build(membership))
+    ids = snap.node_ids
+    for name, arr in array_cases():
+        values = arr.reshape(-1).tolist()
+        want = [ctypes_lookup(v) for v in values]
+        got = snap.lookup_batch(arr)
+        assert got.shape == arr.shape, name
+        assert list(ids[got.reshape(-1)]) == want, name
+        owners, rids, _ = router.lookup_batch(arr)
+        assert list(rids[owners.reshape(-1)]) == want, name
+        rows = snap.replicas_batch(arr, 3)
+        assert rows.shape == arr.shape + (3,), name
+        sets = [ctypes_replicas(v, 3) for v in values[:500]]
+        assert [[ids[i] for i in row if i >= 0] for row in rows.reshape(-1, 3)[:500]] == sets, name
+    router.close()
+
