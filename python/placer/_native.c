@@ -370,19 +370,26 @@ static PyObject *snap_lookup_packed(Reader *r, PyObject *args)
     return res;
 }
 
-/* lookup_rows(data, width, ucs4, out): the rows of a NumPy S (ucs4 0) or
- * U array (ucs4 1, the host's byte order) as keys, `width` bytes a row. */
-static PyObject *snap_lookup_rows(Reader *r, PyObject *args)
+/* The arguments (data, width, ucs4, out) of a rows call: the rows of a
+ * NumPy S (ucs4 0) or U array (ucs4 1, the host's byte order), `width`
+ * bytes a row, as k's keys, copied `chunk` rows at a time (0: the
+ * snapshot's chunk). 0, or -1 with an exception. */
+static int rows_arguments(PyObject *args, Keys *k, Py_ssize_t chunk, PyObject **out)
 {
-    PyObject *data, *out;
+    PyObject *data;
     Py_ssize_t width;
     int ucs4;
-    if (!PyArg_ParseTuple(args, "OnpO", &data, &width, &ucs4, &out))
-        return NULL;
+    if (!PyArg_ParseTuple(args, "OnpO", &data, &width, &ucs4, out))
+        return -1;
+    return keys_from_rows(k, data, width, ucs4, chunk ? chunk : rows_chunk(width));
+}
+
+/* lookup_rows(data, width, ucs4, out): owners of an array's rows. */
+static PyObject *snap_lookup_rows(Reader *r, PyObject *args)
+{
+    PyObject *out;
     Keys k = {0};
-    PyObject *res = keys_from_rows(&k, data, width, ucs4, rows_chunk(width))
-                        ? NULL
-                        : snap_batch(r, &k, 0, out, NULL);
+    PyObject *res = rows_arguments(args, &k, 0, &out) ? NULL : snap_batch(r, &k, 0, out, NULL);
     keys_done(&k);
     return res;
 }
@@ -683,14 +690,9 @@ static PyObject *router_lookup_batch(Reader *r, PyObject *args)
  * array's rows (all copied first, as a list's keys). */
 static PyObject *router_lookup_rows(Reader *r, PyObject *args)
 {
-    PyObject *data, *out;
-    Py_ssize_t width;
-    int ucs4;
-    if (!PyArg_ParseTuple(args, "OnpO", &data, &width, &ucs4, &out))
-        return NULL;
+    PyObject *out;
     Keys k = {0};
-    PyObject *res = keys_from_rows(&k, data, width, ucs4, PY_SSIZE_T_MAX) ? NULL
-                                                                          : router_batch(r, &k, out);
+    PyObject *res = rows_arguments(args, &k, PY_SSIZE_T_MAX, &out) ? NULL : router_batch(r, &k, out);
     keys_done(&k);
     return res;
 }
