@@ -23,7 +23,8 @@ every request answered 200 by the owner of its key under the epoch logged
 with it; several epochs served; no epoch of a hostile value ever logged;
 and the check can fail (the same log against the next epoch's owners finds
 misplaced requests). `nginx -t` refuses an unreachable etcd and etcd= with
-thread_pool=off, each with its reason.
+thread_pool=off, each with its reason, and passes docs/NGINX.md's etcd
+configuration, its membership published as the docs say.
 
 Usage: nginx_etcd.py PLACER MODULE.so ETCD_MEMBER
 Exit 0, 1 on a failed check, 77 (skipped) without nginx or etcd.
@@ -133,6 +134,35 @@ def nginx_t(tmp, name, conf):
                           capture_output=True, text=True, timeout=WAIT)
 
 
+def docs_config(placer, module, tmp, url):
+    """docs/NGINX.md's membership published as its "Following etcd" section
+    says, then that section's configuration (the etcd URL this member's,
+    paths under tmp) through nginx -t."""
+    doc = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs",
+                            "NGINX.md")).read()
+    parts = [p.partition("\n") for p in doc.split("```")[1::2]]
+    membership = next(body for lang, _, body in parts if lang == "json")
+    conf = next(body for lang, _, body in parts if lang == "nginx" and " etcd=" in body)
+    d = os.path.join(tmp, "docs")
+    os.makedirs(d)
+    with open(os.path.join(d, "cache.json"), "w") as f:
+        f.write(membership)
+    snap = os.path.join(d, "cache.snap")
+    r = subprocess.run([placer, "build", os.path.join(d, "cache.json"), "--epoch", "1", "-o", snap],
+                       capture_output=True, text=True, timeout=WAIT)
+    np_.check(r.returncode == 0, "docs/NGINX.md's membership builds: " + r.stderr)
+    r = subprocess.run([placer, "publish", "--etcd", url, "--key", "/placer/cache", snap],
+                       capture_output=True, text=True, timeout=WAIT)
+    np_.check(r.returncode == 0, "docs/NGINX.md's publish: " + r.stderr)
+    for k, v in {"http://127.0.0.1:2379": url, "/var/log/nginx/": d + "/",
+                 "modules/ngx_http_upstream_placer_module.so": module}.items():
+        np_.check(k in conf, "docs/NGINX.md's etcd configuration names %s" % k)
+        conf = conf.replace(k, v)
+    r = nginx_t(d, "nginx.conf", "pid %s/nginx.pid;\nerror_log %s/error.log;\n" % (d, d) + conf)
+    np_.check(r.returncode == 0, "docs/NGINX.md's etcd configuration passes nginx -t: "
+              + r.stderr[-300:])
+
+
 def scenario(placer, module, member, tmp, procs):
     check = np_.check
     os.chmod(tmp, 0o755)
@@ -171,6 +201,8 @@ def scenario(placer, module, member, tmp, procs):
     r = nginx_t(tmp, "t2.conf", conf.replace("thread_pool=placer;", "thread_pool=off;"))
     check(r.returncode != 0 and "thread_pool=off" in r.stderr,
           "nginx -t refuses etcd= with thread_pool=off: %r" % r.stderr[-300:])
+
+    docs_config(placer, module, tmp, url)
 
     with open(os.path.join(tmp, "front.conf"), "w") as f:
         f.write(conf)
