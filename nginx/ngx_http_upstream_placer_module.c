@@ -85,6 +85,24 @@ static int param(ngx_conf_t *cf, const ngx_str_t *v, const char *prefix, ngx_str
     return 1;
 }
 
+/* A time (milliseconds, above 0) after prefix: 1 and *out when value
+ * starts with prefix, 0 when not, -1 (logged) when the time is invalid. */
+static int time_param(ngx_conf_t *cf, const ngx_str_t *v, const char *prefix, ngx_msec_t *out)
+{
+    size_t n = ngx_strlen(prefix);
+
+    if (v->len < n || ngx_strncmp(v->data, prefix, n) != 0) {
+        return 0;
+    }
+    ngx_str_t t = {v->len - n, v->data + n};
+    *out = ngx_parse_time(&t, 0);
+    if (*out == (ngx_msec_t)NGX_ERROR || *out == 0) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "invalid %*s time \"%V\"", n - 1, prefix, &t);
+        return -1;
+    }
+    return 1;
+}
+
 static char *set_hash(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
     ngx_http_upstream_placer_srv_conf_t *pcf = conf;
@@ -110,11 +128,9 @@ static char *set_hash(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
             if (got < 0) {
                 return NGX_CONF_ERROR;
             }
-        } else if (ngx_strncmp(value[i].data, "etcd_timeout=", 13) == 0) {
-            ngx_str_t t = {value[i].len - 13, value[i].data + 13};
-            pcf->etcd_timeout = ngx_parse_time(&t, 0);
-            if (pcf->etcd_timeout == (ngx_msec_t)NGX_ERROR || pcf->etcd_timeout == 0) {
-                ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "invalid etcd_timeout \"%V\"", &t);
+        } else if ((got = time_param(cf, &value[i], "etcd_timeout=", &pcf->etcd_timeout)) != 0 ||
+                   (got = time_param(cf, &value[i], "check=", &pcf->check)) != 0) {
+            if (got < 0) {
                 return NGX_CONF_ERROR;
             }
         } else if (ngx_strncmp(value[i].data, "snapshot=", 9) == 0 && value[i].len > 9) {
@@ -122,13 +138,6 @@ static char *set_hash(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
             pcf->path.len = value[i].len - 9;
             /* relative to nginx's prefix, NUL-terminated for stat() */
             if (ngx_conf_full_name(cf->cycle, &pcf->path, 1) != NGX_OK) {
-                return NGX_CONF_ERROR;
-            }
-        } else if (ngx_strncmp(value[i].data, "check=", 6) == 0) {
-            ngx_str_t t = {value[i].len - 6, value[i].data + 6};
-            pcf->check = ngx_parse_time(&t, 0);
-            if (pcf->check == (ngx_msec_t)NGX_ERROR || pcf->check == 0) {
-                ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "invalid check time \"%V\"", &t);
                 return NGX_CONF_ERROR;
             }
         } else if (ngx_strncmp(value[i].data, "thread_pool=", 12) == 0 && value[i].len > 12) {
@@ -152,7 +161,6 @@ static char *set_hash(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
         if (pcf->etcd_key.data == NULL) {
             return "needs etcd_key=KEY with etcd=";
         }
-
         /* the fetch blocks on the network: never in the event loop */
         if (pool.len == 3 && ngx_strncmp(pool.data, "off", 3) == 0) {
             return "cannot follow etcd= with thread_pool=off (the fetch would block the worker)";
