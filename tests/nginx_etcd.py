@@ -226,7 +226,8 @@ def scenario(placer, module, member, tmp, procs):
                    ("with a byte changed", bad[:-9] + bytes([bad[-9] ^ 0x40]) + bad[-8:],
                     "PLACER_ECHECKSUM"),
                    ("re-signed with a count changed",
-                    np_.resign(bad[:44] + struct.pack("<I", 0xFFFFFF) + bad[48:]), " refused: PLACER_E")]
+                    np_.resign(bad[:44] + struct.pack("<I", 0xFFFFFF) + bad[48:]),
+                    " refused: PLACER_E")]
         for what, value, reason in hostile:
             at = os.path.getsize(err)
             put_raw(url, value)
