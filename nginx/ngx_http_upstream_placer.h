@@ -51,7 +51,7 @@ typedef struct ngx_http_upstream_placer_job_s ngx_http_upstream_placer_job_t;
  * so that a module built without it compiles this header. */
 struct placer_etcd_config;
 
-/* An etcd failure is logged again after this long when it repeats. */
+/* etcd giving no value is logged again after this long when it lasts. */
 #define NGX_HTTP_UPSTREAM_PLACER_ETCD_RELOG 60
 
 struct ngx_http_upstream_placer_srv_conf_s {
@@ -84,13 +84,11 @@ struct ngx_http_upstream_placer_srv_conf_s {
     ngx_http_upstream_placer_job_t *job;
     ngx_uint_t busy; /* a thread is reading the file */
     ngx_event_t timer;
-    /* etcd failures, logged when the reason changes or once a RELOG
-     * period while it repeats */
-    ngx_uint_t failing; /* the last fetch failed */
-    uint32_t said;      /* the kind (job->kind) of the failure last logged */
-    time_t said_at;
+    /* etcd giving no value (unreachable, key missing, ...): logged when
+     * the error changes, or once a RELOG period while it lasts */
+    int unread;       /* the error of the last fetch that read nothing, 0: none */
+    time_t said_at;   /* when it was last logged */
     ngx_uint_t quiet; /* failures not logged since */
-    uint64_t said_epoch; /* the older epoch last refused */
 };
 
 /* One reading of the file: what the timer (or a thread of the pool) fills
@@ -99,10 +97,12 @@ struct ngx_http_upstream_placer_job_s {
     ngx_http_upstream_placer_srv_conf_t *pcf;
     ngx_http_upstream_placer_stamp_t stamp; /* of the last file read */
     ngx_int_t rc;
-    /* what kind of etcd failure: the error code when etcd gave no value
-     * (unreachable: its message varies from one try to the next), else a
-     * CRC-32 of why (each bad value is said once) */
-    uint32_t kind;
+    /* an etcd fetch's error when etcd gave no value (unreachable, key
+     * missing, credentials), 0 when it gave one (refused or taken) */
+    int unread;
+    /* etcd's modification revision of the key as last read (0: not yet):
+     * an unchanged key is not read again (placer_etcd_fetch_changed) */
+    int64_t revision;
     u_char *buf;
     size_t len;
     placer_snapshot *snap;
@@ -156,8 +156,9 @@ ngx_int_t ngx_http_upstream_placer_etcd_init(ngx_conf_t *cf,
                                              ngx_http_upstream_placer_srv_conf_t *pcf);
 
 /* Fetch the snapshot under the key (blocking: a thread of the pool runs
- * it), verify it and match it: job->rc NGX_OK (job->snap, job->map) or
- * NGX_ERROR with job->why. */
+ * it) when the key changed, verify it and match it: job->rc NGX_OK
+ * (job->snap, job->map), NGX_DECLINED (the key unchanged) or NGX_ERROR
+ * with job->why and job->unread. */
 void ngx_http_upstream_placer_etcd_fetch(ngx_http_upstream_placer_job_t *job);
 #endif
 

@@ -4,8 +4,9 @@
  *
  * Compiled only into a module built with libplacer-control
  * (NGX_HTTP_UPSTREAM_PLACER_ETCD); libplacer itself links nothing more.
- * placer_etcd_fetch_ex reads and decodes (magic, CRC-32C, every count and
- * offset, as for a file); the snapshot is then matched to the servers by
+ * placer_etcd_fetch_changed reads the key's value (the manifest) and, when
+ * it changed since the last read, the snapshot, and decodes it (magic,
+ * CRC-32C, every count and offset, as for a file); the snapshot is then matched to the servers by
  * the file's own code, and swapped in by the worker's event loop as a
  * file's is (watch.c). A fetch blocks for up to etcd_timeout: the master
  * runs the first at configuration time, workers run theirs in a thread of
@@ -101,8 +102,12 @@ void ngx_http_upstream_placer_etcd_fetch(ngx_http_upstream_placer_job_t *job)
     job->snap = NULL;
     job->map = NULL;
     job->why[0] = '\0';
-    int rc = placer_etcd_fetch_ex(pcf->etcd_config, (const char *)pcf->etcd_key.data, &s, why,
-                                  sizeof why);
+    int rc = placer_etcd_fetch_changed(pcf->etcd_config, (const char *)pcf->etcd_key.data,
+                                       &job->revision, &s, why, sizeof why);
+    if (rc == 0 && s == NULL) {
+        job->rc = NGX_DECLINED;
+        return;
+    }
     if (rc != 0) {
         /* "refused" for a value etcd gave, "not read" when it gave none */
         int value = rc != PLACER_EUNAVAIL && rc != PLACER_EMISSING && rc != PLACER_EAUTH &&
@@ -111,12 +116,10 @@ void ngx_http_upstream_placer_etcd_fetch(ngx_http_upstream_placer_job_t *job)
                                    &pcf->source, &pcf->etcd, value ? "refused" : "not read",
                                    placer_strerror(rc), why);
         *end = '\0';
-        job->kind = value ? ngx_crc32_short(job->why, (size_t)(end - job->why)) : (uint32_t)-rc;
+        job->unread = value ? 0 : rc;
         job->rc = NGX_ERROR;
         return;
     }
+    job->unread = 0;
     job->rc = ngx_http_upstream_placer_match(job, s);
-    if (job->rc != NGX_OK) {
-        job->kind = ngx_crc32_short(job->why, ngx_strlen(job->why));
-    }
 }

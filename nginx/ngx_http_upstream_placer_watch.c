@@ -13,9 +13,10 @@
  * force stays; it is not read again until it changes. One reading at a
  * time: a check that comes while a thread still reads is skipped.
  *
- * Following etcd (etcd=), every check fetches the snapshot under the key
- * in a thread of the pool (etcd.c) and the event loop swaps it in the same
- * way. A fetch that gives the epoch in force again is dropped silently; a
+ * Following etcd (etcd=), every check reads the key in a thread of the
+ * pool (etcd.c), and the snapshot when the key changed; the event loop
+ * swaps it in the same way. A snapshot of the epoch in force (a worker's
+ * first read) is dropped silently; a
  * failure (etcd unreachable, a value refused) is logged with its reason
  * when it differs from the last one logged, or once a minute while it
  * repeats, and the snapshot in force stays. */
@@ -28,46 +29,50 @@ static int etcd_outcome(ngx_http_upstream_placer_srv_conf_t *pcf, ngx_log_t *log
 {
     ngx_http_upstream_placer_job_t *job = pcf->job;
 
-    if (job->rc != NGX_OK) {
+    if (job->rc == NGX_ERROR) {
+        /* a value refused is read once (the key is not read again until it
+         * changes), so it is said every time; etcd giving no value is said
+         * when the error changes, else once a RELOG period */
         time_t now = ngx_time();
-        if (!pcf->failing || job->kind != pcf->said ||
-            now - pcf->said_at >= NGX_HTTP_UPSTREAM_PLACER_ETCD_RELOG) {
-            ngx_log_error(NGX_LOG_ERR, log, 0, "placer_hash: %s", job->why);
-            if (pcf->quiet > 0) {
-                ngx_log_error(NGX_LOG_ERR, log, 0,
-                              "placer_hash: epoch %uL kept (%ui more failures since the last "
-                              "message)",
-                              current, pcf->quiet);
-            } else {
-                ngx_log_error(NGX_LOG_ERR, log, 0, "placer_hash: epoch %uL kept", current);
-            }
-            pcf->failing = 1;
-            pcf->said = job->kind;
-            pcf->said_at = now;
-            pcf->quiet = 0;
-        } else {
+        if (job->unread != 0 && job->unread == pcf->unread &&
+            now - pcf->said_at < NGX_HTTP_UPSTREAM_PLACER_ETCD_RELOG) {
             pcf->quiet++;
+            return 0;
         }
+        ngx_log_error(NGX_LOG_ERR, log, 0, "placer_hash: %s", job->why);
+        if (pcf->quiet > 0) {
+            ngx_log_error(NGX_LOG_ERR, log, 0,
+                          "placer_hash: epoch %uL kept (%ui more failures since the last "
+                          "message)",
+                          current, pcf->quiet);
+        } else {
+            ngx_log_error(NGX_LOG_ERR, log, 0, "placer_hash: epoch %uL kept", current);
+        }
+        pcf->unread = job->unread;
+        pcf->said_at = now;
+        pcf->quiet = 0;
         return 0;
     }
-    if (pcf->failing) {
+    if (pcf->unread != 0) {
         ngx_log_error(NGX_LOG_NOTICE, log, 0, "placer_hash: \"%V\" read again from %V",
                       &pcf->source, &pcf->etcd);
-        pcf->failing = 0;
+        pcf->unread = 0;
         pcf->quiet = 0;
     }
+    if (job->rc == NGX_DECLINED) { /* the key unchanged */
+        return 0;
+    }
     uint64_t epoch = job->map->epoch;
-    /* the key unchanged (every check but one after a publish): nothing to
-     * say; an older epoch is said once */
-    if (epoch == current || (epoch < current && epoch == pcf->said_epoch)) {
+    /* the epoch in force again (the worker's first read, or the same
+     * snapshot put again): nothing to say; an older one goes on to be
+     * refused with its reason, once (the key is not read again until it
+     * changes) */
+    if (epoch == current) {
         placer_snapshot_free(job->snap);
         ngx_free(job->map);
         job->snap = NULL;
         job->map = NULL;
         return 0;
-    }
-    if (epoch < current) {
-        pcf->said_epoch = epoch;
     }
     return 1;
 }
@@ -78,14 +83,14 @@ static void swap_in(ngx_http_upstream_placer_srv_conf_t *pcf, ngx_log_t *log)
     ngx_http_upstream_placer_job_t *job = pcf->job;
     uint64_t current = placer_router_epoch(pcf->router);
 
-    if (job->rc == NGX_DECLINED) {
-        return;
-    }
 #if (NGX_HTTP_UPSTREAM_PLACER_ETCD)
     if (pcf->etcd.len > 0 && !etcd_outcome(pcf, log, current)) {
         return;
     }
 #endif
+    if (job->rc == NGX_DECLINED) {
+        return;
+    }
     if (job->rc != NGX_OK) {
         if (job->why[0] != '\0') {
             ngx_log_error(NGX_LOG_ERR, log, 0, "placer_hash: %s", job->why);
