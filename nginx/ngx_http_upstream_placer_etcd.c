@@ -5,10 +5,10 @@
  * Compiled only into a module built with libplacer-control
  * (NGX_HTTP_UPSTREAM_PLACER_ETCD); libplacer itself links nothing more.
  * placer_etcd_fetch_changed reads the key's value (the manifest) and, when
- * it changed since the last read, the snapshot, and decodes it (magic,
- * CRC-32C, every count and offset, as for a file); the snapshot is then matched to the servers by
- * the file's own code, and swapped in by the worker's event loop as a
- * file's is (watch.c). A fetch blocks for up to etcd_timeout: the master
+ * the key changed since the last read, the snapshot, and decodes it
+ * (magic, CRC-32C, every count and offset, as for a file); the snapshot is
+ * then matched to the servers by the file's own code, and swapped in by
+ * the worker's event loop as a file's is (watch.c). A fetch blocks for up to etcd_timeout: the master
  * runs the first at configuration time, workers run theirs in a thread of
  * the upstream's thread pool, never in the event loop. */
 #include "ngx_http_upstream_placer.h"
@@ -109,9 +109,10 @@ void ngx_http_upstream_placer_etcd_fetch(ngx_http_upstream_placer_job_t *job)
         return;
     }
     if (rc != 0) {
-        /* "refused" for a value etcd gave, "not read" when it gave none */
+        /* "refused" for a value etcd gave, "not read" when it gave none
+         * (the errors that leave job->revision as it was) */
         int value = rc != PLACER_EUNAVAIL && rc != PLACER_EMISSING && rc != PLACER_EAUTH &&
-                    rc != PLACER_ENOMEM;
+                    rc != PLACER_ECOMPACTED && rc != PLACER_ENOMEM;
         u_char *end = ngx_snprintf(job->why, sizeof job->why - 1, "\"%V\" at %V %s: %s (%s)",
                                    &pcf->source, &pcf->etcd, value ? "refused" : "not read",
                                    placer_strerror(rc), why);
