@@ -531,7 +531,17 @@ int plc_etcd_load(plc_etcd *e, const char *key, const unsigned char *value, size
     return err;
 }
 
-static int fetch(plc_etcd *e, const char *key, placer_snapshot **out, char *why, size_t why_len)
+/* 1 when err says etcd gave no value to judge (nothing to remember). */
+static int no_value(int err)
+{
+    return err == PLACER_EUNAVAIL || err == PLACER_EMISSING || err == PLACER_EAUTH ||
+           err == PLACER_ECOMPACTED || err == PLACER_ENOMEM;
+}
+
+/* seen (NULL: none): the key's modification revision as last read; an
+ * unchanged key returns 0 with *out NULL. */
+static int fetch(plc_etcd *e, const char *key, int64_t *seen, placer_snapshot **out, char *why,
+                 size_t why_len)
 {
     /* the timeout bounds the whole fetch, however many chunks */
     plc_etcd_set_deadline(e, plc_etcd_now_ms() + (double)plc_etcd_timeout(e));
@@ -541,6 +551,11 @@ static int fetch(plc_etcd *e, const char *key, placer_snapshot **out, char *why,
     if (!err && !kv) {
         plc_say(why, why_len, "nothing under %s", key);
         err = PLACER_EMISSING;
+    }
+    int64_t mod = kv ? plc_etcd_int(json_object_get(kv, "mod_revision")) : 0;
+    if (!err && seen && mod > 0 && mod == *seen) {
+        json_decref(resp);
+        return 0;
     }
     if (!err) {
         unsigned char *v = NULL;
@@ -552,6 +567,8 @@ static int fetch(plc_etcd *e, const char *key, placer_snapshot **out, char *why,
             err = plc_etcd_load(e, key, v, len, rev, out, why, why_len);
         placer_mem_free(v);
     }
+    if (seen && mod > 0 && !no_value(err))
+        *seen = mod;
     json_decref(resp);
     return err;
 }
@@ -567,7 +584,7 @@ int placer_etcd_fetch(const char *endpoints, const char *key, long timeout_ms,
     int err = plc_etcd_new(endpoints, timeout_ms, &e);
     if (err)
         return err;
-    err = fetch(e, key, out, why, why_len);
+    err = fetch(e, key, NULL, out, why, why_len);
     plc_etcd_free(e);
     return err;
 }
@@ -583,7 +600,24 @@ int placer_etcd_fetch_ex(const placer_etcd_config *c, const char *key, placer_sn
     int err = plc_etcd_new_config(c, 0, &e);
     if (err)
         return err;
-    err = fetch(e, key, out, why, why_len);
+    err = fetch(e, key, NULL, out, why, why_len);
+    plc_etcd_free(e);
+    return err;
+}
+
+int placer_etcd_fetch_changed(const placer_etcd_config *c, const char *key, int64_t *revision,
+                              placer_snapshot **out, char *why, size_t why_len)
+{
+    if (why && why_len)
+        why[0] = '\0';
+    if (!c || !key || !revision || !out)
+        return PLACER_ENULL;
+    *out = NULL;
+    plc_etcd *e;
+    int err = plc_etcd_new_config(c, 0, &e);
+    if (err)
+        return err;
+    err = fetch(e, key, revision, out, why, why_len);
     plc_etcd_free(e);
     return err;
 }

@@ -409,6 +409,19 @@ PLACER_CONTROL_API int placer_etcd_fetch(const char *endpoints, const char *key,
 PLACER_CONTROL_API int placer_etcd_fetch_ex(const placer_etcd_config *c, const char *key,
                                     placer_snapshot **out, char *why, size_t why_len);
 
+/* placer_etcd_fetch_ex for a poller that reads key again and again: only
+ * the value under key (the manifest) is read when key has not changed.
+ * *revision is etcd's modification revision of key as the caller last read
+ * it (0 the first time). When key still has that revision, returns 0 with
+ * *out NULL. Otherwise fetches as placer_etcd_fetch_ex; *revision then
+ * becomes key's revision when a value was read, taken or refused (a refused
+ * value is not read again until key changes), and stays as it was when
+ * etcd gave no value (PLACER_EUNAVAIL, PLACER_EMISSING, PLACER_EAUTH,
+ * PLACER_ECOMPACTED, PLACER_ENOMEM). */
+PLACER_CONTROL_API int placer_etcd_fetch_changed(const placer_etcd_config *c, const char *key,
+                                         int64_t *revision, placer_snapshot **out,
+                                         char *why, size_t why_len);
+
 /* A follower: a thread that reads the snapshot under key, then watches it
  * from the next revision; every new snapshot is fetched, decoded and
  * verified, then published into the router. A bad, partial or older one is

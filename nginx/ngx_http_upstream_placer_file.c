@@ -168,18 +168,22 @@ ngx_int_t ngx_http_upstream_placer_load(ngx_http_upstream_placer_job_t *job)
     int rc = placer_snapshot_decode_ex(job->buf, job->len, &s, why, sizeof why);
 
     if (rc != 0) {
-        say(job, "\"%V\" refused: %s (%s)", &job->pcf->path,
+        say(job, "\"%V\" refused: %s (%s)", &job->pcf->source,
                      placer_strerror(rc), why);
         return NGX_ERROR;
     }
+    return ngx_http_upstream_placer_match(job, s);
+}
 
+ngx_int_t ngx_http_upstream_placer_match(ngx_http_upstream_placer_job_t *job, placer_snapshot *s)
+{
     uint32_t nodes = placer_node_count(s);
     ngx_http_upstream_placer_map_t *m =
         ngx_alloc(sizeof *m + (nodes ? nodes - 1 : 0) * sizeof m->peer[0], ngx_cycle->log);
     if (m == NULL) {
         placer_snapshot_free(s);
         say(job, "\"%V\": no memory for the map",
-                     &job->pcf->path);
+                     &job->pcf->source);
         return NGX_ERROR;
     }
     m->epoch = placer_snapshot_epoch(s);
@@ -191,7 +195,7 @@ ngx_int_t ngx_http_upstream_placer_load(ngx_http_upstream_placer_job_t *job)
             say(job,
                          "\"%V\" refused: epoch %uL: node \"%s\" (address \"%s\") matches no "
                          "server of upstream \"%V\"",
-                         &job->pcf->path, (uint64_t)m->epoch, placer_node_id(s, i),
+                         &job->pcf->source, (uint64_t)m->epoch, placer_node_id(s, i),
                          address ? address : "", &job->pcf->upstream->host);
             ngx_free(m);
             placer_snapshot_free(s);

@@ -9,8 +9,14 @@
  *       ...
  *   }
  *
- * The file is read and verified at configuration time, so `nginx -t`
- * refuses a bad one with its reason; workers then follow it (watch.c). */
+ * or, with the module built with libplacer-control, the snapshot
+ * published under an etcd key (docs/ETCD.md, `placer publish`):
+ *
+ *       placer_hash $request_uri etcd=http://127.0.0.1:2379 etcd_key=/placer/cache;
+ *
+ * The file (or the key) is read and verified at configuration time, so
+ * `nginx -t` refuses a bad one with its reason; workers then follow it
+ * (watch.c). */
 #include "ngx_http_upstream_placer.h"
 
 static ngx_int_t init_upstream(ngx_conf_t *cf, ngx_http_upstream_srv_conf_t *us)
@@ -26,7 +32,13 @@ static ngx_int_t init_upstream(ngx_conf_t *cf, ngx_http_upstream_srv_conf_t *us)
     pcf->peers = us->peer.data;
     ngx_conf_init_uint_value(pcf->replicas, 2);
     ngx_conf_init_msec_value(pcf->check, 1000);
+    ngx_conf_init_msec_value(pcf->etcd_timeout, 5000);
 
+#if (NGX_HTTP_UPSTREAM_PLACER_ETCD)
+    if (pcf->etcd.len > 0) {
+        return ngx_http_upstream_placer_etcd_init(cf, pcf);
+    }
+#endif
     ngx_http_upstream_placer_job_t job;
     ngx_memzero(&job, sizeof job);
     job.pcf = pcf;
@@ -53,6 +65,44 @@ static ngx_int_t init_upstream(ngx_conf_t *cf, ngx_http_upstream_srv_conf_t *us)
     return NGX_OK;
 }
 
+/* value[i] after prefix, as a NUL-terminated copy in *out: 1 when value[i]
+ * starts with prefix (and something follows), 0 when not, -1 without
+ * memory. */
+static int param(ngx_conf_t *cf, const ngx_str_t *v, const char *prefix, ngx_str_t *out)
+{
+    size_t n = ngx_strlen(prefix);
+
+    if (v->len <= n || ngx_strncmp(v->data, prefix, n) != 0) {
+        return 0;
+    }
+    out->len = v->len - n;
+    out->data = ngx_pnalloc(cf->pool, out->len + 1);
+    if (out->data == NULL) {
+        return -1;
+    }
+    ngx_memcpy(out->data, v->data + n, out->len);
+    out->data[out->len] = '\0';
+    return 1;
+}
+
+/* A time (milliseconds, above 0) after prefix: 1 and *out when value
+ * starts with prefix, 0 when not, -1 (logged) when the time is invalid. */
+static int time_param(ngx_conf_t *cf, const ngx_str_t *v, const char *prefix, ngx_msec_t *out)
+{
+    size_t n = ngx_strlen(prefix);
+
+    if (v->len < n || ngx_strncmp(v->data, prefix, n) != 0) {
+        return 0;
+    }
+    ngx_str_t t = {v->len - n, v->data + n};
+    *out = ngx_parse_time(&t, 0);
+    if (*out == (ngx_msec_t)NGX_ERROR || *out == 0) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "invalid %*s time \"%V\"", n - 1, prefix, &t);
+        return -1;
+    }
+    return 1;
+}
+
 static char *set_hash(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
     ngx_http_upstream_placer_srv_conf_t *pcf = conf;
@@ -60,7 +110,7 @@ static char *set_hash(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     ngx_http_compile_complex_value_t ccv;
 
     (void)cmd;
-    if (pcf->path.data != NULL) {
+    if (pcf->source.data != NULL) {
         return "is duplicate";
     }
     ngx_memzero(&ccv, sizeof ccv);
@@ -72,18 +122,22 @@ static char *set_hash(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     }
     ngx_str_t pool = ngx_string("default");
     for (ngx_uint_t i = 2; i < cf->args->nelts; i++) {
-        if (ngx_strncmp(value[i].data, "snapshot=", 9) == 0 && value[i].len > 9) {
+        int got;
+        if ((got = param(cf, &value[i], "etcd=", &pcf->etcd)) != 0 ||
+            (got = param(cf, &value[i], "etcd_key=", &pcf->etcd_key)) != 0) {
+            if (got < 0) {
+                return NGX_CONF_ERROR;
+            }
+        } else if ((got = time_param(cf, &value[i], "etcd_timeout=", &pcf->etcd_timeout)) != 0 ||
+                   (got = time_param(cf, &value[i], "check=", &pcf->check)) != 0) {
+            if (got < 0) {
+                return NGX_CONF_ERROR;
+            }
+        } else if (ngx_strncmp(value[i].data, "snapshot=", 9) == 0 && value[i].len > 9) {
             pcf->path.data = value[i].data + 9;
             pcf->path.len = value[i].len - 9;
             /* relative to nginx's prefix, NUL-terminated for stat() */
             if (ngx_conf_full_name(cf->cycle, &pcf->path, 1) != NGX_OK) {
-                return NGX_CONF_ERROR;
-            }
-        } else if (ngx_strncmp(value[i].data, "check=", 6) == 0) {
-            ngx_str_t t = {value[i].len - 6, value[i].data + 6};
-            pcf->check = ngx_parse_time(&t, 0);
-            if (pcf->check == (ngx_msec_t)NGX_ERROR || pcf->check == 0) {
-                ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "invalid check time \"%V\"", &t);
                 return NGX_CONF_ERROR;
             }
         } else if (ngx_strncmp(value[i].data, "thread_pool=", 12) == 0 && value[i].len > 12) {
@@ -94,8 +148,35 @@ static char *set_hash(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
             return NGX_CONF_ERROR;
         }
     }
-    if (pcf->path.data == NULL) {
-        return "needs snapshot=FILE";
+    if ((pcf->path.data == NULL) == (pcf->etcd.data == NULL)) {
+        return "needs snapshot=FILE or etcd=URLS etcd_key=KEY (one of them)";
+    }
+    if (pcf->path.data != NULL) {
+        if (pcf->etcd_key.data != NULL || pcf->etcd_timeout != NGX_CONF_UNSET_MSEC) {
+            return "takes etcd_key= and etcd_timeout= only with etcd=";
+        }
+        pcf->source = pcf->path;
+    } else {
+#if (NGX_HTTP_UPSTREAM_PLACER_ETCD)
+        if (pcf->etcd_key.data == NULL) {
+            return "needs etcd_key=KEY with etcd=";
+        }
+        /* the fetch blocks on the network: never in the event loop */
+        if (pool.len == 3 && ngx_strncmp(pool.data, "off", 3) == 0) {
+            return "cannot follow etcd= with thread_pool=off (the fetch would block the worker)";
+        }
+#if !(NGX_THREADS)
+        return "etcd= needs nginx built --with-threads (the fetch runs in a thread pool)";
+#endif
+        pcf->source.len = sizeof "etcd " - 1 + pcf->etcd_key.len;
+        pcf->source.data = ngx_pnalloc(cf->pool, pcf->source.len);
+        if (pcf->source.data == NULL) {
+            return NGX_CONF_ERROR;
+        }
+        ngx_sprintf(pcf->source.data, "etcd %V", &pcf->etcd_key);
+#else
+        return "etcd= needs the module built with libplacer-control (docs/NGINX.md)";
+#endif
     }
     /* a changed file is read by a thread of this pool (thread pools are
      * made per worker; "default" has 32 threads unless a thread_pool
@@ -215,6 +296,7 @@ static void *create_srv_conf(ngx_conf_t *cf)
     }
     pcf->replicas = NGX_CONF_UNSET_UINT;
     pcf->check = NGX_CONF_UNSET_MSEC;
+    pcf->etcd_timeout = NGX_CONF_UNSET_MSEC;
     return pcf;
 }
 

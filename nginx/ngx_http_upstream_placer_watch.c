@@ -11,14 +11,83 @@
  * file never stalls the event loop -- and then, back in the event loop,
  * published. A refused file is logged with its reason and the snapshot in
  * force stays; it is not read again until it changes. One reading at a
- * time: a check that comes while a thread still reads is skipped. */
+ * time: a check that comes while a thread still reads is skipped.
+ *
+ * Following etcd (etcd=), every check reads the key in a thread of the
+ * pool (etcd.c), and the snapshot when the key changed; the event loop
+ * swaps it in the same way. A snapshot of the epoch in force (a worker's
+ * first read) is dropped silently; a
+ * failure (etcd unreachable, a value refused) is logged with its reason
+ * when it differs from the last one logged, or once a minute while it
+ * repeats, and the snapshot in force stays. */
 #include "ngx_http_upstream_placer.h"
+
+#if (NGX_HTTP_UPSTREAM_PLACER_ETCD)
+/* An etcd fetch's outcome before the swap: 1 when it is a snapshot to go
+ * on with, 0 when it was logged (or not, rate limited) and is done. */
+static int etcd_outcome(ngx_http_upstream_placer_srv_conf_t *pcf, ngx_log_t *log, uint64_t current)
+{
+    ngx_http_upstream_placer_job_t *job = pcf->job;
+
+    if (job->rc == NGX_ERROR) {
+        /* a value refused is read once (the key is not read again until it
+         * changes), so it is said every time; etcd giving no value is said
+         * when the error changes, else once a RELOG period */
+        time_t now = ngx_time();
+        if (job->unread != 0 && job->unread == pcf->unread &&
+            now - pcf->said_at < NGX_HTTP_UPSTREAM_PLACER_ETCD_RELOG) {
+            pcf->quiet++;
+            return 0;
+        }
+        ngx_log_error(NGX_LOG_ERR, log, 0, "placer_hash: %s", job->why);
+        if (pcf->quiet > 0) {
+            ngx_log_error(NGX_LOG_ERR, log, 0,
+                          "placer_hash: epoch %uL kept (%ui more failures since the last "
+                          "message)",
+                          current, pcf->quiet);
+        } else {
+            ngx_log_error(NGX_LOG_ERR, log, 0, "placer_hash: epoch %uL kept", current);
+        }
+        pcf->unread = job->unread;
+        pcf->said_at = now;
+        pcf->quiet = 0;
+        return 0;
+    }
+    if (pcf->unread != 0) {
+        ngx_log_error(NGX_LOG_NOTICE, log, 0, "placer_hash: \"%V\" read again from %V",
+                      &pcf->source, &pcf->etcd);
+        pcf->unread = 0;
+        pcf->quiet = 0;
+    }
+    if (job->rc == NGX_DECLINED) { /* the key unchanged */
+        return 0;
+    }
+    uint64_t epoch = job->map->epoch;
+    /* the epoch in force again (the worker's first read, or the same
+     * snapshot put again): nothing to say; an older one goes on to be
+     * refused with its reason, once (the key is not read again until it
+     * changes) */
+    if (epoch == current) {
+        placer_snapshot_free(job->snap);
+        ngx_free(job->map);
+        job->snap = NULL;
+        job->map = NULL;
+        return 0;
+    }
+    return 1;
+}
+#endif
 
 static void swap_in(ngx_http_upstream_placer_srv_conf_t *pcf, ngx_log_t *log)
 {
     ngx_http_upstream_placer_job_t *job = pcf->job;
     uint64_t current = placer_router_epoch(pcf->router);
 
+#if (NGX_HTTP_UPSTREAM_PLACER_ETCD)
+    if (pcf->etcd.len > 0 && !etcd_outcome(pcf, log, current)) {
+        return;
+    }
+#endif
     if (job->rc == NGX_DECLINED) {
         return;
     }
@@ -36,7 +105,7 @@ static void swap_in(ngx_http_upstream_placer_srv_conf_t *pcf, ngx_log_t *log)
     if (map->epoch <= current) {
         ngx_log_error(NGX_LOG_WARN, log, 0,
                       "placer_hash: \"%V\" refused: epoch %uL is not newer than %uL (kept)",
-                      &pcf->path, (uint64_t)map->epoch, current);
+                      &pcf->source, (uint64_t)map->epoch, current);
         placer_snapshot_free(s);
         ngx_free(map);
         return;
@@ -52,7 +121,7 @@ static void swap_in(ngx_http_upstream_placer_srv_conf_t *pcf, ngx_log_t *log)
     ngx_free(pcf->map);
     pcf->map = map;
     ngx_log_error(NGX_LOG_NOTICE, log, 0, "placer_hash: \"%V\": epoch %uL in force (was %uL)",
-                  &pcf->path, (uint64_t)map->epoch, current);
+                  &pcf->source, (uint64_t)map->epoch, current);
 }
 
 static void rearm(ngx_http_upstream_placer_srv_conf_t *pcf)
@@ -70,6 +139,16 @@ static void fetch_in_thread(void *data, ngx_log_t *log)
     (void)log;
     ngx_http_upstream_placer_fetch(data);
 }
+
+#if (NGX_HTTP_UPSTREAM_PLACER_ETCD)
+/* The same for etcd: the fetch also reads the connection settings and the
+ * key, which no one changes after the configuration. */
+static void etcd_fetch_in_thread(void *data, ngx_log_t *log)
+{
+    (void)log;
+    ngx_http_upstream_placer_etcd_fetch(data);
+}
+#endif
 
 /* Back in the event loop, the thread done. */
 static void fetched(ngx_event_t *ev)
@@ -93,15 +172,21 @@ static void on_timer(ngx_event_t *ev)
     }
 #if (NGX_THREADS)
     if (pcf->thread_pool != NULL) {
+        pcf->task->event.data = pcf;
+        pcf->task->event.handler = fetched;
+        pcf->task->handler = fetch_in_thread;
+#if (NGX_HTTP_UPSTREAM_PLACER_ETCD)
+        if (pcf->etcd.len > 0) {
+            /* every check goes to a thread: the fetch is network I/O */
+            pcf->task->handler = etcd_fetch_in_thread;
+        } else
+#endif
         /* the stat that finds most checks unchanged stays here; a changed
          * file goes to a thread */
         if (ngx_http_upstream_placer_unchanged(pcf->job)) {
             rearm(pcf);
             return;
         }
-        pcf->task->event.data = pcf;
-        pcf->task->event.handler = fetched;
-        pcf->task->handler = fetch_in_thread;
         if (ngx_thread_task_post(pcf->thread_pool, pcf->task) == NGX_OK) {
             pcf->busy = 1;
         }

@@ -70,14 +70,15 @@ def start(tmp, conf, argv_prefix=()):
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def start_backends(tmp, addrs, connections=1024):
+def start_backends(tmp, addrs, connections=1024, argv_prefix=()):
     """addrs: name -> "127.0.0.1:PORT"; each answers 200 with its name. The
-    process, once every port accepts."""
+    process (started after argv_prefix, e.g. taskset), once every port
+    accepts."""
     servers = "".join("  server { listen %s; location / { return 200 \"%s\\n\"; } }\n" % (a, n)
                       for n, a in addrs.items())
     with open(os.path.join(tmp, "backends.conf"), "w") as f:
         f.write(BACKENDS.format(tmp=tmp, servers=servers, connections=connections))
-    proc = start(tmp, "backends.conf")
+    proc = start(tmp, "backends.conf", argv_prefix)
     for a in addrs.values():
         wait_port(int(a.rsplit(":", 1)[1]), proc)
     return proc

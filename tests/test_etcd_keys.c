@@ -15,7 +15,11 @@
  *   5. epoch 0 published to an empty key (nothing stored: it is newer),
  *      then refused as stale; a keyed snapshot refused over http:// unless
  *      the config allows it (then fetched back keyed, hashing alike); TLS
- *      files on an http:// config refused.
+ *      files on an http:// config refused;
+ *   6. placer_etcd_fetch_changed: the first read and each publish give a
+ *      snapshot and move the revision; an unchanged key gives none; a
+ *      value refused moves the revision (not read again); a deleted key
+ *      and an unreachable member leave it.
  */
 #include <string.h>
 #include <unistd.h>
@@ -233,6 +237,59 @@ static void cli(const char *placer, const char *dir)
                    cluster->endpoints, path), 2);
 }
 
+static void fetch_changed(void)
+{
+    const char *key = "/changed";
+    placer_etcd_config *cfg = NULL, *nowhere = NULL;
+    CHECK_EQ(placer_etcd_config_new(cluster->endpoints, 5000, &cfg), 0);
+    CHECK_EQ(placer_etcd_config_new("http://127.0.0.1:1", 300, &nowhere), 0);
+    placer_snapshot *s = tu_ring(10, 4), *got = NULL;
+    CHECK_EQ(placer_etcd_publish(cluster->endpoints, key, s, 5000, NULL, NULL, 0), 0);
+    placer_snapshot_free(s);
+    char why[300] = "";
+    int64_t rev = 0;
+    CHECK_EQ(placer_etcd_fetch_changed(cfg, key, NULL, &got, why, sizeof why), PLACER_ENULL);
+    CHECK_EQ(placer_etcd_fetch_changed(cfg, key, &rev, &got, why, sizeof why), 0);
+    CHECK(got != NULL && placer_snapshot_epoch(got) == 10);
+    placer_snapshot_free(got);
+    int64_t first = rev;
+    CHECK(first > 0);
+    got = (placer_snapshot *)1; /* must become NULL */
+    CHECK_EQ(placer_etcd_fetch_changed(cfg, key, &rev, &got, why, sizeof why), 0);
+    CHECK(got == NULL && rev == first);
+
+    s = tu_ring(11, 5);
+    CHECK_EQ(placer_etcd_publish(cluster->endpoints, key, s, 5000, NULL, NULL, 0), 0);
+    placer_snapshot_free(s);
+    CHECK_EQ(placer_etcd_fetch_changed(cfg, key, &rev, &got, why, sizeof why), 0);
+    CHECK(got != NULL && placer_snapshot_epoch(got) == 11 && rev > first);
+    placer_snapshot_free(got);
+
+    int64_t good = rev;
+    CHECK_EQ(put_raw(key, "not a snapshot"), 0);
+    int err = placer_etcd_fetch_changed(cfg, key, &rev, &got, why, sizeof why);
+    CHECK(err != 0 && got == NULL && rev > good);
+    printf("6: a value refused (%s: %s), its revision remembered\n", placer_strerror(err), why);
+    int64_t bad = rev;
+    CHECK_EQ(placer_etcd_fetch_changed(cfg, key, &rev, &got, why, sizeof why), 0);
+    CHECK(got == NULL && rev == bad);
+
+    CHECK_EQ(tu_sh("ETCDCTL_API=3 etcdctl --endpoints=%s del %s >/dev/null", cluster->endpoints,
+                   key), 0);
+    CHECK_EQ(placer_etcd_fetch_changed(cfg, key, &rev, &got, why, sizeof why), PLACER_EMISSING);
+    CHECK(got == NULL && rev == bad);
+    CHECK_EQ(placer_etcd_fetch_changed(nowhere, key, &rev, &got, why, sizeof why), PLACER_EUNAVAIL);
+    CHECK(got == NULL && rev == bad);
+    s = tu_ring(12, 3);
+    CHECK_EQ(placer_etcd_publish(cluster->endpoints, key, s, 5000, NULL, NULL, 0), 0);
+    placer_snapshot_free(s);
+    CHECK_EQ(placer_etcd_fetch_changed(cfg, key, &rev, &got, why, sizeof why), 0);
+    CHECK(got != NULL && placer_snapshot_epoch(got) == 12 && rev > bad);
+    placer_snapshot_free(got);
+    placer_etcd_config_free(cfg);
+    placer_etcd_config_free(nowhere);
+}
+
 int main(int argc, char **argv)
 {
     if (!etcd_available()) {
@@ -250,6 +307,7 @@ int main(int argc, char **argv)
     bad_keys();
     hostile_manifests();
     epoch_zero_and_secrets();
+    fetch_changed();
     cli(argc > 1 ? argv[1] : NULL, c.dir);
     etcd_destroy(&c);
     return check_done("etcd_keys");
