@@ -57,15 +57,25 @@ static void nap_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
-/* Publish, retrying while no member answers (an election in progress). */
+/* Publish, retrying while no member answers (an election in progress).
+ * An attempt whose outcome was unknown (PLACER_EUNAVAIL) may have
+ * committed after all: the retry then finds its own epoch stored
+ * (PLACER_ECONFLICT with that epoch), which is this publish landing, as
+ * placer_etcd_publish's contract says to check. */
 static int publish(const char *endpoints, placer_snapshot *s)
 {
     char why[300];
     double until = now() + 30;
-    int err;
-    do {
-        err = placer_etcd_publish(endpoints, KEY, s, 3000, NULL, why, sizeof why);
-    } while (err == PLACER_EUNAVAIL && now() < until);
+    uint64_t epoch = placer_snapshot_epoch(s), current = 0;
+    int err, unknown = 0;
+    for (;;) {
+        err = placer_etcd_publish(endpoints, KEY, s, 3000, &current, why, sizeof why);
+        if (err == PLACER_ECONFLICT && unknown && current == epoch)
+            err = 0;
+        if (err != PLACER_EUNAVAIL || now() >= until)
+            break;
+        unknown = 1;
+    }
     if (err)
         fprintf(stderr, "publish epoch %llu: %s: %s\n",
                 (unsigned long long)placer_snapshot_epoch(s), placer_strerror(err), why);
