@@ -192,12 +192,12 @@ __attribute__((noinline, cold)) static int lookup_registering(placer_router *r, 
     return placer_router_lookup(r, key, len, epoch);
 }
 
-/* plc_lookup_key out of line: its paths other than the line table's keep
+/* plc_lookup_key's paths after the line table's, out of line: they keep
  * values across their calls, which the router's lookup should not pay for. */
-__attribute__((noinline)) static int lookup_other(const placer_snapshot *s, const void *key,
-                                                  size_t len)
+__attribute__((noinline)) static int lookup_rest(const placer_snapshot *s, const void *key,
+                                                 size_t len)
 {
-    return plc_lookup_key(s, key, len);
+    return plc_lookup_key_rest(s, key, len);
 }
 
 int placer_router_lookup(placer_router *r, const void *key, size_t len, uint64_t *epoch)
@@ -213,9 +213,7 @@ int placer_router_lookup(placer_router *r, const void *key, size_t len, uint64_t
      * other paths was most of what the section cost a key. */
     if (epoch)
         *epoch = s->epoch;
-    plc_bkt_key_fn lines = s->bkt_lookup;
-    int owner = __builtin_expect(lines != NULL, 1) ? (int)lines(&s->bkt, s->seed, key, len)
-                                                   : lookup_other(s, key, len);
+    int owner = plc_lookup_key_with(s, key, len, lookup_rest);
     read_end(s);
     return owner;
 }
