@@ -189,6 +189,7 @@ __attribute__((noinline)) static int lookup_in_section(placer_router *r, const v
     return owner;
 }
 
+#if defined(_LGPL_SOURCE)
 /* plc_lookup_key's paths after the line table's, out of line: they keep
  * values across their calls, which the router's lookup should not pay for. */
 __attribute__((noinline)) static int lookup_rest(const placer_snapshot *s, const void *key,
@@ -196,6 +197,7 @@ __attribute__((noinline)) static int lookup_rest(const placer_snapshot *s, const
 {
     return plc_lookup_key_rest(s, key, len);
 }
+#endif
 
 int placer_router_lookup(placer_router *r, const void *key, size_t len, uint64_t *epoch)
 {
@@ -219,7 +221,7 @@ int placer_router_lookup(placer_router *r, const void *key, size_t len, uint64_t
     plc_urcu_bp_fast_end(reader);
     return owner;
 #else
-    return lookup_in_section(r, key, len, epoch);
+    return lookup_in_section(r, key, len, epoch); /* every section is liburcu's call */
 #endif
 }
 
