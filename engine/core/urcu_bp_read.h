@@ -1,19 +1,20 @@
 /*
- * urcu_bp_read.h -- liburcu-bp's read side, as the router includes it.
+ * urcu_bp_read.h -- liburcu-bp's read side, as the router includes it, and
+ * the router's section for single lookups (below).
  *
- * Why this header exists: liburcu 0.13 (Debian 12) keeps each thread's
- * `struct urcu_bp_reader` in a registry arena of mmap()ed chunks whose
- * header is `{ size_t data_len; size_t used; struct cds_list_head node;
- * char data[]; }` (src/urcu-bp.c), so readers start 32 bytes into a chunk
- * although urcu/static/urcu-bp.h declares the struct 128-byte aligned
- * (CAA_CACHE_LINE_SIZE). Every read-side section then touches a reader at
- * an address UBSan's alignment check calls misaligned. The access itself is
- * an ordinary word load/store on x86-64 and AArch64; placer cannot choose
- * where liburcu puts its readers (later liburcu releases type the arena as
- * `struct urcu_bp_reader readers[]`, which fixes it).
+ * Its first job, an exemption for UBSan: liburcu 0.13 (Debian 12) keeps each
+ * thread's `struct urcu_bp_reader` in a registry arena of mmap()ed chunks
+ * whose header is `{ size_t data_len; size_t used; struct cds_list_head
+ * node; char data[]; }` (src/urcu-bp.c), so readers start 32 bytes into a
+ * chunk although urcu/static/urcu-bp.h declares the struct 128-byte aligned
+ * (CAA_CACHE_LINE_SIZE). Every read-side section then touches a reader at an
+ * address UBSan's alignment check calls misaligned. The access itself is an
+ * ordinary word load/store on x86-64 and AArch64; placer cannot choose where
+ * liburcu puts its readers (later liburcu releases type the arena as `struct
+ * urcu_bp_reader readers[]`, which fixes it).
  *
- * So exactly that check, in exactly liburcu's inline read-side functions, is
- * switched off: they are declared here with no_sanitize("alignment") before
+ * So exactly that check, in exactly liburcu's inline read-side functions
+ * (and the two below that repeat them), is switched off: they are declared here with no_sanitize("alignment") before
  * urcu-bp.h defines them (GCC and Clang merge attributes across
  * declarations); the attribute does nothing in builds without UBSan. No other check and no other
  * function is affected: tests/test_ubsan_halts.c includes this header and
@@ -62,10 +63,10 @@ static inline int _urcu_bp_read_ongoing(void) PLC_URCU_NO_ALIGN_CHECK;
  * urcu_bp_has_sys_membarrier and the URCU_BP_GP_* constants): the ABI that
  * every _LGPL_SOURCE program compiles in, which liburcu keeps for a
  * soname (liburcu-bp.so.8 from 0.13 on; Debian 12 ships 0.13.2).
- * tests/test_router.c checks it against the library's own
- * out-of-line urcu_bp_read_ongoing() and that a grace period waits for a
- * section begun here; a liburcu whose header no longer declares these
- * fails to compile, and -Durcu_inline=false uses none of it.
+ * tests/test_urcu_bp_fast.c checks it against the library's own
+ * out-of-line functions: urcu_bp_read_ongoing() sees a section begun here,
+ * and a grace period waits for it. A liburcu whose header no longer
+ * declares these fails to compile; -Durcu_inline=false uses none of it.
  */
 static inline struct urcu_bp_reader *plc_urcu_bp_fast_begin(void) PLC_URCU_NO_ALIGN_CHECK;
 static inline void plc_urcu_bp_fast_end(struct urcu_bp_reader *reader) PLC_URCU_NO_ALIGN_CHECK;
