@@ -12,12 +12,22 @@
  *       replaces, alternating (the order swapped each pair), the reader's
  *       CPU time of each pass, so the writer's own work is not counted
  *       when it shares the reader's CPU; the writer runs through both
- *       passes, so what it does to the caches falls on both. A writer
- *       sharing one CPU with the reader falls short of 1,000 publishes a
- *       second: publishes_per_s says how many it made. One key a
+ *       passes, so what it does to the caches falls on both. The writer
+ *       runs on another CPU when the process may use two, and under
+ *       SCHED_FIFO when it may: a decode and publish take 0.3-0.6 ms of
+ *       the writer's CPU, and a writer of ordinary priority on a busy
+ *       machine woke late and made 270-450 publishes a second. One key a
  *       call, none waiting for an answer (single), or each key chosen by
  *       the previous answer (dependent). Counters: router_over_lookup, the
- *       median of the pairs' ratios; publishes_per_s.
+ *       median of the pairs' ratios; publishes_per_s (the writer never
+ *       publishes more than once a period, and skips one while more
+ *       than MAX_WAITING replaced snapshots wait to be freed:
+ *       writer_skipped); writer_cpu_us_per_publish; writer_on_other_cpu
+ *       and writer_realtime (1 or 0). A writer on the reader's own CPU
+ *       decodes each ring into that CPU's caches, where the fixed
+ *       snapshot is evicted: there the router pass came out faster than
+ *       placer_lookup's (0.8x), so bench/RESULTS.md's rows run on two
+ *       CPUs.
  *   router/placer_router/after_publish_differing
  *       the cold cost of a new snapshot: a builder thread builds the next
  *       differing ring (on another CPU when the process may use one; never
@@ -78,11 +88,16 @@ static void keys_make(void)
  * sent: the encodings of the ring less node 0, 1, ... NRING - 1, taken in
  * turn (each differs from the last), each given the next epoch. */
 #define NRING 8
+/* Replaced snapshots not yet freed beyond which the writer skips a period. */
+#define MAX_WAITING 128
 typedef struct writer {
     placer_router *r;
     long period_ns;
     atomic_int stop;
     long published;
+    long skipped;   /* periods without a publish: too many snapshots waiting */
+    double busy_ns; /* the writer's CPU time decoding and publishing */
+    int realtime;   /* the writer runs under SCHED_FIFO */
     pthread_t thread;
     void *enc[NRING];
     size_t enc_len[NRING];
@@ -100,23 +115,48 @@ static void writer_encode(writer *w)
     }
 }
 
+static void timespec_add(struct timespec *t, long ns)
+{
+    t->tv_nsec += ns;
+    while (t->tv_nsec >= 1000000000L) {
+        t->tv_nsec -= 1000000000L;
+        t->tv_sec++;
+    }
+}
+
 static void *writer_main(void *p)
 {
     writer *w = p;
-    struct timespec next;
+    /* Under SCHED_FIFO, when the process may use it, the writer wakes on
+     * time every millisecond (see the top of this file). */
+    struct sched_param fifo = {.sched_priority = 1};
+    w->realtime = pthread_setschedparam(pthread_self(), SCHED_FIFO, &fifo) == 0;
+    struct timespec next, now;
     clock_gettime(CLOCK_MONOTONIC, &next);
     for (uint64_t epoch = 2; !atomic_load(&w->stop); epoch++) {
-        next.tv_nsec += w->period_ns;
-        while (next.tv_nsec >= 1000000000L) {
-            next.tv_nsec -= 1000000000L;
-            next.tv_sec++;
+        /* A period behind: a whole period's rest from now, not publishes back
+         * to back. A writer that kept the reader's CPU would keep the reader
+         * preempted inside its read-side section: no grace period would
+         * end, no snapshot would be freed, and each decode would fault in
+         * fresh memory (measured: 33,000 snapshots waiting, decodes 10x
+         * slower). MAX_WAITING is the same guard for the reclaiming
+         * thread falling behind. */
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        timespec_add(&next, w->period_ns);
+        if (now.tv_sec > next.tv_sec || (now.tv_sec == next.tv_sec && now.tv_nsec > next.tv_nsec)) {
+            next = now;
+            timespec_add(&next, w->period_ns);
         }
         placer_snapshot *s = NULL;
-        if (placer_snapshot_decode(w->enc[epoch % NRING], w->enc_len[epoch % NRING], &s) == 0) {
+        double start = bench_thread_ns();
+        if (w->published - (long)placer_router_reclaimed(w->r) > MAX_WAITING) {
+            w->skipped++;
+        } else if (placer_snapshot_decode(w->enc[epoch % NRING], w->enc_len[epoch % NRING], &s) == 0) {
             s->epoch = epoch; /* not yet shared: the writer still owns it */
             if (placer_router_publish(w->r, s) == 0)
                 w->published++;
         }
+        w->busy_ns += bench_thread_ns() - start;
         clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
     }
     return NULL;
@@ -145,15 +185,20 @@ static uint64_t pass(placer_router *r, const placer_snapshot *s, int dependent)
     return acc;
 }
 
+static int place_threads(pthread_t other);
+
 static void bench_paired(plc_bench *b, const void *arg)
 {
     int dependent = arg != NULL;
     static double ratio[MAX_PAIRS];
     keys_make();
+    cpu_set_t before;
+    sched_getaffinity(0, sizeof before, &before);
     placer_snapshot *fixed = bench_seed_ring(1);
-    writer w = {placer_router_new(bench_seed_ring(1)), 1000000L, 0, 0, 0, {0}, {0}};
+    writer w = {placer_router_new(bench_seed_ring(1)), 1000000L, 0, 0, 0, 0, 0, 0, {0}, {0}};
     writer_encode(&w);
     pthread_create(&w.thread, NULL, writer_main, &w);
+    int two_cpus = place_threads(w.thread);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     uint32_t np = 0;
@@ -172,12 +217,18 @@ static void bench_paired(plc_bench *b, const void *arg)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     atomic_store(&w.stop, 1);
     pthread_join(w.thread, NULL);
+    pthread_setaffinity_np(pthread_self(), sizeof before, &before);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     plc_bench_keep(acc);
     plc_bench_set_items(b, plc_bench_iterations(b));
     plc_bench_counter(b, "router_over_lookup", bench_median(ratio, np), 0);
     plc_bench_counter(b, "pairs", np, 0);
     plc_bench_counter(b, "publishes_per_s", (double)w.published / secs, 0);
+    plc_bench_counter(b, "writer_on_other_cpu", two_cpus, 0);
+    plc_bench_counter(b, "writer_realtime", w.realtime, 0);
+    plc_bench_counter(b, "writer_skipped", (double)w.skipped, 0);
+    plc_bench_counter(b, "writer_cpu_us_per_publish",
+                      w.published ? w.busy_ns / 1e3 / (double)w.published : 0, 0);
     placer_router_free(w.r);
     placer_snapshot_free(fixed);
     for (unsigned i = 0; i < NRING; i++)
@@ -232,8 +283,9 @@ static placer_snapshot *builder_take(builder_thread *t)
     return s;
 }
 
-/* Builder and reader on different CPUs when the process may use two, as a
- * writer on another core leaves the new lines outside the reader's caches. */
+/* Builder (or writer) and reader on different CPUs when the process may use
+ * two, as a writer on another core leaves the new lines outside the
+ * reader's caches. */
 static int place_threads(pthread_t builder)
 {
     cpu_set_t allowed;

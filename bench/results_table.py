@@ -280,6 +280,11 @@ def other_tables(bench):
                "TokenMap.get_replicas, ns a key) `taskset -c 1 /usr/bin/python3 "
                "bench/cassandra_driver_peer.py --json OUT.json`"
                if any(n.endswith("driver_python_loop") for f in fams.values() for n in f) else "")
+            + ("; the `router/placer_router/writer_1000_differing_vs_lookup/*` rows with "
+               "`taskset -c 0,1` instead: the reader on one CPU, the writer on the other under "
+               "SCHED_FIFO (writer_on_other_cpu, writer_realtime), as a writer elsewhere leaves "
+               "each new ring outside the reader's caches"
+               if any("writer_1000_differing_vs_lookup" in n for f in fams.values() for n in f) else "")
             + ".", "",
             "| benchmark (NAME) | ns | counters | date |", "|---|---:|---|---|"]
     for fam in sorted(fams):

@@ -175,49 +175,54 @@ void placer_router_release(placer_router *r, const placer_snapshot *s)
         read_end(s);
 }
 
-/* A thread's first read-side section registers it with liburcu-bp (a call
- * that keeps the key and its length alive across it): taken out of line so
- * the sections after it keep nothing. */
+/* The router's lookup in a section liburcu-bp's own functions open and
+ * close: a thread's first (which registers it), a nested one, or one in a
+ * process without membarrier. */
+__attribute__((noinline)) static int lookup_in_section(placer_router *r, const void *key,
+                                                       size_t len, uint64_t *epoch)
+{
+    const placer_snapshot *s = read_begin(r);
+    if (epoch)
+        *epoch = s->epoch;
+    int owner = plc_lookup_key(s, key, len);
+    read_end(s);
+    return owner;
+}
+
 #if defined(_LGPL_SOURCE)
-#define READER_UNREGISTERED() __builtin_expect(URCU_TLS(urcu_bp_reader) == NULL, 0)
-#else
-#define READER_UNREGISTERED() 0
-#endif
-
-__attribute__((noinline, cold)) static int lookup_registering(placer_router *r, const void *key,
-                                                              size_t len, uint64_t *epoch)
-{
-    rcu_read_lock();
-    rcu_read_unlock();
-    return placer_router_lookup(r, key, len, epoch);
-}
-
-/* plc_lookup_key out of line: its paths other than the line table's keep
+/* plc_lookup_key's paths after the line table's, out of line: they keep
  * values across their calls, which the router's lookup should not pay for. */
-__attribute__((noinline)) static int lookup_other(const placer_snapshot *s, const void *key,
-                                                  size_t len)
+__attribute__((noinline)) static int lookup_rest(const placer_snapshot *s, const void *key,
+                                                 size_t len)
 {
-    return plc_lookup_key(s, key, len);
+    return plc_lookup_key_rest(s, key, len);
 }
+#endif
 
 int placer_router_lookup(placer_router *r, const void *key, size_t len, uint64_t *epoch)
 {
     if (!r || (!key && len))
         return PLACER_ENULL;
-    if (READER_UNREGISTERED())
-        return lookup_registering(r, key, len, epoch);
-    const placer_snapshot *s = read_begin(r);
+#if defined(_LGPL_SOURCE)
+    /* The outermost section of a registered thread, its tests taken once
+     * (urcu_bp_read.h): nothing but the reader lives across the lookup. */
+    struct urcu_bp_reader *reader = plc_urcu_bp_fast_begin();
+    if (__builtin_expect(reader == NULL, 0))
+        return lookup_in_section(r, key, len, epoch);
+    const placer_snapshot *s = atomic_load_explicit(&r->current, memory_order_acquire);
     /* The epoch is stored before the lookup, and every lookup but the line
-     * table's is one call away, so nothing but the section's own state
-     * lives across the call: saving and restoring registers for the
-     * other paths was most of what the section cost a key. */
+     * table's is one call away, so nothing but the reader lives across the
+     * call: saving and restoring registers for the other paths was most of
+     * what the section cost a key. */
     if (epoch)
         *epoch = s->epoch;
-    plc_bkt_key_fn lines = s->bkt_lookup;
-    int owner = __builtin_expect(lines != NULL, 1) ? (int)lines(&s->bkt, s->seed, key, len)
-                                                   : lookup_other(s, key, len);
-    read_end(s);
+    int owner = plc_lookup_key_with(s, key, len, lookup_rest);
+    TSAN_RELEASE(s);
+    plc_urcu_bp_fast_end(reader);
     return owner;
+#else
+    return lookup_in_section(r, key, len, epoch); /* every section is liburcu's call */
+#endif
 }
 
 int placer_router_lookup_batch(placer_router *r, const void *const *keys, const size_t *lens,

@@ -204,16 +204,11 @@ static inline uint32_t plc_slot(const placer_snapshot *s, uint64_t h)
     return s->index(&s->tree, h);
 }
 
-/* placer_lookup without the argument checks, for lookup.c and the router:
- * the fused hash + line kernel when the snapshot has the line table
- * (one indirect call, one line read for nearly every key), else another
- * strategy's own lookup (one), else the ring's hash and the line table or
+/* plc_lookup_key's paths after the line table's: another strategy's own
+ * lookup (one indirect call), else the ring's hash and the line table or
  * directory (two), else the fused tree kernel (one), else the ring's ops. */
-static inline int plc_lookup_key(const placer_snapshot *s, const void *key, size_t len)
+static inline int plc_lookup_key_rest(const placer_snapshot *s, const void *key, size_t len)
 {
-    plc_bkt_key_fn lines = s->bkt_lookup;
-    if (__builtin_expect(lines != NULL, 1))
-        return (int)lines(&s->bkt, s->seed, key, len);
     plc_module_key_fn module = s->module_lookup;
     if (module)
         return module(s, key, len);
@@ -226,6 +221,30 @@ static inline int plc_lookup_key(const placer_snapshot *s, const void *key, size
     if (__builtin_expect(fused != NULL, 1))
         return (int)fused(&s->tree, s->seed, key, len);
     return plc_lookup_unfused(s, key, len);
+}
+
+typedef int (*plc_lookup_rest_fn)(const placer_snapshot *s, const void *key, size_t len);
+
+/* The one choice of the line table, for placer_lookup and the router: the
+ * fused hash + line kernel when the snapshot has the table (one indirect
+ * call, one line read for nearly every key), else `rest`. Always inlined
+ * with a constant `rest`: placer_lookup passes plc_lookup_key_rest, which
+ * is inlined too; the router passes an out-of-line copy of it, so that
+ * nothing the other paths need lives across its read-side section. */
+__attribute__((always_inline)) static inline int plc_lookup_key_with(const placer_snapshot *s,
+                                                                     const void *key, size_t len,
+                                                                     plc_lookup_rest_fn rest)
+{
+    plc_bkt_key_fn lines = s->bkt_lookup;
+    if (__builtin_expect(lines != NULL, 1))
+        return (int)lines(&s->bkt, s->seed, key, len);
+    return rest(s, key, len);
+}
+
+/* placer_lookup without the argument checks. */
+static inline int plc_lookup_key(const placer_snapshot *s, const void *key, size_t len)
+{
+    return plc_lookup_key_with(s, key, len, plc_lookup_key_rest);
 }
 
 /* The ring's batch through its line table or directory when the key hash
