@@ -4,6 +4,9 @@
  * strategy's own rule (s->ops->replicas) otherwise, and the report of how
  * well a set met what was asked.
  *
+ * placer_replicas only dispatches: each path is a tail call to its own
+ * function, so the common ones pay no register spills for the others.
+ *
  * A ring with line sets and the placer-v2 key hash (s->bkt_set) is
  * answered by the fused kernels (simd/buckets_sets_body.h) for the counts
  * the line sets hold: one indirect call a key, or a batch in one pass
@@ -19,8 +22,12 @@
  * sets (replica_lines.c): the key's rank in its line gives the owner, and
  * the line of sets beside it, both addressed by the hash and fetched
  * together, the other two; what the line cannot answer takes the slot and
- * the per-slot sets. A single key's rank comes from the line kernel's
- * slot, a batch's from plain compares (no kernel call a key). Its batch
+ * the per-slot sets. Sets of 4 and 5 (a Cassandra NetworkTopologyStrategy
+ * of {dc1: 3, dc2: 2}, placer_builder_set_replicas(b, 4 or 5)) come the
+ * same way from the wide line sets (replica_wide.c), with any key hash:
+ * the rank by plain compares, then the owner and the entry beside it. A
+ * single key's rank (up to 3 nodes) comes from the line kernel's slot, a
+ * batch's from plain compares (no kernel call a key). Its batch
  * hashes a chunk of keys with the batch kernel, then prefetches every
  * key's line and line of sets and answers; without line sets it
  * prefetches the lines and first-token indexes, finds the slots
@@ -28,6 +35,8 @@
  * stage's misses overlap across the chunk instead of each key waiting for
  * its own.
  */
+#include <string.h>
+
 #include "strategy_ops.h"
 #include "validate.h"
 
@@ -92,6 +101,62 @@ static inline int from_slot(const placer_snapshot *s, uint64_t h, uint32_t slot,
     return r < PLC_BKT_LANES && line_entry(s, i, r, out, w);
 }
 
+/* h's set of w (1..5) nodes from the wide line sets (replica_wide.c) by
+ * its rank in its line, plain compares, with lanes of 8 bits (narrow) or
+ * 16: 1 when written, 0 when they cannot answer (a tie on the line's 16
+ * bits, a crowded line or owner 0xFFFF, an entry whose first lane is all
+ * ones). The entry's address is the line's and the rank: prefetched with
+ * the line, no dependent miss on the slot. Inlined with narrow constant. */
+static inline __attribute__((always_inline)) int from_wide(const placer_snapshot *s, uint64_t h,
+                                                          uint32_t *out, uint32_t w,
+                                                          const int narrow)
+{
+    const plc_bkt *k = &s->bkt;
+    const uint32_t bits = narrow ? 8 : 16, lane = narrow ? 0xFFu : 0xFFFFu;
+    uint64_t i = h >> k->shift;
+    const unsigned char *entries =
+        (const unsigned char *)s->rep_wide + i * PLC_BKT_LANES * (narrow ? 4 : 8);
+    __builtin_prefetch(entries);
+    const plc_bkt_line *l = &k->line[i];
+    int16_t q = plc_bkt_suffix(h, k->sshift);
+    uint32_t r = plc_bkt_rank_plain(l, q); /* <= 15 */
+    uint32_t owner = l->own[r];
+    uint64_t e;
+    if (narrow) {
+        uint32_t e32;
+        memcpy(&e32, entries + 4 * r, 4);
+        e = e32;
+    } else {
+        memcpy(&e, entries + 8 * r, 8);
+    }
+    if (__builtin_expect(l->suf[r] == q || owner == PLC_BKT_ASK_TREE || (e & lane) == lane, 0))
+        return 0;
+    out[0] = owner;
+    if (__builtin_expect(w == 5, 1)) { /* the full set: no count tests */
+        out[1] = (uint32_t)e & lane;
+        out[2] = (uint32_t)(e >> bits) & lane;
+        out[3] = (uint32_t)(e >> 2 * bits) & lane;
+        out[4] = (uint32_t)(e >> 3 * bits) & lane;
+        return 1;
+    }
+    for (uint32_t j = 1; j < w; j++, e >>= bits)
+        out[j] = (uint32_t)e & lane;
+    return 1;
+}
+
+/* The same for either lane width. */
+static inline int from_wide_any(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t w)
+{
+    return s->rep_wide_lane == 1 ? from_wide(s, h, out, w, 1) : from_wide(s, h, out, w, 0);
+}
+
+/* Do the wide line sets serve want? Then the set has min(want, rep_r) of
+ * 4 or 5 nodes (smaller wants take the narrow line sets). */
+static inline int wide_serve(const placer_snapshot *s, uint32_t want)
+{
+    return want - 4 < s->rep_wide_span; /* 0 without wide sets */
+}
+
 /* Do the line sets serve want? Then the set has min(want, rep_r) <= 3 nodes. */
 static inline int lines_serve(const placer_snapshot *s, uint32_t want)
 {
@@ -117,6 +182,12 @@ static inline uint32_t ring_set(const placer_snapshot *s, uint32_t slot, uint32_
 static inline uint32_t ring_set_of(const placer_snapshot *s, uint64_t h, uint32_t *out,
                                    uint32_t want)
 {
+    if (wide_serve(s, want)) {
+        uint32_t w = want < s->rep_r ? want : s->rep_r;
+        if (__builtin_expect(from_wide_any(s, h, out, w), 1))
+            return w;
+        return ring_set(s, s->bkt_index(&s->bkt, h), out, want);
+    }
     if (lines_serve(s, want)) {
         __builtin_prefetch(&s->rep_lines[(h >> s->bkt.shift) * PLC_BKT_LANES]);
         uint32_t w = want < s->rep_r ? want : s->rep_r, slot = s->bkt_index(&s->bkt, h);
@@ -171,21 +242,67 @@ __attribute__((noinline)) static uint32_t exact_set(const placer_snapshot *s, co
     return ring_set(s, s->bkt_index(&s->bkt, s->hash(&s->hkey, key, len)), out, want);
 }
 
+/* The exact set of a hash the wide or narrow line sets left. */
+__attribute__((noinline)) static int exact_set_of(const placer_snapshot *s, uint64_t h,
+                                                  uint32_t *out, uint32_t want)
+{
+    return (int)ring_set(s, s->bkt_index(&s->bkt, h), out, want);
+}
+
+/* placer_replicas through the fused line-set kernels (placer-v2). */
+__attribute__((noinline)) static int key_set_fused(const placer_snapshot *s, const void *key,
+                                                   size_t len, uint32_t *out, uint32_t want)
+{
+    uint32_t w = want < s->rep_r ? want : s->rep_r;
+    uint32_t c = s->bkt_set(&s->bkt, s->rep_lines, s->seed, key, len, w, out);
+    if (__builtin_expect(c != 0, 1))
+        return (int)c;
+    return (int)exact_set(s, key, len, out, want);
+}
+
+/* placer_replicas of 4 or 5 from the wide line sets, any key hash: the
+ * hash, the rank in the line and the entry beside it, inline. */
+__attribute__((noinline)) static int key_set_wide(const placer_snapshot *s, const void *key,
+                                                  size_t len, uint32_t *out, uint32_t want)
+{
+    uint64_t h = s->hash(&s->hkey, key, len);
+    uint32_t w = want < s->rep_r ? want : s->rep_r;
+    if (s->rep_wide_lane == 1) {
+        if (__builtin_expect(from_wide(s, h, out, w, 1), 1))
+            return (int)w;
+    } else if (__builtin_expect(from_wide(s, h, out, w, 0), 1)) {
+        return (int)w;
+    }
+    return exact_set_of(s, h, out, want);
+}
+
+/* Any other set of a ring with the line table. */
+__attribute__((noinline)) static int key_set_ring(const placer_snapshot *s, const void *key,
+                                                  size_t len, uint32_t *out, uint32_t want)
+{
+    return (int)ring_set_of(s, s->hash(&s->hkey, key, len), out, want);
+}
+
+/* Any other snapshot's set (or want 0): through its position. */
+__attribute__((noinline)) static int key_set_other(const placer_snapshot *s, const void *key,
+                                                   size_t len, uint32_t *out, uint32_t want)
+{
+    return placer_replicas_hash(s, plc_position(s, key, len), out, want, NULL);
+}
+
+/* A dispatcher only: every path is a tail call, so the common ones pay no
+ * spills for the others. */
 int placer_replicas(const placer_snapshot *s, const void *key, size_t len, uint32_t *out,
                     uint32_t want)
 {
     PLC_VALIDATE_OR_RET(s && (key || !len) && (out || !want), PLACER_ENULL);
-    plc_bkt_key_set_fn fused = s->bkt_set;
-    if (__builtin_expect(fused && want - 1 < s->rep_lines_want, 1)) { /* 1 <= want <= served */
-        uint32_t w = want < s->rep_r ? want : s->rep_r;
-        uint32_t c = fused(&s->bkt, s->rep_lines, s->seed, key, len, w, out);
-        if (__builtin_expect(c != 0, 1))
-            return (int)c;
-        return (int)exact_set(s, key, len, out, want);
-    }
+    if (__builtin_expect(s->bkt_set && want - 1 < s->rep_lines_want, 1)) /* 1 <= want <= served */
+        return key_set_fused(s, key, len, out, want);
+    if (wide_serve(s, want)) /* sets of 4 or 5 */
+        return key_set_wide(s, key, len, out, want);
     if (__builtin_expect(want && ring_lines(s), 1))
-        return (int)ring_set_of(s, s->hash(&s->hkey, key, len), out, want);
-    return placer_replicas_hash(s, plc_position(s, key, len), out, want, NULL);
+        return key_set_ring(s, key, len, out, want);
+    return key_set_other(s, key, len, out, want);
 }
 
 /* The positions of m keys: the snapshot's batch hash, or the strategy's own
@@ -227,6 +344,20 @@ static void ring_batch(const placer_snapshot *s, const void *const *keys, const 
     uint32_t slot[PLC_REPLICA_CHUNK];
     const plc_bkt *k = &s->bkt;
     s->hash_batch(&s->hkey, keys, lens, m, h);
+    if (wide_serve(s, want)) { /* the line and its entries, both from the hash */
+        size_t entry = PLC_BKT_LANES * 4 * s->rep_wide_lane;
+        for (size_t j = 0; j < m; j++) {
+            uint64_t line = h[j] >> k->shift;
+            __builtin_prefetch(&k->line[line]);
+            __builtin_prefetch((const unsigned char *)s->rep_wide + line * entry);
+        }
+        uint32_t w = want < s->rep_r ? want : s->rep_r;
+        for (size_t j = 0; j < m; j++)
+            counts[j] = from_wide_any(s, h[j], out + j * want, w)
+                            ? w
+                            : ring_set(s, s->bkt_index(k, h[j]), out + j * want, want);
+        return;
+    }
     if (lines_serve(s, want)) { /* two lines a key, both from its hash */
         for (size_t j = 0; j < m; j++) {
             uint64_t line = h[j] >> k->shift;
