@@ -12,8 +12,10 @@
  * nodes than the set (padded sets) so that the fallback is known to run.
  * Cassandra's NetworkTopologyStrategy {dc1: 3, dc2: 2} over two
  * datacenters of 3 racks, 12 and 300 nodes, against a plain reference of
- * the server rule, before and after an encode and decode. The bytes the
- * entries add are counted in placer_snapshot_replica_bytes.
+ * the server rule, before and after an encode and decode; RF 3 in one
+ * datacenter (the narrow line sets read with the Cassandra hash, no fused
+ * kernel) against the per-slot sets. The bytes the entries add are
+ * counted in placer_snapshot_replica_bytes.
  */
 #define PLACER_STATIC_LINKING_ONLY
 #include <stdlib.h>
@@ -97,7 +99,7 @@ static void check_keys(const placer_snapshot *s, const keyset *k, uint32_t nref,
 {
     static uint32_t out[NKEYS * WMAX], counts[NKEYS];
     static const size_t sizes[] = {1, 15, 16, 17, 33, 1024, 3001};
-    t->bad += s->rep_wide == NULL; /* the path under test */
+    t->bad += (s->rep_wide == NULL) != (s->rep_r < 4); /* the path under test */
     for (uint32_t want = 1; want <= WMAX; want++) {
         for (size_t at = 0, z = 0; at < NKEYS; z++) {
             size_t m = sizes[z % 7] < NKEYS - at ? sizes[z % 7] : NKEYS - at;
@@ -122,7 +124,7 @@ static void check_keys(const placer_snapshot *s, const keyset *k, uint32_t nref,
                 uint32_t rn = ref_ring_replicas(s, h, ref, want);
                 t->bad += rn != (uint32_t)n || memcmp(ref, one, rn * sizeof *ref) != 0;
             }
-            if (want == 5) {
+            if (want == 5 && s->rep_wide) {
                 int a = wide_answers(s, h);
                 t->answered += a;
                 t->left += !a;
@@ -147,7 +149,7 @@ static void check_ties(const placer_snapshot *s, tally *t)
             uint32_t rn = slot_set(s, h, ref, want);
             int n = placer_replicas_hash(s, h, got, want, NULL);
             t->bad += n != (int)rn || memcmp(got, ref, rn * sizeof *ref) != 0;
-            t->left += !wide_answers(s, h);
+            t->left += s->rep_wide && !wide_answers(s, h);
         }
     }
 }
@@ -305,6 +307,31 @@ static void nts_cluster(int hosts, int tokens, uint64_t *st, const keyset *k, ta
     t->rings++;
 }
 
+/* NetworkTopologyStrategy RF 3 in one datacenter of 3 racks: sets of 3
+ * from the narrow line sets with the Cassandra hash (no fused kernel: the
+ * rank by plain compares), every want against the per-slot sets. */
+static void nts_three(uint64_t *st, const keyset *k, tally *t)
+{
+    placer_builder *b = placer_builder_new();
+    CHECK(b && placer_builder_set_key_hash(b, PLACER_HASH_CASSANDRA_MURMUR3) == 0);
+    CHECK_EQ(placer_builder_set_replication(b, PLACER_REPLICATION_NETWORK_TOPOLOGY, 3), 0);
+    for (int h = 0; h < 60; h++) {
+        char id[32], rack[16];
+        snprintf(id, sizeof id, "10.0.%d.%d", h % 3, h);
+        snprintf(rack, sizeof rack, "rack%d", h % 3);
+        CHECK_EQ(placer_builder_add_node(b, id, rack, 1.0), h);
+        for (int v = 0; v < 64; v++)
+            CHECK_EQ(placer_builder_add_token(b, (uint32_t)h, check_rand(st)), 0);
+    }
+    placer_snapshot *s = NULL;
+    CHECK_EQ(placer_builder_build(b, 1, &s), 0);
+    placer_builder_free(b);
+    t->bad += s->rep_lines == NULL || s->bkt_set != NULL; /* the path under test */
+    check_keys(s, k, 0, t);
+    check_ties(s, t);
+    placer_snapshot_free(s);
+}
+
 static void nts_rings(void)
 {
     uint64_t st = 6262;
@@ -315,6 +342,9 @@ static void nts_rings(void)
     nts_cluster(NTS_MAX, 16, &st, &k, &t);
     CHECK_ALL(t.bad == 0, "NetworkTopologyStrategy {dc1: 3, dc2: 2}: wide sets == server rule");
     CHECK(t.answered > 0);
+    t.bad = 0;
+    nts_three(&st, &k, &t);
+    CHECK_ALL(t.bad == 0, "NetworkTopologyStrategy RF 3: line sets == per-slot sets");
     free_keys(&k);
 }
 

@@ -276,6 +276,20 @@ __attribute__((noinline)) static int key_set_wide(const placer_snapshot *s, cons
     return exact_set_of(s, h, out, want);
 }
 
+/* placer_replicas of up to 3 from the line sets with a key hash that has
+ * no fused kernel (a Cassandra ring's): the hash, the rank by plain
+ * compares and the entry beside it, inline (no kernel call for the slot). */
+__attribute__((noinline)) static int key_set_lines(const placer_snapshot *s, const void *key,
+                                                   size_t len, uint32_t *out, uint32_t want)
+{
+    uint64_t h = s->hash(&s->hkey, key, len);
+    __builtin_prefetch(&s->rep_lines[(h >> s->bkt.shift) * PLC_BKT_LANES]);
+    uint32_t w = want < s->rep_r ? want : s->rep_r;
+    if (__builtin_expect(from_rank(s, h, out, w), 1))
+        return (int)w;
+    return exact_set_of(s, h, out, want);
+}
+
 /* Any other set of a ring with the line table. */
 __attribute__((noinline)) static int key_set_ring(const placer_snapshot *s, const void *key,
                                                   size_t len, uint32_t *out, uint32_t want)
@@ -300,6 +314,8 @@ int placer_replicas(const placer_snapshot *s, const void *key, size_t len, uint3
         return key_set_fused(s, key, len, out, want);
     if (wide_serve(s, want)) /* sets of 4 or 5 */
         return key_set_wide(s, key, len, out, want);
+    if (lines_serve(s, want)) /* up to 3, another key hash */
+        return key_set_lines(s, key, len, out, want);
     if (__builtin_expect(want && ring_lines(s), 1))
         return key_set_ring(s, key, len, out, want);
     return key_set_other(s, key, len, out, want);
