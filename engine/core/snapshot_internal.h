@@ -8,7 +8,8 @@
  *                  simd/stree.h), leaves (5 tokens and their 5 owners), the
  *                  target tree while a node joins or drains, the line
  *                  table or directory, replica sets when precomputed and
- *                  their line sets (replica_lines.c);
+ *                  their line sets (replica_lines.c) and wide line sets
+ *                  (replica_wide.c);
  *     partitions, Maglev, jump: the owner table (and the target table);
  *     rendezvous:  the candidates' seeds, inverse weights and node indices
  *                  (and the target's);
