@@ -8,7 +8,10 @@
  * that computes the server's rule per key (token, binary search, one walk
  * filling each datacenter), as a client without precomputed sets would.
  * The DataStax Python driver's TokenMap.get_replicas loop on the same
- * shape is bench/cassandra_driver_peer.py's row. Before timing, the
+ * shape is bench/cassandra_driver_peer.py's row. placer_vs_lookup and
+ * placer/batch_vs_lookup alternate a pass of the single (or batch) call
+ * with a pass of the lookup in one process (bench_over_lookup): counter
+ * over_lookup is the median of the pairs' ratios. Before timing, the
  * reference and placer must agree on the first 4,096 keys (skipped with
  * the reason otherwise).
  */
@@ -17,6 +20,7 @@
 
 #include "benches.h"
 #include "fixtures.h"
+#include "over_lookup.h"
 #include "shim.h"
 
 enum { DN = 120, DT = 256, DRACKS = 3, DSET = 5, DBATCH = 256, DCHECK = 4096 };
@@ -126,16 +130,10 @@ static int agree(const placer_snapshot *s, const ring_fixture *f)
     return 1;
 }
 
-static void bench_dcs(plc_bench *b, const void *arg)
+/* One pass over the keys: 0 placer_replicas, 1 its batch, 2 the plain
+ * reference, 3 placer_lookup. */
+static uint64_t dcs_pass(int mode, const placer_snapshot *s, const ring_fixture *f)
 {
-    int mode = *(const int *)arg; /* 0 placer, 1 batch, 2 plain reference, 3 lookup */
-    const ring_fixture *f = bench_fixture(1);
-    placer_snapshot *s = two_datacenters();
-    if (!s || !agree(s, f)) {
-        plc_bench_skip(b, s ? "placer's sets differ from the reference" : "the build failed");
-        placer_snapshot_free(s);
-        return;
-    }
     uint32_t out[8];
     uint64_t acc = 0;
     if (mode == 1) {
@@ -143,35 +141,53 @@ static void bench_dcs(plc_bench *b, const void *arg)
         static size_t lens[DBATCH];
         for (uint32_t i = 0; i < DBATCH; i++)
             lens[i] = BENCH_KEY_LEN;
-        while (plc_bench_keep_running(b, BENCH_KEYS))
-            for (uint32_t i = 0; i + DBATCH <= BENCH_KEYS; i += DBATCH) {
-                placer_replicas_batch(s, (const void *const *)f->key_ptrs + i, lens, DBATCH, DSET,
-                                      sets, counts);
-                acc += sets[(DBATCH - 1) * DSET];
-            }
+        for (uint32_t i = 0; i + DBATCH <= BENCH_KEYS; i += DBATCH) {
+            placer_replicas_batch(s, (const void *const *)f->key_ptrs + i, lens, DBATCH, DSET, sets,
+                                  counts);
+            acc += sets[(DBATCH - 1) * DSET];
+        }
     } else if (mode == 3) {
-        while (plc_bench_keep_running(b, BENCH_KEYS))
-            for (uint32_t i = 0; i < BENCH_KEYS; i++)
-                acc += (uint64_t)placer_lookup(s, f->key_ptrs[i], BENCH_KEY_LEN);
+        for (uint32_t i = 0; i < BENCH_KEYS; i++)
+            acc += (uint64_t)placer_lookup(s, f->key_ptrs[i], BENCH_KEY_LEN);
     } else {
-        while (plc_bench_keep_running(b, BENCH_KEYS))
-            for (uint32_t i = 0; i < BENCH_KEYS; i++) {
-                int n = mode ? reference_dcs(f->key_ptrs[i], BENCH_KEY_LEN, out)
-                             : placer_replicas(s, f->key_ptrs[i], BENCH_KEY_LEN, out, DSET);
-                acc += out[n - 1];
-            }
+        for (uint32_t i = 0; i < BENCH_KEYS; i++) {
+            int n = mode ? reference_dcs(f->key_ptrs[i], BENCH_KEY_LEN, out)
+                         : placer_replicas(s, f->key_ptrs[i], BENCH_KEY_LEN, out, DSET);
+            acc += out[n - 1];
+        }
     }
-    plc_bench_keep(acc);
+    return acc;
+}
+
+static void bench_dcs(plc_bench *b, const void *arg)
+{
+    int mode = *(const int *)arg; /* dcs_pass's, or 4 and 5: 0 and 1 paired with 3 */
+    const ring_fixture *f = bench_fixture(1);
+    placer_snapshot *s = two_datacenters();
+    if (!s || !agree(s, f)) {
+        plc_bench_skip(b, s ? "placer's sets differ from the reference" : "the build failed");
+        placer_snapshot_free(s);
+        return;
+    }
+    if (mode >= 4)
+        bench_over_lookup(b, s, f, mode - 4, 3, dcs_pass);
+    else
+        while (plc_bench_keep_running(b, BENCH_KEYS))
+            plc_bench_keep(dcs_pass(mode, s, f));
     plc_bench_set_items(b, plc_bench_iterations(b));
     placer_snapshot_free(s);
 }
 
 void register_datacenter_benches(void)
 {
-    static const int modes[] = {0, 1, 2, 3};
+    static const int modes[] = {0, 1, 2, 3, 4, 5};
     plc_bench_register("replicas/cassandra_nts_dc3_dc2/30720/placer", bench_dcs, &modes[0]);
     plc_bench_register("replicas/cassandra_nts_dc3_dc2/30720/placer/batch", bench_dcs, &modes[1]);
     plc_bench_register("replicas/cassandra_nts_dc3_dc2/30720/plain_reference", bench_dcs,
                        &modes[2]);
     plc_bench_register("replicas/cassandra_nts_dc3_dc2/30720/lookup", bench_dcs, &modes[3]);
+    plc_bench_register("replicas/cassandra_nts_dc3_dc2/30720/placer_vs_lookup", bench_dcs,
+                       &modes[4]);
+    plc_bench_register("replicas/cassandra_nts_dc3_dc2/30720/placer/batch_vs_lookup", bench_dcs,
+                       &modes[5]);
 }

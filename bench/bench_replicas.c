@@ -11,13 +11,17 @@
  * same shape of ring with Cassandra tokens (random signed tokens, the
  * cassandra-murmur3 key hash): placer's precomputed sets, single and batch,
  * beside a plain C reference that computes the server's rule per key
- * (token, binary search, walk), as a client without precomputed sets would.
+ * (token, binary search, walk), as a client without precomputed sets would,
+ * and the single lookup of the same ring and keys; placer_vs_lookup and
+ * placer/batch_vs_lookup pair a pass of each call with a lookup pass in
+ * one process (over_lookup.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "benches.h"
 #include "fixtures.h"
+#include "over_lookup.h"
 #include "shim.h"
 
 typedef struct replica_case {
@@ -122,9 +126,38 @@ static int reference_nts(const void *key, size_t len, uint32_t *out)
     return count;
 }
 
+/* One pass over the keys: 0 placer_replicas, 1 its batch, 2 the plain
+ * reference, 3 placer_lookup. */
+static uint64_t nts_pass(int mode, const placer_snapshot *s, const ring_fixture *f)
+{
+    uint32_t out[8];
+    uint64_t acc = 0;
+    if (mode == 1) {
+        static uint32_t sets[BATCH * CRF], counts[BATCH];
+        static size_t lens[BATCH];
+        for (uint32_t i = 0; i < BATCH; i++)
+            lens[i] = BENCH_KEY_LEN;
+        for (uint32_t i = 0; i + BATCH <= BENCH_KEYS; i += BATCH) {
+            placer_replicas_batch(s, (const void *const *)f->key_ptrs + i, lens, BATCH, CRF, sets,
+                                  counts);
+            acc += sets[(BATCH - 1) * CRF];
+        }
+    } else if (mode == 3) {
+        for (uint32_t i = 0; i < BENCH_KEYS; i++)
+            acc += (uint64_t)placer_lookup(s, f->key_ptrs[i], BENCH_KEY_LEN);
+    } else {
+        for (uint32_t i = 0; i < BENCH_KEYS; i++) {
+            int n = mode ? reference_nts(f->key_ptrs[i], BENCH_KEY_LEN, out)
+                         : placer_replicas(s, f->key_ptrs[i], BENCH_KEY_LEN, out, CRF);
+            acc += out[n - 1];
+        }
+    }
+    return acc;
+}
+
 static void bench_cassandra(plc_bench *b, const void *arg)
 {
-    int mode = *(const int *)arg; /* 0 placer, 1 placer batch, 2 plain reference */
+    int mode = *(const int *)arg; /* nts_pass's, or 4 and 5: 0 and 1 paired with 3 */
     const ring_fixture *f = bench_fixture(1);
     placer_builder *bld = placer_builder_new();
     placer_builder_set_key_hash(bld, PLACER_HASH_CASSANDRA_MURMUR3);
@@ -145,39 +178,27 @@ static void bench_cassandra(plc_bench *b, const void *arg)
     placer_snapshot *s = NULL;
     placer_builder_build(bld, 1, &s);
     placer_builder_free(bld);
-    uint32_t out[8];
-    uint64_t acc = 0;
-    if (mode == 1) {
-        static uint32_t sets[BATCH * CRF], counts[BATCH];
-        static size_t lens[BATCH];
-        for (uint32_t i = 0; i < BATCH; i++)
-            lens[i] = BENCH_KEY_LEN;
+    if (mode >= 4)
+        bench_over_lookup(b, s, f, mode - 4, 3, nts_pass);
+    else
         while (plc_bench_keep_running(b, BENCH_KEYS))
-            for (uint32_t i = 0; i + BATCH <= BENCH_KEYS; i += BATCH) {
-                placer_replicas_batch(s, (const void *const *)f->key_ptrs + i, lens, BATCH, CRF,
-                                      sets, counts);
-                acc += sets[(BATCH - 1) * CRF];
-            }
-    } else {
-        while (plc_bench_keep_running(b, BENCH_KEYS))
-            for (uint32_t i = 0; i < BENCH_KEYS; i++) {
-                int n = mode ? reference_nts(f->key_ptrs[i], BENCH_KEY_LEN, out)
-                             : placer_replicas(s, f->key_ptrs[i], BENCH_KEY_LEN, out, CRF);
-                acc += out[n - 1];
-            }
-    }
-    plc_bench_keep(acc);
+            plc_bench_keep(nts_pass(mode, s, f));
     plc_bench_set_items(b, plc_bench_iterations(b));
     placer_snapshot_free(s);
 }
 
 void register_replica_benches(void)
 {
-    static const int modes[] = {0, 1, 2};
+    static const int modes[] = {0, 1, 2, 3, 4, 5};
     plc_bench_register("replicas/cassandra_nts_3/30720/placer", bench_cassandra, &modes[0]);
     plc_bench_register("replicas/cassandra_nts_3/30720/placer/batch", bench_cassandra, &modes[1]);
     plc_bench_register("replicas/cassandra_nts_3/30720/plain_reference", bench_cassandra,
                        &modes[2]);
+    plc_bench_register("replicas/cassandra_nts_3/30720/lookup", bench_cassandra, &modes[3]);
+    plc_bench_register("replicas/cassandra_nts_3/30720/placer_vs_lookup", bench_cassandra,
+                       &modes[4]);
+    plc_bench_register("replicas/cassandra_nts_3/30720/placer/batch_vs_lookup", bench_cassandra,
+                       &modes[5]);
     static const replica_case cases[] = {{3, 0, 0}, {5, 0, 0}, {3, 3, 0},
                                          {3, 0, 1}, {5, 0, 1}, {3, 3, 1}};
     plc_bench_register("replicas/30720/want_3", bench_replicas, &cases[0]);

@@ -17,9 +17,10 @@
  *     a ring's whole set, key by key, by position and batched, equal to
  *     ref_ring_replicas for every want up to 6 (rings of 64 tokens and
  *     more take the line table's own path, and with a vnode byte's top
- *     bit rings get 32 times the vnodes to reach it), and every key and a
- *     32-byte copy of it batched together (the fused pass of the line
- *     sets, several blocks);
+ *     bit rings get 32 times the vnodes to reach it; sets of 0 to 5 are
+ *     precomputed, 4 and 5 read from the wide line sets), and every key
+ *     and a 32-byte copy of it batched together (the fused pass of the
+ *     line sets, several blocks) for wants 1 to 5;
  *   - range strategies: the owner and the next owner differ exactly where
  *     placer_diff_transition lists a range.
  */
@@ -54,7 +55,7 @@ static placer_snapshot *membership(fuzz_producer *p)
     int couchbase = strategy == PLACER_PARTITIONS && fuzz_u8(p) % 2;
     if (couchbase)
         placer_builder_set_key_hash(b, PLACER_HASH_COUCHBASE);
-    placer_builder_set_replicas(b, fuzz_u8(p) % 4);
+    placer_builder_set_replicas(b, fuzz_u8(p) % 6); /* 4 and 5: the wide line sets */
     int n = 1 + fuzz_u8(p) % 8, clash = 0;
     for (int i = 0; i < n; i++) {
         char id[8], zone[4];
@@ -140,8 +141,8 @@ static void check_ring_batch(const placer_snapshot *s, const void *const *keys,
         all[m] = wide[i];
         all_lens[m++] = 32;
     }
-    for (uint32_t want = 1; want <= 4; want++) {
-        uint32_t sets[MAXB * 4], counts[MAXB], ref[4];
+    for (uint32_t want = 1; want <= 5; want++) {
+        uint32_t sets[MAXB * 5], counts[MAXB], ref[5];
         FUZZ_ASSERT(placer_replicas_batch(s, all, all_lens, m, want, sets, counts) == 0);
         for (size_t i = 0; i < m; i++) {
             uint32_t rn = ref_ring_replicas(s, placer_snapshot_hash(s, all[i], all_lens[i]), ref, want);

@@ -194,10 +194,13 @@ PLACER_API int placer_builder_set_vnodes(placer_builder *b, uint32_t tokens_per_
  * bytes per token, and with 2 or more on a ring with the line table
  * (placer_snapshot_layout_name "buckets") one 64-byte line of sets per
  * line of the table (4 to 16 bytes per token), from which sets of up to 3
- * are read beside the key's line (placer_snapshot_replica_bytes counts
- * both): with the default key hash, placer_replicas and its batch for up
- * to 3 nodes then cost 1.1-1.45x placer_lookup on 120 nodes of 256
- * tokens, 1.1-2.1x on 4,096. Not the default, as sets nearly double a
+ * are read beside the key's line, and with 4 or 5 the wide line sets: one
+ * more such line per line up to 255 nodes, two above (4 to 8 or 8 to 16
+ * bytes per token), from which sets of 4 and 5 are read the same way with
+ * any key hash (placer_snapshot_replica_bytes counts them all): with the
+ * default key hash, placer_replicas and its batch for up to 3 nodes then
+ * cost 1.1-1.45x placer_lookup on 120 nodes of 256 tokens, 1.1-2.1x on
+ * 4,096. Not the default, as sets nearly double a
  * snapshot and make its build 2-2.6x longer (bench/RESULTS.md, "Replica
  * sets and the router, paired").
  * Returns 0, PLACER_ENULL, or PLACER_EINVAL above PLACER_MAX_REPLICAS. */

@@ -86,7 +86,8 @@ size_t placer_snapshot_replica_bytes(const placer_snapshot *s)
     if (!s)
         return 0;
     return (size_t)s->tree.n * s->rep_r * sizeof(uint32_t) +
-           (s->rep_lines ? plc_replica_lines_bytes(s->bkt.bits, s->rep_r) : 0);
+           (s->rep_lines ? plc_replica_lines_bytes(s->bkt.bits, s->rep_r) : 0) +
+           (s->rep_wide ? plc_replica_wide_bytes(s->bkt.bits, s->rep_r, s->nnodes) : 0);
 }
 
 const char *placer_node_id(const placer_snapshot *s, uint32_t node)

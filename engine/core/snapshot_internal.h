@@ -8,7 +8,8 @@
  *                  simd/stree.h), leaves (5 tokens and their 5 owners), the
  *                  target tree while a node joins or drains, the line
  *                  table or directory, replica sets when precomputed and
- *                  their line sets (replica_lines.c);
+ *                  their line sets (replica_lines.c) and wide line sets
+ *                  (replica_wide.c);
  *     partitions, Maglev, jump: the owner table (and the target table);
  *     rendezvous:  the candidates' seeds, inverse weights and node indices
  *                  (and the target's);
@@ -114,6 +115,15 @@ struct placer_snapshot {
     plc_bkt_key_set_fn bkt_set;
     plc_bkt_key_sets_fn bkt_sets_batch;
     uint32_t rep_lines_want;
+    /* wide line sets (replica_wide.c): sets of 4 or 5 read beside the
+     * line table, 16 entries a line of four lanes of rep_wide_lane bytes
+     * (1 or 2); NULL unless the ring has the lines and sets of that size */
+    const void *rep_wide;
+    uint32_t rep_wide_lane;
+    /* the wants they serve are 4 .. 3 + rep_wide_span: rep_r - 3, or
+     * UINT32_MAX - 3 for a replication strategy's sets (rep_r nodes
+     * whatever is asked); 0 without them */
+    uint32_t rep_wide_span;
     /* cold */
     uint64_t epoch;
     const plc_node *nodes;
@@ -178,6 +188,17 @@ int plc_replicas_walk_all(const placer_snapshot *s, uint32_t want, uint32_t *set
  * aligned). */
 size_t plc_replica_lines_bytes(uint32_t bkt_bits, uint32_t rep_r);
 void plc_replica_lines_build(const placer_snapshot *s, uint32_t *lines);
+
+/* The wide line sets of a ring (replica_wide.c): the bytes of a lane for
+ * nnodes nodes (1 up to 255 nodes, else 2); their bytes for a line table
+ * of 2^bkt_bits lines, sets of rep_r (0 unless 4 <= rep_r <= PLC_WIDE_MAX)
+ * and nnodes nodes; and their build from s->rep and s->bkt into `wide`
+ * (that many bytes, 64-byte aligned). An entry whose first lane is all
+ * ones cannot answer. */
+#define PLC_WIDE_MAX 5u
+uint32_t plc_replica_wide_lane_bytes(uint32_t nnodes);
+size_t plc_replica_wide_bytes(uint32_t bkt_bits, uint32_t rep_r, uint32_t nnodes);
+void plc_replica_wide_build(const placer_snapshot *s, void *wide);
 
 /* Distinct zones among the k nodes of set (replica_walk.c). */
 uint32_t plc_distinct_zones(const placer_snapshot *s, const uint32_t *set, uint32_t k);

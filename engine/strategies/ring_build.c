@@ -200,7 +200,8 @@ static int generate(const placer_builder *b, const uint32_t *order, const uint64
 /* Where a ring snapshot's parts go in its payload. */
 typedef struct ring_plan {
     size_t node_bytes, leaf_bytes, tnode_bytes, tleaf_bytes, dir_bytes, rep_bytes, lines_bytes;
-    size_t off_leaves, off_tnodes, off_tleaves, off_dir, off_rep, off_lines, payload;
+    size_t wide_bytes;
+    size_t off_leaves, off_tnodes, off_tleaves, off_dir, off_rep, off_lines, off_wide, payload;
     uint32_t bkt_bits, dir_bits;
 } ring_plan;
 
@@ -229,7 +230,9 @@ static void plan_ring(const placer_builder *b, uint32_t n, uint32_t tn, uint32_t
     p->rep_bytes = (size_t)n * rep_r * sizeof(uint32_t);
     p->off_lines = (p->off_rep + p->rep_bytes + 63) & ~(size_t)63;
     p->lines_bytes = plc_replica_lines_bytes(p->bkt_bits, rep_r);
-    p->payload = p->off_lines + p->lines_bytes;
+    p->off_wide = p->off_lines + p->lines_bytes; /* 64-byte multiples: aligned */
+    p->wide_bytes = plc_replica_wide_bytes(p->bkt_bits, rep_r, b->nnodes);
+    p->payload = p->off_wide + p->wide_bytes;
 }
 
 /* Lay out s's payload (mem, as p plans it) from the sorted tokens: the
@@ -287,6 +290,12 @@ static placer_snapshot *fill_ring(placer_snapshot *s, unsigned char *mem, const 
             s->bkt_set = k->bkt_set;
             s->bkt_sets_batch = k->bkt_sets_batch;
         }
+    }
+    if (p->wide_bytes) { /* sets of 4 or 5 beside the line table, likewise */
+        plc_replica_wide_build(s, mem + p->off_wide);
+        s->rep_wide = mem + p->off_wide;
+        s->rep_wide_lane = plc_replica_wide_lane_bytes(s->nnodes);
+        s->rep_wide_span = s->rep_rule ? UINT32_MAX - 3 : rep_r - 3;
     }
     return s;
 }
