@@ -285,18 +285,20 @@ static void test_history(int st, uint32_t steps, uint64_t seed)
 static void test_functions(void)
 {
     uint64_t rnd = 7;
-    int jb = 1, bi = 1, grow = 1;
+    int jb = 1, jp = 1, bi = 1, grow = 1;
     for (int i = 0; i < 200000; i++) {
         uint64_t h = check_rand(&rnd);
         uint32_t n = 1 + (uint32_t)(check_rand(&rnd) % (i % 2 ? 70000 : (1u << 25)));
         uint32_t a = plc_jumpback_bucket(h, n), c = plc_binomial_bucket(h, n);
         jb &= a == ref_jumpback(h, n);
+        jp &= a == ref_jumpback_paper(h, n);
         bi &= c == ref_binomial(h, n);
         /* one more bucket: stay, or move to the new one */
         uint32_t a1 = plc_jumpback_bucket(h, n + 1), c1 = plc_binomial_bucket(h, n + 1);
         grow &= (a1 == a || a1 == n) && (c1 == c || c1 == n) && a < n && c < n;
     }
     CHECK_ALL(jb, "jumpback == its reference");
+    CHECK_ALL(jp, "jumpback == the paper's loop (the benchmarks' baseline)");
     CHECK_ALL(bi, "binomial == its reference");
     CHECK_ALL(grow, "jumpback, binomial: n -> n+1 moves keys only to bucket n");
 }
