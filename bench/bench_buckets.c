@@ -6,7 +6,8 @@
  *   buckets/<strategy>/<state>/batch    placer_lookup_batch of BENCH_KEYS
  *   buckets/<strategy>/<state>/hash     placer_lookup_hash (pre-hashed keys)
  *   buckets/<strategy>/<state>/hash_batch  placer_lookup_hash_batch
- *   buckets/<strategy>/<state>/reference   the reference on the same hashes
+ *   buckets/<strategy>/<state>/reference   the paper's loop on the same
+ *       hashes, then the caller's read of the bucket's node (a plain array)
  *   buckets/memento/<state>/hash_sw, hash_batch_sw   the same snapshot decoded
  *       with the CPU mask at 0: the portable jump kernels (the paper's loop,
  *       four interleaved scalar lanes) beside the dispatched ones
@@ -22,8 +23,12 @@
  *       node of the loop's bucket: counter
  *       over_paper is the median of the pairs' ratios placer / paper,
  *       over_paper_p90 their 90th percentile (the upper end of their
- *       spread); the papers' loops answer buckets, placer nodes: its table
- *       read is included
+ *       spread); the papers' loops answer buckets, placer nodes, so the
+ *       paper's pass reads the bucket's node from a plain array as its
+ *       caller would (the same work on both sides)
+ *   buckets/<strategy>/<state>/hash_vs_paper_bucket, dependent_vs_paper_bucket
+ *       the same pairs against the papers' loops alone, without the node
+ *       read: the bound that charges placer for its table
  * <state> is "full" (no removals) or "10pct" (100 random nodes removed one
  * build at a time from the previous snapshot: memento, anchor, dx).
  */
@@ -50,6 +55,7 @@ typedef struct prepared {
     ref_memento m;
     ref_anchor a;
     ref_dx d;
+    uint32_t node_of[2048]; /* bucket -> node from the token list, the callers' table */
     int ready;
 } prepared;
 static prepared prep[NSTRAT][2];
@@ -97,6 +103,14 @@ static prepared *prepare(int si, int removed)
         placer_set_cpu_mask(~0u);
         placer_buffer_free(buf);
     }
+    for (uint32_t i = 0; i < 2048; i++)
+        p->node_of[i] = UINT32_MAX;
+    for (uint32_t i = 0; p->s && i < placer_token_count(p->s); i++) {
+        uint64_t t;
+        uint32_t o;
+        if (placer_token_at(p->s, i, &t, &o) == 0 && t < 2048)
+            p->node_of[t] = o;
+    }
     p->ready = 1;
     return p;
 }
@@ -104,14 +118,16 @@ static prepared *prepare(int si, int removed)
 typedef struct bucket_case {
     int si, removed, mode; /* mode: 0 single, 1 batch, 2 hash, 3 hash_batch, 4 reference,
                             * 5 hash_sw, 6 hash_batch_sw, 7 dependent,
-                            * 8 reference_dependent, 9-11 paired (PAIRED) */
+                            * 8 reference_dependent, 9-13 paired (PAIRED);
+                            * passes only: 14, 15 the references without
+                            * the node read */
 } bucket_case;
 
 #define PAIRED 9
-#define NMODE 12
-/* The paired modes' placer pass; the paper's is its reference. */
-static const int paired_placer[3] = {2, 7, 3};
-static const int paired_paper[3] = {4, 8, 4};
+#define NMODE 14
+/* The paired modes' placer pass and the paper's. */
+static const int paired_placer[5] = {2, 7, 3, 2, 7};
+static const int paired_paper[5] = {4, 8, 4, 14, 15};
 
 /* The papers' loops, each a direct call to an out-of-line function of
  * the reference library (tests/ref_buckets.c, tests/reference.c: their own
@@ -119,7 +135,9 @@ static const int paired_paper[3] = {4, 8, 4};
  * it would be called; placer_lookup_hash is such a call into libplacer.
  * The strategy is chosen once a pass, outside the loop. JumpBack's is
  * Ertl's loop (ref_jumpback_paper), not the tests' bit-at-a-time
- * reference; jump's is the paper's loop, ref_jump_hash. */
+ * reference; jump's is the paper's loop, ref_jump_hash. With `nodes`, the
+ * caller's read of the bucket's node (node_of) follows each call: the
+ * papers answer buckets, placer nodes, and that pass does placer's work. */
 #define PAPER_LOOP(call)                                               \
     do {                                                               \
         if (dependent)                                                 \
@@ -133,18 +151,26 @@ static const int paired_paper[3] = {4, 8, 4};
                 acc += (uint32_t)(call);                               \
             }                                                          \
     } while (0)
+#define PAPER_CASE(call)                      \
+    do {                                      \
+        if (nodes)                            \
+            PAPER_LOOP(p->node_of[(call)]);   \
+        else                                  \
+            PAPER_LOOP(call);                 \
+    } while (0)
 
-static uint64_t paper_pass(int st, const prepared *p, const ring_fixture *f, int dependent)
+static uint64_t paper_pass(int st, const prepared *p, const ring_fixture *f, int dependent,
+                           int nodes)
 {
     uint64_t acc = 0;
     uint32_t o = 0;
     switch (st) {
-    case PLACER_MEMENTO: PAPER_LOOP(ref_memento_lookup(&p->m, h)); break;
-    case PLACER_ANCHOR: PAPER_LOOP(ref_anchor_lookup(&p->a, h)); break;
-    case PLACER_DX: PAPER_LOOP(ref_dx_lookup(&p->d, h)); break;
-    case PLACER_JUMPBACK: PAPER_LOOP(ref_jumpback_paper(h, NB)); break;
-    case PLACER_BINOMIAL: PAPER_LOOP(ref_binomial(h, NB)); break;
-    default: PAPER_LOOP(ref_jump_hash(h, (int32_t)NB));
+    case PLACER_MEMENTO: PAPER_CASE((uint32_t)ref_memento_lookup(&p->m, h)); break;
+    case PLACER_ANCHOR: PAPER_CASE(ref_anchor_lookup(&p->a, h)); break;
+    case PLACER_DX: PAPER_CASE(ref_dx_lookup(&p->d, h)); break;
+    case PLACER_JUMPBACK: PAPER_CASE(ref_jumpback_paper(h, NB)); break;
+    case PLACER_BINOMIAL: PAPER_CASE(ref_binomial(h, NB)); break;
+    default: PAPER_CASE((uint32_t)ref_jump_hash(h, (int32_t)NB));
     }
     return acc;
 }
@@ -166,18 +192,9 @@ static uint32_t paper_bucket(int st, const prepared *p, uint64_t h)
  * otherwise would not be the same work. */
 static int agrees_with_paper(int st, const prepared *p, const ring_fixture *f)
 {
-    static uint32_t node_of[2048];
-    for (uint32_t i = 0; i < 2048; i++)
-        node_of[i] = UINT32_MAX;
-    for (uint32_t i = 0; i < placer_token_count(p->s); i++) {
-        uint64_t t;
-        uint32_t o;
-        if (placer_token_at(p->s, i, &t, &o) == 0 && t < 2048)
-            node_of[t] = o;
-    }
     for (uint32_t i = 0; i < BENCH_KEYS; i++) {
         uint32_t b = paper_bucket(st, p, f->hashes[i]);
-        if (b >= 2048 || (int)node_of[b] != placer_lookup_hash(p->s, f->hashes[i]))
+        if (b >= 2048 || (int)p->node_of[b] != placer_lookup_hash(p->s, f->hashes[i]))
             return 0;
     }
     return 1;
@@ -218,8 +235,10 @@ static uint64_t run_pass(int mode, int st, const prepared *p, const ring_fixture
         for (uint32_t i = 0; i < BENCH_KEYS; i++)
             acc += o = (uint32_t)placer_lookup_hash(p->s, f->hashes[(i + (o >> 31)) % BENCH_KEYS]);
         break;
-    case 8: acc += paper_pass(st, p, f, 1); break;
-    default: acc += paper_pass(st, p, f, 0);
+    case 4: acc += paper_pass(st, p, f, 0, 1); break;
+    case 8: acc += paper_pass(st, p, f, 1, 1); break;
+    case 14: acc += paper_pass(st, p, f, 0, 0); break;
+    default: acc += paper_pass(st, p, f, 1, 0);
     }
     return acc;
 }
@@ -290,7 +309,8 @@ void register_bucket_benches(void)
     static const char *const modes[NMODE] = {
         "single",    "batch",         "hash",      "hash_batch",          "reference",
         "hash_sw",   "hash_batch_sw", "dependent", "reference_dependent", "hash_vs_paper",
-        "dependent_vs_paper", "hash_batch_vs_paper"};
+        "dependent_vs_paper", "hash_batch_vs_paper", "hash_vs_paper_bucket",
+        "dependent_vs_paper_bucket"};
     static bucket_case cases[NSTRAT * 2 * NMODE];
     static char names[NSTRAT * 2 * NMODE][64];
     int k = 0;

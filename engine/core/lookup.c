@@ -49,11 +49,11 @@ int placer_lookup_hash(const placer_snapshot *s, uint64_t hash)
 {
     if (!s)
         return PLACER_ENULL;
-    if (s->bkt_search)
-        return (int)s->bkt_search(&s->bkt, hash);
     plc_module_hash_fn module = s->module_lookup_hash;
     if (module)
         return module(s, hash);
+    if (s->bkt_search)
+        return (int)s->bkt_search(&s->bkt, hash);
     if (s->dir_search)
         return (int)s->dir_search(&s->dir, hash);
     return (int)s->search(&s->tree, hash); /* a ring has one of the three */

@@ -49,7 +49,15 @@ typedef int (*plc_module_hash_fn)(const placer_snapshot *s, uint64_t h);
 typedef struct plc_table {
     const uint32_t *own;
     uint32_t n, width;
+    /* all ones up to the top bit of (n - 1) | 1: the range bits a
+     * JumpBack lookup keeps (strategy_jumpback.c), computed once here */
+    uint32_t range_mask;
 } plc_table;
+
+static inline plc_table plc_table_of(const uint32_t *own, uint32_t n, uint32_t width)
+{
+    return (plc_table){own, n, width, UINT32_MAX >> __builtin_clz((n - 1) | 1)};
+}
 
 typedef struct plc_node {
     const char *id;
