@@ -29,6 +29,11 @@
  *   buckets/<strategy>/<state>/hash_vs_paper_bucket, dependent_vs_paper_bucket
  *       the same pairs against the papers' loops alone, without the node
  *       read: the bound that charges placer for its table
+ *   buckets/<strategy>/<state>/<isa>/hash_vs_paper, dependent_vs_paper,
+ *   hash_batch_vs_paper   jump, memento and jumpback, which have SIMD
+ *       kernels: the same pairs with the CPU mask forcing avx512, avx2,
+ *       sse4.2 or scalar (the snapshot decoded under the mask, the mask
+ *       kept while timed); skipped where the CPU lacks the set
  * <state> is "full" (no removals) or "10pct" (100 random nodes removed one
  * build at a time from the previous snapshot: memento, anchor, dx).
  */
@@ -39,6 +44,7 @@
 
 #include "benches.h"
 #include "bucket_setup.h"
+#include "cpu.h"
 #include "fixtures.h"
 #include "ref_buckets.h"
 #include "reference.h"
@@ -115,7 +121,28 @@ static prepared *prepare(int si, int removed)
     return p;
 }
 
+/* The instruction sets the rows of the strategies with SIMD kernels (jump's
+ * loop and lanes, memento's jump step, jumpback's first point) are forced
+ * to with the CPU mask: buckets/<strategy>/<state>/<isa>/<paired mode>. */
+typedef struct isa_desc {
+    const char *name;
+    unsigned mask, needs;
+} isa_desc;
+static const isa_desc isas[] = {
+    {"avx512", ~0u, PLC_CPU_AVX512 | PLC_CPU_AVX2 | PLC_CPU_SSE42},
+    {"avx2", PLC_CPU_SSE42 | PLC_CPU_PCLMUL | PLC_CPU_AVX2, PLC_CPU_AVX2 | PLC_CPU_SSE42},
+    {"sse4.2", PLC_CPU_SSE42 | PLC_CPU_PCLMUL, PLC_CPU_SSE42},
+    {"scalar", 0, 0},
+};
+#define NISA (sizeof isas / sizeof isas[0])
+
+static int has_kernels(int st)
+{
+    return st == PLACER_JUMP || st == PLACER_MEMENTO || st == PLACER_JUMPBACK;
+}
+
 typedef struct bucket_case {
+    int isa; /* -1: the default mask; else isas[isa], paired modes only */
     int si, removed, mode; /* mode: 0 single, 1 batch, 2 hash, 3 hash_batch, 4 reference,
                             * 5 hash_sw, 6 hash_batch_sw, 7 dependent,
                             * 8 reference_dependent, 9-13 paired (PAIRED);
@@ -273,15 +300,68 @@ static void bench_paired(plc_bench *b, const bucket_case *c, const prepared *p,
     plc_bench_counter(b, "pairs", np, 0);
 }
 
+/* s decoded under the CPU mask (snapshots copy their kernels when made),
+ * NULL when it cannot be. */
+static placer_snapshot *decoded_under(const placer_snapshot *s, unsigned mask)
+{
+    void *buf;
+    size_t len;
+    placer_snapshot *d = NULL;
+    if (placer_snapshot_encode(s, &buf, &len))
+        return NULL;
+    placer_set_cpu_mask(mask);
+    if (placer_snapshot_decode(buf, len, &d))
+        d = NULL;
+    placer_set_cpu_mask(~0u);
+    placer_buffer_free(buf);
+    return d;
+}
+
+static void bench_bucket_at(plc_bench *b, const bucket_case *c, const prepared *p);
+
+/* A case under a forced instruction set: the snapshot decoded under its
+ * mask, and the mask kept while timed (jump and jumpback read the
+ * dispatch table at each call). */
+static void bench_bucket_isa(plc_bench *b, const bucket_case *c, const prepared *p)
+{
+    static placer_snapshot *snaps[NSTRAT][2][NISA];
+    const isa_desc *isa = &isas[c->isa];
+    if ((plc_cpu_detected() & isa->needs) != isa->needs) {
+        plc_bench_skip(b, "this CPU lacks the instruction set");
+        return;
+    }
+    placer_snapshot **d = &snaps[c->si][c->removed][c->isa];
+    if (!*d)
+        *d = decoded_under(p->s, isa->mask);
+    if (!*d) {
+        plc_bench_skip(b, "decode failed");
+        return;
+    }
+    static prepared q;
+    q = *p;
+    q.s = *d;
+    placer_set_cpu_mask(isa->mask);
+    bench_bucket_at(b, c, &q);
+    placer_set_cpu_mask(~0u);
+}
+
 static void bench_bucket(plc_bench *b, const void *arg)
 {
     const bucket_case *c = arg;
-    const ring_fixture *f = bench_fixture(1);
     prepared *p = prepare(c->si, c->removed);
     if (!p->s) {
         plc_bench_skip(b, "build failed");
         return;
     }
+    if (c->isa >= 0)
+        bench_bucket_isa(b, c, p);
+    else
+        bench_bucket_at(b, c, p);
+}
+
+static void bench_bucket_at(plc_bench *b, const bucket_case *c, const prepared *p)
+{
+    const ring_fixture *f = bench_fixture(1);
     int st = strategies[c->si];
     for (uint32_t i = 0; i < BENCH_KEYS; i++)
         if (placer_lookup_hash(p->s, f->hashes[i]) < 0) {
@@ -311,8 +391,8 @@ void register_bucket_benches(void)
         "hash_sw",   "hash_batch_sw", "dependent", "reference_dependent", "hash_vs_paper",
         "dependent_vs_paper", "hash_batch_vs_paper", "hash_vs_paper_bucket",
         "dependent_vs_paper_bucket"};
-    static bucket_case cases[NSTRAT * 2 * NMODE];
-    static char names[NSTRAT * 2 * NMODE][64];
+    static bucket_case cases[NSTRAT * 2 * (NMODE + NISA * 3)];
+    static char names[NSTRAT * 2 * (NMODE + NISA * 3)][72];
     int k = 0;
     for (int si = 0; si < NSTRAT; si++)
         for (int removed = 0; removed < 2; removed++) {
@@ -322,11 +402,20 @@ void register_bucket_benches(void)
             for (int mode = 0; mode < NMODE; mode++) {
                 if ((mode == 5 || mode == 6) && st != PLACER_MEMENTO)
                     continue;
-                cases[k] = (bucket_case){si, removed, mode};
+                cases[k] = (bucket_case){-1, si, removed, mode};
                 snprintf(names[k], sizeof names[k], "buckets/%s/%s/%s", placer_strategy_name(st),
                          removed ? "10pct" : "full", modes[mode]);
                 plc_bench_register(names[k], bench_bucket, &cases[k]);
                 k++;
             }
+            for (int isa = 0; has_kernels(st) && isa < (int)NISA; isa++)
+                for (int mode = PAIRED; mode < PAIRED + 3; mode++) {
+                    cases[k] = (bucket_case){isa, si, removed, mode};
+                    snprintf(names[k], sizeof names[k], "buckets/%s/%s/%s/%s",
+                             placer_strategy_name(st), removed ? "10pct" : "full", isas[isa].name,
+                             modes[mode]);
+                    plc_bench_register(names[k], bench_bucket, &cases[k]);
+                    k++;
+                }
         }
 }

@@ -27,16 +27,16 @@ static inline uint64_t plc_mix64(uint64_t x)
 /* The first point from r0 (mask: the range bits up to n-1's, n >= 2): the
  * ranges' bits are r0's halves xored; the highest set one, 2^i, plus the
  * low i bits of r0's low half (an even number of set bits) or high half
- * (odd); 0 when no bit is set. Both halves are masked while the parity is
- * counted, then one is selected (cmov, no branch), which keeps the
- * parity's few steps off the rest of the chain. */
+ * (odd); 0 when no bit is set. The half is r0 shifted by 32 * the parity
+ * (the paper's way: one shift, not two masks and a select), and x == 0
+ * needs no test: the top point is kept only when x has it (lo & x), and
+ * lo - 1 is then 0. No branch. */
 static inline uint32_t plc_jumpback_first(uint64_t r0, uint32_t mask)
 {
     uint32_t x = ((uint32_t)r0 ^ (uint32_t)(r0 >> 32)) & mask;
-    uint32_t lo = UINT32_C(1) << (31 ^ __builtin_clz(x | 1)), below = lo - 1;
-    uint32_t even = (uint32_t)r0 & below, odd = (uint32_t)(r0 >> 32) & below;
-    uint32_t p = lo | (__builtin_parity(x) ? odd : even);
-    return x ? p : 0;
+    uint32_t lo = UINT32_C(1) << (31 ^ __builtin_clz(x | 1));
+    uint32_t half = (uint32_t)(r0 >> ((unsigned)__builtin_parity(x) << 5));
+    return (lo & x) | (half & (lo - 1));
 }
 
 /* out[i] = plc_jumpback_first(plc_mix64(h[i] + PLC_GOLDEN64), mask). */

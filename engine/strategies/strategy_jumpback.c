@@ -106,28 +106,15 @@ static __attribute__((noinline)) int jumpback_lookup_rare(const placer_snapshot 
     return node_or_enolive(s->table.own[walk_down(h, r0, jumpback_mask(n), m, n)]);
 }
 
-/* The single lookups' first point, plc_jumpback_first's answer in fewer
- * steps: the range bits kept by the table's range_mask (jumpback_mask(n)
- * for n >= 2, computed when the snapshot was made; for n <= 1 it makes a
- * first point >= n, the rare path's), the half of r0 chosen by a shift of
- * 32 * the parity (the paper's way: one shift, not two masks and a
- * select), and x == 0 answered by keeping the top point only when x has
- * it (lo & x), no test. */
-static inline uint32_t single_first_point(uint64_t r0, uint32_t range_mask)
-{
-    uint32_t x = ((uint32_t)r0 ^ (uint32_t)(r0 >> 32)) & range_mask;
-    uint32_t lo = UINT32_C(1) << (31 ^ __builtin_clz(x | 1));
-    uint32_t half = (uint32_t)(r0 >> ((unsigned)__builtin_parity(x) << 5));
-    return (lo & x) | (half & (lo - 1));
-}
-
 /* placer_lookup_hash and placer_lookup: one mix, the first point and its
  * node, in the op the snapshot calls (one indirect call, and the key's
  * hash); one branch, on the rare keys (and n <= 1). */
 static int jumpback_lookup_hash(const placer_snapshot *s, uint64_t h)
 {
     uint64_t r0 = plc_draw(h, 0);
-    uint32_t m = single_first_point(r0, s->table.range_mask);
+    /* range_mask: jumpback_mask(n) for n >= 2, computed when the snapshot
+     * was made; for n <= 1 it makes a first point >= n, the rare path's */
+    uint32_t m = plc_jumpback_first(r0, s->table.range_mask);
     if (__builtin_expect(m >= s->table.n, 0))
         return jumpback_lookup_rare(s, h, r0, m);
     return node_or_enolive(s->table.own[m]);
