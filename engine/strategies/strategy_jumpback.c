@@ -76,20 +76,18 @@ static uint32_t jumpback_owner(const placer_snapshot *s, uint64_t h, int target)
     return plc_end_owner(s, h, target, jumpback_bucket);
 }
 
-/* PLACER_ENOLIVE from a call the compiler cannot see through (noipa), so
- * that node_or_enolive stays a branch: compilers make the plain test a
- * select, which puts it on the answer's latency. */
-static __attribute__((noinline, noipa, cold)) int no_live_node(void)
-{
-    return PLACER_ENOLIVE;
-}
-
 /* A table entry as placer_lookup_hash answers it: a predicted branch (a
- * table holds PLC_NO_NODE rarely) off the answer's latency. */
+ * table holds PLC_NO_NODE rarely) off the answer's latency. Compilers make
+ * the plain test a select, which puts it on that latency; the empty
+ * volatile asm in the rare arm keeps it a branch. */
 static inline int node_or_enolive(uint32_t o)
 {
-    if (__builtin_expect(o == PLC_NO_NODE, 0))
-        return no_live_node();
+    if (__builtin_expect(o == PLC_NO_NODE, 0)) {
+#if defined(__GNUC__)
+        __asm__ volatile("");
+#endif
+        return PLACER_ENOLIVE;
+    }
     return (int)o;
 }
 
