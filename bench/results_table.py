@@ -289,7 +289,7 @@ def bucket_paper_table(bench):
            "On the zen5-avx512 machine (2026-12-05, load average 5-14 from other jobs) the pairs' 90th "
            "percentile sits 1.07-1.15x above their median, so a single lookup at parity with the loop "
            "misses 1.05x there: JumpBack's single and dependent lookups are at 0.92-0.99x (median) of "
-           "Ertl's loop, 1.05-1.19x at the 90th percentile, Anchor's dependent ones 0.92-0.93x (0.99-1.06x); "
+           "Ertl's loop, 1.05-1.19x at the 90th percentile, Anchor's dependent ones 0.92x (1.00-1.01x); "
            "against the loop alone JumpBack's dependent lookups stay 1.13x, one table read more on a "
            "chain of 11.5 ns a key. JumpBack's batches are 1.3x faster than the loop with AVX-512 and AVX2 "
            "(its `jumpback_first` kernels); the portable kernel that sse4.2 and scalar take is 0.82-0.86x.", "",
