@@ -2,9 +2,10 @@
  * cachegrind (bench/RESULTS.md, the bucket strategies' sections):
  *   valgrind --tool=cachegrind --branch-sim=yes --cache-sim=no \
  *       build/bench/icount_buckets STRATEGY MODE
- * STRATEGY 7 memento, 8 anchor, 9 dx; MODE 0: the setup alone, 1
- * placer_lookup_hash, 2 placer_lookup_hash_batch, 3 the plain reference
- * (tests/ref_buckets.c); N keys after 100 random removals from 1,000
+ * STRATEGY 7 memento, 8 anchor, 9 dx, 10 jumpback, 11 binomial; MODE 0:
+ * the setup alone, 1 placer_lookup_hash, 2 placer_lookup_hash_batch, 3 the
+ * plain reference (tests/ref_buckets.c; jumpback: Ertl's loop,
+ * ref_jumpback_paper); N keys after 100 random removals from 1,000
  * buckets. Per key: (count of MODE - count of MODE 0) / N. Any other
  * STRATEGY or MODE: the usage, exit status 2; a failed build: 1. */
 #include <stdio.h>
@@ -18,9 +19,10 @@
 int main(int argc, char **argv)
 {
     int st = argc == 3 ? atoi(argv[1]) : 0, mode = argc == 3 ? atoi(argv[2]) : -1;
-    if (st < PLACER_MEMENTO || st > PLACER_DX || mode < 0 || mode > 3) {
+    if (st < PLACER_MEMENTO || st > PLACER_BINOMIAL || mode < 0 || mode > 3) {
         fprintf(stderr, "usage: icount_buckets STRATEGY MODE\n"
-                        "  STRATEGY 7 memento, 8 anchor, 9 dx; MODE 0 setup alone, 1\n"
+                        "  STRATEGY 7 memento, 8 anchor, 9 dx, 10 jumpback, 11 binomial;\n"
+                        "  MODE 0 setup alone, 1\n"
                         "  placer_lookup_hash, 2 placer_lookup_hash_batch, 3 the reference\n");
         return 2;
     }
@@ -50,7 +52,8 @@ int main(int argc, char **argv)
     if (mode == 1) for (uint32_t i = 0; i < N; i++) acc += (uint32_t)placer_lookup_hash(s, h[i]);
     if (mode == 2) { placer_lookup_hash_batch(s, h, N, owners); acc += owners[7]; }
     if (mode == 3) for (uint32_t i = 0; i < N; i++)
-        acc += st == PLACER_MEMENTO ? (uint32_t)ref_memento_lookup(&m, h[i]) : st == PLACER_ANCHOR ? ref_anchor_lookup(&a, h[i]) : ref_dx_lookup(&d, h[i]);
+        acc += st == PLACER_MEMENTO ? (uint32_t)ref_memento_lookup(&m, h[i]) : st == PLACER_ANCHOR ? ref_anchor_lookup(&a, h[i])
+             : st == PLACER_DX ? ref_dx_lookup(&d, h[i]) : st == PLACER_JUMPBACK ? ref_jumpback_paper(h[i], n) : ref_binomial(h[i], n);
     printf("%llu\n", (unsigned long long)acc);
     return 0;
 }

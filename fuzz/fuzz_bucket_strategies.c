@@ -9,8 +9,9 @@
  * same bytes. Anchor's and dx's capacity comes from the input too: a join
  * past it must be refused, and change nothing. Batches of a length the
  * input chooses (placer_lookup_hash_batch: memento's jump lanes, anchor's
- * and dx's waves) must give the reference's owners too, with the
- * machine's kernels or, as the first byte says, the portable ones.
+ * and dx's waves, jumpback's first steps) must give the reference's
+ * owners too, with the machine's kernels, the AVX2 ones or the portable
+ * ones, as the first byte says.
  */
 #define PLACER_STATIC_LINKING_ONLY
 #include "fuzz.h"
@@ -132,7 +133,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_producer p = {data, size};
     uint8_t first = fuzz_u8(&p);
     hist h = {.st = five[first % 5]};
-    placer_set_cpu_mask((first / 5) & 1 ? 0u : ~0u); /* kernels are chosen at build */
+    /* kernels are chosen at build (jumpback's batch: at each call) */
+    static const unsigned masks[3] = {~0u, PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL | PLACER_CPU_AVX2, 0u};
+    placer_set_cpu_mask(masks[(first / 5) % 3]);
     int anywhere = h.st == PLACER_MEMENTO || h.st == PLACER_ANCHOR || h.st == PLACER_DX;
     uint32_t start = 1 + fuzz_u8(&p) % 16;
     h.cap = start + fuzz_u8(&p) % 48;

@@ -24,19 +24,34 @@ static inline uint64_t plc_mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* __builtin_parity(x) ? if_odd : if_even. On x86-64 the parity flag of
+ * the last fold's xor drives a cmov: three steps from x to the answer,
+ * where setnp and a test before the select (what compilers make of the
+ * plain form) or a shift by 32 * the parity take five. */
+static inline uint32_t plc_parity_select(uint32_t x, uint32_t if_odd, uint32_t if_even)
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+    uint32_t t = x ^ (x >> 16);
+    __asm__("xorb %h1, %b1\n\tcmovnp %2, %0" : "+r"(if_even), "+Q"(t) : "r"(if_odd) : "cc");
+    return if_even;
+#else
+    return __builtin_parity(x) ? if_odd : if_even;
+#endif
+}
+
 /* The first point from r0 (mask: the range bits up to n-1's, n >= 2): the
  * ranges' bits are r0's halves xored; the highest set one, 2^i, plus the
  * low i bits of r0's low half (an even number of set bits) or high half
  * (odd); 0 when no bit is set. Both halves are masked while the parity is
- * counted, then one is selected (cmov, no branch), which keeps the
- * parity's few steps off the rest of the chain. */
+ * counted, then one is selected (plc_parity_select), which keeps the
+ * parity's few steps off the rest of the chain; x == 0 needs no test: the
+ * top point is kept only when x has it (lo & x), and lo - 1 is then 0. No
+ * branch. */
 static inline uint32_t plc_jumpback_first(uint64_t r0, uint32_t mask)
 {
-    uint32_t x = ((uint32_t)r0 ^ (uint32_t)(r0 >> 32)) & mask;
+    uint32_t even = (uint32_t)r0, odd = (uint32_t)(r0 >> 32), x = (even ^ odd) & mask;
     uint32_t lo = UINT32_C(1) << (31 ^ __builtin_clz(x | 1)), below = lo - 1;
-    uint32_t even = (uint32_t)r0 & below, odd = (uint32_t)(r0 >> 32) & below;
-    uint32_t p = lo | (__builtin_parity(x) ? odd : even);
-    return x ? p : 0;
+    return (lo & x) | plc_parity_select(x, odd & below, even & below);
 }
 
 /* out[i] = plc_jumpback_first(plc_mix64(h[i] + PLC_GOLDEN64), mask). */
@@ -44,6 +59,9 @@ typedef void (*plc_jumpback_first_fn)(const uint64_t *h, size_t n, uint32_t mask
 
 /* Portable: one key after another (no branch, the keys' mixes overlap). */
 void plc_jumpback_first_scalar(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out);
+/* AVX2: four keys a vector; each 64-bit product from three 32-bit ones,
+ * the highest bit through a double's exponent, the parity by a multiply. */
+void plc_jumpback_first_avx2(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out);
 /* AVX-512 (F, DQ): eight keys a vector; the highest bit through a double's
  * exponent, the parity by a multiply. */
 void plc_jumpback_first_avx512(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out);

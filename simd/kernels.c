@@ -154,8 +154,8 @@ static const jump_choice jump_choices[] = {
     {plc_jump_hash, plc_jump_batch_scalar, "jump-scalar", 0},
 };
 
-/* JumpBackHash's first step: eight keys a vector with AVX-512, else one
- * after another. */
+/* JumpBackHash's first step: eight keys a vector with AVX-512, four with
+ * AVX2, else one after another. */
 typedef struct jumpback_choice {
     plc_jumpback_first_fn first;
     const char *name;
@@ -165,6 +165,9 @@ typedef struct jumpback_choice {
 static const jumpback_choice jumpback_choices[] = {
 #if defined(PLC_HAVE_AVX512)
     {plc_jumpback_first_avx512, "jumpback-avx512", PLC_CPU_AVX512},
+#endif
+#if defined(PLC_HAVE_AVX2)
+    {plc_jumpback_first_avx2, "jumpback-avx2", PLC_CPU_AVX2},
 #endif
     {plc_jumpback_first_scalar, "jumpback-scalar", 0},
 };

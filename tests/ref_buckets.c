@@ -67,6 +67,43 @@ uint32_t ref_jumpback(uint64_t h, uint32_t n)
     return 0;
 }
 
+/* JumpBackHash as Ertl's paper loops it (Algorithm 2, SplitMix64 as its
+ * generator, seeded with the key's 64-bit hash): the range bits and the
+ * first point from one output, the walk down the top range two 32-bit
+ * draws an output, then the next lower set bit. Java's bitCount(x) << 5
+ * as a long shift count is 32 * its parity. */
+uint32_t ref_jumpback_paper(uint64_t h, uint32_t n)
+{
+    if (n <= 1)
+        return 0;
+    uint64_t state = h + 0x9e3779b97f4a7c15ull, r0 = mix(state);
+    uint32_t x = ((uint32_t)r0 ^ (uint32_t)(r0 >> 32)) & (UINT32_MAX >> __builtin_clz(n - 1));
+    for (;;) {
+        if (x == 0)
+            return 0;
+        uint32_t lo = UINT32_C(1) << (31 - __builtin_clz(x));
+        uint32_t b = lo + ((uint32_t)(r0 >> ((unsigned)__builtin_parity(x) << 5)) & (lo - 1));
+        if (b < n)
+            return b;
+        uint32_t hi = (lo << 1) - 1;
+        for (;;) {
+            state += 0x9e3779b97f4a7c15ull;
+            uint64_t r1 = mix(state);
+            b = (uint32_t)r1 & hi;
+            if (b < lo)
+                break;
+            if (b < n)
+                return b;
+            b = (uint32_t)(r1 >> 32) & hi;
+            if (b < lo)
+                break;
+            if (b < n)
+                return b;
+        }
+        x ^= lo;
+    }
+}
+
 static uint32_t relocate(uint32_t b, uint64_t h)
 {
     if (b < 2)

@@ -12,6 +12,10 @@
 #include <stdint.h>
 
 uint32_t ref_jumpback(uint64_t h, uint32_t n);
+/* JumpBackHash as Ertl's paper loops it (arXiv 2403.18682, Algorithm 2):
+ * the same answers as ref_jumpback, the benchmarks' baseline, compiled
+ * here, out of line, as a library providing it would be called. */
+uint32_t ref_jumpback_paper(uint64_t h, uint32_t n);
 uint32_t ref_binomial(uint64_t h, uint32_t n);
 
 /* MementoHash: n, the last removed bucket l, and per bucket its replacer

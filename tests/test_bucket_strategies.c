@@ -285,20 +285,62 @@ static void test_history(int st, uint32_t steps, uint64_t seed)
 static void test_functions(void)
 {
     uint64_t rnd = 7;
-    int jb = 1, bi = 1, grow = 1;
+    int jb = 1, jp = 1, bi = 1, grow = 1;
     for (int i = 0; i < 200000; i++) {
         uint64_t h = check_rand(&rnd);
         uint32_t n = 1 + (uint32_t)(check_rand(&rnd) % (i % 2 ? 70000 : (1u << 25)));
         uint32_t a = plc_jumpback_bucket(h, n), c = plc_binomial_bucket(h, n);
         jb &= a == ref_jumpback(h, n);
+        jp &= a == ref_jumpback_paper(h, n);
         bi &= c == ref_binomial(h, n);
         /* one more bucket: stay, or move to the new one */
         uint32_t a1 = plc_jumpback_bucket(h, n + 1), c1 = plc_binomial_bucket(h, n + 1);
         grow &= (a1 == a || a1 == n) && (c1 == c || c1 == n) && a < n && c < n;
     }
     CHECK_ALL(jb, "jumpback == its reference");
+    CHECK_ALL(jp, "jumpback == the paper's loop (the benchmarks' baseline)");
     CHECK_ALL(bi, "binomial == its reference");
     CHECK_ALL(grow, "jumpback, binomial: n -> n+1 moves keys only to bucket n");
+}
+
+/* The single lookups of the end strategies on few buckets (1 .. 40, where
+ * the first point is >= n most often and n <= 1 has no range bits) and
+ * around powers of two, against their references: placer_lookup_hash
+ * answers the node of the reference's bucket, and the batch agrees. */
+static void test_single_few(void)
+{
+    static const uint32_t sizes[] = {1,  2,  3,  4,  5,  7,  8,   9,   15,  16,  17,  31,
+                                     32, 33, 40, 63, 64, 65, 127, 128, 129, 255, 256, 257};
+    static uint32_t by[512];
+    uint64_t rnd = 11;
+    int ok = 1, batch_ok = 1, built = 1;
+    for (int e = 0; e < 2; e++) {
+        int st = e ? PLACER_BINOMIAL : PLACER_JUMPBACK;
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            members m = {.n = sizes[z], .next = sizes[z]};
+            for (uint32_t i = 0; i < m.n; i++)
+                m.id[i] = i;
+            placer_snapshot *s = build(st, &m, NULL, 0);
+            built &= s != NULL;
+            if (!s)
+                continue;
+            owners_by_bucket(s, by, 512);
+            uint64_t h[256];
+            uint32_t batch[256];
+            for (uint32_t i = 0; i < 256; i++)
+                h[i] = check_rand(&rnd);
+            placer_lookup_hash_batch(s, h, 256, batch);
+            for (uint32_t i = 0; i < 256; i++) {
+                uint32_t want = e ? ref_binomial(h[i], m.n) : ref_jumpback(h[i], m.n);
+                ok &= owner_id(s, h[i]) == by[want];
+                batch_ok &= (int)batch[i] == placer_lookup_hash(s, h[i]);
+            }
+            placer_snapshot_free(s);
+        }
+    }
+    CHECK_ALL(built, "jumpback, binomial: 1 .. 257 buckets build");
+    CHECK_ALL(ok, "jumpback, binomial: single lookups on few buckets == the references");
+    CHECK_ALL(batch_ok, "jumpback, binomial: batches on few buckets == single lookups");
 }
 
 /* max/mean of 1,000 equal nodes on 2M keys: near 1 for each. */
@@ -584,6 +626,7 @@ int main(void)
     test_no_bucket_in_use();
     test_forged();
     test_functions();
+    test_single_few();
     for (size_t i = 0; i < 5; i++)
         test_history(five[i], 400, 1000 + i);
     test_balance();

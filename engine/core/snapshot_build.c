@@ -133,10 +133,10 @@ int plc_table_snapshot(const placer_builder *b, uint64_t epoch, uint32_t width, 
     if (!s)
         return PLACER_ENOMEM;
     memcpy(at, cur, bytes);
-    s->table = (plc_table){(const uint32_t *)at, n, width};
+    s->table = plc_table_of((const uint32_t *)at, n, width);
     if (tgt) {
         memcpy(at + align_up(bytes), tgt, tbytes);
-        s->ttable = (plc_table){(const uint32_t *)(at + align_up(bytes)), tn, width};
+        s->ttable = plc_table_of((const uint32_t *)(at + align_up(bytes)), tn, width);
         s->has_target = 1;
     }
     s->layout_bytes = bytes + tbytes;

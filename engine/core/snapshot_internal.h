@@ -50,7 +50,15 @@ typedef int (*plc_module_hash_fn)(const placer_snapshot *s, uint64_t h);
 typedef struct plc_table {
     const uint32_t *own;
     uint32_t n, width;
+    /* all ones up to the top bit of (n - 1) | 1: the range bits a
+     * JumpBack lookup keeps (strategy_jumpback.c), computed once here */
+    uint32_t range_mask;
 } plc_table;
+
+static inline plc_table plc_table_of(const uint32_t *own, uint32_t n, uint32_t width)
+{
+    return (plc_table){own, n, width, UINT32_MAX >> __builtin_clz((n - 1) | 1)};
+}
 
 typedef struct plc_node {
     const char *id;
@@ -96,9 +104,9 @@ struct placer_snapshot {
     int rep_rule; /* PLACER_REPLICATION_*: the rule of the sets (replica_rules.c); 0: placer's walk */
     /* the single lookups of a strategy without the ring's kernels (NULL
      * for the ring): copied from its ops when the snapshot is made
-     * (plc_snapshot_new), so that placer_lookup and placer_lookup_hash
-     * test one pointer after the ring's line table and make one indirect
-     * call, with no ops table read; here, after what the ring's lookups
+     * (plc_snapshot_new), so that placer_lookup tests one pointer after
+     * the ring's line table (placer_lookup_hash before it) and makes one
+     * indirect call, with no ops table read; here, after what the ring's lookups
      * read, so that their offsets stay as they were */
     plc_module_key_fn module_lookup;
     plc_module_hash_fn module_lookup_hash;

@@ -35,4 +35,17 @@ static inline uint32_t plc_opaque32(uint32_t x)
     return x;
 }
 
+/* c ? if_nonzero : if_zero as a conditional move on x86-64 (a select a
+ * compiler may not turn back into a branch, one step after the later of
+ * its operands), the same as plain C elsewhere. */
+static inline uint32_t plc_select32(uint32_t c, uint32_t if_nonzero, uint32_t if_zero)
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+    __asm__("test %1, %1\n\tcmovne %2, %0" : "+r"(if_zero) : "r"(c), "r"(if_nonzero) : "cc");
+    return if_zero;
+#else
+    return c ? if_nonzero : if_zero;
+#endif
+}
+
 #endif

@@ -366,9 +366,9 @@ static int assemble(const placer_builder *b, uint64_t epoch, const plc_bhist_rul
         placer_snapshot_free(s);
         return PLACER_ENOMEM;
     }
-    s->table = (plc_table){s->bh->own, cur->n, 1};
+    s->table = plc_table_of(s->bh->own, cur->n, 1);
     if (tgt) {
-        s->ttable = (plc_table){s->tbh->own, tgt->n, 1};
+        s->ttable = plc_table_of(s->tbh->own, tgt->n, 1);
         s->has_target = 1;
     }
     s->layout_bytes = cb + tb;

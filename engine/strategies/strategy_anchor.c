@@ -134,6 +134,18 @@ static __attribute__((noinline)) int anchor_walk_owner(const anchor_rec *rec, ui
     return (int)rec[anchor_walk(rec, pos, b, lim)].k;
 }
 
+/* anchor_select for one key's latency: the same answer and *lim, the
+ * bucket chosen by a conditional move, one step after the draw where the
+ * mask select takes three. */
+static inline uint32_t anchor_select_single(const anchor_rec *rec, uint32_t n, uint64_t pos,
+                                            uint32_t *lim)
+{
+    uint32_t b = plc_range_slot(pos, n), a = rec[b].a;
+    uint32_t x = plc_below(plc_draw(pos, b), a);
+    *lim = a | plc_opaque32((uint32_t)(a != 0) - 1);
+    return plc_select32(a, x, b);
+}
+
 /* placer_lookup_hash: the select, then for most keys (the selected bucket
  * works) its node from the record just read. The answer is always a node:
  * the walk ends on a working bucket, every snapshot has one (builds refuse
@@ -144,7 +156,7 @@ static int anchor_lookup_hash(const placer_snapshot *s, uint64_t pos)
 {
     const plc_bhist *st = s->bh;
     const anchor_rec *rec = records(st);
-    uint32_t lim, b = anchor_select(rec, st->n, pos, &lim);
+    uint32_t lim, b = anchor_select_single(rec, st->n, pos, &lim);
     anchor_rec r = rec[b];
     if (__builtin_expect(r.a != 0, 0))
         return anchor_walk_owner(rec, pos, b, lim);

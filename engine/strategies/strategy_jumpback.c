@@ -76,27 +76,46 @@ static uint32_t jumpback_owner(const placer_snapshot *s, uint64_t h, int target)
     return plc_end_owner(s, h, target, jumpback_bucket);
 }
 
-/* The single lookups' rare keys (n <= 1, or a first point >= n): the
- * whole function, out of line and reached by a tail call, so the common
- * path saves no register and makes no call. */
-static __attribute__((noinline)) int jumpback_lookup_rare(const placer_snapshot *s, uint64_t h)
+/* A table entry as placer_lookup_hash answers it: a predicted branch (a
+ * table holds PLC_NO_NODE rarely) off the answer's latency. Compilers make
+ * the plain test a select, which puts it on that latency; the empty
+ * volatile asm in the rare arm keeps it a branch. */
+static inline int node_or_enolive(uint32_t o)
 {
-    return plc_end_lookup_hash(s, h, jumpback_bucket);
+    if (__builtin_expect(o == PLC_NO_NODE, 0)) {
+#if defined(__GNUC__)
+        __asm__ volatile("");
+#endif
+        return PLACER_ENOLIVE;
+    }
+    return (int)o;
+}
+
+/* The single lookups' rare keys (a first point m >= n, or n <= 1): the
+ * walk down from the first output r0 and point m already drawn, out of
+ * line and reached by a tail call, so the common path saves no register
+ * and makes no call. */
+static __attribute__((noinline)) int jumpback_lookup_rare(const placer_snapshot *s, uint64_t h,
+                                                          uint64_t r0, uint32_t m)
+{
+    uint32_t n = s->table.n;
+    if (n <= 1)
+        return plc_end_lookup_hash(s, h, jumpback_bucket);
+    return node_or_enolive(s->table.own[walk_down(h, r0, jumpback_mask(n), m, n)]);
 }
 
 /* placer_lookup_hash and placer_lookup: one mix, the first point and its
  * node, in the op the snapshot calls (one indirect call, and the key's
- * hash). */
+ * hash); one branch, on the rare keys (and n <= 1). */
 static int jumpback_lookup_hash(const placer_snapshot *s, uint64_t h)
 {
-    uint32_t n = s->table.n;
-    if (__builtin_expect(n <= 1, 0))
-        return jumpback_lookup_rare(s, h);
-    uint32_t m = plc_jumpback_first(plc_draw(h, 0), jumpback_mask(n));
-    if (__builtin_expect(m >= n, 0))
-        return jumpback_lookup_rare(s, h);
-    uint32_t o = s->table.own[m];
-    return o == PLC_NO_NODE ? PLACER_ENOLIVE : (int)o;
+    uint64_t r0 = plc_draw(h, 0);
+    /* range_mask: jumpback_mask(n) for n >= 2, computed when the snapshot
+     * was made; for n <= 1 it makes a first point >= n, the rare path's */
+    uint32_t m = plc_jumpback_first(r0, s->table.range_mask);
+    if (__builtin_expect(m >= s->table.n, 0))
+        return jumpback_lookup_rare(s, h, r0, m);
+    return node_or_enolive(s->table.own[m]);
 }
 
 static int jumpback_lookup(const placer_snapshot *s, const void *key, size_t len)
