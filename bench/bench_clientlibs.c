@@ -19,6 +19,7 @@
  *                                                          1,024 keys a call
  *   compat/uhashring/100_nodes/placer/{single,batch}
  *   compat/uhashring_ketama/100_nodes/placer/{single,batch}
+ *   compat/pymemcache/{10,100}_servers/placer/{single,batch}
  *
  * Before its first pass a row checks every key's answer, single and
  * batched, against the layout's batch above (skipped, with the reason,
@@ -153,25 +154,32 @@ static pub_case pub_cases[] = {
     {"compat/uhashring/100_nodes/placer/batch", &cases[1], 1, NULL, 0, NULL},
     {"compat/uhashring_ketama/100_nodes/placer/single", &cases[2], 0, NULL, 0, NULL},
     {"compat/uhashring_ketama/100_nodes/placer/batch", &cases[2], 1, NULL, 0, NULL},
+    {"compat/pymemcache/10_servers/placer/single", &cases[3], 0, NULL, 0, NULL},
+    {"compat/pymemcache/10_servers/placer/batch", &cases[3], 1, NULL, 0, NULL},
+    {"compat/pymemcache/100_servers/placer/single", &cases[4], 0, NULL, 0, NULL},
+    {"compat/pymemcache/100_servers/placer/batch", &cases[4], 1, NULL, 0, NULL},
 };
 
 static unsigned char *stream_bytes;
 static const void **stream_ptrs;
 static size_t *stream_lens;
 
-/* The ring of c->ring's nodes through the builder: groupcache hashes each
- * peer's address, uhashring its name. */
+/* The ring (pymemcache: the servers) of c->ring's nodes through the
+ * builder: groupcache and pymemcache hash each node's address, uhashring
+ * its name. */
 static placer_snapshot *pub_snapshot(const lib_case *r)
 {
     placer_builder *b = placer_builder_new();
     placer_compat_options o = {.size = sizeof o, .distribution = r->lib == 2 ? "ketama" : NULL};
-    int err = !b || placer_builder_set_compat(b, r->lib == 0 ? PLACER_COMPAT_GROUPCACHE
-                                                             : PLACER_COMPAT_UHASHRING, &o);
+    int program = r->lib == 0   ? PLACER_COMPAT_GROUPCACHE
+                  : r->lib == 3 ? PLACER_COMPAT_PYMEMCACHE
+                                : PLACER_COMPAT_UHASHRING;
+    int err = !b || placer_builder_set_compat(b, program, &o);
     if (!err && r->lib == 0)
         err = placer_builder_set_compat_param(b, "replicas", 50);
     for (uint32_t i = 0; i < r->nodes && !err; i++) {
         err = placer_builder_add_node(b, names[i], NULL, 1) < 0;
-        if (!err && r->lib == 0)
+        if (!err && (r->lib == 0 || r->lib == 3))
             err = placer_builder_set_address(b, i, names[i]);
     }
     placer_snapshot *s = NULL;
@@ -193,6 +201,9 @@ static const char *pub_check(pub_case *c)
     static uint32_t want[STREAM_KEYS], got[STREAM_KEYS];
     if (r->lib == 0)
         plc_compat_groupcache_lookup_batch(&r->l, stream_ptrs, stream_lens, STREAM_KEYS, want);
+    else if (r->lib == 3)
+        plc_compat_pymemcache_pick_batch(r->pm, r->nodes, stream_ptrs, stream_lens, STREAM_KEYS,
+                                         want);
     else
         plc_compat_uhashring_lookup_batch(&r->l, r->lib == 1 ? r->rest : NULL, stream_ptrs,
                                           stream_lens, STREAM_KEYS, want);

@@ -10,7 +10,9 @@ bench/bench_clientlibs.c's rows (whose figures are placer's batches):
   compat/uhashring_ketama/100_nodes/python_loop        hash_fn="ketama"
   compat/pymemcache/{10,100}_servers/python_loop       RendezvousHash.get_node
 
-The keys: --keys distinct 32-byte str keys; the figure is the median over
+The keys: --keys distinct 32-byte str keys (262,144 by default, as many as
+the placer/ rows' stream; pymemcache's 100 servers a tenth of them, its
+loop being a hundred times slower); the figure is the median over
 --reps rounds of the loop's time a key (the Go loop's wall time on one
 thread, Python's CPU time). --json FILE writes the rows as Google Benchmark
 JSON for bench/results_table.py add. Run it under Debian's /usr/bin/python3
@@ -93,7 +95,7 @@ def py_loop(fn, keys, reps):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--keys", type=int, default=50000)
+    ap.add_argument("--keys", type=int, default=262144)
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--json")
     args = ap.parse_args()

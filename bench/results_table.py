@@ -342,7 +342,9 @@ def other_tables(bench):
                "on the same keys, higher is better) `taskset -c 1 /usr/bin/python3 "
                "bench/python_lookup.py --keys 262144 --reps 11 --json OUT.json`" if "python" in fams else "")
             + ("; the `compat/*/*_loop` rows (the client libraries themselves, ns a key in their "
-               "own loop) `taskset -c 1 /usr/bin/python3 bench/clientlibs_peers.py --json OUT.json`"
+               "own loop over 262,144 keys, pymemcache's 100 servers a tenth of them) "
+               "`taskset -c 1 /usr/bin/python3 bench/clientlibs_peers.py --json OUT.json` (the "
+               "`go_loop` row, wall time: `--keys 50000`)"
                if any(n.endswith("_loop") for f in fams.values() for n in f) else "")
             + ("; the `*/driver_python_loop` rows (the DataStax Python driver's "
                "TokenMap.get_replicas, ns a key) `taskset -c 1 /usr/bin/python3 "

@@ -567,11 +567,52 @@ static void names(void)
     CHECK(placer_key_hash_name(PLACER_HASH_COMPAT_FIRST + 20) == NULL);
 }
 
+/* A previous Redis snapshot carries its slot hash: a partitions build from
+ * it without the Redis mode is refused (the registry finds Redis by the key
+ * hash), and with the mode it builds. */
+static void previous_redis(void)
+{
+    placer_snapshot *redis = NULL, *s = NULL;
+    for (int step = 0; step < 3; step++) {
+        placer_builder *b = placer_builder_new();
+        CHECK(b != NULL);
+        if (!b)
+            return;
+        for (int i = 0; i < 3; i++) {
+            char id[8];
+            snprintf(id, sizeof id, "m%d", i);
+            CHECK(placer_builder_add_node(b, id, NULL, 1) >= 0);
+        }
+        if (step != 1)
+            CHECK_EQ(placer_builder_set_compat(b, PLACER_COMPAT_REDIS, NULL), 0);
+        if (step == 0) {
+            CHECK_EQ(placer_builder_build(b, 1, &redis), 0);
+        } else {
+            if (step == 1)
+                CHECK_EQ(placer_builder_set_strategy(b, PLACER_PARTITIONS), 0);
+            CHECK_EQ(placer_builder_set_previous(b, redis), 0);
+            int rc = placer_builder_build(b, 2, &s);
+            CHECK_EQ(rc, step == 1 ? PLACER_EINVAL : 0);
+            if (step == 1)
+                CHECK(strstr(placer_builder_error(b), "Redis") != NULL);
+            else
+                CHECK_EQ(placer_snapshot_compat(s), PLACER_COMPAT_REDIS);
+            placer_snapshot_free(s);
+            s = NULL;
+        }
+        placer_builder_free(b);
+    }
+    placer_snapshot_free(redis);
+    CHECK(!strcmp(placer_key_hash_name(PLACER_HASH_COMPAT_FIRST - 1 + PLC_CH_REDIS_CRC16),
+                  "redis-crc16"));
+}
+
 int main(void)
 {
     make_keys();
     every_mode();
     refusals();
     names();
+    previous_redis();
     return check_done("compat_api");
 }

@@ -14,6 +14,7 @@
 #include "check.h"
 #include "isa.h"
 #include "compat_index.h"
+#include "compat_program.h"
 #include "kernels.h"
 #include "placer.h"
 #include "radix_sort.h"
@@ -229,12 +230,15 @@ static void compare_all(const cfg *cf, uint32_t nnodes, uint64_t seed, int unifo
     static char ids[16][16], addrs[16][32];
     plc_compat_node nodes[16];
     uint64_t st = seed;
+    /* weights 1 .. 3 where the program takes weights */
+    uint32_t weights = plc_compat_program_get(cf->program)->max_weight ? 3 : 1;
     for (uint32_t i = 0; i < nnodes; i++) {
         snprintf(ids[i], sizeof ids[i], "srv%u", (unsigned)(check_rand(&st) % 1000));
         snprintf(ids[i] + strlen(ids[i]), sizeof ids[i] - strlen(ids[i]), "-%u", i);
         snprintf(addrs[i], sizeof addrs[i], "10.0.0.%u:%u", i, i % 2 ? 11211u : 11300u + i);
         nodes[i] = (plc_compat_node){ids[i], strlen(ids[i]), addrs[i], strlen(addrs[i]),
-                                     1u + (uint32_t)(check_rand(&st) % 3), i % 3 ? 0 : 10 + i, 0};
+                                     1u + (uint32_t)(check_rand(&st) % weights),
+                                     i % 3 ? 0 : 10 + i, 0};
     }
     plc_compat_config c = {cf->program, cf->distribution, cf->key_hash, cf->avalanche, {0, 0},
                            nnodes, nodes, NULL, 0, {0}};
@@ -242,6 +246,9 @@ static void compare_all(const cfg *cf, uint32_t nnodes, uint64_t seed, int unifo
         memcpy(c.hash_tag, cf->tag, 2);
     plc_compat_index x;
     int rc = plc_compat_index_build(&x, &c);
+    if (rc)
+        fprintf(stderr, "program %d dist %d hash %d avalanche %d: build %d\n", cf->program,
+                cf->distribution, cf->key_hash, cf->avalanche, rc);
     CHECK_EQ(rc, 0);
     if (rc)
         return;
@@ -267,6 +274,17 @@ static void compare_all(const cfg *cf, uint32_t nnodes, uint64_t seed, int unifo
                     x.layout.distribution, x.layout.key_hash, i, owners[i], want);
     }
     CHECK_ALL(bad == 0, "index lookups vs the plain search");
+    /* the positions too: the batch's key hashes are the program's */
+    static uint32_t hashes[N];
+    plc_compat_index_hash_batch(&x, keys, lens, N, hashes);
+    int hbad = 0;
+    for (size_t i = 0; i < N; i++) {
+        uint32_t want = plc_compat_key_hash(&x.layout, keys[i], lens[i]);
+        if (hashes[i] != want && !hbad++)
+            fprintf(stderr, "program %d dist %d hash %d: key %zu: hash %u, want %u\n", cf->program,
+                    x.layout.distribution, x.layout.key_hash, i, hashes[i], want);
+    }
+    CHECK_ALL(hbad == 0, "index key hashes vs the program's key_hash");
     plc_compat_index_free(&x);
 }
 
@@ -306,6 +324,37 @@ static void test_modes(void)
         for (uint32_t n = 1; n <= 9; n += 4)
             for (int uniform = 0; uniform < 2; uniform++)
                 compare_all(&cfgs[i], n, 100 * i + n, uniform);
+}
+
+/* Every program of the registry with a layout: each distribution with its
+ * default key hash, each key hash with the default distribution (with and
+ * without avalanche, and a hash tag, where the program takes them), so a
+ * program added later is held to its key_hash without a line here. */
+static void test_every_program(void)
+{
+    int programs = 0;
+    for (const plc_compat_program *p = plc_compat_program_next(NULL); p;
+         p = plc_compat_program_next(p)) {
+        if (p->partitions_check)
+            continue; /* partitions snapshots: no layout */
+        programs++;
+        cfg c = {p->id, 0, 0, 0, NULL};
+        for (size_t v = 0; v < p->ndistributions + p->nhashes; v++) {
+            c.distribution = v < p->ndistributions ? p->distributions[v].id : 0;
+            c.key_hash = v < p->ndistributions ? 0 : p->hashes[v - p->ndistributions].id;
+            for (int opt = 0; opt < 3; opt++) {
+                c.avalanche = opt == 1;
+                c.tag = opt == 2 ? "{}" : NULL;
+                if ((opt == 1 && !(p->fields & PLC_CF_AVALANCHE)) ||
+                    (opt == 2 && !(p->fields & PLC_CF_HASH_TAG)))
+                    continue;
+                for (uint32_t n = 1; n <= 9; n += 4)
+                    for (int uniform = 0; uniform < 2; uniform++)
+                        compare_all(&c, n, 1000u * (unsigned)p->id + 10u * v + n, uniform);
+            }
+        }
+    }
+    CHECK(programs >= 8);
 }
 
 static void test_refusals(void)
@@ -428,6 +477,7 @@ static void at_level(void *ctx, const cpu_level *level)
     test_bytehash();
     test_crc_batches();
     test_modes();
+    test_every_program();
 }
 
 int main(void)

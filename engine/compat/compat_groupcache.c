@@ -136,4 +136,5 @@ const plc_compat_program plc_compat_groupcache = {
     .size = groupcache_size,
     .build = groupcache_build,
     .key_hash = groupcache_key_hash,
+    .batch_rule = PLC_CK_FUNCTION,
 };

@@ -174,6 +174,7 @@ const plc_compat_program plc_compat_haproxy = {
     .size = haproxy_size,
     .build = haproxy_build,
     .key_hash = haproxy_key_hash,
+    .batch_rule = PLC_CK_AVALANCHE,
     .fields = PLC_CF_HASH_ID | PLC_CF_AVALANCHE | PLC_CF_KEY_RULE | PLC_CF_BALANCE_FACTOR,
     .importer = "import-haproxy",
 };

@@ -33,48 +33,74 @@ static int bytehash_of(int key_hash)
     }
 }
 
+/* The program's batch rule (compat_program.h, PLC_CK_*) on layout l:
+ * PLC_CK_FUNCTION where its rule does nothing on l, PLC_CK_OWN where the
+ * index hashes key by key. */
+static int resolve_rule(const plc_compat_program *p, const plc_compat_layout *l)
+{
+    /* scores: the "hash" is the winner, the program's own lookup; one
+     * server: each program's own rule; a tag the user chose (twemproxy's
+     * hash_tag): each key's length changes */
+    if (!p || l->kind == PLC_CL_SCORES || l->nnodes < 2 || (l->hash_tag[0] && !p->tag))
+        return PLC_CK_OWN;
+    if (p->batch_rule == PLC_CK_AVALANCHE)
+        return l->avalanche ? PLC_CK_AVALANCHE : PLC_CK_FUNCTION;
+    if (p->batch_rule == PLC_CK_NARROWED) {
+        const plc_compat_distribution *d = plc_compat_program_distribution(p, l->distribution);
+        unsigned bits = d ? d->hash_bits : 1u; /* (no entry: key by key) */
+        return bits == 15 ? PLC_CK_NARROWED : bits ? PLC_CK_OWN : PLC_CK_FUNCTION;
+    }
+    return p->batch_rule;
+}
+
 /* The key hash kernels for x->layout, from the dispatch table (simd/
  * kernels.c: what the CPU features allow now); NULL where none applies. */
 static void choose_hashers(plc_compat_index *x)
 {
     const plc_compat_layout *l = &x->layout;
+    const plc_compat_program *p = plc_compat_program_get(l->program);
+    x->hash_rule = resolve_rule(p, l);
+    if (x->hash_rule == PLC_CK_OWN)
+        return;
+    /* A fixed tag (Redis' "{}") is cut before the lockstep hashes; the
+     * CRC16 batch leaves the keys that hold its first character; the other
+     * kernels hash whole keys. */
+    int tagged = p->tag != NULL;
+    if (tagged) {
+        x->tag[0] = p->tag[0];
+        x->tag[1] = p->tag[1];
+    }
     const plc_kernels *k = plc_kernels_get();
-    if (l->kind == PLC_CL_SCORES)
-        return; /* its "hash" is the winner of the scores: the program's own lookup */
-    int cut_tag = l->program == PLC_COMPAT_TWEMPROXY && l->hash_tag[0];
-    /* Only where the key hash is MD5 of the whole key: no tag to cut, more
-     * than one server (one server hashes to 0). */
-    if (k->md5_batch && l->key_hash == PLC_CH_MD5 && !l->hash_tag[0] && l->nnodes > 1 &&
-        (l->program == PLC_COMPAT_LIBMEMCACHED || l->program == PLC_COMPAT_TWEMPROXY)) {
+    if (k->md5_batch && l->key_hash == PLC_CH_MD5 && !tagged) {
         x->md5_kernel = k->md5_batch;
         x->md5_lanes = (unsigned)k->md5_lanes;
+        return;
     }
-    /* Lockstep hashing where the program's key rules allow it: no tag to
-     * cut but Redis' (cut before hashing), more than one server. */
-    if (!x->md5_kernel && l->nnodes > 1 && !cut_tag) {
-        x->x4 = plc_compat_hash_x4(l->key_hash);
-        if (k->bytehash && l->program != PLC_COMPAT_REDIS && bytehash_of(l->key_hash))
-            x->wide = k->bytehash(bytehash_of(l->key_hash));
-    }
-    if (!x->md5_kernel && l->nnodes > 1 && !cut_tag && k->crc32_batch) {
-        switch (l->key_hash) {
-        case PLC_CH_CRC32:
-            x->crc15 = 1;
-            /* fall through */
-        case PLC_CH_CRC32A:
-        case PLC_CH_NGX_CRC32:
-        case PLC_CH_HAP_CRC32:
+    x->x4 = plc_compat_hash_x4(l->key_hash);
+    if (k->bytehash && !tagged && bytehash_of(l->key_hash))
+        x->wide = k->bytehash(bytehash_of(l->key_hash));
+    if (!k->crc32_batch)
+        return;
+    switch (l->key_hash) {
+    case PLC_CH_CRC32:
+        x->crc15 = 1;
+        /* fall through */
+    case PLC_CH_CRC32A:
+    case PLC_CH_NGX_CRC32:
+    case PLC_CH_HAP_CRC32:
+        if (!tagged)
             x->crc32 = k->crc32_batch;
-            break;
-        case PLC_CH_CRC16:
-            x->crc16_unmasked = 1;
-            /* fall through */
-        case PLC_CH_REDIS_CRC16:
-            x->crc16 = k->crc16_batch;
-            break;
-        default:
-            break;
-        }
+        break;
+    case PLC_CH_CRC16:
+        if (tagged)
+            break; /* its last two bytes go by table: no stop there */
+        x->crc16_unmasked = 1;
+        /* fall through */
+    case PLC_CH_REDIS_CRC16:
+        x->crc16 = k->crc16_batch;
+        break;
+    default:
+        break;
     }
 }
 
@@ -187,31 +213,28 @@ static void md5_batch(const plc_compat_index *x, const void *const *keys, const 
     }
 }
 
-/* What plc_compat_key_hash does to the key hashes h[0..m) of keys of
- * lens[0..m) bytes (after any tag is cut), for the batch paths that compute
- * the key hash alone (layouts of more than one server). One switch, then
- * a plain loop. */
-static void program_rule(const plc_compat_layout *l, uint32_t *h, const size_t *lens, size_t m)
+/* What the program's key_hash does to the function's values h[0..m) of
+ * keys of lens[0..m) bytes (after any tag is cut): x->hash_rule, one switch,
+ * then a plain loop. */
+static void apply_rule(int rule, uint32_t *h, const size_t *lens, size_t m)
 {
-    switch (l->program) {
-    case PLC_COMPAT_REDIS:
+    switch (rule) {
+    case PLC_CK_SLOTS:
         for (size_t i = 0; i < m; i++)
             h[i] &= PLC_REDIS_SLOTS - 1u;
         break;
-    case PLC_COMPAT_HAPROXY:
-        if (l->avalanche)
-            for (size_t i = 0; i < m; i++)
-                h[i] = plc_hash_haproxy_full(h[i]);
+    case PLC_CK_AVALANCHE:
+        for (size_t i = 0; i < m; i++)
+            h[i] = plc_hash_haproxy_full(h[i]);
         break;
-    case PLC_COMPAT_TWEMPROXY:
+    case PLC_CK_EMPTY_ZERO:
         for (size_t i = 0; i < m; i++)
             if (!lens[i])
-                h[i] = 0; /* twemproxy: an empty key hashes to 0 */
+                h[i] = 0;
         break;
-    case PLC_COMPAT_NGINX:
-        if (l->distribution == PLC_CD_HASH)
-            for (size_t i = 0; i < m; i++)
-                h[i] = (h[i] >> 16) & 0x7fffu;
+    case PLC_CK_NARROWED:
+        for (size_t i = 0; i < m; i++)
+            h[i] = (h[i] >> 16) & 0x7fffu;
         break;
     default:
         break;
@@ -219,12 +242,14 @@ static void program_rule(const plc_compat_layout *l, uint32_t *h, const size_t *
 }
 
 /* The CRC key hashes a batch at a time, 64 keys a step. CRC16: the keys
- * of at least PLC_CRC16_CLMUL_MIN_LEN bytes (Redis: without a '{', so
- * without a tag) are the kernel's; the others go one at a time. */
+ * of at least PLC_CRC16_CLMUL_MIN_LEN bytes without the tag's first
+ * character are the kernel's; the others (own) get the program's key_hash,
+ * one at a time, after the rule. */
 static void crc_batch(const plc_compat_index *x, const void *const *keys, const size_t *lens,
                       size_t n, uint32_t *hashes)
 {
     const plc_compat_layout *l = &x->layout;
+    int stop = x->tag[0] ? (unsigned char)x->tag[0] : -1;
     for (size_t at = 0; at < n; at += 64) {
         size_t m = n - at < 64 ? n - at : 64;
         uint32_t *h = hashes + at;
@@ -233,55 +258,57 @@ static void crc_batch(const plc_compat_index *x, const void *const *keys, const 
             if (x->crc15)
                 for (size_t i = 0; i < m; i++)
                     h[i] = (h[i] >> 16) & 0x7fffu;
-            program_rule(l, h, lens + at, m);
+            apply_rule(x->hash_rule, h, lens + at, m);
             continue;
         }
-        if (!x->crc16_unmasked) {
-            /* Redis, when every key is long enough (the usual case): the
-             * kernel reads the batch as it is; the keys it skips (a '{')
-             * lose their tag and go one at a time. */
-            int all_long = 1;
+        uint64_t own = 0;
+        int all_long = !x->crc16_unmasked;
+        for (size_t i = 0; all_long && i < m; i++)
+            all_long = lens[at + i] >= PLC_CRC16_CLMUL_MIN_LEN;
+        if (all_long) {
+            /* every key long enough (the usual case): the kernel reads the
+             * batch as it is */
+            x->crc16(keys + at, lens + at, m, stop, h);
             for (size_t i = 0; i < m; i++)
-                all_long &= lens[at + i] >= PLC_CRC16_CLMUL_MIN_LEN;
-            if (all_long) {
-                x->crc16(keys + at, lens + at, m, '{', h);
-                for (size_t i = 0; i < m; i++)
-                    h[i] = h[i] == PLC_CRC_SKIPPED ? plc_compat_key_hash(l, keys[at + i], lens[at + i])
-                                                   : h[i] & (PLC_REDIS_SLOTS - 1u);
-                continue;
+                own |= (uint64_t)(h[i] == PLC_CRC_SKIPPED) << i;
+        } else {
+            /* twemproxy's unmasked register after n bytes is crc(n) | the
+             * high bytes of crc(n - 1) and crc(n - 2) above it (each step
+             * shifts the register up 8 bits): the kernel gives crc(n - 2),
+             * two table steps the rest. */
+            size_t drop = x->crc16_unmasked ? 2 : 0;
+            const void *k[64];
+            size_t len[64], pos[64], nl = 0;
+            for (size_t i = 0; i < m; i++) {
+                if (lens[at + i] >= PLC_CRC16_CLMUL_MIN_LEN + drop) {
+                    k[nl] = keys[at + i];
+                    len[nl] = lens[at + i] - drop;
+                    pos[nl++] = i;
+                } else {
+                    own |= (uint64_t)1 << i;
+                }
+            }
+            uint32_t lh[64];
+            x->crc16(k, len, nl, stop, lh);
+            for (size_t j = 0; j < nl; j++) {
+                uint32_t c = lh[j];
+                if (c == PLC_CRC_SKIPPED) {
+                    own |= (uint64_t)1 << pos[j];
+                    continue;
+                }
+                if (drop) {
+                    const unsigned char *tail = (const unsigned char *)k[j] + len[j];
+                    uint32_t c1 = ((c << 8) ^ plc_crc16_xmodem[((c >> 8) ^ tail[0]) & 0xffu]) & 0xffffu;
+                    uint32_t c2 = ((c1 << 8) ^ plc_crc16_xmodem[((c1 >> 8) ^ tail[1]) & 0xffu]) & 0xffffu;
+                    c = c2 | (c1 >> 8) << 16 | (c >> 8) << 24;
+                }
+                h[pos[j]] = c;
             }
         }
-        /* twemproxy's unmasked register after n bytes is crc(n) | the high
-         * bytes of crc(n - 1) and crc(n - 2) above it (each step shifts
-         * the register up 8 bits): the kernel gives crc(n - 2), two table
-         * steps the rest. */
-        size_t drop = x->crc16_unmasked ? 2 : 0;
-        const void *k[64];
-        size_t len[64], pos[64], nl = 0;
-        for (size_t i = 0; i < m; i++) {
-            h[i] = PLC_CRC_SKIPPED;
-            if (lens[at + i] >= PLC_CRC16_CLMUL_MIN_LEN + drop) {
-                k[nl] = keys[at + i];
-                len[nl] = lens[at + i] - drop;
-                pos[nl++] = i;
-            }
-        }
-        uint32_t lh[64];
-        x->crc16(k, len, nl, drop ? -1 : '{', lh);
-        for (size_t j = 0; j < nl; j++) {
-            uint32_t c = lh[j];
-            if (drop && c != PLC_CRC_SKIPPED) {
-                const unsigned char *tail = (const unsigned char *)k[j] + len[j];
-                uint32_t c1 = ((c << 8) ^ plc_crc16_xmodem[((c >> 8) ^ tail[0]) & 0xffu]) & 0xffffu;
-                uint32_t c2 = ((c1 << 8) ^ plc_crc16_xmodem[((c1 >> 8) ^ tail[1]) & 0xffu]) & 0xffffu;
-                c = c2 | (c1 >> 8) << 16 | (c >> 8) << 24;
-            }
-            h[pos[j]] = c;
-        }
-        for (size_t i = 0; i < m; i++)
-            if (h[i] == PLC_CRC_SKIPPED)
+        apply_rule(x->hash_rule, h, lens + at, m);
+        for (size_t i = 0; own && i < m; i++)
+            if (own >> i & 1u)
                 h[i] = plc_compat_key_hash(l, keys[at + i], lens[at + i]);
-        program_rule(l, h, lens + at, m);
     }
 }
 
@@ -290,10 +317,7 @@ void plc_compat_index_hash_batch(const plc_compat_index *x, const void *const *k
 {
     if (x->md5_kernel) {
         md5_batch(x, keys, lens, n, hashes);
-        if (x->layout.program == PLC_COMPAT_TWEMPROXY)
-            for (size_t i = 0; i < n; i++)
-                if (!lens[i])
-                    hashes[i] = 0; /* twemproxy: an empty key hashes to 0 */
+        apply_rule(x->hash_rule, hashes, lens, n);
         return;
     }
     const plc_compat_layout *l = &x->layout;
@@ -311,7 +335,7 @@ void plc_compat_index_hash_batch(const plc_compat_index *x, const void *const *k
                 run++;
             if (len >= PLC_BYTEHASH_MIN_LEN && len <= PLC_BYTEHASH_MAX_LEN && run >= 8) {
                 x->wide(keys + i, len, run, hashes + i);
-                program_rule(l, hashes + i, lens + i, run);
+                apply_rule(x->hash_rule, hashes + i, lens + i, run);
                 i += run;
                 continue;
             }
@@ -322,11 +346,11 @@ void plc_compat_index_hash_batch(const plc_compat_index *x, const void *const *k
             for (int j = 0; j < 4; j++) {
                 k[j] = keys[i + (size_t)j];
                 len[j] = lens[i + (size_t)j];
-                if (l->program == PLC_COMPAT_REDIS)
-                    plc_compat_tag('{', '}', &k[j], &len[j]);
+                if (x->tag[0])
+                    plc_compat_tag(x->tag[0], x->tag[1], &k[j], &len[j]);
             }
             x->x4(k, len, hashes + i);
-            program_rule(l, hashes + i, len, 4);
+            apply_rule(x->hash_rule, hashes + i, len, 4);
             i += 4;
             continue;
         }

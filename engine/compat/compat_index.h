@@ -37,6 +37,12 @@ typedef struct plc_compat_index {
     void (*crc16)(const void *const *keys, const size_t *lens, size_t n, int stop, uint32_t *out);
     int crc15;
     int crc16_unmasked; /* twemproxy's crc16: the register's bits above 16 too */
+    /* What the kernels' values become (the program's batch_rule, PLC_CK_*,
+     * resolved for this layout: PLC_CK_FUNCTION where it does nothing
+     * here), and the program's fixed tag (Redis' "{}"), cut before the
+     * lockstep hashes and stopping the CRC16 batch; both NUL for none. */
+    int hash_rule;
+    char tag[2];
     /* The radix directory in front of the tree (simd/dir.h), as the native
      * ring has it: batches read one entry for most keys. dir_batch is NULL
      * when the ring is too small for one to pay. */

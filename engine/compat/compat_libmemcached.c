@@ -64,5 +64,6 @@ const plc_compat_program plc_compat_libmemcached = {
     .size = size,
     .build = build,
     .key_hash = key_hash,
+    .batch_rule = PLC_CK_FUNCTION,
     .fields = PLC_CF_ADDRESS | PLC_CF_HOST_PORT,
 };

@@ -229,6 +229,7 @@ const plc_compat_program plc_compat_nginx = {
     .size = nginx_size,
     .build = nginx_build,
     .key_hash = nginx_key_hash,
+    .batch_rule = PLC_CK_NARROWED,
     .fields = PLC_CF_ADDRESS,
     .size_is_bound = 1, /* equal points of different chains are dropped */
     .importer = "import-nginx",

@@ -11,14 +11,16 @@
  *
  * Adding a program (docs/ARCHITECTURE.md, "Adding a compatibility
  * program"):
- *   1. its id: the next PLACER_COMPAT_* in include/placer.h, and the same
+ *   1. its id: the next PLACER_COMPAT_* in include/placer_compat.h, and the same
  *      value as PLC_COMPAT_* in compat.h (compat_registry.c asserts the
  *      two are equal, so they cannot drift apart);
  *   2. engine/compat/compat_<name>.c defining `const plc_compat_program
  *      plc_compat_<name>` (the fields below) and its build, size and key
  *      hash (a 32-bit ring of sorted points, or a table indexed by
- *      hash % n); new key hashes go in compat_hash.h / compat_hash.c;
- *   3. one line in compat_registry.c;
+ *      hash % n), and what the batch index may do for that key hash
+ *      (batch_rule); listed in meson.build; new key hashes go in
+ *      compat_hash.h / compat_hash.c;
+ *   3. one line in compat_registry.c (and the assertion of its id);
  *   4. its tests (tests/compat, tests/known-answer: proven against the
  *      real program on this machine) and its section in docs/COMPAT.md.
  * Nothing else compares its id (tests/test_compat_ids.py).
@@ -80,6 +82,25 @@ enum {
                                      * range of the program's "vnodes" param; codec section 14 */
 };
 
+/* How the batch index (compat_index.c) may hash a batch of keys for the
+ * program (plc_compat_program.batch_rule). Every kind but PLC_CK_OWN says
+ * that the program's key_hash, on layouts of two servers or more, is the
+ * function of the key plc_compat_hash_function(l->key_hash) after the
+ * program's fixed tag (plc_compat_program.tag) is cut, then the rule the
+ * kind names: the index hashes whole batches with its SIMD kernels and
+ * applies that rule once a batch. Layouts of one server, and tags the user
+ * chooses (PLC_CF_HASH_TAG), are hashed key by key. */
+enum {
+    PLC_CK_OWN = 0,    /* key_hash one key at a time (its hash is not the
+                        * function's: uhashring's points, pymemcache's scores) */
+    PLC_CK_FUNCTION,   /* the function's value (libmemcached, groupcache) */
+    PLC_CK_EMPTY_ZERO, /* ... but an empty key hashes to 0 (twemproxy) */
+    PLC_CK_AVALANCHE,  /* ... with "avalanche", haproxy's full hash over it */
+    PLC_CK_SLOTS,      /* ... masked to the 16384 slots (Redis Cluster) */
+    PLC_CK_NARROWED,   /* ... narrowed to its bits 16..30 where the distribution's
+                        * hash_bits is 15 (nginx's plain hash) */
+};
+
 /* A numeric setting the program takes beyond the fields above (a
  * membership file's top-level field of that name, placer_builder_set_
  * compat_param's): its name, its range and the value the program itself
@@ -138,6 +159,10 @@ typedef struct plc_compat_program {
      * The plain reference the batch index is held to. */
     uint32_t (*key_hash)(const plc_compat_layout *l, const unsigned char *key, size_t len);
 
+    /* What the batch index may do for key_hash (PLC_CK_*): PLC_CK_OWN,
+     * the default, calls it for each key. */
+    int batch_rule;
+
     /* Optional: a key's owner (and count keys' owners) where the search of
      * the 32-bit points for key_hash's value is not the whole answer
      * (uhashring's 128-bit points: l->extra decides the ties); NULL: the
@@ -165,10 +190,12 @@ typedef struct plc_compat_program {
      * of the engine's: the registry stays a leaf of the file graph,
      * tests/test_file_cycles.py.) */
     int (*partitions_check)(const placer_builder *b, char *why, size_t why_len);
-    /* With partitions_check: its snapshots' key hash ids are key_hash_base + a
-     * hash entry's id (placer_snapshot_compat finds the program by them,
-     * plc_compat_program_of_key_hash); 0 otherwise. labels[i]: what
-     * placer_key_hash_name calls hashes[i]'s ("kafka-murmur2"). */
+    /* A program whose snapshots are placer's partitions (Kafka's topics,
+     * Redis' slots): their key hash ids are key_hash_base + a hash entry's
+     * id (plc_compat_program_of_key_hash finds the program by them, and a
+     * partitions build refuses them without the program's mode); 0: a
+     * layout's. labels[i]: what placer_key_hash_name calls hashes[i]'s
+     * ("kafka-murmur2"). */
     int key_hash_base;
     const char *const *labels;
 } plc_compat_program;

@@ -297,6 +297,7 @@ const plc_compat_program plc_compat_pymemcache = {
     .size = pymemcache_size,
     .build = pymemcache_build,
     .key_hash = pymemcache_key_hash,
+    .batch_rule = PLC_CK_OWN, /* its lookups are its own */
     .lookup = pymemcache_lookup,
     .lookup_batch = pymemcache_lookup_batch,
 };

@@ -8,6 +8,7 @@
 #include "alloc.h"
 #include "compat_layouts.h"
 #include "compat_program.h"
+#include "compat_snapshot.h"
 #include "placer.h"
 
 void plc_compat_redis_even_split(uint32_t masters, uint32_t owner[PLC_REDIS_SLOTS])
@@ -78,6 +79,7 @@ static const plc_compat_distribution redis_slots[] = {
 };
 
 static const plc_compat_hash_entry redis_hashes[] = {{"crc16", PLC_CH_REDIS_CRC16}};
+static const char *const redis_labels[] = {"redis-crc16"};
 
 const plc_compat_program plc_compat_redis = {
     .id = PLC_COMPAT_REDIS,
@@ -92,6 +94,10 @@ const plc_compat_program plc_compat_redis = {
     .size = redis_size,
     .build = redis_build,
     .key_hash = redis_key_hash,
+    .batch_rule = PLC_CK_SLOTS,
     .fields = PLC_CF_SLOTS | PLC_CF_MOVES,
     .importer = "import-redis",
+    /* its snapshots are placer's partitions, keyed by PLACER_HASH_REDIS */
+    .key_hash_base = PLC_KEY_HASH_OF_CH(0),
+    .labels = redis_labels,
 };

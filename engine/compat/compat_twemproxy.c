@@ -76,6 +76,7 @@ const plc_compat_program plc_compat_twemproxy = {
     .size = size,
     .build = build,
     .key_hash = key_hash,
+    .batch_rule = PLC_CK_EMPTY_ZERO,
     .fields = PLC_CF_HASH_TAG,
     .importer = "import-twemproxy",
 };

@@ -409,6 +409,7 @@ const plc_compat_program plc_compat_uhashring = {
     .size = uhashring_size,
     .build = uhashring_build,
     .key_hash = uhashring_key_hash,
+    .batch_rule = PLC_CK_OWN, /* its lookups are its own */
     .lookup = uhashring_lookup,
     .lookup_batch = uhashring_lookup_batch,
 };

@@ -191,11 +191,9 @@ static int partitions_build(placer_builder *b, uint64_t epoch, placer_snapshot *
     if (b->table_size > PLACER_MAX_PARTITIONS)
         return plc_builder_refuse(b, "%u partitions: 1 .. PLACER_MAX_PARTITIONS (%u)", b->table_size,
                                   PLACER_MAX_PARTITIONS);
-    /* Redis' slot hash comes with its mode (a previous Redis snapshot's
-     * key hash alone would build a map without it). */
-    if (b->eff_hash == PLACER_HASH_REDIS && b->compat != PLACER_COMPAT_REDIS)
-        return plc_builder_refuse(b, "Redis' slot hash (from the previous snapshot) without "
-                                     "placer_builder_set_compat(PLACER_COMPAT_REDIS)");
+    /* A program's key hash (Redis' slot hash, Kafka's partitioners) comes
+     * with its mode: a previous snapshot's key hash alone would build a
+     * map without the program's rules. */
     const plc_compat_program *kp = plc_compat_program_of_key_hash(b->eff_hash, NULL);
     if (kp && kp->id != b->compat) /* (the program's mode build sets it) */
         return plc_builder_refuse(b, "%s's key hash (from the previous snapshot) without "
