@@ -81,30 +81,93 @@ static inline void bkt_sets_stage(const plc_bkt_line *line, const uint32_t *sets
     __builtin_prefetch(&sets[(size_t)at * PLC_BKT_LANES]);
 }
 
-/* A batch call: its job and the keys the lines left, by place. */
+/* Keys the lines left, in flight to their per-slot sets: a circle of
+ * SPEND slots whose sets were prefetched when they were found, each
+ * answered when the circle comes back to it (SPEND such keys later, far
+ * apart in the batch: its set has arrived) or at the batch's end. */
+#define SPEND 16u
 typedef struct bkt_sets_call {
-    const plc_bkt_sets_job *j;
-    uint32_t nleft;
-    size_t left[PLC_BKT_SETS_LEFT];
+    const plc_bkt *k;
+    const void *const *keys;
+    const size_t *lens;
+    const uint32_t *rep;
+    uint32_t *out, *counts;
+    uint64_t seed;
+    uint32_t w, want, rep_r;
+    size_t npend; /* keys found so far; the circle holds the last SPEND */
+    uint32_t slot[SPEND];
+    size_t at[SPEND];
 } bkt_sets_call;
 
-/* Queue key i for the caller's exact sets (out of line: the loop keeps its
- * registers); a full queue goes to the caller together. */
-__attribute__((noinline)) static void bkt_sets_left(bkt_sets_call *c, size_t i)
+/* Key i of slot `slot`: its per-slot set's first w nodes, up to the
+ * padding (UINT32_MAX) where nodes ran out. */
+static void bkt_sets_exact(const bkt_sets_call *c, size_t i, uint32_t slot)
 {
-    c->left[c->nleft] = i;
-    if (++c->nleft == PLC_BKT_SETS_LEFT) {
-        c->j->left(c->j->ctx, c->left, c->nleft);
-        c->nleft = 0;
-    }
+    const uint32_t *set = c->rep + (size_t)slot * c->rep_r;
+    uint32_t *o = c->out + i * c->want, n = 0;
+    for (; n < c->w && set[n] != UINT32_MAX; n++)
+        o[n] = set[n];
+    c->counts[i] = n;
 }
 
-static inline void bkt_sets_count(bkt_sets_call *c, uint32_t *counts, size_t i, uint32_t n)
+/* The slot of suffix q in a crowded line's line of sets e (buckets.h),
+ * ranked like a line's (the last suffix lane is always padding), or
+ * UINT32_MAX on a tie: the tree decides. */
+static inline uint32_t bkt_crowded_slot(const uint32_t *e, int16_t q, uint32_t n)
 {
+    int16_t suf[2 * PLC_BKT_LANES - 4];
+    memcpy(suf, e + 1, sizeof suf);
+    uint32_t r = 0;
+    for (uint32_t j = 0; j < 2 * PLC_BKT_LANES - 4; j++)
+        r += suf[j] < q;
+    if (suf[r] == q)
+        return UINT32_MAX;
+    uint32_t slot = e[0] + r;
+    return slot == n ? 0 : slot; /* past the last token: the wrap */
+}
+
+/* Key i, of line `at` and suffix q, which its lines could not answer: its
+ * slot from the crowded line's suffixes, else (ties, node 65,535, padded
+ * sets, lines past PLC_BKT_CROWD_MAX tokens: rare) the tree's, hashed
+ * again; its set prefetched and the key put in the circle. Out of line:
+ * the loop keeps its registers. */
+__attribute__((noinline)) static void bkt_sets_slow(bkt_sets_call *c, const uint32_t *sets,
+                                                    uint32_t at, int16_t q, size_t i)
+{
+    const uint32_t *e = sets + (size_t)at * PLC_BKT_LANES;
+    uint32_t slot = UINT32_MAX;
+    if (e[PLC_BKT_LANES - 1] == PLC_BKT_CROWD_MARK)
+        slot = bkt_crowded_slot(e, q, c->k->tree->n);
+    if (slot == UINT32_MAX)
+        slot = PLC_BKT_TREE_INDEX(c->k->tree, plc_hash64_v2_body(c->seed, c->keys[i], c->lens[i]));
+    const uint32_t *set = c->rep + (size_t)slot * c->rep_r;
+    __builtin_prefetch(set);
+    __builtin_prefetch(set + c->rep_r - 1); /* a set may straddle two lines */
+    size_t p = c->npend++ % SPEND;
+    if (c->npend > SPEND)
+        bkt_sets_exact(c, c->at[p], c->slot[p]);
+    c->slot[p] = slot;
+    c->at[p] = i;
+}
+
+/* The keys still in the circle, at the batch's end. */
+static void bkt_sets_drain(bkt_sets_call *c)
+{
+    size_t m = c->npend < SPEND ? c->npend : SPEND;
+    for (size_t p = 0; p < m; p++)
+        bkt_sets_exact(c, c->at[p], c->slot[p]);
+    c->npend = 0;
+}
+
+static inline void bkt_sets_one(bkt_sets_call *c, const plc_bkt_line *line, const uint32_t *sets,
+                                uint32_t at, int16_t q, uint32_t w, size_t i, uint32_t *out,
+                                uint32_t *counts)
+{
+    uint32_t n = bkt_set_answer(line, sets, at, q, w, out);
     if (__builtin_expect(n != 0, 1))
         counts[i] = n;
     else
-        bkt_sets_left(c, i);
+        bkt_sets_slow(c, sets, at, q, i);
 }
 
 /* Answer the m keys of the block at `at` from r, and stage the nm <= m
@@ -117,13 +180,12 @@ static inline void bkt_sets_count(bkt_sets_call *c, uint32_t *counts, size_t i, 
             uint32_t a_ = r.at[t];                                                     \
             int16_t q_ = r.q[t];                                                       \
             bkt_sets_stage(line, sets, sshift, (HASH), &r, t);                         \
-            bkt_sets_count(&call, counts, at + t,                                          \
-                           bkt_set_answer(line, sets, a_, q_, (W), out + (at + t) * (WANT))); \
+            bkt_sets_one(&call, line, sets, a_, q_, (W), at + t, out + (at + t) * (WANT), \
+                         counts);                                                      \
         }                                                                              \
         for (; t < m; t++)                                                             \
-            bkt_sets_count(&call, counts, at + t,                                          \
-                           bkt_set_answer(line, sets, r.at[t], r.q[t], (W),           \
-                                          out + (at + t) * (WANT)));                   \
+            bkt_sets_one(&call, line, sets, r.at[t], r.q[t], (W), at + t,              \
+                         out + (at + t) * (WANT), counts);                             \
     } while (0)
 
 int PLC_BKT_KEY_SETS(const plc_bkt *k, const plc_bkt_sets_job *j, const void *const *keys,
@@ -146,9 +208,17 @@ int PLC_BKT_KEY_SETS(const plc_bkt *k, const plc_bkt_sets_job *j, const void *co
     for (int i = 0; i < 4; i++)
         a0 = PLC_HASH64_STEP64(a0, 0);
     const uint64_t sk32 = sm ^ PLC_H64_K1 ^ a0;
-    bkt_sets_call call;
-    call.j = j;
-    call.nleft = 0;
+    bkt_sets_call call = {.k = k,
+                          .keys = keys,
+                          .lens = lens,
+                          .rep = j->rep,
+                          .out = out,
+                          .counts = counts,
+                          .seed = seed,
+                          .w = w,
+                          .want = want,
+                          .rep_r = j->rep_r,
+                          .npend = 0};
     bkt_sets_ring r;
     {
         size_t m = n < SAHEAD ? n : SAHEAD;
@@ -166,12 +236,12 @@ int PLC_BKT_KEY_SETS(const plc_bkt *k, const plc_bkt_sets_job *j, const void *co
         else
             BKT_SETS_STEP(plc_hash64_v2_body(seed, hk[t], lens[next + t]), w, want);
     }
-    if (call.nleft)
-        j->left(j->ctx, call.left, call.nleft);
+    bkt_sets_drain(&call);
     return 0;
 }
 
 #undef BKT_SETS_STEP
 #undef SAHEAD
+#undef SPEND
 #undef PLC_BKT_KEY_SET
 #undef PLC_BKT_KEY_SETS
