@@ -10,7 +10,7 @@
  * A ring with line sets and the placer-v2 key hash (s->bkt_set) is
  * answered by the fused kernels (simd/buckets_sets_body.h) for the counts
  * the line sets hold: one indirect call a key, or a batch in one pass
- * (key i + 16 hashed and both its lines prefetched while key i is
+ * (key i + 48 hashed and both its lines prefetched while key i is
  * answered); the keys they cannot answer (ties, crowded lines, padded
  * sets) take their slots' per-slot sets, exact: the single key's come
  * back here, the batch's are found in the pass (a crowded line's line of
