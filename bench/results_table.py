@@ -222,12 +222,17 @@ def paired_table(bench):
            "is better), and `placer_lookup` over the floor (it must not grow). Rings `sets3` are built with "
            "`placer_builder_set_replicas(b, 3)` and read through the fused line-set kernels "
            "(simd/buckets_sets_body.h); the others walk. Same command as above, with the row's filter. "
-           "The `sets3` batch at 4,096 x 256 stays above 1.5x: two lines a key are two misses past the caches "
-           "where the lookup has one, and the keys the line sets cannot answer (ties, crowded lines) descend "
-           "the tree one at a time, about a fifth of the batch's cycles (perf). Precomputed sets are not the "
-           "default: on the zen5-avx512 machine (best of 15 and 3 builds, 3 zones, 2026-12-05) they took a 120 x 256 "
-           "build from 0.73 to 1.90 ms and a 4,096 x 256 build from 81 to 158 ms, and add 20-20.5 bytes a token "
-           "(12 of per-slot sets, 8 of line sets) to a layout of 22.9-23.5.", "",
+           "The `sets3` batch at 4,096 x 256 is not reliably within 1.5x (1.45-1.7x in paired runs of the loaded "
+           "machine, the more load the higher; 1.85-2.2x before crowded lines kept their slots): two lines a key are two misses past the caches where "
+           "the lookup has one, and perf shows the batch waiting on its prefetches, the misses in flight being "
+           "the limit (a longer or a second, nearer prefetch, and the line of sets beside its line in one "
+           "128-byte pair, did not help there). The keys the line sets cannot answer no longer descend the tree "
+           "one at a time (a fifth of the batch's cycles): a crowded line's line of sets holds its first slot and "
+           "suffixes, which give its keys (0.8% at 4,096 x 256) their per-slot set; ties and lines past 27 tokens "
+           "(1 key in 8,000) take the tree. Precomputed sets are not the default: on the zen5-avx512 machine "
+           "(best of 15 and 3 builds, 3 zones, 2026-12-05, loaded) they took a 120 x 256 build from 0.75 to "
+           "1.98 ms and a 4,096 x 256 build from 96 to 202 ms (the line sets' step 3.3 ms of it), and add "
+           "20-20.5 bytes a token (12 of per-slot sets, 8 of line sets) to a layout of 22.9-23.5.", "",
            "| filter | " + " | ".join(h for h, _, _ in PAIRED_COLS) + " | date |",
            "|---|" + "---:|" * len(PAIRED_COLS) + "---|"]
 

@@ -20,7 +20,9 @@
  *     bit rings get 32 times the vnodes to reach it; sets of 0 to 5 are
  *     precomputed, 4 and 5 read from the wide line sets), and every key
  *     and a 32-byte copy of it batched together (the fused pass of the
- *     line sets, several blocks) for wants 1 to 5;
+ *     line sets, several blocks) for wants 1 to 5; a token byte's top
+ *     two bits add a dense run of tokens: crowded lines, ranked from
+ *     their line of sets or past it;
  *   - range strategies: the owner and the next owner differ exactly where
  *     placer_diff_transition lists a range.
  */
@@ -65,10 +67,18 @@ static placer_snapshot *membership(fuzz_producer *p)
         if (idx < 0)
             continue;
         FUZZ_ASSERT(placer_builder_set_state(b, (uint32_t)idx, fuzz_u8(p) % 4) == 0);
-        int tokens = strategy == PLACER_JUMP || strategy == PLACER_RING ? fuzz_u8(p) % 3 : 0;
+        uint8_t tb = fuzz_u8(p);
+        int tokens = strategy == PLACER_JUMP || strategy == PLACER_RING ? tb % 3 : 0;
         for (int t = 0; t < tokens; t++) {
             uint64_t tok = strategy == PLACER_JUMP ? fuzz_u8(p) % 6 : (uint64_t)fuzz_u8(p) << 56;
             placer_builder_add_token(b, (uint32_t)idx, tok);
+            /* rings, the byte's top two bits: a run of 8 to 36 tokens after
+             * the first, 2^32..2^39 apart: a crowded line, its suffixes
+             * distinct or shared (ties), perhaps the ring's last line */
+            for (uint32_t j = 1; strategy == PLACER_RING && t == 0 && tb >= 0xC0 &&
+                                 j < 8 + ((tb >> 3) & 7) * 4u;
+                 j++)
+                placer_builder_add_token(b, (uint32_t)idx, tok + ((uint64_t)j << (32 + tb % 8)));
         }
         clash |= tokens > 0;
     }

@@ -122,22 +122,28 @@ typedef uint32_t (*plc_bkt_index_fn)(const plc_bkt *k, uint64_t h);
  * (buckets_sets_body.h; sets: 16 entries a line), hashing with placer-v2
  * (seed). One key: its set's w (1..3) nodes into out, returning w, or 0
  * when the lines cannot answer (the caller takes its exact sets). A
- * batch: each key's set at out + i * want and counts[i] = w; the keys the
- * lines cannot answer are given to left(ctx, at, m), up to
- * PLC_BKT_SETS_LEFT at a time
- * by their places at[0..m-1] (it writes their sets and counts); returns
- * -1, and writes nothing, when a key is NULL with a nonzero length, else
- * 0. */
-#define PLC_BKT_SETS_LEFT 32u
+ * batch: each key's set at out + i * want and counts[i] = its nodes; the
+ * keys the lines cannot answer take the per-slot sets rep (rep_r nodes a
+ * token slot, UINT32_MAX-padded), their slot from a crowded line's line
+ * of sets or the tree. Returns -1, and writes nothing, when a key is NULL
+ * with a nonzero length, else 0.
+ *
+ * A crowded line of 16 to PLC_BKT_CROWD_MAX tokens keeps in its line of
+ * sets the slot of its first token (word 0), its tokens' suffixes as
+ * int16 lanes 0..27 (words 1..14, biased as the line's, padded
+ * PLC_BKT_PAD) and PLC_BKT_CROWD_MARK (word 15), an entry no set can
+ * have (a third node of 0xFFFF): a key there finds its slot without the
+ * tree. Other crowded lines' entries are all UINT32_MAX. */
+#define PLC_BKT_CROWD_MAX 27u
+#define PLC_BKT_CROWD_MARK 0xFFFF0000u
 typedef uint32_t (*plc_bkt_key_set_fn)(const plc_bkt *k, const uint32_t *sets, uint64_t seed,
                                        const void *key, size_t len, uint32_t w, uint32_t *out);
 typedef struct plc_bkt_sets_job {
     const uint32_t *sets;
+    const uint32_t *rep; /* the per-slot sets, rep_r nodes a slot */
     uint64_t seed;
-    uint32_t w, want;
+    uint32_t w, want, rep_r;
     uint32_t *out, *counts;
-    void (*left)(void *ctx, const size_t *at, uint32_t m);
-    void *ctx;
 } plc_bkt_sets_job;
 typedef int (*plc_bkt_key_sets_fn)(const plc_bkt *k, const plc_bkt_sets_job *j,
                                    const void *const *keys, const size_t *lens, size_t n);

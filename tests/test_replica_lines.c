@@ -9,8 +9,12 @@
  * sets hold: the walk or per-slot sets); keys of 32 bytes (the batch's
  * constant-length hash) mixed with other lengths and empty NULL keys, in
  * batches of 1 to 3,001 keys; keys the lines cannot answer (ties,
- * crowded lines) counted, so the fallback is known to have run; a NULL
- * key with a length fails the batch with nothing written.
+ * crowded lines) counted, so the fallback is known to have run. A ring of
+ * explicit tokens puts crowded lines where the keys go: one whose line of
+ * sets ranks them, one too crowded for it, one with suffixes equal in
+ * pairs, and tokens tying keys' hashes inside and outside them, each kind
+ * of key counted. A NULL key with a length fails the batch with nothing
+ * written, in the first block, a later one, and past the stack buffer.
  */
 #define PLACER_STATIC_LINKING_ONLY
 #include <stdlib.h>
@@ -151,38 +155,159 @@ static void every_level(void)
     free(k.lens);
 }
 
-/* A NULL key with a length anywhere in a batch fails it, nothing written. */
+/* Where a key the batch's lines cannot answer finds its slot. */
+enum { K_CROWD_RANK, K_CROWD_TREE, K_TIE, K_WRAP, K_KINDS };
+
+/* The kinds of the keys of s (want 3), as the batch decides them. */
+static void key_kinds(const placer_snapshot *s, const keyset *k, long kinds[K_KINDS])
+{
+    const plc_bkt *b = &s->bkt;
+    for (size_t i = 0; i < NKEYS; i++) {
+        uint64_t h = placer_snapshot_hash(s, k->ptrs[i], k->lens[i]);
+        uint64_t at = h >> b->shift;
+        int16_t q = plc_bkt_suffix(h, b->sshift);
+        const uint32_t *e = s->rep_lines + at * PLC_BKT_LANES;
+        if (b->line[at].own[0] == PLC_BKT_ASK_TREE && b->line[at].suf[0] == PLC_BKT_PAD) {
+            int marked = e[PLC_BKT_LANES - 1] == PLC_BKT_CROWD_MARK;
+            int16_t suf[2 * PLC_BKT_LANES - 4];
+            memcpy(suf, e + 1, sizeof suf);
+            uint32_t r = 0;
+            int tie = 0;
+            for (size_t j = 0; j < sizeof suf / sizeof suf[0] && marked; j++) {
+                tie |= suf[j] == q;
+                r += suf[j] < q;
+            }
+            kinds[!marked ? K_CROWD_TREE : tie ? K_TIE : K_CROWD_RANK]++;
+            kinds[K_WRAP] += marked && !tie && e[0] + r == s->tree.n; /* past the last token */
+        } else if (b->line[at].suf[plc_bkt_rank_plain(&b->line[at], q)] == q) {
+            kinds[K_TIE]++;
+        }
+    }
+}
+
+/* n tokens spaced `step` apart from `from`, round robin over the nodes. */
+static void add_run(placer_builder *b, uint32_t nodes, uint64_t from, uint64_t step, uint32_t n,
+                    uint32_t *next)
+{
+    for (uint32_t j = 0; j < n; j++)
+        CHECK_EQ(placer_builder_add_token(b, (*next)++ % nodes, from + j * step), 0);
+}
+
+/* A ring of explicit tokens, random but for crowded lines where keys 0, 1
+ * and 2 go (16 + 4 tokens with distinct suffixes, 40 tokens, 18 tokens
+ * whose suffixes come in pairs), one in the last line below most of its
+ * hashes (the wrap), and tokens one before or after the hashes of keys 0
+ * and 3..9 (ties: the tree decides between the token and the next), in
+ * line bits b. */
+static placer_snapshot *crowded_ring(const keyset *k, uint64_t *st, uint32_t bits, uint32_t ntok)
+{
+    enum { NODES = 30, SEED = 77 };
+    placer_builder *b = placer_builder_new();
+    CHECK_EQ(placer_builder_set_replicas(b, 3), 0);
+    CHECK_EQ(placer_builder_set_seed(b, SEED), 0);
+    for (uint32_t i = 0; i < NODES; i++) {
+        char id[16], zone[16];
+        snprintf(id, sizeof id, "node-%04u", i);
+        snprintf(zone, sizeof zone, "zone-%u", i % 3);
+        CHECK_EQ(placer_builder_add_node(b, id, zone, 1.0), i);
+    }
+    uint32_t next = 0;
+    uint64_t span = UINT64_MAX >> bits; /* a line's hashes, less one */
+    uint64_t h[10];
+    for (int i = 0; i < 10; i++)
+        h[i] = placer_hash64(SEED, k->ptrs[i], k->lens[i]);
+    add_run(b, NODES, (h[0] & ~span) + (span >> 6), span / 24, 20, &next); /* ranked */
+    CHECK_EQ(placer_builder_add_token(b, next++ % NODES, h[0] - 1), 0);    /* and a tie */
+    add_run(b, NODES, h[1] & ~span, span / 48, 40, &next);                 /* past 27 */
+    add_run(b, NODES, h[2] & ~span, (span >> 16) / 2 + 1, 18, &next);      /* pairs */
+    add_run(b, NODES, ~span, span / 128, 17, &next);                       /* the wrap */
+    for (int i = 3; i < 10; i++)
+        CHECK_EQ(placer_builder_add_token(b, next++ % NODES, i % 2 ? h[i] + 1 : h[i] - 1), 0);
+    while (next < ntok) {
+        uint64_t t = check_rand(st);
+        if (t < ~span) /* none in the last line above the wrap's run */
+            CHECK_EQ(placer_builder_add_token(b, next++ % NODES, t), 0);
+    }
+    placer_snapshot *s = NULL;
+    CHECK_EQ(placer_builder_build(b, 1, &s), 0);
+    placer_builder_free(b);
+    return s;
+}
+
+static void crowded_lines(void)
+{
+    static const unsigned levels[] = {~0u, PLACER_CPU_AVX2 | PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL,
+                                      PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL, 0u};
+    uint64_t st = 99;
+    keyset k;
+    make_keys(&k, &st);
+    for (size_t i = 0; i < 10; i++)
+        k.lens[i] = 32; /* the keys the ring is made around */
+    long bad = 0, left = 0, kinds[K_KINDS] = {0};
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+        placer_set_cpu_mask(levels[l]);
+        /* the line bits of a ring of this many tokens, then the ring */
+        placer_snapshot *s = crowded_ring(&k, &st, 1, 2048);
+        uint32_t bits = s->bkt.bits;
+        placer_snapshot_free(s);
+        s = crowded_ring(&k, &st, bits, 2048);
+        CHECK_EQ(s->bkt.bits, bits);
+        key_kinds(s, &k, kinds);
+        bad += check_ring(s, &k, 2000, &left);
+        placer_snapshot_free(s);
+    }
+    placer_set_cpu_mask(~0u);
+    CHECK_ALL(bad == 0, "crowded lines, ties: fused batch == slot path == reference");
+    printf("crowded keys ranked by their line of sets %ld (%ld wrapping), past it %ld; ties %ld\n",
+           kinds[K_CROWD_RANK], kinds[K_WRAP], kinds[K_CROWD_TREE], kinds[K_TIE]);
+    CHECK(kinds[K_CROWD_RANK] > 0 && kinds[K_WRAP] > 0 && kinds[K_CROWD_TREE] > 0 &&
+          kinds[K_TIE] >= 8 * 4);
+    free(k.bytes);
+    free(k.ptrs);
+    free(k.lens);
+}
+
+/* A NULL key with a length anywhere in a batch fails it, nothing written:
+ * in the first block, a later one, and in a batch past the stack buffer
+ * (checked in a pass of its own). */
 static void null_key(void)
 {
     uint64_t st = 7;
     placer_snapshot *s = ring(&st, 120, 256, 3, 3, 0);
-    enum { N = 100 };
+    enum { N = 3000 };
     static unsigned char kb[N][32];
-    const void *keys[N];
-    size_t lens[N];
+    static const void *keys[N];
+    static size_t lens[N];
+    static uint32_t out[N * 3], counts[N];
     for (int i = 0; i < N; i++) {
         memset(kb[i], i, 32);
         keys[i] = kb[i];
         lens[i] = 32;
     }
-    keys[70] = NULL;
-    uint32_t out[N * 3], counts[N];
-    memset(out, 0xAB, sizeof out);
-    memset(counts, 0xAB, sizeof counts);
-    CHECK_EQ(placer_replicas_batch(s, keys, lens, N, 3, out, counts), PLACER_ENULL);
-    int untouched = 1;
-    for (int i = 0; i < N; i++)
-        untouched &= counts[i] == 0xABABABABu && out[3 * i] == 0xABABABABu;
-    CHECK_ALL(untouched, "a failed batch writes no set");
-    lens[70] = 0; /* an empty key may be NULL */
-    CHECK_EQ(placer_replicas_batch(s, keys, lens, N, 3, out, counts), 0);
-    CHECK_EQ(counts[70], 3);
+    static const size_t sizes[] = {100, 100, 3000, 3000};
+    static const size_t nulls[] = {70, 3, 2500, 0};
+    for (int c = 0; c < 4; c++) {
+        keys[nulls[c]] = NULL;
+        memset(out, 0xAB, sizeof out);
+        memset(counts, 0xAB, sizeof counts);
+        CHECK_EQ(placer_replicas_batch(s, keys, lens, sizes[c], 3, out, counts), PLACER_ENULL);
+        int untouched = 1;
+        for (int i = 0; i < N; i++)
+            untouched &= counts[i] == 0xABABABABu && out[3 * i] == 0xABABABABu;
+        CHECK_ALL(untouched, "a failed batch writes no set");
+        lens[nulls[c]] = 0; /* an empty key may be NULL */
+        CHECK_EQ(placer_replicas_batch(s, keys, lens, sizes[c], 3, out, counts), 0);
+        CHECK_EQ(counts[nulls[c]], 3);
+        keys[nulls[c]] = kb[nulls[c]];
+        lens[nulls[c]] = 32;
+    }
     placer_snapshot_free(s);
 }
 
 int main(void)
 {
     every_level();
+    crowded_lines();
     null_key();
     return check_done("test_replica_lines");
 }

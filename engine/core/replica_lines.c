@@ -10,18 +10,25 @@
  * line; rank r means the slot base[i] + r, wrapping) the set's second and
  * third nodes as two 16-bit halves (second | third << 16). The owner, the
  * set's first node, is the line's own[r]. Rank 15 is the last a line of
- * 15 tokens needs; crowded lines (16 tokens or more) send their keys to
- * the tree and get no entries.
+ * 15 tokens needs. A crowded line (16 tokens or more) sends its keys
+ * past the line table, and its line of sets holds what finds their slot
+ * instead (up to PLC_BKT_CROWD_MAX tokens, simd/buckets.h): its first
+ * token's slot and its tokens' suffixes, ranked like the line's; the
+ * batch takes that slot's per-slot set, where the tree's descent (a
+ * dependent miss a level) was a fifth of the batch's time at 4,096 x 256
+ * (0.8% of keys land in crowded lines there).
  *
  * An entry is UINT32_MAX, and the reader takes the per-slot sets (exact,
- * as before), when the line cannot answer: a crowded line, a set padded
+ * as before), when the line cannot answer: a set padded
  * because nodes ran out, or a node index of 65,535 or more (also the
  * owner 0xFFFF that asks the tree). Built from s->rep, whatever its rule
- * (placer's walk or Cassandra's), in O(lines): the build and the decoder
+ * (placer's walk or Cassandra's), in O(lines + tokens): the build and the decoder
  * both call it after the sets exist. 64 bytes a line: 2^b * 64 bytes, 4 to
  * 8 bytes a token beside the per-slot sets' 4 * R (counted in
  * placer_snapshot_replica_bytes).
  */
+#include <string.h>
+
 #include "snapshot_internal.h"
 
 size_t plc_replica_lines_bytes(uint32_t bkt_bits, uint32_t rep_r)
@@ -29,6 +36,23 @@ size_t plc_replica_lines_bytes(uint32_t bkt_bits, uint32_t rep_r)
     if (!bkt_bits || rep_r < 2)
         return 0; /* no line table, or sets of the owner alone */
     return ((size_t)1 << bkt_bits) * PLC_BKT_LANES * sizeof(uint32_t);
+}
+
+/* The line of sets of crowded line i (count tokens from slot base): the
+ * slot, the suffixes, the mark; all UINT32_MAX past PLC_BKT_CROWD_MAX. */
+static void crowded_line(const placer_snapshot *s, uint32_t base, uint32_t count, uint32_t *e)
+{
+    for (uint32_t r = 0; r < PLC_BKT_LANES; r++)
+        e[r] = UINT32_MAX;
+    if (count > PLC_BKT_CROWD_MAX)
+        return;
+    int16_t suf[2 * PLC_BKT_LANES - 4];
+    for (uint32_t j = 0; j < 2 * PLC_BKT_LANES - 4; j++)
+        suf[j] = j < count ? plc_bkt_suffix(plc_stree_token(&s->tree, base + j), s->bkt.sshift)
+                           : PLC_BKT_PAD;
+    e[0] = base;
+    memcpy(e + 1, suf, sizeof suf);
+    e[PLC_BKT_LANES - 1] = PLC_BKT_CROWD_MARK;
 }
 
 void plc_replica_lines_build(const placer_snapshot *s, uint32_t *lines)
@@ -39,10 +63,14 @@ void plc_replica_lines_build(const placer_snapshot *s, uint32_t *lines)
     for (uint64_t i = 0; i < m; i++) {
         uint32_t *e = lines + i * PLC_BKT_LANES;
         uint32_t base = k->base[i], end = i + 1 < m ? k->base[i + 1] : n, count = end - base;
+        if (count >= PLC_BKT_LANES) {
+            crowded_line(s, base, count, e);
+            continue;
+        }
         for (uint32_t r = 0; r < PLC_BKT_LANES; r++) {
             e[r] = UINT32_MAX;
-            if (count >= PLC_BKT_LANES || r > count)
-                continue; /* crowded, or past the line's slots */
+            if (r > count)
+                continue; /* past the line's slots */
             uint32_t slot = base + r >= n ? base + r - n : base + r;
             const uint32_t *set = s->rep + (size_t)slot * R;
             uint32_t second = set[1], third = R > 2 ? set[2] : 0;

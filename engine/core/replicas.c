@@ -10,9 +10,11 @@
  * A ring with line sets and the placer-v2 key hash (s->bkt_set) is
  * answered by the fused kernels (simd/buckets_sets_body.h) for the counts
  * the line sets hold: one indirect call a key, or a batch in one pass
- * (key i + 16 hashed and both its lines prefetched while key i is
+ * (key i + 48 hashed and both its lines prefetched while key i is
  * answered); the keys they cannot answer (ties, crowded lines, padded
- * sets) come back here and take their slots' per-slot sets, exact.
+ * sets) take their slots' per-slot sets, exact: the single key's come
+ * back here, the batch's are found in the pass (a crowded line's line of
+ * sets gives the slot, else the tree).
  *
  * Any other ring with the line table (s->bkt_index set: placer's ring up
  * to 65,536 nodes, whose positions are the key hash) is answered here
@@ -426,48 +428,19 @@ static void ring_batch(const placer_snapshot *s, const void *const *keys, const 
         counts[j] = ring_set(s, slot[j], out + j * want, want);
 }
 
-/* What the fused batch's keys left to the exact sets need. */
-typedef struct left_ctx {
-    const placer_snapshot *s;
-    const void *const *keys;
-    const size_t *lens;
-    uint32_t *out, *counts;
-    uint32_t want;
-} left_ctx;
-
-/* The exact sets of the m <= PLC_BKT_SETS_LEFT keys at places at[] (the
- * fused path serves only counts the per-slot sets hold): every slot found
- * and its set prefetched before the first is copied, so their misses
- * overlap. */
-static void left_sets(void *ctx, const size_t *at, uint32_t m)
-{
-    const left_ctx *c = ctx;
-    const placer_snapshot *s = c->s;
-    const uint32_t *set[PLC_BKT_SETS_LEFT];
-    for (uint32_t q = 0; q < m; q++) {
-        uint64_t h = s->hash(&s->hkey, c->keys[at[q]], c->lens[at[q]]);
-        set[q] = s->rep + (size_t)s->bkt_index(&s->bkt, h) * s->rep_r;
-        __builtin_prefetch(set[q]);
-    }
-    uint32_t w = c->want < s->rep_r ? c->want : s->rep_r;
-    for (uint32_t q = 0; q < m; q++)
-        c->counts[at[q]] = set_prefix(set[q], w, c->out + at[q] * c->want);
-}
-
 int placer_replicas_batch(const placer_snapshot *s, const void *const *keys, const size_t *lens,
                           size_t n, uint32_t want, uint32_t *out, uint32_t *counts)
 {
     PLC_VALIDATE_OR_RET(s && (!n || (keys && lens && counts && (out || !want))), PLACER_ENULL);
     if (s->bkt_sets_batch && want - 1 < s->rep_lines_want) { /* one fused pass */
-        left_ctx c = {s, keys, lens, out, counts, want};
         plc_bkt_sets_job j = {.sets = s->rep_lines,
+                              .rep = s->rep,
                               .seed = s->seed,
                               .w = want < s->rep_r ? want : s->rep_r,
                               .want = want,
+                              .rep_r = s->rep_r,
                               .out = out,
-                              .counts = counts,
-                              .left = left_sets,
-                              .ctx = &c};
+                              .counts = counts};
         return s->bkt_sets_batch(&s->bkt, &j, keys, lens, n) ? PLACER_ENULL : 0;
     }
     for (size_t i = 0; i < n; i++)
