@@ -14,7 +14,8 @@
  * datacenters of 3 racks, 12 and 300 nodes, against a plain reference of
  * the server rule, before and after an encode and decode; RF 3 in one
  * datacenter (the narrow line sets read with the Cassandra hash, no fused
- * kernel) against the per-slot sets. The bytes the entries add are
+ * kernel) and {dc1: 2, dc2: 1} beside a datacenter it does not replicate
+ * to (sets not led by the token's owner) against the per-slot sets. The bytes the entries add are
  * counted in placer_snapshot_replica_bytes.
  */
 #define PLACER_STATIC_LINKING_ONLY
@@ -332,6 +333,35 @@ static void nts_three(uint64_t *st, const keyset *k, tally *t)
     placer_snapshot_free(s);
 }
 
+/* NetworkTopologyStrategy {dc1: 2, dc2: 1} with a third datacenter that
+ * holds tokens but no replicas: a dc3 token's set does not start with its
+ * owner, so the narrow line sets must leave those slots to the per-slot
+ * sets (every want against them). */
+static void nts_unreplicated_datacenter(uint64_t *st, const keyset *k, tally *t)
+{
+    placer_builder *b = placer_builder_new();
+    CHECK(b && placer_builder_set_key_hash(b, PLACER_HASH_CASSANDRA_MURMUR3) == 0);
+    CHECK_EQ(placer_builder_set_datacenter_replication(b, "dc1", 2), 0);
+    CHECK_EQ(placer_builder_set_datacenter_replication(b, "dc2", 1), 0);
+    for (int h = 0; h < 30; h++) {
+        char id[32], rack[16], dc[8];
+        snprintf(id, sizeof id, "10.1.%d.%d", h % 3, h);
+        snprintf(rack, sizeof rack, "rack%d", h % 2);
+        snprintf(dc, sizeof dc, "dc%d", h % 3 + 1);
+        CHECK_EQ(placer_builder_add_node(b, id, rack, 1.0), h);
+        CHECK_EQ(placer_builder_set_datacenter(b, (uint32_t)h, dc), 0);
+        for (int v = 0; v < 64; v++)
+            CHECK_EQ(placer_builder_add_token(b, (uint32_t)h, check_rand(st)), 0);
+    }
+    placer_snapshot *s = NULL;
+    CHECK_EQ(placer_builder_build(b, 1, &s), 0);
+    placer_builder_free(b);
+    t->bad += s->rep_lines == NULL; /* the path under test */
+    check_keys(s, k, 0, t);
+    check_ties(s, t);
+    placer_snapshot_free(s);
+}
+
 static void nts_rings(void)
 {
     uint64_t st = 6262;
@@ -345,6 +375,9 @@ static void nts_rings(void)
     t.bad = 0;
     nts_three(&st, &k, &t);
     CHECK_ALL(t.bad == 0, "NetworkTopologyStrategy RF 3: line sets == per-slot sets");
+    t.bad = 0;
+    nts_unreplicated_datacenter(&st, &k, &t);
+    CHECK_ALL(t.bad == 0, "{dc1: 2, dc2: 1} and a dc3: line sets == per-slot sets");
     free_keys(&k);
 }
 

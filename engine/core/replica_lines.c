@@ -20,8 +20,11 @@
  *
  * An entry is UINT32_MAX, and the reader takes the per-slot sets (exact,
  * as before), when the line cannot answer: a set padded
- * because nodes ran out, or a node index of 65,535 or more (also the
- * owner 0xFFFF that asks the tree). Built from s->rep, whatever its rule
+ * because nodes ran out, a node index of 65,535 or more (also the
+ * owner 0xFFFF that asks the tree), or a set that does not start with the
+ * line's owner at that rank (the reader writes that owner first; a
+ * datacenter rule's set starts elsewhere when the token's owner is in a
+ * datacenter it does not replicate to). Built from s->rep, whatever its rule
  * (placer's walk or Cassandra's), in O(lines + tokens): the build and the decoder
  * both call it after the sets exist. 64 bytes a line: 2^b * 64 bytes, 4 to
  * 8 bytes a token beside the per-slot sets' 4 * R (counted in
@@ -74,9 +77,9 @@ void plc_replica_lines_build(const placer_snapshot *s, uint32_t *lines)
             uint32_t slot = base + r >= n ? base + r - n : base + r;
             const uint32_t *set = s->rep + (size_t)slot * R;
             uint32_t second = set[1], third = R > 2 ? set[2] : 0;
-            if (set[0] >= PLC_BKT_ASK_TREE || second >= PLC_BKT_ASK_TREE ||
-                third >= PLC_BKT_ASK_TREE)
-                continue; /* padded (UINT32_MAX), or past 16 bits */
+            if (set[0] != k->line[i].own[r] || set[0] >= PLC_BKT_ASK_TREE ||
+                second >= PLC_BKT_ASK_TREE || third >= PLC_BKT_ASK_TREE)
+                continue; /* not led by the line's owner, padded (UINT32_MAX), or past 16 bits */
             e[r] = second | third << 16;
         }
     }
