@@ -197,6 +197,7 @@ __attribute__((noinline)) static int lookup_in_section(placer_router *r, const v
  * first lookups a thread makes on a snapshot it has not seen each prefetch
  * the next WARM_LINES lines of the table, until all are asked for: the
  * misses overlap instead of chaining (bench/RESULTS.md, the writer rows).
+ * Tables past WARM_MAX_BITS are not warmed.
  * A lookup on the snapshot the thread last warmed pays one thread-local
  * load and a compare; one on the snapshot warmed before it (a thread going
  * between two routers) compares its address and epoch as well. Past the two, the thread remembers the WARM_SEEN
@@ -210,6 +211,10 @@ __attribute__((noinline)) static int lookup_in_section(placer_router *r, const v
  */
 #define WARM_LINES 16u
 #define WARM_SEEN 4u
+/* Line tables larger than this (512 KiB, the L2 of a Zen 3 core; Zen 5 has
+ * 1 MiB) are not warmed: their lines would push each other out of the
+ * cache before the keys that need them come. */
+#define WARM_MAX_BITS 13u
 /* the last two snapshots this thread warmed, the latest first, and the
  * epoch of the one before: a snapshot is only freed after the next one is
  * published, so a new one may take the address of the one before but not
@@ -233,7 +238,7 @@ static void warm_lines(const placer_snapshot *s)
         e = &warm_seen[warm_victim++ % WARM_SEEN];
         *e = (struct warm_entry){s, s->epoch, 0};
     }
-    uint32_t n = s->bkt_lookup ? 1u << s->bkt.bits : 0;
+    uint32_t n = s->bkt_lookup && s->bkt.bits <= WARM_MAX_BITS ? 1u << s->bkt.bits : 0;
     uint32_t i = e->next, end = n - i > WARM_LINES ? i + WARM_LINES : n;
     for (; i < end; i++)
         __builtin_prefetch(s->bkt.line + i, 0, 2);
