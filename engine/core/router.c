@@ -198,13 +198,15 @@ __attribute__((noinline)) static int lookup_in_section(placer_router *r, const v
  * the next WARM_LINES lines of the table, until all are asked for: the
  * misses overlap instead of chaining (bench/RESULTS.md, the writer rows).
  * Tables past WARM_MAX_BITS are not warmed.
+ *
  * A lookup on the snapshot the thread last warmed pays one thread-local
  * load and a compare; one on the snapshot warmed before it (a thread going
- * between two routers) compares its address and epoch as well. Past the two, the thread remembers the WARM_SEEN
- * snapshots it warmed last, by address and epoch, so that a thread going
- * round a few routers takes the out-of-line path but does not warm their
- * snapshots again; one going round more routers than that warms each anew,
- * WARM_LINES prefetches of lines it holds a lookup. A new snapshot at the
+ * between two routers) compares its address and epoch as well. Past the
+ * two, the thread remembers the WARM_SEEN snapshots it warmed last, by
+ * address and epoch, so that a thread going round a few routers takes the
+ * out-of-line path but does not warm their snapshots again; one going
+ * round more routers than that warms each anew, WARM_LINES prefetches of
+ * lines it holds a lookup. A new snapshot at the
  * address of the last one warmed (which a thread that saw every publish
  * cannot meet, see warm_done) or at the address and epoch of one
  * remembered is not warmed: only time is lost.
