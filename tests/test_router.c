@@ -209,11 +209,45 @@ static void survives_fork(void)
 }
 #endif
 
+/* A thread warms each snapshot it meets (router.c) and remembers a few:
+ * one going round more routers than that, with snapshots replaced under
+ * it, still gets each router's current answers. */
+static void many_routers_in_turn(void)
+{
+    enum { R = 9 };
+    placer_router *r[R];
+    static membership m[R];
+    for (int i = 0; i < R; i++) {
+        r[i] = placer_router_new(membership_snapshot(200 + (uint64_t)i));
+        CHECK(r[i] != NULL);
+        membership_for(&m[i], 200 + (uint64_t)i);
+    }
+    long bad = 0;
+    char key[32];
+    for (int k = 0; k < 3000; k++) {
+        int i = k % R;
+        if (k % 500 == 499) { /* a new snapshot behind one router */
+            uint64_t e = placer_router_epoch(r[i]) + R;
+            CHECK_EQ(placer_router_publish(r[i], membership_snapshot(e)), 0);
+            membership_for(&m[i], e);
+        }
+        int len = snprintf(key, sizeof key, "turn:%d", k);
+        uint64_t epoch = 0;
+        bad += (uint32_t)placer_router_lookup(r[i], key, (size_t)len, &epoch) !=
+                   membership_owner(&m[i], key, (size_t)len) ||
+               epoch != placer_router_epoch(r[i]);
+    }
+    CHECK_ALL(bad == 0, "routers in turn: each answers from its current snapshot");
+    for (int i = 0; i < R; i++)
+        placer_router_free(r[i]);
+}
+
 int main(void)
 {
     epochs_move_forward();
     lookups_and_checks();
     every_strategy_answers_as_lookup();
+    many_routers_in_turn();
     held_snapshot_survives();
     allocation_failure();
 #if defined(__SANITIZE_THREAD__)

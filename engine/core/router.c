@@ -190,12 +190,101 @@ __attribute__((noinline)) static int lookup_in_section(placer_router *r, const v
 }
 
 #if defined(_LGPL_SOURCE)
+/*
+ * Warming a new snapshot. A snapshot that a writer elsewhere just made is in
+ * none of this CPU's caches, and a stream of single lookups would fetch its
+ * line table one dependent miss at a time (4,096 lines at 120 x 256). So the
+ * first lookups a thread makes on a snapshot it has not seen each prefetch
+ * the next WARM_LINES lines of the table, until all are asked for: the
+ * misses overlap instead of chaining (bench/RESULTS.md, the writer rows).
+ * Tables past WARM_MAX_BITS are not warmed.
+ *
+ * A lookup on the snapshot the thread last warmed pays one thread-local
+ * load and a compare; one on the snapshot warmed before it (a thread going
+ * between two routers) compares its address and epoch as well. Past the
+ * two, the thread remembers the WARM_SEEN snapshots it warmed last, by
+ * address and epoch, so that a thread going round a few routers takes the
+ * out-of-line path but does not warm their snapshots again; one going
+ * round more routers than that warms each anew, WARM_LINES prefetches of
+ * lines it holds a lookup. A new snapshot at the
+ * address of the last one warmed (which a thread that saw every publish
+ * cannot meet, see warm_done) or at the address and epoch of one
+ * remembered is not warmed: only time is lost.
+ */
+#define WARM_LINES 16u
+#define WARM_SEEN 4u
+/* Line tables larger than this (512 KiB, the L2 of a Zen 3 core; Zen 5 has
+ * 1 MiB) are not warmed: their lines would push each other out of the
+ * cache before the keys that need them come. */
+#define WARM_MAX_BITS 13u
+/* the last two snapshots this thread warmed, the latest first, and the
+ * epoch of the one before: a snapshot is only freed after the next one is
+ * published, so a new one may take the address of the one before but not
+ * that of the latest */
+static _Thread_local const placer_snapshot *warm_done, *warm_done_before;
+static _Thread_local uint64_t warm_done_epoch, warm_done_before_epoch;
+static _Thread_local struct warm_entry {
+    const placer_snapshot *s;
+    uint64_t epoch;
+    uint32_t next; /* the next line to prefetch */
+} warm_seen[WARM_SEEN];
+static _Thread_local uint32_t warm_victim;
+
+static void warm_lines(const placer_snapshot *s)
+{
+    struct warm_entry *e = NULL;
+    for (uint32_t i = 0; i < WARM_SEEN && !e; i++)
+        if (warm_seen[i].s == s && warm_seen[i].epoch == s->epoch)
+            e = &warm_seen[i];
+    if (!e) {
+        e = &warm_seen[warm_victim++ % WARM_SEEN];
+        *e = (struct warm_entry){s, s->epoch, 0};
+    }
+    uint32_t n = s->bkt_lookup && s->bkt.bits <= WARM_MAX_BITS ? 1u << s->bkt.bits : 0;
+    uint32_t i = e->next, end = n - i > WARM_LINES ? i + WARM_LINES : n;
+    for (; i < end; i++)
+        __builtin_prefetch(s->bkt.line + i, 0, 2);
+    e->next = end;
+    if (end == n && s != warm_done) {
+        warm_done_before = warm_done;
+        warm_done_before_epoch = warm_done_epoch;
+        warm_done = s;
+        warm_done_epoch = s->epoch;
+    }
+}
+
 /* plc_lookup_key's paths after the line table's, out of line: they keep
  * values across their calls, which the router's lookup should not pay for. */
 __attribute__((noinline)) static int lookup_rest(const placer_snapshot *s, const void *key,
                                                  size_t len)
 {
     return plc_lookup_key_rest(s, key, len);
+}
+
+/* The lookup in a section plc_urcu_bp_fast_begin opened, and its end. The
+ * epoch is stored before the lookup, and every lookup but the line table's
+ * is one call away, so nothing but the reader lives across the call:
+ * saving and restoring registers for the other paths was most of what the
+ * section cost a key. */
+__attribute__((always_inline)) static inline int
+lookup_fast(const placer_snapshot *s, struct urcu_bp_reader *reader, const void *key, size_t len,
+            uint64_t *epoch)
+{
+    if (epoch)
+        *epoch = s->epoch;
+    int owner = plc_lookup_key_with(s, key, len, lookup_rest);
+    TSAN_RELEASE(s);
+    plc_urcu_bp_fast_end(reader);
+    return owner;
+}
+
+/* The same, for a snapshot this thread has not finished warming. */
+__attribute__((noinline)) static int lookup_warming(const placer_snapshot *s,
+                                                    struct urcu_bp_reader *reader,
+                                                    const void *key, size_t len, uint64_t *epoch)
+{
+    warm_lines(s);
+    return lookup_fast(s, reader, key, len, epoch);
 }
 #endif
 
@@ -210,16 +299,11 @@ int placer_router_lookup(placer_router *r, const void *key, size_t len, uint64_t
     if (__builtin_expect(reader == NULL, 0))
         return lookup_in_section(r, key, len, epoch);
     const placer_snapshot *s = atomic_load_explicit(&r->current, memory_order_acquire);
-    /* The epoch is stored before the lookup, and every lookup but the line
-     * table's is one call away, so nothing but the reader lives across the
-     * call: saving and restoring registers for the other paths was most of
-     * what the section cost a key. */
-    if (epoch)
-        *epoch = s->epoch;
-    int owner = plc_lookup_key_with(s, key, len, lookup_rest);
-    TSAN_RELEASE(s);
-    plc_urcu_bp_fast_end(reader);
-    return owner;
+    if (__builtin_expect(s != warm_done && (s != warm_done_before ||
+                                            s->epoch != warm_done_before_epoch),
+                         0))
+        return lookup_warming(s, reader, key, len, epoch);
+    return lookup_fast(s, reader, key, len, epoch);
 #else
     return lookup_in_section(r, key, len, epoch); /* every section is liburcu's call */
 #endif
