@@ -40,10 +40,10 @@ static int public_snapshot(const plc_compat_config *c, placer_snapshot **out)
     FUZZ_ASSERT(b);
     for (uint32_t i = 0; i < c->nnodes; i++) {
         const plc_compat_node *n = &c->nodes[i];
-        double w = c->program == PLC_COMPAT_REDIS ? 1 : n->weight; /* Redis takes none */
+        double w = c->program == PLACER_COMPAT_REDIS ? 1 : n->weight; /* Redis takes none */
         FUZZ_ASSERT(placer_builder_add_node(b, n->id, NULL, w) == (int)i);
         FUZZ_ASSERT(placer_builder_set_address(b, i, n->address) == 0);
-        if (c->program == PLC_COMPAT_HAPROXY) /* a field only haproxy reads */
+        if (c->program == PLACER_COMPAT_HAPROXY) /* a field only haproxy reads */
             FUZZ_ASSERT(placer_builder_set_hash_id(b, i, n->hash_id) == 0);
     }
     char tag[3] = {c->hash_tag[0], c->hash_tag[1], 0};
@@ -133,9 +133,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     c.program = 1 + fuzz_u8(&p) % 5;
     c.distribution = fuzz_u8(&p) % 8;           /* 7 is no distribution */
     c.key_hash = fuzz_u8(&p) % (PLC_CH_COUNT_ + 1);
-    c.avalanche = c.program == PLC_COMPAT_HAPROXY && (fuzz_u8(&p) & 1);
+    c.avalanche = c.program == PLACER_COMPAT_HAPROXY && (fuzz_u8(&p) & 1);
     uint8_t tagsel = fuzz_u8(&p);
-    if (c.program == PLC_COMPAT_TWEMPROXY && (tagsel & 1)) {
+    if (c.program == PLACER_COMPAT_TWEMPROXY && (tagsel & 1)) {
         c.hash_tag[0] = (char)(tagsel & 2 ? '{' : 'a' + tagsel % 7);
         c.hash_tag[1] = (char)(tagsel & 4 ? '}' : 'a' + tagsel % 5);
     }
@@ -152,7 +152,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         nodes[i] = (plc_compat_node){ids[i], (size_t)idn, addrs[i], (size_t)an, w, hid, 0};
     }
     c.nodes = nodes;
-    if (c.program == PLC_COMPAT_REDIS && (fuzz_u8(&p) & 1)) {
+    if (c.program == PLACER_COMPAT_REDIS && (fuzz_u8(&p) & 1)) {
         /* A slot map in CLUSTER NODES' shape: up to 16 runs of slots, each
          * a master's range, or a stride (owners changing slot by slot, as
          * after single slots were moved); the last run to the end. */
@@ -180,7 +180,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * for Redis); a checksum keeps the share whatever it favours. The
      * same input always takes the same path. */
     uint32_t pick = placer_crc32(0, data, size);
-    int redis = c.program == PLC_COMPAT_REDIS;
+    int redis = c.program == PLACER_COMPAT_REDIS;
     int codec = pick % (redis ? 16 : 8) == 0;
     int pub = !redis || pick % 4 == 0;
     /* The defaults, resolved from the configuration itself: the

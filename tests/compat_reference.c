@@ -115,7 +115,7 @@ static void ring_points(const plc_compat_config *c, const plc_compat_layout *l, 
     for (uint32_t i = 0; i < c->nnodes; i++)
         total += c->nodes[i].weight;
     char buf[2048];
-    if (l->program == PLC_COMPAT_LIBMEMCACHED) {
+    if (l->program == PLACER_COMPAT_LIBMEMCACHED) {
         int weighted = l->distribution == PLC_CD_KETAMA_WEIGHTED;
         for (uint32_t i = 0; i < c->nnodes; i++)
             weighted |= c->nodes[i].weight > 1;
@@ -144,7 +144,7 @@ static void ring_points(const plc_compat_config *c, const plc_compat_layout *l, 
                     push(r, plc_compat_hash_function(l->key_hash)(buf, n), i);
             }
         }
-    } else if (l->program == PLC_COMPAT_TWEMPROXY) {
+    } else if (l->program == PLACER_COMPAT_TWEMPROXY) {
         uint32_t order[64];
         name_order(c, order);
         for (uint32_t k = 0; k < c->nnodes; k++) {
@@ -161,7 +161,7 @@ static void ring_points(const plc_compat_config *c, const plc_compat_layout *l, 
                 md5_four(r, buf, n, i);
             }
         }
-    } else if (l->program == PLC_COMPAT_NGINX) {
+    } else if (l->program == PLACER_COMPAT_NGINX) {
         for (uint32_t i = 0; i < c->nnodes; i++) {
             /* crc32(HOST \0 PORT prev) as one buffer, recomputed per point. */
             const char *s = c->nodes[i].address;
@@ -225,7 +225,7 @@ static uint32_t ring_owner(const plc_compat_layout *l, const rlist *r, uint32_t 
         next = lo;
         next_v = lo_v;
     }
-    if (l->program != PLC_COMPAT_HAPROXY)
+    if (l->program != PLACER_COMPAT_HAPROXY)
         return v[next].owner;
     size_t prev = SIZE_MAX, hi = 0;
     uint32_t prev_v = 0, hi_v = v[0].value;
@@ -253,9 +253,9 @@ static uint32_t table_owner(const plc_compat_config *c, const plc_compat_layout 
     uint64_t total = 0;
     for (uint32_t i = 0; i < c->nnodes; i++)
         total += c->nodes[i].weight;
-    if (l->program == PLC_COMPAT_TWEMPROXY || l->program == PLC_COMPAT_NGINX) {
+    if (l->program == PLACER_COMPAT_TWEMPROXY || l->program == PLACER_COMPAT_NGINX) {
         uint32_t order[64];
-        if (l->program == PLC_COMPAT_TWEMPROXY)
+        if (l->program == PLACER_COMPAT_TWEMPROXY)
             name_order(c, order);
         else
             for (uint32_t i = 0; i < c->nnodes; i++)
@@ -266,7 +266,7 @@ static uint32_t table_owner(const plc_compat_config *c, const plc_compat_layout 
             w -= c->nodes[order[k++]].weight;
         return order[k];
     }
-    if (l->program == PLC_COMPAT_REDIS) {
+    if (l->program == PLACER_COMPAT_REDIS) {
         if (c->slot_owner)
             return c->slot_owner[h];
         float per = 16384.0f / (float)c->nnodes, cursor = 0;
@@ -342,16 +342,16 @@ static uint32_t key_hash(const plc_compat_config *c, const plc_compat_layout *l,
     const unsigned char *k = key;
     uint32_t h;
     switch (l->program) {
-    case PLC_COMPAT_LIBMEMCACHED:
+    case PLACER_COMPAT_LIBMEMCACHED:
         return c->nnodes == 1 ? 0 : plc_compat_hash_function(l->key_hash)(k, len);
-    case PLC_COMPAT_TWEMPROXY:
+    case PLACER_COMPAT_TWEMPROXY:
         if (c->hash_tag[0])
             tag(c->hash_tag[0], c->hash_tag[1], &k, &len);
         return c->nnodes == 1 || len == 0 ? 0 : plc_compat_hash_function(l->key_hash)(k, len);
-    case PLC_COMPAT_NGINX:
+    case PLACER_COMPAT_NGINX:
         h = placer_crc32(0, k, len);
         return l->distribution == PLC_CD_HASH ? (h >> 16) & 0x7fff : h;
-    case PLC_COMPAT_HAPROXY:
+    case PLACER_COMPAT_HAPROXY:
         h = plc_compat_hash_function(l->key_hash)(k, len);
         return c->avalanche ? plc_hash_haproxy_full(h) : h;
     default:
@@ -387,7 +387,7 @@ ref_compat *ref_compat_new(const plc_compat_config *c, const plc_compat_layout *
         uint32_t *ids = calloc(c->nnodes, sizeof *ids);
         if (!r->points.v || !ids)
             abort();
-        if (l->program == PLC_COMPAT_HAPROXY)
+        if (l->program == PLACER_COMPAT_HAPROXY)
             haproxy_ids(c, ids);
         ring_points(c, l, ids, &r->points);
         free(ids);

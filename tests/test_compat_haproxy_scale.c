@@ -87,7 +87,7 @@ static uint32_t gcd_of(const plc_compat_config *c)
 
 static plc_compat_config config(plc_compat_node *n, uint32_t count, int dist)
 {
-    plc_compat_config c = {PLC_COMPAT_HAPROXY, dist, 0, 0, {0, 0}, count, n, NULL, 0, {0}};
+    plc_compat_config c = {PLACER_COMPAT_HAPROXY, dist, 0, 0, {0, 0}, count, n, NULL, 0, {0}};
     return c;
 }
 

@@ -2,7 +2,7 @@
 """tests/test_compat_ids.py SOURCE_ROOT -- the registry is the one list of
 compatibility programs: outside a program's own module and the registry
 (engine/compat/compat_registry.c), no code compares a program id
-(PLC_COMPAT_<P> or PLACER_COMPAT_<P>, for every program P the registry
+(PLACER_COMPAT_<P>, or PLC_COMPAT_<P> should one come back, for every program P the registry
 lists; PLACER_COMPAT_NONE is no program and may be compared) with ==, !=,
 <, <=, > or >=, names it in a `case`, indexes a table with it, or lists
 several ids; and no code or Python keeps a list of the programs' names.
@@ -12,7 +12,7 @@ placer_compat_has_* calls).
 
 A program's module: the files whose name contains the program's name
 (compat_haproxy.c, compat_haproxy_map.c, control/haproxy_import.c).
-engine/compat/compat.h and include/placer_compat.h define the ids. Tests, fuzz
+include/placer_compat.h defines the ids. Tests, fuzz
 targets and benchmarks are not scanned: they check programs by name.
 
 PENDING below may list files that do not ask the registry yet, each with

@@ -25,7 +25,7 @@ static void test_md5_batches(void)
 {
     plc_compat_node nodes[3] = {{NULL, 0, "a:1", 3, 1, 0, 0}, {NULL, 0, "b:2", 3, 2, 0, 0},
                                 {NULL, 0, "c:3", 3, 1, 0, 0}};
-    plc_compat_config c = {.program = PLC_COMPAT_LIBMEMCACHED, .nnodes = 3, .nodes = nodes};
+    plc_compat_config c = {.program = PLACER_COMPAT_LIBMEMCACHED, .nnodes = 3, .nodes = nodes};
     plc_compat_index x;
     CHECK_EQ(plc_compat_index_build(&x, &c), 0);
     /* The batches below run the AVX2 kernel wherever this build and CPU
@@ -291,34 +291,34 @@ static void compare_all(const cfg *cf, uint32_t nnodes, uint64_t seed, int unifo
 static void test_modes(void)
 {
     static const cfg cfgs[] = {
-        {PLC_COMPAT_LIBMEMCACHED, 0, 0, 0, NULL},
-        {PLC_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA, PLC_CH_FNV1A_32, 0, NULL},
-        {PLC_COMPAT_TWEMPROXY, 0, 0, 0, NULL},
-        {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_MD5, 0, NULL},
-        {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_MD5, 0, "{}"},
-        {PLC_COMPAT_TWEMPROXY, PLC_CD_MODULA, PLC_CH_CRC16, 0, NULL},
-        {PLC_COMPAT_NGINX, 0, 0, 0, NULL},
-        {PLC_COMPAT_NGINX, PLC_CD_HASH, 0, 0, NULL},
-        {PLC_COMPAT_HAPROXY, 0, 0, 0, NULL},
-        {PLC_COMPAT_HAPROXY, PLC_CD_CONSISTENT, PLC_CH_HAP_WT6, 1, NULL},
-        {PLC_COMPAT_HAPROXY, PLC_CD_MAP_BASED, PLC_CH_HAP_DJB2, 0, NULL},
-        {PLC_COMPAT_HAPROXY, PLC_CD_CONSISTENT, PLC_CH_HAP_SDBM, 1, NULL},
-        {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_ONE_AT_A_TIME, 0, NULL},
-        {PLC_COMPAT_TWEMPROXY, PLC_CD_MODULA, PLC_CH_FNV1_64, 0, NULL},
-        {PLC_COMPAT_REDIS, 0, 0, 0, NULL},
-        {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_CRC32, 0, NULL},
-        {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_CRC16, 0, NULL},
-        {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_CRC32A, 0, NULL},
-        {PLC_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA, PLC_CH_CRC32, 0, NULL},
-        {PLC_COMPAT_HAPROXY, PLC_CD_CONSISTENT, PLC_CH_HAP_CRC32, 1, NULL},
-        {PLC_COMPAT_HAPROXY, PLC_CD_MAP_BASED, PLC_CH_HAP_CRC32, 0, NULL},
-        {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_FNV1A_64, 0, NULL},
-        {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_FNV1_32, 0, NULL},
-        {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_MURMUR, 0, NULL},
-        {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_HSIEH, 0, NULL},
-        {PLC_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA, PLC_CH_JENKINS, 0, NULL},
-        {PLC_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA, PLC_CH_FNV1A_32, 0, NULL},
-        {PLC_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA, PLC_CH_ONE_AT_A_TIME, 0, NULL},
+        {PLACER_COMPAT_LIBMEMCACHED, 0, 0, 0, NULL},
+        {PLACER_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA, PLC_CH_FNV1A_32, 0, NULL},
+        {PLACER_COMPAT_TWEMPROXY, 0, 0, 0, NULL},
+        {PLACER_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_MD5, 0, NULL},
+        {PLACER_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_MD5, 0, "{}"},
+        {PLACER_COMPAT_TWEMPROXY, PLC_CD_MODULA, PLC_CH_CRC16, 0, NULL},
+        {PLACER_COMPAT_NGINX, 0, 0, 0, NULL},
+        {PLACER_COMPAT_NGINX, PLC_CD_HASH, 0, 0, NULL},
+        {PLACER_COMPAT_HAPROXY, 0, 0, 0, NULL},
+        {PLACER_COMPAT_HAPROXY, PLC_CD_CONSISTENT, PLC_CH_HAP_WT6, 1, NULL},
+        {PLACER_COMPAT_HAPROXY, PLC_CD_MAP_BASED, PLC_CH_HAP_DJB2, 0, NULL},
+        {PLACER_COMPAT_HAPROXY, PLC_CD_CONSISTENT, PLC_CH_HAP_SDBM, 1, NULL},
+        {PLACER_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_ONE_AT_A_TIME, 0, NULL},
+        {PLACER_COMPAT_TWEMPROXY, PLC_CD_MODULA, PLC_CH_FNV1_64, 0, NULL},
+        {PLACER_COMPAT_REDIS, 0, 0, 0, NULL},
+        {PLACER_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_CRC32, 0, NULL},
+        {PLACER_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_CRC16, 0, NULL},
+        {PLACER_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_CRC32A, 0, NULL},
+        {PLACER_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA, PLC_CH_CRC32, 0, NULL},
+        {PLACER_COMPAT_HAPROXY, PLC_CD_CONSISTENT, PLC_CH_HAP_CRC32, 1, NULL},
+        {PLACER_COMPAT_HAPROXY, PLC_CD_MAP_BASED, PLC_CH_HAP_CRC32, 0, NULL},
+        {PLACER_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_FNV1A_64, 0, NULL},
+        {PLACER_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_FNV1_32, 0, NULL},
+        {PLACER_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_MURMUR, 0, NULL},
+        {PLACER_COMPAT_TWEMPROXY, PLC_CD_KETAMA, PLC_CH_HSIEH, 0, NULL},
+        {PLACER_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA, PLC_CH_JENKINS, 0, NULL},
+        {PLACER_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA, PLC_CH_FNV1A_32, 0, NULL},
+        {PLACER_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA, PLC_CH_ONE_AT_A_TIME, 0, NULL},
     };
     for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++)
         for (uint32_t n = 1; n <= 9; n += 4)
@@ -374,35 +374,35 @@ static void test_refusals(void)
         CHECK_EQ(plc_compat_layout_build(&c_, &l), want);                                      \
         plc_compat_layout_free(&l);                                                            \
     } while (0)
-    REFUSE(PLC_COMPAT_TWEMPROXY, 0, 0, dup, 2, PLACER_EINVAL);       /* same name */
-    REFUSE(PLC_COMPAT_HAPROXY, 0, 0, dup, 2, PLACER_EINVAL);         /* same id */
-    REFUSE(PLC_COMPAT_LIBMEMCACHED, 0, 0, noport, 1, PLACER_EINVAL); /* host:port */
-    REFUSE(PLC_COMPAT_HAPROXY, 0, 0, heavy, 1, PLACER_EINVAL);       /* weight 1..256 */
-    REFUSE(PLC_COMPAT_NGINX, 0, 0, zero, 1, PLACER_EINVAL);
-    REFUSE(PLC_COMPAT_TWEMPROXY, 0, 0, longid, 1, PLACER_EINVAL);    /* KETAMA_MAX_HOSTLEN */
-    REFUSE(PLC_COMPAT_LIBMEMCACHED, 0, PLC_CH_HSIEH, ok, 2, PLACER_EINVAL);
-    REFUSE(PLC_COMPAT_LIBMEMCACHED, PLC_CD_MODULA, 0, ok, 2, PLACER_EINVAL);
-    REFUSE(PLC_COMPAT_NGINX, 0, PLC_CH_MD5, ok, 2, PLACER_EINVAL);
-    REFUSE(PLC_COMPAT_REDIS, PLC_CD_KETAMA, 0, ok, 2, PLACER_EINVAL);
+    REFUSE(PLACER_COMPAT_TWEMPROXY, 0, 0, dup, 2, PLACER_EINVAL);       /* same name */
+    REFUSE(PLACER_COMPAT_HAPROXY, 0, 0, dup, 2, PLACER_EINVAL);         /* same id */
+    REFUSE(PLACER_COMPAT_LIBMEMCACHED, 0, 0, noport, 1, PLACER_EINVAL); /* host:port */
+    REFUSE(PLACER_COMPAT_HAPROXY, 0, 0, heavy, 1, PLACER_EINVAL);       /* weight 1..256 */
+    REFUSE(PLACER_COMPAT_NGINX, 0, 0, zero, 1, PLACER_EINVAL);
+    REFUSE(PLACER_COMPAT_TWEMPROXY, 0, 0, longid, 1, PLACER_EINVAL);    /* KETAMA_MAX_HOSTLEN */
+    REFUSE(PLACER_COMPAT_LIBMEMCACHED, 0, PLC_CH_HSIEH, ok, 2, PLACER_EINVAL);
+    REFUSE(PLACER_COMPAT_LIBMEMCACHED, PLC_CD_MODULA, 0, ok, 2, PLACER_EINVAL);
+    REFUSE(PLACER_COMPAT_NGINX, 0, PLC_CH_MD5, ok, 2, PLACER_EINVAL);
+    REFUSE(PLACER_COMPAT_REDIS, PLC_CD_KETAMA, 0, ok, 2, PLACER_EINVAL);
     REFUSE(99, 0, 0, ok, 2, PLACER_EINVAL);
-    REFUSE(PLC_COMPAT_NGINX, 0, 0, ok, 0, PLACER_ENONODES);
+    REFUSE(PLACER_COMPAT_NGINX, 0, 0, ok, 0, PLACER_ENONODES);
     /* A twemproxy name of 80 bytes still fits "name-39" in 86 bytes. */
     longid[0].id_len = 80;
-    REFUSE(PLC_COMPAT_TWEMPROXY, 0, 0, longid, 1, 0);
+    REFUSE(PLACER_COMPAT_TWEMPROXY, 0, 0, longid, 1, 0);
     /* 84: "name-0" is 86 bytes; but a server whose weight rounds to no
      * point never has its name formatted, so a longer one is not refused. */
     longid[0].id_len = 84;
-    REFUSE(PLC_COMPAT_TWEMPROXY, 0, 0, longid, 1, PLACER_EINVAL);
+    REFUSE(PLACER_COMPAT_TWEMPROXY, 0, 0, longid, 1, PLACER_EINVAL);
     plc_compat_node light[2] = {{longname, 119, "h:1", 3, 1, 0, 0}, {"b", 1, "h:2", 3, 1000, 0, 0}};
-    REFUSE(PLC_COMPAT_TWEMPROXY, 0, 0, light, 2, 0);
+    REFUSE(PLACER_COMPAT_TWEMPROXY, 0, 0, light, 2, 0);
     plc_compat_layout_free(&l);
     /* Names: each program's own spelling only. */
-    CHECK_EQ(plc_compat_hash_id(PLC_COMPAT_LIBMEMCACHED, "crc"), PLC_CH_CRC32);
-    CHECK_EQ(plc_compat_hash_id(PLC_COMPAT_LIBMEMCACHED, "crc32"), 0);
-    CHECK_EQ(plc_compat_hash_id(PLC_COMPAT_TWEMPROXY, "crc32"), PLC_CH_CRC32);
-    CHECK_EQ(plc_compat_hash_id(PLC_COMPAT_TWEMPROXY, "murmur3"), 0);
-    CHECK_EQ(plc_compat_hash_id(PLC_COMPAT_HAPROXY, "crc32"), PLC_CH_HAP_CRC32);
-    CHECK(plc_compat_hash_name(PLC_COMPAT_LIBMEMCACHED, PLC_CH_ONE_AT_A_TIME) != NULL);
+    CHECK_EQ(plc_compat_hash_id(PLACER_COMPAT_LIBMEMCACHED, "crc"), PLC_CH_CRC32);
+    CHECK_EQ(plc_compat_hash_id(PLACER_COMPAT_LIBMEMCACHED, "crc32"), 0);
+    CHECK_EQ(plc_compat_hash_id(PLACER_COMPAT_TWEMPROXY, "crc32"), PLC_CH_CRC32);
+    CHECK_EQ(plc_compat_hash_id(PLACER_COMPAT_TWEMPROXY, "murmur3"), 0);
+    CHECK_EQ(plc_compat_hash_id(PLACER_COMPAT_HAPROXY, "crc32"), PLC_CH_HAP_CRC32);
+    CHECK(plc_compat_hash_name(PLACER_COMPAT_LIBMEMCACHED, PLC_CH_ONE_AT_A_TIME) != NULL);
 }
 
 /* The points' sort (shared with the native ring): stable by token, the
@@ -449,7 +449,7 @@ static void test_radix_sort(void)
  * the same slot as a full layout's. */
 static void test_hash_only(void)
 {
-    plc_compat_config c = {PLC_COMPAT_REDIS, 0, 0, 0, {0, 0}, 3, NULL, NULL, 0, {0}};
+    plc_compat_config c = {PLACER_COMPAT_REDIS, 0, 0, 0, {0, 0}, 3, NULL, NULL, 0, {0}};
     plc_compat_index x;
     CHECK_EQ(plc_compat_index_hash_only(&x, &c), 0);
     CHECK(x.layout.owners == NULL && x.layout.points == NULL && x.layout.n == 0);
@@ -480,8 +480,27 @@ static void at_level(void *ctx, const cpu_level *level)
     test_every_program();
 }
 
+/* The registry's lines in id order, one an id, as plc_compat_program_get
+ * expects: line i is PLACER_COMPAT_* i + 1, and every id placer names has
+ * its line (the ids are the public ones; nothing else ties them). */
+static void test_registry_order(void)
+{
+    int i = 0;
+    for (const plc_compat_program *p = plc_compat_program_next(NULL); p;
+         p = plc_compat_program_next(p)) {
+        i++;
+        CHECK_EQ(p->id, i);
+        CHECK(plc_compat_program_get(i) == p);
+        CHECK(placer_compat_name(i) && !strcmp(placer_compat_name(i), p->name));
+    }
+    CHECK(i >= PLACER_COMPAT_PYMEMCACHE);
+    CHECK(placer_compat_name(i + 1) == NULL);
+    CHECK(plc_compat_program_get(i + 1) == NULL);
+}
+
 int main(void)
 {
+    test_registry_order();
     /* Every kernel family of the compatibility modes at every CPU level the
      * machine has (MD5 32 or 16 lanes or Nettle, byte hashes in lanes or
      * lockstep, CRC batches or one key at a time), then what has none. */

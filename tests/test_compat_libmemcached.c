@@ -62,7 +62,7 @@ static void test_hashes(void)
     static unsigned char buf[301];
     uint64_t st = 99;
     for (size_t h = 0; h < NHASHES; h++) {
-        int id = plc_compat_hash_id(PLC_COMPAT_LIBMEMCACHED, hashes[h].name);
+        int id = plc_compat_hash_id(PLACER_COMPAT_LIBMEMCACHED, hashes[h].name);
         if (!libhashkit_has_algorithm(hashes[h].hk)) {
             printf("libhashkit lacks %s: placer refuses it too\n", hashes[h].name);
             CHECK(hashes[h].hk == HASHKIT_HASH_HSIEH && id == 0);
@@ -111,9 +111,9 @@ static void compare(const char *what, int weighted_behavior, const hash_case *hc
         snprintf(addr[i], sizeof addr[i], "%s:%u", sv[i].host, (unsigned)sv[i].port);
         nodes[i] = (plc_compat_node){NULL, 0, addr[i], strlen(addr[i]), sv[i].weight, 0, 0};
     }
-    plc_compat_config c = {.program = PLC_COMPAT_LIBMEMCACHED,
+    plc_compat_config c = {.program = PLACER_COMPAT_LIBMEMCACHED,
                            .distribution = weighted_behavior ? PLC_CD_KETAMA_WEIGHTED : PLC_CD_KETAMA,
-                           .key_hash = hc ? plc_compat_hash_id(PLC_COMPAT_LIBMEMCACHED, hc->name) : 0,
+                           .key_hash = hc ? plc_compat_hash_id(PLACER_COMPAT_LIBMEMCACHED, hc->name) : 0,
                            .nnodes = n,
                            .nodes = nodes};
     plc_compat_layout l;

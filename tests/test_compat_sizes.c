@@ -100,7 +100,7 @@ static void nginx_copies(void)
             n[i] = (plc_compat_node){"x", 1, addr[i], strlen(addr[i]),
                                      1 + (uint32_t)(check_rand(&st) % 6), 0, 0};
         }
-        plc_compat_config c = {PLC_COMPAT_NGINX, PLC_CD_CONSISTENT, 0, 0, {0, 0}, count, n, NULL, 0, {0}};
+        plc_compat_config c = {PLACER_COMPAT_NGINX, PLC_CD_CONSISTENT, 0, 0, {0, 0}, count, n, NULL, 0, {0}};
         plc_compat_layout l;
         CHECK_EQ(plc_compat_layout_build(&c, &l), 0);
         uint32_t *p, *o;
@@ -122,11 +122,11 @@ static void nginx_copies(void)
 static void sizes_exact(void)
 {
     static const int modes[][2] = {
-        {PLC_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA_WEIGHTED}, {PLC_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA},
-        {PLC_COMPAT_TWEMPROXY, PLC_CD_KETAMA},             {PLC_COMPAT_TWEMPROXY, PLC_CD_MODULA},
-        {PLC_COMPAT_NGINX, PLC_CD_CONSISTENT},             {PLC_COMPAT_NGINX, PLC_CD_HASH},
-        {PLC_COMPAT_HAPROXY, PLC_CD_CONSISTENT},           {PLC_COMPAT_HAPROXY, PLC_CD_MAP_BASED},
-        {PLC_COMPAT_REDIS, 0},
+        {PLACER_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA_WEIGHTED}, {PLACER_COMPAT_LIBMEMCACHED, PLC_CD_KETAMA},
+        {PLACER_COMPAT_TWEMPROXY, PLC_CD_KETAMA},             {PLACER_COMPAT_TWEMPROXY, PLC_CD_MODULA},
+        {PLACER_COMPAT_NGINX, PLC_CD_CONSISTENT},             {PLACER_COMPAT_NGINX, PLC_CD_HASH},
+        {PLACER_COMPAT_HAPROXY, PLC_CD_CONSISTENT},           {PLACER_COMPAT_HAPROXY, PLC_CD_MAP_BASED},
+        {PLACER_COMPAT_REDIS, 0},
     };
     uint64_t st = 11;
     long checked = 0;
@@ -151,7 +151,7 @@ static void sizes_exact(void)
             }
             CHECK_EQ(rs, rb);
             if (!rb) {
-                if (modes[m][0] == PLC_COMPAT_NGINX && modes[m][1] == PLC_CD_CONSISTENT) {
+                if (modes[m][0] == PLACER_COMPAT_NGINX && modes[m][1] == PLC_CD_CONSISTENT) {
                     /* chains meet: about size^2 / 2^33 equal points */
                     double meet = (double)size * (double)size / 8589934592.0;
                     CHECK(size >= l.n && (double)(size - l.n) <= 2 * meet + 8);

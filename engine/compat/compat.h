@@ -28,22 +28,9 @@
 #include "compat_hash.h"
 #include "placer.h"
 
-/* Program ids: the public PLACER_COMPAT_* (compat_registry.c asserts they
- * are equal); each program's ops are compat_program.h's, listed in
- * compat_registry.c. */
-enum {
-    PLC_COMPAT_NONE = 0,
-    PLC_COMPAT_LIBMEMCACHED,
-    PLC_COMPAT_TWEMPROXY,
-    PLC_COMPAT_NGINX,
-    PLC_COMPAT_HAPROXY,
-    PLC_COMPAT_REDIS,
-    PLC_COMPAT_KAFKA,
-    PLC_COMPAT_GROUPCACHE,
-    PLC_COMPAT_UHASHRING,
-    PLC_COMPAT_PYMEMCACHE,
-    PLC_COMPAT_COUNT_
-};
+/* Program ids are the public PLACER_COMPAT_* (include/placer_compat.h);
+ * each program's ops are compat_program.h's, listed in compat_registry.c
+ * in id order. */
 
 /* Distributions; 0 is the program's default. */
 enum {
@@ -80,7 +67,7 @@ typedef struct plc_compat_node {
 } plc_compat_node;
 
 typedef struct plc_compat_config {
-    int program;        /* PLC_COMPAT_* */
+    int program;        /* PLACER_COMPAT_* */
     int distribution;   /* PLC_CD_*; 0: the program's default */
     int key_hash;       /* PLC_CH_*; 0: the program's default */
     int avalanche;      /* haproxy: full_hash() over the key hash */

@@ -122,7 +122,7 @@ static const plc_compat_distribution groupcache_distributions[] = {
 static const plc_compat_hash_entry groupcache_hashes[] = {{"crc32", PLC_CH_CRC32A}};
 
 const plc_compat_program plc_compat_groupcache = {
-    .id = PLC_COMPAT_GROUPCACHE,
+    .id = PLACER_COMPAT_GROUPCACHE,
     .name = "groupcache",
     .title = "groupcache",
     .distributions = groupcache_distributions,

@@ -162,7 +162,7 @@ static const plc_compat_hash_entry haproxy_hashes[] = {
 };
 
 const plc_compat_program plc_compat_haproxy = {
-    .id = PLC_COMPAT_HAPROXY,
+    .id = PLACER_COMPAT_HAPROXY,
     .name = "haproxy",
     .title = "haproxy",
     .distributions = haproxy_distributions,

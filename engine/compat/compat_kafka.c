@@ -98,7 +98,7 @@ _Static_assert(sizeof kafka_hashes / sizeof kafka_hashes[0] == PLC_KAFKA_PARTITI
                "every partitioner named");
 
 const plc_compat_program plc_compat_kafka = {
-    .id = PLC_COMPAT_KAFKA,
+    .id = PLACER_COMPAT_KAFKA,
     .name = "kafka",
     .title = "Kafka",
     .distributions = kafka_partitions,

@@ -53,7 +53,7 @@ static const plc_compat_hash_entry hashes[] = {
 };
 
 const plc_compat_program plc_compat_libmemcached = {
-    .id = PLC_COMPAT_LIBMEMCACHED,
+    .id = PLACER_COMPAT_LIBMEMCACHED,
     .name = "libmemcached",
     .title = "libmemcached",
     .distributions = distributions,

@@ -218,7 +218,7 @@ static const plc_compat_distribution nginx_distributions[] = {
 static const plc_compat_hash_entry nginx_hashes[] = {{"crc32", PLC_CH_NGX_CRC32}};
 
 const plc_compat_program plc_compat_nginx = {
-    .id = PLC_COMPAT_NGINX,
+    .id = PLACER_COMPAT_NGINX,
     .name = "nginx",
     .title = "nginx",
     .distributions = nginx_distributions,

@@ -11,16 +11,15 @@
  *
  * Adding a program (docs/ARCHITECTURE.md, "Adding a compatibility
  * program"):
- *   1. its id: the next PLACER_COMPAT_* in include/placer_compat.h, and the same
- *      value as PLC_COMPAT_* in compat.h (compat_registry.c asserts the
- *      two are equal, so they cannot drift apart);
+ *   1. its id: the next PLACER_COMPAT_* in include/placer_compat.h (the
+ *      engine uses the public ids; there is no second list to keep equal);
  *   2. engine/compat/compat_<name>.c defining `const plc_compat_program
  *      plc_compat_<name>` (the fields below) and its build, size and key
  *      hash (a 32-bit ring of sorted points, or a table indexed by
  *      hash % n), and what the batch index may do for that key hash
  *      (batch_rule); listed in meson.build; new key hashes go in
  *      compat_hash.h / compat_hash.c;
- *   3. one line in compat_registry.c (and the assertion of its id);
+ *   3. one line in compat_registry.c, in id order;
  *   4. its tests (tests/compat, tests/known-answer: proven against the
  *      real program on this machine) and its section in docs/COMPAT.md.
  * Nothing else compares its id (tests/test_compat_ids.py).
@@ -113,7 +112,7 @@ typedef struct plc_compat_param {
 } plc_compat_param;
 
 typedef struct plc_compat_program {
-    int id;           /* PLC_COMPAT_* (== PLACER_COMPAT_*) */
+    int id;           /* PLACER_COMPAT_* */
     const char *name; /* "compat": NAME; placer_compat_name */
     const char *title; /* what messages call it ("Redis Cluster") */
 
@@ -201,7 +200,7 @@ typedef struct plc_compat_program {
 } plc_compat_program;
 
 /* The registry (compat_registry.c): the program of an id or a name, NULL
- * when there is none (PLC_COMPAT_NONE, unknown, NULL name); the next
+ * when there is none (PLACER_COMPAT_NONE, unknown, NULL name); the next
  * program after `prev` (NULL: the first) in id order, NULL after the
  * last. */
 const plc_compat_program *plc_compat_program_get(int id);

@@ -285,7 +285,7 @@ static const plc_compat_distribution pymemcache_distributions[] = {
 static const plc_compat_hash_entry pymemcache_hashes[] = {{"murmur3", PLC_CH_MURMUR3}};
 
 const plc_compat_program plc_compat_pymemcache = {
-    .id = PLC_COMPAT_PYMEMCACHE,
+    .id = PLACER_COMPAT_PYMEMCACHE,
     .name = "pymemcache",
     .title = "pymemcache",
     .distributions = pymemcache_distributions,

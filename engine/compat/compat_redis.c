@@ -82,7 +82,7 @@ static const plc_compat_hash_entry redis_hashes[] = {{"crc16", PLC_CH_REDIS_CRC1
 static const char *const redis_labels[] = {"redis-crc16"};
 
 const plc_compat_program plc_compat_redis = {
-    .id = PLC_COMPAT_REDIS,
+    .id = PLACER_COMPAT_REDIS,
     .name = "redis",
     .title = "Redis Cluster",
     .distributions = redis_slots,

@@ -1,25 +1,15 @@
 /*
  * compat_registry.c -- the one list of compatibility programs
  * (compat_program.h): one line per program, naming the ops its own
- * compat_<name>.c defines, in id order. Lookup by id or name; the
- * assertions below tie the engine's PLC_COMPAT_* to the public
- * PLACER_COMPAT_*.
+ * compat_<name>.c defines, in id order (its PLACER_COMPAT_* id,
+ * include/placer_compat.h; tests/test_compat_api.c checks the order).
+ * Lookup by id or name.
  */
 #include <string.h>
 
 #include "compat_program.h"
 #include "placer.h"
 
-_Static_assert(PLC_COMPAT_LIBMEMCACHED == PLACER_COMPAT_LIBMEMCACHED, "libmemcached's id");
-_Static_assert(PLC_COMPAT_TWEMPROXY == PLACER_COMPAT_TWEMPROXY, "twemproxy's id");
-_Static_assert(PLC_COMPAT_NGINX == PLACER_COMPAT_NGINX, "nginx's id");
-_Static_assert(PLC_COMPAT_HAPROXY == PLACER_COMPAT_HAPROXY, "haproxy's id");
-_Static_assert(PLC_COMPAT_REDIS == PLACER_COMPAT_REDIS, "Redis' id");
-_Static_assert(PLC_COMPAT_KAFKA == PLACER_COMPAT_KAFKA, "Kafka's id");
-_Static_assert(PLC_COMPAT_GROUPCACHE == PLACER_COMPAT_GROUPCACHE, "groupcache's id");
-_Static_assert(PLC_COMPAT_UHASHRING == PLACER_COMPAT_UHASHRING, "uhashring's id");
-_Static_assert(PLC_COMPAT_PYMEMCACHE == PLACER_COMPAT_PYMEMCACHE, "pymemcache's id");
-_Static_assert(PLC_COMPAT_NONE == PLACER_COMPAT_NONE, "no program");
 _Static_assert(PLC_CF_NODE_VNODES == PLACER_COMPAT_FIELD_NODE_VNODES, "a node's vnodes");
 _Static_assert(PLC_CF_ADDRESS == PLACER_COMPAT_FIELD_ADDRESS &&
                    PLC_CF_HOST_PORT == PLACER_COMPAT_FIELD_HOST_PORT &&
@@ -50,7 +40,6 @@ _Static_assert(PLC_CF_ADDRESS == PLACER_COMPAT_FIELD_ADDRESS &&
 PLC_COMPAT_PROGRAMS(DECLARE)
 static const plc_compat_program *const programs[] = {PLC_COMPAT_PROGRAMS(ENTRY)};
 #define NPROGRAMS (sizeof programs / sizeof programs[0])
-_Static_assert(NPROGRAMS == PLC_COMPAT_COUNT_ - 1, "one registry line per PLC_COMPAT_* id");
 
 const plc_compat_program *plc_compat_program_get(int id)
 {

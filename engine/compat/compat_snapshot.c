@@ -93,7 +93,7 @@ int plc_redis_attach(placer_snapshot *s)
     plc_compat_index *x = plc_malloc(sizeof *x);
     if (!x)
         return PLACER_ENOMEM;
-    plc_compat_config c = {PLC_COMPAT_REDIS, 0, 0, 0, {0, 0}, s->nnodes, NULL, NULL, 0, {0}};
+    plc_compat_config c = {PLACER_COMPAT_REDIS, 0, 0, 0, {0, 0}, s->nnodes, NULL, NULL, 0, {0}};
     int rc = plc_compat_index_hash_only(x, &c);
     if (rc) {
         plc_free(x);

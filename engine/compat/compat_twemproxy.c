@@ -64,7 +64,7 @@ static const plc_compat_hash_entry hashes[] = {
 };
 
 const plc_compat_program plc_compat_twemproxy = {
-    .id = PLC_COMPAT_TWEMPROXY,
+    .id = PLACER_COMPAT_TWEMPROXY,
     .name = "twemproxy",
     .title = "twemproxy",
     .distributions = distributions,

@@ -395,7 +395,7 @@ static const plc_compat_distribution uhashring_distributions[] = {
 static const plc_compat_hash_entry uhashring_hashes[] = {{"md5", PLC_CH_MD5}};
 
 const plc_compat_program plc_compat_uhashring = {
-    .id = PLC_COMPAT_UHASHRING,
+    .id = PLACER_COMPAT_UHASHRING,
     .name = "uhashring",
     .title = "uhashring",
     .distributions = uhashring_distributions,
