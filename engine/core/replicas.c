@@ -291,12 +291,8 @@ __attribute__((noinline)) static int key_set_wide(const placer_snapshot *s, cons
 {
     uint64_t h = s->hash(&s->hkey, key, len);
     uint32_t w = want < s->rep_r ? want : s->rep_r;
-    if (s->rep_wide_lane == 1) {
-        if (__builtin_expect(from_wide(s, h, out, w, 1), 1))
-            return (int)w;
-    } else if (__builtin_expect(from_wide(s, h, out, w, 0), 1)) {
+    if (__builtin_expect(from_wide_any(s, h, out, w), 1))
         return (int)w;
-    }
     return exact_set_of(s, h, out, want);
 }
 
