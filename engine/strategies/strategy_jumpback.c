@@ -111,7 +111,8 @@ static int jumpback_lookup_hash(const placer_snapshot *s, uint64_t h)
 {
     uint64_t r0 = plc_draw(h, 0);
     /* range_mask: jumpback_mask(n) for n >= 2, computed when the snapshot
-     * was made; for n <= 1 it makes a first point >= n, the rare path's */
+     * was made; for n == 1 the first point is 0 (bucket 0, the answer) or
+     * 1, for n == 0 any: both >= n go the rare path's way */
     uint32_t m = plc_jumpback_first(r0, s->table.range_mask);
     if (__builtin_expect(m >= s->table.n, 0))
         return jumpback_lookup_rare(s, h, r0, m);
