@@ -33,14 +33,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 import nginx_harness as nh  # noqa: E402  (ports, start, stop)
 
-FRONT = """
-load_module {module};
-daemon off; master_process on; worker_processes 1;
-thread_pool placer threads=1;
-error_log {tmp}/front.err notice; pid {tmp}/front.pid;
-events {{ worker_connections 64; }}
-http {{
-  access_log off;
+FRONT = nh.front_prologue(workers=1, connections=64) + """  access_log off;
 """ + nh.temp_paths("f") + """  upstream ring {{
     placer_hash $request_uri snapshot={snap} check=20ms thread_pool={pool};
 {servers}

@@ -49,14 +49,7 @@ KEY = "/placer/test"
 GOOD = 5  # epochs published before the hostile values
 WAIT = 20.0  # the bound of every wait (never a pass/fail criterion)
 
-FRONT_CONF = """
-load_module {module};
-daemon off; master_process on; worker_processes 2;
-thread_pool placer threads=1;
-error_log {tmp}/front.err notice; pid {tmp}/front.pid;
-events {{ worker_connections 512; }}
-http {{
-  log_format placer '$request_uri $placer_epoch "$upstream_addr" $status';
+FRONT_CONF = nh.front_prologue() + """  log_format placer '$request_uri $placer_epoch "$upstream_addr" $status';
   access_log {tmp}/access.log placer;
 """ + nh.temp_paths("f") + """  upstream backends {{
     placer_hash $request_uri etcd={etcd} etcd_key={key} check=100ms etcd_timeout=300ms{pool};

@@ -23,6 +23,20 @@ def temp_paths(prefix):
             "scgi_temp_path {tmp}/%s_scgi;\n" % ((prefix,) * 5))
 
 
+def front_prologue(workers=2, connections=512):
+    """The start of a front's configuration template (still to be
+    formatted with module and tmp): the module loaded, a master and
+    `workers` workers, the thread pool `placer`, the error log and pid in
+    {tmp}, and `http {` opened; the caller adds its logs, temp_paths and
+    upstream."""
+    return ("load_module {module};\n"
+            "daemon off; master_process on; worker_processes %d;\n"
+            "thread_pool placer threads=1;\n"
+            "error_log {tmp}/front.err notice; pid {tmp}/front.pid;\n"
+            "events {{ worker_connections %d; }}\n"
+            "http {{\n" % (workers, connections))
+
+
 # One nginx process (no master) serving every backend: {servers} holds
 # their server blocks (backend_servers).
 BACKENDS = """

@@ -151,14 +151,7 @@ class Snapshots:
         return out
 
 
-FRONT_CONF = """
-load_module {module};
-daemon off; master_process on; worker_processes 2;
-thread_pool placer threads=1;
-error_log {tmp}/front.err notice; pid {tmp}/front.pid;
-events {{ worker_connections 512; }}
-http {{
-  log_format placer '$request_uri $placer_epoch $placer_role "$upstream_addr" $status';
+FRONT_CONF = nh.front_prologue() + """  log_format placer '$request_uri $placer_epoch $placer_role "$upstream_addr" $status';
   access_log {tmp}/access.log placer;
 """ + nh.temp_paths("f") + """  upstream backends {{
     placer_hash $request_uri snapshot={snap} check=20ms thread_pool=placer;
