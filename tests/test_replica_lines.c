@@ -23,32 +23,10 @@
 #include "check.h"
 #include "placer.h"
 #include "reference.h"
+#include "replica_test_kit.h"
 #include "snapshot_internal.h"
 
 enum { NKEYS = 16000, WMAX = 5 };
-
-static placer_snapshot *ring(uint64_t *st, uint32_t nodes, uint32_t vnodes, uint32_t zones,
-                             uint32_t sets, int states)
-{
-    placer_builder *b = placer_builder_new();
-    placer_builder_set_vnodes(b, vnodes);
-    CHECK_EQ(placer_builder_set_replicas(b, sets), 0);
-    for (uint32_t i = 0; i < nodes; i++) {
-        char id[16], zone[16];
-        snprintf(id, sizeof id, "node-%04u", i);
-        snprintf(zone, sizeof zone, "zone-%u", i % zones);
-        CHECK_EQ(placer_builder_add_node(b, id, zone, 1.0 + (double)(check_rand(st) % 3)), i);
-        uint64_t r = states ? check_rand(st) % 10 : 9;
-        if (i && r < 3)
-            placer_builder_set_state(b, i, r == 0   ? PLACER_NODE_DOWN
-                                           : r == 1 ? PLACER_NODE_JOINING
-                                                    : PLACER_NODE_DRAINING);
-    }
-    placer_snapshot *s = NULL;
-    CHECK_EQ(placer_builder_build(b, 1, &s), 0);
-    placer_builder_free(b);
-    return s;
-}
 
 /* Can the line sets answer h (want <= 3)? As the kernels decide: no tie on
  * the line's 16 bits, an owner below 0xFFFF, an entry written. */
@@ -60,32 +38,6 @@ static int lines_answer(const placer_snapshot *s, uint64_t h)
     uint32_t r = plc_bkt_rank_plain(&k->line[i], q);
     return k->line[i].suf[r] != q && k->line[i].own[r] != PLC_BKT_ASK_TREE &&
            s->rep_lines[i * PLC_BKT_LANES + r] != UINT32_MAX;
-}
-
-typedef struct keyset {
-    unsigned char *bytes;
-    const void **ptrs;
-    size_t *lens;
-} keyset;
-
-/* Runs of 32-byte keys with some of other lengths and empty NULL keys. */
-static void make_keys(keyset *k, uint64_t *st)
-{
-    k->bytes = malloc((size_t)NKEYS * 40);
-    k->ptrs = malloc(NKEYS * sizeof *k->ptrs);
-    k->lens = malloc(NKEYS * sizeof *k->lens);
-    for (size_t i = 0; i < NKEYS; i++) {
-        unsigned char *p = k->bytes + i * 40;
-        for (int j = 0; j < 40; j += 8) {
-            uint64_t v = check_rand(st);
-            memcpy(p + j, &v, 8);
-        }
-        uint64_t r = check_rand(st) % 64;
-        k->ptrs[i] = p;
-        k->lens[i] = i % 500 < 400 ? 32 : r < 60 ? (size_t)(r % 41) : 0;
-        if (k->lens[i] == 0 && r % 2)
-            k->ptrs[i] = NULL;
-    }
 }
 
 static long check_ring(const placer_snapshot *s, const keyset *k, uint32_t nref, long *left)
@@ -128,19 +80,19 @@ static void every_level(void)
                                       PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL, 0u};
     uint64_t st = 4343;
     keyset k;
-    make_keys(&k, &st);
+    make_keys(&k, &st, NKEYS);
     long bad = 0, left = 0, rings = 0;
     for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
         placer_set_cpu_mask(levels[l]);
         /* the seed ring (3 zones, sets of 3), then random rings */
-        placer_snapshot *s = ring(&st, 120, 256, 3, 3, 0);
+        placer_snapshot *s = replica_ring(&st, 120, 256, 3, 3, 0);
         bad += check_ring(s, &k, 60, &left);
         placer_snapshot_free(s);
         for (int t = 0; t < 3; t++) {
             uint32_t nodes = 8 + (uint32_t)(check_rand(&st) % 60);
             uint32_t zones = 1 + (uint32_t)(check_rand(&st) % 4);
             uint32_t sets = 2 + (uint32_t)(check_rand(&st) % 4);
-            s = ring(&st, nodes, 16 + (uint32_t)(check_rand(&st) % 64), zones, sets, 1);
+            s = replica_ring(&st, nodes, 16 + (uint32_t)(check_rand(&st) % 64), zones, sets, 1);
             bad += check_ring(s, &k, 40, &left);
             placer_snapshot_free(s);
             rings++;
@@ -150,9 +102,7 @@ static void every_level(void)
     CHECK_ALL(bad == 0, "fused line sets == slot path == reference, every kernel level");
     CHECK(rings == 12);
     CHECK(left > 0); /* the fallback ran */
-    free(k.bytes);
-    free(k.ptrs);
-    free(k.lens);
+    free_keys(&k);
 }
 
 /* Where a key the batch's lines cannot answer finds its slot. */
@@ -240,7 +190,7 @@ static void crowded_lines(void)
                                       PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL, 0u};
     uint64_t st = 99;
     keyset k;
-    make_keys(&k, &st);
+    make_keys(&k, &st, NKEYS);
     for (size_t i = 0; i < 10; i++)
         k.lens[i] = 32; /* the keys the ring is made around */
     long bad = 0, left = 0, kinds[K_KINDS] = {0};
@@ -265,9 +215,7 @@ static void crowded_lines(void)
      * under s390x's qemu) */
     CHECK(kinds[K_CROWD_RANK] > 0 && kinds[K_WRAP] > 0 && kinds[K_CROWD_TREE] > 0 &&
           kinds[K_TIE] >= 4 * 4);
-    free(k.bytes);
-    free(k.ptrs);
-    free(k.lens);
+    free_keys(&k);
 }
 
 /* A NULL key with a length anywhere in a batch fails it, nothing written:
@@ -276,7 +224,7 @@ static void crowded_lines(void)
 static void null_key(void)
 {
     uint64_t st = 7;
-    placer_snapshot *s = ring(&st, 120, 256, 3, 3, 0);
+    placer_snapshot *s = replica_ring(&st, 120, 256, 3, 3, 0);
     enum { N = 3000 };
     static unsigned char kb[N][32];
     static const void *keys[N];

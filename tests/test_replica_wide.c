@@ -25,44 +25,11 @@
 #include "check.h"
 #include "placer.h"
 #include "reference.h"
+#include "replica_test_kit.h"
 #include "signed_ring.h"
 #include "snapshot_internal.h"
 
 enum { NKEYS = 12000, WMAX = 6 };
-
-typedef struct keyset {
-    unsigned char *bytes;
-    const void **ptrs;
-    size_t *lens;
-} keyset;
-
-/* Mostly 32-byte keys, some of other lengths and empty NULL keys. */
-static void make_keys(keyset *k, uint64_t *st)
-{
-    k->bytes = malloc((size_t)NKEYS * 40);
-    k->ptrs = malloc(NKEYS * sizeof *k->ptrs);
-    k->lens = malloc(NKEYS * sizeof *k->lens);
-    CHECK(k->bytes && k->ptrs && k->lens);
-    for (size_t i = 0; i < NKEYS; i++) {
-        unsigned char *p = k->bytes + i * 40;
-        for (int j = 0; j < 40; j += 8) {
-            uint64_t v = check_rand(st);
-            memcpy(p + j, &v, 8);
-        }
-        uint64_t r = check_rand(st) % 64;
-        k->ptrs[i] = p;
-        k->lens[i] = i % 500 < 400 ? 32 : r < 60 ? (size_t)(r % 41) : 0;
-        if (k->lens[i] == 0 && r % 2)
-            k->ptrs[i] = NULL;
-    }
-}
-
-static void free_keys(keyset *k)
-{
-    free(k->bytes);
-    free(k->ptrs);
-    free(k->lens);
-}
 
 /* The per-slot set's prefix at h's slot from the tree's descent (no line
  * table): what the wide entries must give; want <= rep_r or a rule's set. */
@@ -155,29 +122,6 @@ static void check_ties(const placer_snapshot *s, tally *t)
     }
 }
 
-static placer_snapshot *walk_ring(uint64_t *st, uint32_t nodes, uint32_t vnodes, uint32_t zones,
-                                  uint32_t sets)
-{
-    placer_builder *b = placer_builder_new();
-    placer_builder_set_vnodes(b, vnodes);
-    CHECK_EQ(placer_builder_set_replicas(b, sets), 0);
-    for (uint32_t i = 0; i < nodes; i++) {
-        char id[16], zone[16];
-        snprintf(id, sizeof id, "node-%04u", i);
-        snprintf(zone, sizeof zone, "zone-%u", i % zones);
-        CHECK_EQ(placer_builder_add_node(b, id, zone, 1.0 + (double)(check_rand(st) % 3)), i);
-        uint64_t r = check_rand(st) % 10;
-        if (i && r < 3)
-            placer_builder_set_state(b, i, r == 0   ? PLACER_NODE_DOWN
-                                           : r == 1 ? PLACER_NODE_JOINING
-                                                    : PLACER_NODE_DRAINING);
-    }
-    placer_snapshot *s = NULL;
-    CHECK_EQ(placer_builder_build(b, 1, &s), 0);
-    placer_builder_free(b);
-    return s;
-}
-
 /* placer's walk with sets of 4 and 5, every kernel level. */
 static void walk_rings(void)
 {
@@ -185,7 +129,7 @@ static void walk_rings(void)
                                       PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL, 0u};
     uint64_t st = 5151;
     keyset k;
-    make_keys(&k, &st);
+    make_keys(&k, &st, NKEYS);
     tally t = {0};
     long lanes_bad = 0;
     for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
@@ -194,8 +138,8 @@ static void walk_rings(void)
             uint32_t nodes = r == 0 ? 300 : r == 1 ? 3 : 8 + (uint32_t)(check_rand(&st) % 60);
             uint32_t zones = 1 + (uint32_t)(check_rand(&st) % 4);
             uint32_t sets = 4 + (uint32_t)(check_rand(&st) % 2);
-            placer_snapshot *s = walk_ring(&st, nodes, r == 0 ? 16 : 32 + (uint32_t)(r * 20),
-                                           zones, sets);
+            placer_snapshot *s = replica_ring(&st, nodes, r == 0 ? 16 : 32 + (uint32_t)(r * 20),
+                                              zones, sets, 1);
             lanes_bad += s->rep_wide_lane != (nodes <= 255 ? 1u : 2u);
             check_keys(s, &k, 30, &t);
             check_ties(s, &t);
@@ -366,7 +310,7 @@ static void nts_rings(void)
 {
     uint64_t st = 6262;
     keyset k;
-    make_keys(&k, &st);
+    make_keys(&k, &st, NKEYS);
     tally t = {0};
     nts_cluster(12, 256, &st, &k, &t);
     nts_cluster(NTS_MAX, 16, &st, &k, &t);
@@ -388,7 +332,7 @@ static void bytes(void)
     uint64_t st = 77;
     for (uint32_t sets = 3; sets <= 5; sets++)
         for (int big = 0; big < 2; big++) {
-            placer_snapshot *s = walk_ring(&st, big ? 300 : 40, 64, 3, sets);
+            placer_snapshot *s = replica_ring(&st, big ? 300 : 40, 64, 3, sets, 1);
             size_t lines = (size_t)1 << s->bkt.bits, nt = placer_token_count(s);
             size_t wide = sets >= 4 ? lines * (big ? 128 : 64) : 0;
             CHECK_EQ(placer_snapshot_replica_bytes(s), nt * sets * 4 + lines * 64 + wide);
