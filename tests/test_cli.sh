@@ -3,17 +3,7 @@
 # exit codes (0 ok, 1 usage), version output, and a short demo run.
 set -u
 placer=$1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_exit() { # CODE DESCRIPTION -- CMD...
-    local want=$1 what=$2; shift 3
-    "$@" >/tmp/placer_cli_out.$$ 2>&1; local got=$?
-    if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat /tmp/placer_cli_out.$$ >&2; fi
-}
-expect_out() { # PATTERN DESCRIPTION
-    if grep -qE -- "$1" /tmp/placer_cli_out.$$; then ok; else bad "$2: no '$1' in output"; cat /tmp/placer_cli_out.$$ >&2; fi
-}
+. "$(dirname "$0")/cli_expect.sh"
 
 expect_exit 0 "placer --help" -- "$placer" --help
 expect_out '^usage: placer COMMAND' "top-level help"
@@ -43,15 +33,13 @@ expect_out '^join of node-120: [0-9]+ ranges, 0\.00[0-9]+ of the hash space move
 expect_out '^during the handoff, key user:[0-9]+ is read from node-[0-9]+ \(owner\) and moves to node-120 \(next owner\)$' "demo handoff key"
 expect_out '^router: 2 reader threads, [0-9]+ lookups/s together, [1-9][0-9]* epochs published \(0 stale\), epochs seen by readers: [1-9][0-9]* and [1-9][0-9]*, last epoch [0-9]+$' "demo router"
 # behind its target (a short run on a shared machine usually is), it says so with the count
-if grep -q '^router: behind' /tmp/placer_cli_out.$$; then expect_out '^router: behind the target of an epoch every millisecond: [1-9][0-9]* epochs published in [0-9]+ ms \([0-9]+% of [0-9]+;' "demo says how far behind"; fi
+if grep -q '^router: behind' "$out"; then expect_out '^router: behind the target of an epoch every millisecond: [1-9][0-9]* epochs published in [0-9]+ ms \([0-9]+% of [0-9]+;' "demo says how far behind"; fi
 expect_exit 0 "demo without the router" -- "$placer" demo --keys 1000 --router-ms 0
-if grep -q '^router:' /tmp/placer_cli_out.$$; then bad "--router-ms 0 still ran the router"; else ok; fi
+if grep -q '^router:' "$out"; then bad "--router-ms 0 still ran the router"; else ok; fi
 expect_exit 1 "demo --router-ms too large" -- "$placer" demo --router-ms 99999999
 expect_exit 1 "demo --keys 0" -- "$placer" demo --keys 0
 expect_out 'outside 1\.\.' "range error is explained"
 expect_exit 1 "demo --keys abc" -- "$placer" demo --keys abc
 expect_exit 1 "demo --keys -5" -- "$placer" demo --keys -5
 expect_exit 1 "demo --keys without value" -- "$placer" demo --keys
-rm -f /tmp/placer_cli_out.$$
-echo "test_cli: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish test_cli

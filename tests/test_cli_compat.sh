@@ -7,20 +7,7 @@
 # --membership-out documents building the very same snapshots.
 set -u
 placer=$1 nutcracker=$2 nodes=$3
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-out=$dir/out
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_exit() { # CODE DESCRIPTION -- CMD...
-    local want=$1 what=$2; shift 3
-    "$@" >"$out" 2>&1; local got=$?
-    if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat "$out" >&2; fi
-}
-expect_out() { # PATTERN DESCRIPTION
-    if grep -qE -- "$1" "$out"; then ok; else bad "$2: no '$1' in output"; cat "$out" >&2; fi
-}
+. "$(dirname "$0")/cli_expect.sh"
 # refused FILE_CONTENT PATTERN DESCRIPTION: build exits 2 and says PATTERN
 refused() {
     printf '%s' "$1" >"$dir/bad.json"
@@ -223,5 +210,4 @@ printf '%s' '{"compat": "haproxy", "key_rule": "source", "nodes": [{"id": "a"}]}
 expect_exit 2 "source without key hash source" -- "$placer" build "$dir/bad.json" -o "$dir/bad.snap"
 expect_out 'key rule "source" with key hash sdbm' "the build names the key hash"
 
-echo "test_cli_compat: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish test_cli_compat

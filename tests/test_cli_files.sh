@@ -5,20 +5,7 @@
 # messages for bad membership files and damaged snapshots.
 set -u
 placer=$1 couchbase=$2
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-out=$dir/out
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_exit() { # CODE DESCRIPTION -- CMD...
-    local want=$1 what=$2; shift 3
-    "$@" >"$out" 2>&1; local got=$?
-    if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat "$out" >&2; fi
-}
-expect_out() { # PATTERN DESCRIPTION
-    if grep -qE -- "$1" "$out"; then ok; else bad "$2: no '$1' in output"; cat "$out" >&2; fi
-}
+. "$(dirname "$0")/cli_expect.sh"
 
 for cmd in build lookup stats diff verify import-couchbase simulate; do
     expect_exit 0 "$cmd --help" -- "$placer" "$cmd" --help
@@ -328,5 +315,4 @@ expect_exit 1 "simulate --strategies ketama" -- "$placer" simulate --strategies 
 expect_exit 1 "simulate --value-size" -- "$placer" simulate --value-size lognormal:1
 expect_exit 2 "simulate a bad membership" -- "$placer" simulate "$dir/w.json"
 
-echo "test_cli_files: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish test_cli_files

@@ -8,20 +8,7 @@
 # key_hash names of membership files.
 set -u
 placer=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-out=$dir/out
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_exit() { # CODE DESCRIPTION -- CMD...
-    local want=$1 what=$2; shift 3
-    "$@" >"$out" 2>&1; local got=$?
-    if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat "$out" >&2; fi
-}
-expect_out() { # PATTERN DESCRIPTION
-    if grep -qE -- "$1" "$out"; then ok; else bad "$2: no '$1' in output"; cat "$out" >&2; fi
-}
+. "$(dirname "$0")/cli_expect.sh"
 expect_not() { # FIXED-STRING DESCRIPTION
     if grep -qiF -- "$1" "$out"; then bad "$2: '$1' printed"; else ok; fi
 }
@@ -107,5 +94,4 @@ expect_exit 0 "key_hash placer-v1" -- "$placer" build "$dir/v1.json" -o "$dir/v1
 expect_out 'key hash placer-v1' "the legacy hash by name"
 [ -e "$dir/x.snap.tmp."* ] 2>/dev/null && bad "a temporary file was left behind" || ok
 
-echo "test_cli_keyed: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish test_cli_keyed
