@@ -61,6 +61,9 @@ typedef void (*plc_jumpback_first_fn)(const uint64_t *h, size_t n, uint32_t mask
 
 /* Portable: one key after another (no branch, the keys' mixes overlap). */
 void plc_jumpback_first_scalar(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out);
+/* SSE4.1: the mix in the general registers, the rest four keys a vector;
+ * the highest bit through a float's exponent, the parity by a multiply. */
+void plc_jumpback_first_sse41(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out);
 /* AVX2: four keys a vector; each 64-bit product from three 32-bit ones,
  * the highest bit through a double's exponent, the parity by a multiply. */
 void plc_jumpback_first_avx2(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out);
