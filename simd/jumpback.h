@@ -59,7 +59,8 @@ static inline uint32_t plc_jumpback_first(uint64_t r0, uint32_t mask)
 /* out[i] = plc_jumpback_first(plc_mix64(h[i] + PLC_GOLDEN64), mask). */
 typedef void (*plc_jumpback_first_fn)(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out);
 
-/* Portable: one key after another (no branch, the keys' mixes overlap). */
+/* Portable: a block's mixes, then its points in lane-wise steps that
+ * compilers vectorize with the baseline instruction set (no branch). */
 void plc_jumpback_first_scalar(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out);
 /* SSE4.1: the mix in the general registers, the rest four keys a vector;
  * the highest bit through a float's exponent, the parity by a multiply. */
