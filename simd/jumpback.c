@@ -1,4 +1,6 @@
 /* jumpback.c -- the portable first step of JumpBackHash (jumpback.h). */
+#include <string.h>
+
 #include "jumpback.h"
 
 /* Keys a block: their r0 on the stack between the two loops. */
@@ -28,15 +30,24 @@ static inline uint32_t first_in_lanes(uint64_t r0, uint32_t mask)
 }
 
 /* A block's mixes first (the general registers' multiplies), then its
- * first points from them (the vector unit, where the compiler uses it). */
+ * first points from them (the vector unit, where the compiler uses it).
+ * The points' loop always runs BLOCK keys, a count known when compiled,
+ * which compilers' cheapest vectorizing (GCC's at -O2) asks for; a last
+ * block's missing keys are zeros, their points not copied out. */
 void plc_jumpback_first_scalar(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out)
 {
     uint64_t r[BLOCK];
+    uint32_t tail[BLOCK];
     for (size_t at = 0; at < n; at += BLOCK) {
         size_t m = n - at < BLOCK ? n - at : BLOCK;
+        uint32_t *to = m == BLOCK ? out + at : tail;
         for (size_t i = 0; i < m; i++)
             r[i] = plc_mix64(h[at + i] + PLC_GOLDEN64);
-        for (size_t i = 0; i < m; i++)
-            out[at + i] = first_in_lanes(r[i], mask);
+        for (size_t i = m; i < BLOCK; i++)
+            r[i] = 0;
+        for (size_t i = 0; i < BLOCK; i++)
+            to[i] = first_in_lanes(r[i], mask);
+        if (to == tail)
+            memcpy(out + at, tail, m * sizeof tail[0]);
     }
 }
