@@ -296,18 +296,19 @@ def bucket_paper_table(bench):
            "under it). Command: `taskset -c 1 build/bench/placer_bench "
            "--benchmark_filter='^buckets/.*_vs_paper(_bucket)?$' --benchmark_repetitions=3 "
            "--benchmark_min_time=0.2` (each cell the median of the 3 repetitions' figures). "
-           "On the zen5-avx512 machine (2026-12-06, load average 1.1-1.7 from other jobs) the A/A pairs' "
-           "90th percentile is 1.01-1.09x, JumpBack's 1.09x single and 1.03x dependent: a lookup at parity "
-           "with its loop cannot show less. JumpBack's single lookups are 0.91-0.96x (median) of Ertl's "
-           "loop, 1.01-1.07x at the 90th percentile, below their A/A pair's; its dependent ones 0.95x "
-           "(0.99-1.02x), r0's half selected before it is masked, off the chain (was 0.98x). Single and "
-           "dependent lookups run the same code at every CPU level (only batches have kernels): their "
-           "spread across the levels' rows is the measurement's. Against the loop alone JumpBack's "
-           "dependent lookups stay 1.10x, one table read more on the chain; Anchor's dependent ones are "
-           "0.93-0.94x (0.96-0.98x). JumpBack's batches are 0.24x of the loop with AVX-512, 0.49x with "
-           "AVX2, 0.47x at the sse4.2 level (its SSE4.1 kernel: the mixes in the general registers, the "
-           "rest four keys a vector) and 0.65x at the scalar level (the portable kernel, whose lane-wise "
-           "steps the compiler vectorizes with the baseline instruction set).", "",
+           "On the zen5-avx512 machine (2026-12-06, load average 0.7-0.9 from other jobs) the A/A pairs' "
+           "90th percentile is 1.01-1.09x, JumpBack's 1.09x single and 1.04x dependent: what a lookup at "
+           "parity with its loop would show there. JumpBack's single lookups are 0.91-0.92x (median) of Ertl's loop, "
+           "1.01x at the 90th percentile; its dependent ones 0.95x (0.98-1.00x), r0's half selected before "
+           "it is masked, off the chain (was 0.98x). Single and dependent lookups run the same code at "
+           "every CPU level (only batches have kernels). Runs minutes apart, on builds of the same lookup "
+           "code, gave JumpBack's single lookups 0.90-0.96x (1.01-1.12x): the machine's state moves the "
+           "pairs more than their spread within one run shows. Against the loop alone JumpBack's dependent "
+           "lookups stay 1.09x, one table read more on the chain; Anchor's dependent ones are 0.94-0.95x "
+           "(0.97-0.98x), within their A/A pairs' 1.03x. JumpBack's batches are 0.25x of the loop with AVX-512, 0.54x with AVX2, 0.42x at "
+           "the sse4.2 level (its SSE4.1 kernel: the mixes in the general registers, the rest four keys a "
+           "vector) and 0.62x at the scalar level (the portable kernel, whose lane-wise steps the compiler "
+           "vectorizes with the baseline instruction set).", "",
            "| strategy | state | kernels | " + " | ".join(h for h, _ in BUCKET_PAPER_COLS) + " | date |",
            "|---|---|---|" + "---:|" * len(BUCKET_PAPER_COLS) + "---|"]
     isa_order = ["dispatched"] + list(ISAS)
