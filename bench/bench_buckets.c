@@ -29,6 +29,11 @@
  *   buckets/<strategy>/<state>/hash_vs_paper_bucket, dependent_vs_paper_bucket
  *       the same pairs against the papers' loops alone, without the node
  *       read: the bound that charges placer for its table
+ *   buckets/<strategy>/<state>/paper_vs_paper, dependent_paper_vs_paper
+ *       the paper's pass (with the node read) paired with itself, the
+ *       same counters: the spread that pairs of equal work show on the
+ *       machine at that time, beside which the others' 90th percentiles
+ *       are read
  *   buckets/<strategy>/<state>/<isa>/hash_vs_paper, dependent_vs_paper,
  *   hash_batch_vs_paper   jump, memento and jumpback, which have SIMD
  *       kernels: the same pairs with the CPU mask forcing avx512, avx2,
@@ -145,16 +150,17 @@ typedef struct bucket_case {
     int isa; /* -1: the default mask; else isas[isa], paired modes only */
     int si, removed, mode; /* mode: 0 single, 1 batch, 2 hash, 3 hash_batch, 4 reference,
                             * 5 hash_sw, 6 hash_batch_sw, 7 dependent,
-                            * 8 reference_dependent, 9-13 paired (PAIRED);
-                            * passes only: 14, 15 the references without
+                            * 8 reference_dependent, 9-15 paired (PAIRED);
+                            * passes only: 16, 17 the references without
                             * the node read */
 } bucket_case;
 
 #define PAIRED 9
-#define NMODE 14
-/* The paired modes' placer pass and the paper's. */
-static const int paired_placer[5] = {2, 7, 3, 2, 7};
-static const int paired_paper[5] = {4, 8, 4, 14, 15};
+#define NMODE 16
+/* The paired modes' placer pass and the paper's; the last two pair the
+ * paper's pass with itself (A/A: the spread of pairs at parity). */
+static const int paired_placer[7] = {2, 7, 3, 2, 7, 4, 8};
+static const int paired_paper[7] = {4, 8, 4, 16, 17, 4, 8};
 
 /* The papers' loops, each a direct call to an out-of-line function of
  * the reference library (tests/ref_buckets.c, tests/reference.c: their own
@@ -264,7 +270,7 @@ static uint64_t run_pass(int mode, int st, const prepared *p, const ring_fixture
         break;
     case 4: acc += paper_pass(st, p, f, 0, 1); break;
     case 8: acc += paper_pass(st, p, f, 1, 1); break;
-    case 14: acc += paper_pass(st, p, f, 0, 0); break;
+    case 16: acc += paper_pass(st, p, f, 0, 0); break;
     default: acc += paper_pass(st, p, f, 1, 0);
     }
     return acc;
@@ -390,7 +396,7 @@ void register_bucket_benches(void)
         "single",    "batch",         "hash",      "hash_batch",          "reference",
         "hash_sw",   "hash_batch_sw", "dependent", "reference_dependent", "hash_vs_paper",
         "dependent_vs_paper", "hash_batch_vs_paper", "hash_vs_paper_bucket",
-        "dependent_vs_paper_bucket"};
+        "dependent_vs_paper_bucket", "paper_vs_paper", "dependent_paper_vs_paper"};
     static bucket_case cases[NSTRAT * 2 * (NMODE + NISA * 3)];
     static char names[NSTRAT * 2 * (NMODE + NISA * 3)][72];
     int k = 0;

@@ -261,6 +261,8 @@ BUCKET_PAPER_COLS = [
     ("batch", "hash_batch_vs_paper"),
     ("single, loop only", "hash_vs_paper_bucket"),
     ("dependent, loop only", "dependent_vs_paper_bucket"),
+    ("single, A/A", "paper_vs_paper"),
+    ("dependent, A/A", "dependent_paper_vs_paper"),
 ]
 BUCKET_PAPER_RE = re.compile(r"buckets/([^/]+)/([^/]+)/(?:([^/]+)/)?(" +
                              "|".join(m for _, m in BUCKET_PAPER_COLS) + ")$")
@@ -293,18 +295,27 @@ def bucket_paper_table(bench):
            "The papers answer buckets and placer nodes: the first three columns add the caller's read of "
            "the bucket's node from a plain array to the paper's pass (the same work on both sides); the "
            "`loop only` columns leave it out, charging placer for its table read (one L1 load on a "
-           "dependent chain). `dispatched` is the default CPU mask; jump, memento and jumpback, which have "
+           "dependent chain); the `A/A` columns pair the paper's pass with itself, the same work on both "
+           "sides: their median is 1.00x, their 90th percentile the spread pairs at parity show on the "
+           "machine while it is measured, beside which the others' are read. "
+           "`dispatched` is the default CPU mask; jump, memento and jumpback, which have "
            "SIMD kernels, are also forced to each instruction set with the CPU mask (the snapshot decoded "
            "under it). Command: `taskset -c 1 build/bench/placer_bench "
            "--benchmark_filter='^buckets/.*_vs_paper(_bucket)?$' --benchmark_repetitions=3 "
            "--benchmark_min_time=0.2` (each cell the median of the 3 repetitions' figures). "
-           "On the zen5-avx512 machine (2026-12-05, load average 5-14 from other jobs) the pairs' 90th "
-           "percentile sits 1.07-1.15x above their median, so a single lookup at parity with the loop "
-           "misses 1.05x there: JumpBack's single and dependent lookups are at 0.92-0.99x (median) of "
-           "Ertl's loop, 1.05-1.19x at the 90th percentile, Anchor's dependent ones 0.92x (1.00-1.01x); "
-           "against the loop alone JumpBack's dependent lookups stay 1.13x, one table read more on a "
-           "chain of 11.5 ns a key. JumpBack's batches are 1.3x faster than the loop with AVX-512 and AVX2 "
-           "(its `jumpback_first` kernels); the portable kernel that sse4.2 and scalar take is 0.82-0.86x.", "",
+           "On the zen5-avx512 machine (2026-12-06, load average 0.7-0.9 from other jobs) the A/A pairs' "
+           "90th percentile is 1.01-1.09x, JumpBack's 1.09x single and 1.04x dependent: what a lookup at "
+           "parity with its loop would show there. JumpBack's single lookups are 0.91-0.92x (median) of Ertl's loop, "
+           "1.01x at the 90th percentile; its dependent ones 0.95x (0.98-1.00x), r0's half selected before "
+           "it is masked, off the chain (was 0.98x). Single and dependent lookups run the same code at "
+           "every CPU level (only batches have kernels). Runs minutes apart, on builds of the same lookup "
+           "code, gave JumpBack's single lookups 0.90-0.96x (1.01-1.12x): the machine's state moves the "
+           "pairs more than their spread within one run shows. Against the loop alone JumpBack's dependent "
+           "lookups stay 1.09x, one table read more on the chain; Anchor's dependent ones are 0.94-0.95x "
+           "(0.97-0.98x), within their A/A pairs' 1.03x. JumpBack's batches are 0.25x of the loop with AVX-512, 0.54x with AVX2, 0.42x at "
+           "the sse4.2 level (its SSE4.1 kernel: the mixes in the general registers, the rest four keys a "
+           "vector) and 0.62x at the scalar level (the portable kernel, whose lane-wise steps the compiler "
+           "vectorizes with the baseline instruction set).", "",
            "| strategy | state | kernels | " + " | ".join(h for h, _ in BUCKET_PAPER_COLS) + " | date |",
            "|---|---|---|" + "---:|" * len(BUCKET_PAPER_COLS) + "---|"]
     isa_order = ["dispatched"] + list(ISAS)

@@ -10,8 +10,10 @@
  * past it must be refused, and change nothing. Batches of a length the
  * input chooses (placer_lookup_hash_batch: memento's jump lanes, anchor's
  * and dx's waves, jumpback's first steps) must give the reference's
- * owners too, with the machine's kernels, the AVX2 ones or the portable
- * ones, as the first byte says.
+ * owners too, with the machine's kernels, the AVX2 ones, the SSE4.2 ones
+ * or the portable ones, as the first byte says; and every JumpBackHash
+ * first-step kernel the machine runs gives the bit-by-bit first point of
+ * each probe.
  */
 #define PLACER_STATIC_LINKING_ONLY
 #include "fuzz.h"
@@ -20,6 +22,40 @@
 
 #define MAXNODES 64u
 #define PROBES 256u
+
+/* JumpBackHash's first-step kernels (simd/jumpback.h), library-internal */
+typedef void (*first_fn)(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out);
+void plc_jumpback_first_scalar(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out);
+#if defined(__x86_64__)
+void plc_jumpback_first_sse41(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out);
+void plc_jumpback_first_avx2(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out);
+void plc_jumpback_first_avx512(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out);
+#endif
+
+/* Every first-step kernel the machine runs, key for key the bit-by-bit
+ * first point, on the probes and a range mask of the width the input
+ * chose (up to 32 bits: more than the histories' buckets reach). */
+static void check_first_kernels(const uint64_t *probe, uint32_t n, uint32_t mask)
+{
+    struct {
+        first_fn f;
+        unsigned needs;
+    } kernels[] = {{plc_jumpback_first_scalar, 0},
+#if defined(__x86_64__)
+                   {plc_jumpback_first_sse41, PLACER_CPU_SSE42},
+                   {plc_jumpback_first_avx2, PLACER_CPU_AVX2},
+                   {plc_jumpback_first_avx512, PLACER_CPU_AVX512},
+#endif
+    };
+    uint32_t out[PROBES];
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+        if ((placer_cpu_features() & kernels[k].needs) != kernels[k].needs)
+            continue;
+        kernels[k].f(probe, n, mask, out);
+        for (uint32_t i = 0; i < n; i++)
+            FUZZ_ASSERT(out[i] == ref_jumpback_first(probe[i], mask));
+    }
+}
 
 static const int five[] = {PLACER_MEMENTO, PLACER_ANCHOR, PLACER_DX, PLACER_JUMPBACK,
                            PLACER_BINOMIAL};
@@ -134,8 +170,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t first = fuzz_u8(&p);
     hist h = {.st = five[first % 5]};
     /* kernels are chosen at build (jumpback's batch: at each call) */
-    static const unsigned masks[3] = {~0u, PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL | PLACER_CPU_AVX2, 0u};
-    placer_set_cpu_mask(masks[(first / 5) % 3]);
+    static const unsigned masks[4] = {~0u, PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL | PLACER_CPU_AVX2,
+                                      PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL, 0u};
+    placer_set_cpu_mask(masks[(first / 5) % 4]);
     int anywhere = h.st == PLACER_MEMENTO || h.st == PLACER_ANCHOR || h.st == PLACER_DX;
     uint32_t start = 1 + fuzz_u8(&p) % 16;
     h.cap = start + fuzz_u8(&p) % 48;
@@ -155,6 +192,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t probe[PROBES];
     for (uint32_t i = 0; i < PROBES; i++)
         probe[i] = fuzz_u64(&p) ^ (0x9e3779b97f4a7c15ull * (i + 1));
+    if (h.st == PLACER_JUMPBACK)
+        check_first_kernels(probe, 1 + (uint32_t)(probe[1] % PROBES),
+                            UINT32_MAX >> (probe[0] % 32));
     int err;
     placer_snapshot *s = build(&h, NULL, &err);
     FUZZ_ASSERT(err == 0);

@@ -155,7 +155,7 @@ static const jump_choice jump_choices[] = {
 };
 
 /* JumpBackHash's first step: eight keys a vector with AVX-512, four with
- * AVX2, else one after another. */
+ * AVX2 or SSE4.1 (x86-64), else one after another. */
 typedef struct jumpback_choice {
     plc_jumpback_first_fn first;
     const char *name;
@@ -168,6 +168,9 @@ static const jumpback_choice jumpback_choices[] = {
 #endif
 #if defined(PLC_HAVE_AVX2)
     {plc_jumpback_first_avx2, "jumpback-avx2", PLC_CPU_AVX2},
+#endif
+#if defined(PLC_HAVE_SIMD128) && !defined(__aarch64__)
+    {plc_jumpback_first_sse41, "jumpback-sse4.1", PLC_CPU_SSE42},
 #endif
     {plc_jumpback_first_scalar, "jumpback-scalar", 0},
 };

@@ -67,6 +67,21 @@ uint32_t ref_jumpback(uint64_t h, uint32_t n)
     return 0;
 }
 
+uint32_t ref_jumpback_first(uint64_t h, uint32_t mask)
+{
+    uint64_t r0 = draw(h, 0);
+    uint32_t x = ((uint32_t)r0 ^ (uint32_t)(r0 >> 32)) & mask;
+    if (!x)
+        return 0;
+    int top = 31, set = 0;
+    while (!((x >> top) & 1))
+        top--;
+    for (int j = 0; j < 32; j++)
+        set += (x >> j) & 1;
+    uint32_t half = set % 2 ? (uint32_t)(r0 >> 32) : (uint32_t)r0;
+    return (UINT32_C(1) << top) | (half & ((UINT32_C(1) << top) - 1));
+}
+
 /* JumpBackHash as Ertl's paper loops it (Algorithm 2, SplitMix64 as its
  * generator, seeded with the key's 64-bit hash): the range bits and the
  * first point from one output, the walk down the top range two 32-bit

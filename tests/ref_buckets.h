@@ -12,6 +12,12 @@
 #include <stdint.h>
 
 uint32_t ref_jumpback(uint64_t h, uint32_t n);
+/* JumpBackHash's first point of position h under a range mask, bit by
+ * bit (the first-step kernels' contract, simd/jumpback.h): SplitMix64's
+ * first output r0, the range bits (r0's halves xored, masked), the
+ * highest set one 2^i plus the low i bits of r0's low half (an even count
+ * of set bits) or high half (odd); 0 when none is set. */
+uint32_t ref_jumpback_first(uint64_t h, uint32_t mask);
 /* JumpBackHash as Ertl's paper loops it (arXiv 2403.18682, Algorithm 2):
  * the same answers as ref_jumpback, the benchmarks' baseline, compiled
  * here, out of line, as a library providing it would be called. */

@@ -5,8 +5,9 @@
  * random keys and bucket counts from 1 to 2^31 - 1, and batches of every
  * length up to 40 (the AVX2 kernel's groups of eight and its remainder).
  * And JumpBackHash's first-step kernels (kernels.h's jumpback_first: the
- * portable loop, AVX2, AVX-512) against the first point written out here
- * bit by bit, for every mask width and batches of every length up to 40.
+ * portable loop, SSE4.1, AVX2, AVX-512) against the first point written out here
+ * bit by bit, for every mask width and batches of every length up to 40,
+ * random positions and ones made to give the range bits' edge cases.
  * A kernel the machine cannot run is skipped, and said so.
  */
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #include "check.h"
 #include "placer.h"
+#include "ref_buckets.h"
 
 int32_t plc_jump_hash(uint64_t key, int32_t buckets);
 void plc_jump_batch_scalar(const uint64_t *keys, size_t n, int32_t buckets, uint32_t *out);
@@ -21,6 +23,7 @@ void plc_jumpback_first_scalar(const uint64_t *h, size_t n, uint32_t mask, uint3
 #if defined(__x86_64__)
 int32_t plc_jump_sse41(uint64_t key, int32_t buckets);
 void plc_jump_batch_avx2(const uint64_t *keys, size_t n, int32_t buckets, uint32_t *out);
+void plc_jumpback_first_sse41(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out);
 void plc_jumpback_first_avx2(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out);
 void plc_jumpback_first_avx512(const uint64_t *h, size_t n, uint32_t mask, uint32_t *out);
 #endif
@@ -84,26 +87,63 @@ static void check_batch(const char *name, batch_fn f)
     CHECK_ALL(same, name);
 }
 
-/* JumpBackHash's first point of position h, bit by bit: SplitMix64's
- * first output r0, the range bits (r0's halves xored, masked), the highest
- * set one 2^i plus the low i bits of r0's low half (an even count of set
- * bits) or high half (odd); 0 when none is set. */
-static uint32_t plain_first(uint64_t h, uint32_t mask)
+/* The position whose r0 is r: SplitMix64's finaliser undone (each
+ * x ^= x >> s by repeating it, each multiply by the constant's inverse
+ * mod 2^64), then the golden step taken off. */
+static uint64_t unshift(uint64_t y, int s)
 {
-    uint64_t r0 = h + 0x9e3779b97f4a7c15ull;
-    r0 = (r0 ^ (r0 >> 30)) * 0xbf58476d1ce4e5b9ull;
-    r0 = (r0 ^ (r0 >> 27)) * 0x94d049bb133111ebull;
-    r0 ^= r0 >> 31;
-    uint32_t x = ((uint32_t)r0 ^ (uint32_t)(r0 >> 32)) & mask;
-    if (!x)
-        return 0;
-    int top = 31, set = 0;
-    while (!((x >> top) & 1))
-        top--;
-    for (int j = 0; j < 32; j++)
-        set += (x >> j) & 1;
-    uint32_t half = set % 2 ? (uint32_t)(r0 >> 32) : (uint32_t)r0;
-    return (UINT32_C(1) << top) | (half & ((UINT32_C(1) << top) - 1));
+    uint64_t x = y;
+    for (int k = 0; k < 64 / s + 1; k++)
+        x = y ^ (x >> s);
+    return x;
+}
+
+static uint64_t inverse(uint64_t c)
+{
+    uint64_t v = c; /* Newton: each step doubles the correct low bits */
+    for (int k = 0; k < 6; k++)
+        v *= 2 - c * v;
+    return v;
+}
+
+static uint64_t position_of(uint64_t r)
+{
+    r = unshift(r, 31) * inverse(0x94d049bb133111ebull);
+    r = unshift(r, 27) * inverse(0xbf58476d1ce4e5b9ull);
+    return unshift(r, 30) - 0x9e3779b97f4a7c15ull;
+}
+
+/* position_of undoes the mix: the edge cases below are the ones meant. */
+static void check_position_of(void)
+{
+    uint64_t rng = 17;
+    int same = 1;
+    for (int i = 0; i < 1000; i++) {
+        uint64_t r = check_rand(&rng), z = position_of(r) + 0x9e3779b97f4a7c15ull;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        same &= (z ^ (z >> 31)) == r;
+    }
+    CHECK_ALL(same, "the positions made for the edge cases give their r0");
+}
+
+/* Positions whose range bits x are the edge cases of a kernel's highest
+ * bit and parity: every 2^k, 2^k - 1 (all ones below the top: a float
+ * would round it up), 2^k + 1, alternate bits, 0 and all ones, each with
+ * a random low half. */
+static size_t edge_positions(uint64_t *keys, uint64_t *rng)
+{
+    size_t n = 0;
+    for (int k = 0; k <= 32; k++) {
+        uint64_t p = k == 32 ? 0 : UINT64_C(1) << k;
+        uint32_t xs[5] = {(uint32_t)p, (uint32_t)(p - 1), (uint32_t)(p + 1),
+                          (uint32_t)(0x55555555u >> (k % 2)) & (uint32_t)(p - 1), (uint32_t)~p};
+        for (int j = 0; j < 5; j++) {
+            uint32_t lo = (uint32_t)check_rand(rng);
+            keys[n++] = position_of(((uint64_t)(lo ^ xs[j]) << 32) | lo);
+        }
+    }
+    return n;
 }
 
 static void check_first(const char *name, first_fn f)
@@ -120,8 +160,17 @@ static void check_first(const char *name, first_fn f)
         out[len] = 0xdeadbeef;
         f(keys, len, mask, out);
         for (size_t j = 0; j < len; j++)
-            same &= out[j] == plain_first(keys[j], mask);
+            same &= out[j] == ref_jumpback_first(keys[j], mask);
         same &= out[len] == 0xdeadbeef;
+    }
+    uint64_t edges[5 * 33];
+    uint32_t got[5 * 33];
+    size_t ne = edge_positions(edges, &rng);
+    for (int w = 0; w < 32; w++) {
+        uint32_t mask = UINT32_MAX >> w;
+        f(edges, ne, mask, got);
+        for (size_t j = 0; j < ne; j++)
+            same &= got[j] == ref_jumpback_first(edges[j], mask);
     }
     CHECK_ALL(same, name);
 }
@@ -131,6 +180,7 @@ int main(void)
     unsigned have = placer_cpu_features();
     check_one("plc_jump_hash == the paper's loop", plc_jump_hash);
     check_batch("jump-scalar batch (four lanes) == the paper's loop", plc_jump_batch_scalar);
+    check_position_of();
     check_first("jumpback-scalar first points == bit by bit", plc_jumpback_first_scalar);
 #if defined(__x86_64__)
     if (have & PLACER_CPU_SSE42)
@@ -141,6 +191,10 @@ int main(void)
         check_batch("jump-avx2 batch (eight lanes) == the paper's loop", plc_jump_batch_avx2);
     else
         printf("jump-avx2: no AVX2 on this machine, skipped\n");
+    if (have & PLACER_CPU_SSE42)
+        check_first("jumpback-sse4.1 first points == bit by bit", plc_jumpback_first_sse41);
+    else
+        printf("jumpback-sse4.1: no SSE4.2 on this machine, skipped\n");
     if (have & PLACER_CPU_AVX2)
         check_first("jumpback-avx2 first points == bit by bit", plc_jumpback_first_avx2);
     else
