@@ -134,24 +134,6 @@ typedef uint32_t (*plc_bkt_index_fn)(const plc_bkt *k, uint64_t h);
  * PLC_BKT_PAD) and PLC_BKT_CROWD_MARK (word 15), an entry no set can
  * have (a third node of 0xFFFF): a key there finds its slot without the
  * tree. Other crowded lines' entries are all UINT32_MAX. */
-/* A half line (engine/core/replica_lines.c): the replica sets of the
- * hashes whose top b + 1 bits are j, self-contained, so that a key's set
- * is one line's read: the suffixes (the 16 hash bits below the top b + 1,
- * biased as a line's) of its up to PLC_BKT_HALF_MAX tokens in order,
- * padded PLC_BKT_PAD; for each rank r, the set of the first token at or
- * after the line's r-th token: its owner own[r] and its second and third
- * nodes rest[r] (second | third << 16). own[r] PLC_BKT_ASK_TREE where
- * the half line cannot answer (more tokens, a padded set, a node past 16
- * bits): the key takes its line and line of sets. 2^(b+1) half lines
- * follow the 2^b lines of sets. */
-#define PLC_BKT_HALF_LANES 8u
-#define PLC_BKT_HALF_MAX (PLC_BKT_HALF_LANES - 1)
-typedef struct plc_bkt_half_line {
-    int16_t suf[PLC_BKT_HALF_LANES];
-    uint16_t own[PLC_BKT_HALF_LANES];
-    uint32_t rest[PLC_BKT_HALF_LANES];
-} plc_bkt_half_line;
-
 #define PLC_BKT_CROWD_MAX 27u
 #define PLC_BKT_CROWD_MARK 0xFFFF0000u
 typedef uint32_t (*plc_bkt_key_set_fn)(const plc_bkt *k, const uint32_t *sets, uint64_t seed,

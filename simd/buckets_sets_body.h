@@ -58,49 +58,6 @@ static inline uint32_t bkt_set_answer(const plc_bkt_line *line, const uint32_t *
     return 0;
 }
 
-#ifndef BKT_HAVE_HALF_RANK
-/* A half line's rank as a byte offset (2r) by plain compares: its lanes
- * are sorted and lane 7 is always padding, so three steps. */
-static inline size_t bkt_half_rank_bytes(const plc_bkt_half_line *l, int16_t q)
-{
-    uint32_t r = 0;
-    r += (uint32_t)(l->suf[r + 3] < q) * 4;
-    r += (uint32_t)(l->suf[r + 1] < q) * 2;
-    r += (uint32_t)(l->suf[r] < q);
-    return 2 * (size_t)r;
-}
-#endif
-#undef BKT_HAVE_HALF_RANK
-
-/* The half lines after the lines of sets (buckets.h). */
-static inline const plc_bkt_half_line *bkt_half_lines(const plc_bkt *k, const uint32_t *sets)
-{
-    return (const plc_bkt_half_line *)(sets + ((size_t)PLC_BKT_LANES << k->bits));
-}
-
-/* The set of v (the hash >> (47 - b): its half line above its 16-bit
- * suffix) from its half line into out (w nodes): w, or 0 when the half
- * line cannot answer (a tie, or own PLC_BKT_ASK_TREE). */
-static inline uint32_t bkt_half_answer(const plc_bkt_half_line *half, uint64_t v, uint32_t w,
-                                       uint32_t *out)
-{
-    const plc_bkt_half_line *l = &half[v >> 16];
-    int16_t q = (int16_t)(uint16_t)(v ^ 0x8000);
-    const unsigned char *b = (const unsigned char *)l;
-    size_t off = bkt_half_rank_bytes(l, q); /* 2r */
-    uint16_t o;
-    int16_t sq;
-    uint32_t e;
-    memcpy(&o, b + offsetof(plc_bkt_half_line, own) + off, 2);
-    memcpy(&sq, b + off, 2);
-    memcpy(&e, b + offsetof(plc_bkt_half_line, rest) + 2 * off, 4);
-    if (__builtin_expect(sq != q && o != PLC_BKT_ASK_TREE, 1)) {
-        bkt_set_write(out, w, o, e);
-        return w;
-    }
-    return 0;
-}
-
 uint32_t PLC_BKT_KEY_SET(const plc_bkt *k, const uint32_t *sets, uint64_t seed, const void *key,
                          size_t len, uint32_t w, uint32_t *out)
 {
@@ -110,18 +67,22 @@ uint32_t PLC_BKT_KEY_SET(const plc_bkt *k, const uint32_t *sets, uint64_t seed, 
     return bkt_set_answer(k->line, sets, at, (int16_t)(uint16_t)(v ^ 0x8000), w, out);
 }
 
-/* A block of up to SAHEAD keys on its way: each key's hash >> (47 - b). */
+/* A block of up to SAHEAD keys on its way: each key's line and suffix. */
 typedef struct bkt_sets_ring {
-    uint64_t v[SAHEAD];
+    uint32_t at[SAHEAD];
+    int16_t q[SAHEAD];
 } bkt_sets_ring;
 
-/* Stage hash h into slot t and prefetch its half line. */
-static inline void bkt_sets_stage(const plc_bkt_half_line *half, uint32_t hshift, uint64_t h,
-                                  bkt_sets_ring *r, size_t t)
+/* Stage hash h into slot t and prefetch its two lines. */
+static inline void bkt_sets_stage(const plc_bkt_line *line, const uint32_t *sets, uint32_t sshift,
+                                  uint64_t h, bkt_sets_ring *r, size_t t)
 {
-    uint64_t v = h >> hshift;
-    r->v[t] = v;
-    __builtin_prefetch(&half[v >> 16]);
+    uint64_t v = h >> sshift;
+    uint32_t at = (uint32_t)(v >> 16);
+    r->q[t] = (int16_t)(uint16_t)(v ^ 0x8000);
+    r->at[t] = at;
+    __builtin_prefetch(&line[at]);
+    __builtin_prefetch(&sets[(size_t)at * PLC_BKT_LANES]);
 }
 
 /* Keys the lines left, waiting for their per-slot sets: a circle of
@@ -131,9 +92,6 @@ static inline void bkt_sets_stage(const plc_bkt_half_line *half, uint32_t hshift
  * memory latency each (perf, 4,096 x 256 on Zen 5), more than the
  * batch's end waits for them. */
 #define SPEND 16u
-/* Keys their half lines could not answer, waiting for their line and line
- * of sets. */
-#define SLINE 256u
 typedef struct bkt_sets_call {
     const plc_bkt *k;
     const void *const *keys;
@@ -145,10 +103,6 @@ typedef struct bkt_sets_call {
     size_t npend; /* keys found so far; the circle holds the last SPEND */
     uint32_t slot[SPEND];
     size_t at[SPEND];
-    size_t nline; /* keys waiting for their lines */
-    size_t lkey[SLINE];
-    uint32_t lat[SLINE];
-    int16_t lq[SLINE];
 } bkt_sets_call;
 
 /* Key i of slot `slot`: its per-slot set's first w nodes, up to the
@@ -219,55 +173,6 @@ static inline void bkt_sets_one(bkt_sets_call *c, const plc_bkt_line *line, cons
         bkt_sets_slow(c, sets, at, q, i);
 }
 
-/* The keys waiting for their lines, answered together: each line pair
- * prefetched SLINE_AHEAD keys before it is read, in a pass of their own
- * (prefetched in the main pass, among its misses, they stalled it about a
- * miss's latency each). */
-#define SLINE_AHEAD 16u
-static void bkt_sets_flush_lines(bkt_sets_call *c, const uint32_t *sets)
-{
-    const plc_bkt_line *line = c->k->line;
-    size_t m = c->nline;
-    for (size_t p = 0; p < m && p < SLINE_AHEAD; p++) {
-        __builtin_prefetch(&line[c->lat[p]]);
-        __builtin_prefetch(&sets[(size_t)c->lat[p] * PLC_BKT_LANES]);
-    }
-    for (size_t p = 0; p < m; p++) {
-        if (p + SLINE_AHEAD < m) {
-            __builtin_prefetch(&line[c->lat[p + SLINE_AHEAD]]);
-            __builtin_prefetch(&sets[(size_t)c->lat[p + SLINE_AHEAD] * PLC_BKT_LANES]);
-        }
-        size_t o = c->lkey[p];
-        bkt_sets_one(c, line, sets, c->lat[p], c->lq[p], c->w, o, c->out + o * c->want,
-                     c->counts);
-    }
-    c->nline = 0;
-}
-
-/* Key i, of v, which its half line could not answer: queued for its line
- * and line of sets (about 5% of keys at 4,096 x 256). */
-__attribute__((noinline)) static void bkt_sets_defer(bkt_sets_call *c, const uint32_t *sets,
-                                                     uint64_t v, size_t i)
-{
-    size_t p = c->nline++;
-    c->lkey[p] = i;
-    c->lat[p] = (uint32_t)(v >> 17);
-    c->lq[p] = (int16_t)(uint16_t)((v >> 1) ^ 0x8000);
-    if (c->nline == SLINE)
-        bkt_sets_flush_lines(c, sets);
-}
-
-static inline void bkt_half_one(bkt_sets_call *c, const plc_bkt_half_line *half,
-                                const uint32_t *sets, uint64_t v, uint32_t w, size_t i,
-                                uint32_t *out, uint32_t *counts)
-{
-    uint32_t n = bkt_half_answer(half, v, w, out);
-    if (__builtin_expect(n != 0, 1))
-        counts[i] = n;
-    else
-        bkt_sets_defer(c, sets, v, i);
-}
-
 /* Answer the M keys of the block at `at` from r, and stage the NM <= M
  * keys of the next block as their slots free (HASH: the hash of hk[t]).
  * Both blocks full (the usual case), the trip counts are constants:
@@ -277,13 +182,14 @@ static inline void bkt_half_one(bkt_sets_call *c, const plc_bkt_half_line *half,
         const void *const *hk = keys + at + SAHEAD;                                    \
         size_t t = 0;                                                                  \
         for (; t < (NM); t++) {                                                        \
-            uint64_t v_ = r.v[t];                                                      \
-            bkt_sets_stage(half, hshift, (HASH), &r, t);                               \
-            bkt_half_one(&call, half, sets, v_, (W), at + t, out + (at + t) * (WANT),  \
+            uint32_t a_ = r.at[t];                                                     \
+            int16_t q_ = r.q[t];                                                       \
+            bkt_sets_stage(line, sets, sshift, (HASH), &r, t);                         \
+            bkt_sets_one(&call, line, sets, a_, q_, (W), at + t, out + (at + t) * (WANT), \
                          counts);                                                      \
         }                                                                              \
         for (; t < (M); t++)                                                           \
-            bkt_half_one(&call, half, sets, r.v[t], (W), at + t,                       \
+            bkt_sets_one(&call, line, sets, r.at[t], r.q[t], (W), at + t,              \
                          out + (at + t) * (WANT), counts);                             \
     } while (0)
 
@@ -310,9 +216,9 @@ int PLC_BKT_KEY_SETS(const plc_bkt *k, const plc_bkt_sets_job *j, const void *co
         out = j->out;
         counts = j->counts;
     }
+    const plc_bkt_line *line = k->line;
     const uint32_t *sets = j->sets;
-    const plc_bkt_half_line *half = bkt_half_lines(k, sets);
-    const uint32_t hshift = k->sshift - 1;
+    const uint32_t sshift = k->sshift;
     const uint64_t seed = j->seed;
     const uint64_t sm = plc_hash64_v2_mult_seed(seed), b0 = seed ^ PLC_H64_K0 ^ 32;
     uint64_t a0 = (uint32_t)seed ^ (uint32_t)(seed >> 32);
@@ -329,15 +235,14 @@ int PLC_BKT_KEY_SETS(const plc_bkt *k, const plc_bkt_sets_job *j, const void *co
                           .w = w,
                           .want = want,
                           .rep_r = j->rep_r,
-                          .npend = 0,
-                          .nline = 0};
+                          .npend = 0};
     bkt_sets_ring r;
     {
         size_t m = n < SAHEAD ? n : SAHEAD;
         if (bkt_block_len(keys, lens, 0, m) == BKT_NULL_KEY)
             return -1;
         for (size_t t = 0; t < m; t++)
-            bkt_sets_stage(half, hshift, plc_hash64_v2_body(seed, keys[t], lens[t]), &r, t);
+            bkt_sets_stage(line, sets, sshift, plc_hash64_v2_body(seed, keys[t], lens[t]), &r, t);
     }
     for (size_t at = 0; at < n; at += SAHEAD) {
         size_t m = n - at < SAHEAD ? n - at : SAHEAD, next = at + SAHEAD;
@@ -352,7 +257,6 @@ int PLC_BKT_KEY_SETS(const plc_bkt *k, const plc_bkt_sets_job *j, const void *co
         else
             BKT_SETS_STEP(plc_hash64_v2_body(seed, hk[t], lens[next + t]), w, want, m, nm);
     }
-    bkt_sets_flush_lines(&call, sets);
     bkt_sets_drain(&call);
     if (out != j->out) {
         memcpy(j->out, out, n * want * sizeof *out);
@@ -364,8 +268,6 @@ int PLC_BKT_KEY_SETS(const plc_bkt *k, const plc_bkt_sets_job *j, const void *co
 #undef BKT_SETS_STEP
 #undef SAHEAD
 #undef SPEND
-#undef SLINE
-#undef SLINE_AHEAD
 #undef SBUFFERED
 #undef PLC_BKT_KEY_SET
 #undef PLC_BKT_KEY_SETS

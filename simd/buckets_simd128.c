@@ -20,16 +20,6 @@ static inline size_t bkt_rank_bytes(const plc_bkt_line *l, int16_t q)
     return 2 * (size_t)bkt_rank(l, q); /* a scaled index, not an add */
 }
 
-/* A half line's rank as a byte offset (2r): its 8 suffixes in one
- * 128-bit compare. */
-static inline size_t bkt_half_rank_bytes(const plc_bkt_half_line *l, int16_t q)
-{
-    simde__m128i s = simde_mm_load_si128((const simde__m128i *)l->suf);
-    uint32_t gt = (uint32_t)simde_mm_movemask_epi8(simde_mm_cmpgt_epi16(simde_mm_set1_epi16(q), s));
-    return (uint32_t)__builtin_popcount(gt);
-}
-#define BKT_HAVE_HALF_RANK
-
 #include "hw_crc_step.h" /* the dispatcher requires SSE4.2 with these kernels */
 #define PLC_HASH64_STEP64(c, w) ((uint64_t)simde_mm_crc32_u64((c), (w)))
 

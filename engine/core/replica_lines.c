@@ -38,8 +38,7 @@ size_t plc_replica_lines_bytes(uint32_t bkt_bits, uint32_t rep_r)
 {
     if (!bkt_bits || rep_r < 2)
         return 0; /* no line table, or sets of the owner alone */
-    return ((size_t)1 << bkt_bits) * PLC_BKT_LANES * sizeof(uint32_t) +
-           ((size_t)2 << bkt_bits) * sizeof(plc_bkt_half_line);
+    return ((size_t)1 << bkt_bits) * PLC_BKT_LANES * sizeof(uint32_t);
 }
 
 /* The line of sets of crowded line i (count tokens from slot base): the
@@ -59,49 +58,8 @@ static void crowded_line(const placer_snapshot *s, uint32_t base, uint32_t count
     e[PLC_BKT_LANES - 1] = PLC_BKT_CROWD_MARK;
 }
 
-/* Half line j of count tokens from slot base (simd/buckets.h). */
-static void half_line(const placer_snapshot *s, uint32_t base, uint32_t count, uint32_t sshift,
-                      plc_bkt_half_line *l)
-{
-    uint32_t n = s->tree.n, R = s->rep_r;
-    for (uint32_t r = 0; r < PLC_BKT_HALF_LANES; r++) {
-        l->suf[r] = PLC_BKT_PAD;
-        l->own[r] = PLC_BKT_ASK_TREE;
-        l->rest[r] = UINT32_MAX;
-    }
-    if (count > PLC_BKT_HALF_MAX)
-        return; /* every key takes its line */
-    for (uint32_t r = 0; r <= count; r++) {
-        uint32_t slot = base + r >= n ? base + r - n : base + r;
-        if (r < count)
-            l->suf[r] = plc_bkt_suffix(plc_stree_token(&s->tree, slot), sshift);
-        const uint32_t *set = s->rep + (size_t)slot * R;
-        uint32_t second = set[1], third = R > 2 ? set[2] : 0;
-        if (set[0] >= PLC_BKT_ASK_TREE || second >= PLC_BKT_ASK_TREE || third >= PLC_BKT_ASK_TREE)
-            continue; /* padded (UINT32_MAX) or past 16 bits */
-        l->own[r] = (uint16_t)set[0];
-        l->rest[r] = second | third << 16;
-    }
-}
-
-/* The 2^(b+1) half lines, walking the tokens once. */
-static void half_lines(const placer_snapshot *s, plc_bkt_half_line *half)
-{
-    uint32_t bits = s->bkt.bits + 1, n = s->tree.n, shift = 64 - bits, sshift = 48 - bits;
-    uint64_t m = (uint64_t)1 << bits;
-    uint32_t at = 0;
-    for (uint64_t j = 0; j < m; j++) {
-        uint32_t base = at;
-        while (at < n && plc_stree_token(&s->tree, at) >> shift == j)
-            at++;
-        half_line(s, base, at - base, sshift, &half[j]);
-    }
-}
-
 void plc_replica_lines_build(const placer_snapshot *s, uint32_t *lines)
 {
-    half_lines(s, (plc_bkt_half_line *)(lines + ((size_t)PLC_BKT_LANES << s->bkt.bits)));
-
     const plc_bkt *k = &s->bkt;
     uint64_t m = (uint64_t)1 << k->bits;
     uint32_t n = s->tree.n, R = s->rep_r;
