@@ -2,8 +2,11 @@
  * test_replica_sweep.c -- every slot's set from the backward sweep
  * (plc_replica_sweep) against plain references on random rings: placer's
  * walk from each slot (plc_replicas_walk) and the walk's all-at-once lists
- * (plc_replicas_walk_all); SimpleStrategy's first R distinct hosts, walked
- * token by token here. Rings of 1 to 40 nodes in 1 to 8 zones (some in 70,
+ * (plc_replicas_walk_all); SimpleStrategy's first R distinct hosts and
+ * NetworkTopologyStrategy in one datacenter (hosts of new racks, then at
+ * most RF - racks repeats), walked token by token here. The sweep declines
+ * NetworkTopologyStrategy with fewer racks than RF (the stored sets, from
+ * replica_rules.c's lists then, are still compared). Rings of 1 to 40 nodes in 1 to 8 zones (some in 70,
  * past the walk's 64-zone mask), fewer nodes or zones than R, weights,
  * down, joining and draining nodes, a node owning most tokens, R from 1 to
  * PLACER_MAX_REPLICAS, and every slot compared, the last ones' sets
@@ -50,28 +53,49 @@ static placer_snapshot *random_ring(uint64_t *st, uint32_t R, int rule, uint32_t
     return rc ? NULL : s;
 }
 
-/* SimpleStrategy from slot i, plainly: every token once, new hosts. */
-static void first_distinct(const placer_snapshot *s, uint32_t i, uint32_t R, uint32_t *set)
+/* Cassandra's rule from slot i in one datacenter, plainly: every token
+ * once; a new host is taken when its rack is new (racks: 1, SimpleStrategy:
+ * any new host), else while fewer than R - racks repeats were, until
+ * min(R, hosts). */
+static void cassandra(const placer_snapshot *s, uint32_t i, uint32_t R, int racks, uint32_t *set)
 {
-    uint32_t n = s->tree.n, count = 0;
-    for (uint32_t k = 0; k < n && count < R; k++) {
-        uint32_t o = plc_stree_owner_at(&s->tree, (i + k) % n), seen = 0;
-        for (uint32_t j = 0; j < count; j++)
-            seen |= set[j] == o;
-        if (!seen)
-            set[count++] = o;
+    uint32_t n = s->tree.n, count = 0, hosts = 0, nracks = 0;
+    unsigned char *host = calloc(s->nnodes, 1), *rack = calloc(s->zone_ids + 1, 1);
+    CHECK(host && rack);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t o = plc_stree_owner_at(&s->tree, k), z = racks ? s->nodes[o].zone_id : 0;
+        hosts += !host[o];
+        nracks += !rack[z];
+        host[o] = rack[z] = 1;
+    }
+    memset(host, 0, s->nnodes);
+    memset(rack, 0, s->zone_ids + 1);
+    uint32_t target = R < hosts ? R : hosts;
+    int repeats = (int)R - (int)nracks;
+    for (uint32_t k = 0; k < n && count < target; k++) {
+        uint32_t o = plc_stree_owner_at(&s->tree, (i + k) % n), z = racks ? s->nodes[o].zone_id : 0;
+        if (host[o])
+            continue;
+        if (rack[z] && repeats-- <= 0)
+            continue;
+        host[o] = rack[z] = 1;
+        set[count++] = o;
     }
     while (count < R)
         set[count++] = UINT32_MAX;
+    free(host);
+    free(rack);
 }
 
 static void compare_random(void)
 {
     uint64_t st = 4242;
-    long rings = 0, slots = 0, short_sets = 0, many_zones = 0;
-    for (int round = 0; round < 1500; round++) {
+    long rings = 0, slots = 0, short_sets = 0, many_zones = 0, nts_swept = 0, nts_declined = 0;
+    for (int round = 0; round < 2000; round++) {
         uint32_t R = 1 + (uint32_t)(check_rand(&st) % PLACER_MAX_REPLICAS), zones;
-        int rule = round % 3 == 2 ? PLACER_REPLICATION_SIMPLE : PLACER_REPLICATION_PLACER;
+        int rule = round % 4 == 2   ? PLACER_REPLICATION_SIMPLE
+                   : round % 4 == 3 ? PLACER_REPLICATION_NETWORK_TOPOLOGY
+                                    : PLACER_REPLICATION_PLACER;
         placer_snapshot *s = random_ring(&st, R, rule, &zones);
         if (!s)
             continue;
@@ -82,7 +106,7 @@ static void compare_random(void)
         uint32_t set[PLACER_MAX_REPLICAS], z;
         int same = 1;
         if (rule == PLACER_REPLICATION_PLACER) {
-            CHECK_EQ(plc_replica_sweep(s, R, 1, swept), 0);
+            CHECK_EQ(plc_replica_sweep(s, R, swept), 0);
             CHECK_EQ(plc_replicas_walk_all(s, R, all), 0);
             for (uint32_t i = 0; i < n; i++) {
                 uint32_t k = plc_replicas_walk(s, i, set, R, &z);
@@ -93,16 +117,21 @@ static void compare_random(void)
                 same &= memcmp(all + (size_t)i * R, swept + (size_t)i * R, sizeof set[0] * R) == 0;
             }
         } else {
-            CHECK_EQ(plc_replica_sweep(s, R, 0, swept), 0);
+            int nts = rule == PLACER_REPLICATION_NETWORK_TOPOLOGY, rc = plc_replica_sweep(s, R, swept);
+            CHECK(rc == 0 || (nts && rc == PLC_SWEEP_DECLINED));
+            nts_swept += nts && rc == 0;
+            nts_declined += rc == PLC_SWEEP_DECLINED;
+            if (rc == PLC_SWEEP_DECLINED) /* the stored sets from the lists, against the rule */
+                memcpy(swept, s->rep, sizeof *swept * (size_t)n * R);
             for (uint32_t i = 0; i < n; i++) {
-                first_distinct(s, i, R, set);
+                cassandra(s, i, R, nts, set);
                 short_sets += set[R - 1] == UINT32_MAX;
                 same &= memcmp(set, swept + (size_t)i * R, sizeof set[0] * R) == 0;
             }
         }
         /* the build's stored sets are the sweep's */
         same &= memcmp(s->rep, swept, sizeof *swept * (size_t)n * R) == 0;
-        CHECK_ALL(same, "the sweep's sets == the walk (SimpleStrategy: first distinct hosts)");
+        CHECK_ALL(same, "the sweep's sets == the walk (Cassandra's rules: their plain walk)");
         many_zones += zones > 64;
         slots += n;
         rings++;
@@ -110,9 +139,11 @@ static void compare_random(void)
         free(all);
         placer_snapshot_free(s);
     }
-    printf("replica_sweep: %ld rings (%ld in 70 zones), %ld slots compared, %ld sets short\n",
-           rings, many_zones, slots, short_sets);
-    CHECK(rings > 1300);
+    printf("replica_sweep: %ld rings (%ld in 70 zones; NetworkTopologyStrategy %ld swept, %ld "
+           "declined), %ld slots compared, %ld sets short\n",
+           rings, many_zones, nts_swept, nts_declined, slots, short_sets);
+    CHECK(rings > 1700);
+    CHECK(nts_swept > 100 && nts_declined > 100);
     CHECK(many_zones > 20);
     CHECK(short_sets > 1000); /* rings with fewer nodes than R were compared */
 }

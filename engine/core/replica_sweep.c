@@ -1,8 +1,11 @@
 /*
  * replica_sweep.c -- every slot's replica set in one backward sweep over
  * the ring, for the sets whose rule is "the first distinct zones, then the
- * first distinct nodes": placer's walk (replica_walk.c) and Cassandra's
- * SimpleStrategy (replica_rules.c).
+ * first distinct nodes": placer's walk (replica_walk.c), Cassandra's
+ * SimpleStrategy, and its NetworkTopologyStrategy where one datacenter of
+ * at least RF racks holds every token (the first RF racks' first hosts).
+ * Other NetworkTopologyStrategy rings are declined: replica_rules.c's
+ * lists then.
  *
  * The walk from slot i takes, in its first lap, the node at the first
  * slot of each zone not seen yet, ending once Z zones are taken; in its
@@ -26,6 +29,8 @@
  * keeps both lists for every case, spent 17 ns a slot (of two laps).
  * Scratch: each node's zone, 4 bytes a node.
  */
+#include <string.h>
+
 #include "alloc.h"
 #include "snapshot_internal.h"
 
@@ -119,13 +124,28 @@ static inline __attribute__((always_inline)) void run(sweep *w, const uint32_t W
 }
 
 /* Fills the lists for the sweep's start: the first distinct zones and
- * nodes clockwise from slot 0, at most one lap. Returns the zones found. */
-static uint32_t start_lists(sweep *w)
+ * nodes clockwise from slot 0, until both lists hold all they can (the
+ * zones and nodes owning tokens, counted from the nodes' ntokens, at most
+ * W each): a few slots, at most one lap. Returns the zones listed. */
+static uint32_t start_lists(sweep *w, const placer_snapshot *s)
 {
-    uint32_t nz = 0, nn = 0, W = w->want;
+    uint32_t W = w->want, owning = 0, zones = 0;
     for (uint32_t j = 0; j < W; j++)
         w->zk[j] = w->zv[j] = w->nk[j] = EMPTY;
-    for (uint32_t i = 0; i < w->t->n && (nz < W || nn < W); i++) {
+    for (uint32_t o = 0; o < s->nnodes && (owning < W || zones < W); o++) {
+        if (!s->nodes[o].ntokens)
+            continue;
+        owning++;
+        uint32_t j = 0;
+        while (j < zones && w->zk[j] != w->zone[o])
+            j++;
+        if (j == zones && zones < W) /* counted here, listed in slot order below */
+            w->zk[zones++] = w->zone[o];
+    }
+    uint32_t nz = 0, nn = 0, zmax = zones, nmax = owning < W ? owning : W;
+    for (uint32_t j = 0; j < W; j++)
+        w->zk[j] = EMPTY;
+    for (uint32_t i = 0; i < w->t->n && (nz < zmax || nn < nmax); i++) {
         uint32_t o = plc_stree_owner_at(w->t, i), z = w->zone[o], j;
         for (j = 0; j < nz && w->zk[j] != z; j++)
             ;
@@ -152,23 +172,48 @@ static uint32_t start_lists(sweep *w)
     default: run(w, PLACER_MAX_REPLICAS, mode, sets); break;                                       \
     }
 
-int plc_replica_sweep(const placer_snapshot *s, uint32_t want, int zones, uint32_t *sets)
+/* NetworkTopologyStrategy whose sets are placer's first lap: every node
+ * owning tokens in one datacenter replicated `want` times (a rack is then
+ * a zone), and (checked after the lists) racks at least `want`. */
+static int one_datacenter(const placer_snapshot *s, uint32_t want)
+{
+    const char *dc = NULL;
+    for (uint32_t o = 0; o < s->nnodes; o++) {
+        if (!s->nodes[o].ntokens)
+            continue;
+        if (s->nodes[o].dc_rf != want || (dc && strcmp(dc, s->nodes[o].datacenter)))
+            return 0;
+        dc = s->nodes[o].datacenter;
+    }
+    return dc != NULL;
+}
+
+int plc_replica_sweep(const placer_snapshot *s, uint32_t want, uint32_t *sets)
 {
     const plc_stree *t = &s->tree;
+    int rule = s->rep_rule;
     if (!want || !t->n)
         return 0;
-    if (want > PLACER_MAX_REPLICAS) /* no list that wide: the walk's sweep */
-        return zones ? plc_replicas_walk_all(s, want, sets) : PLACER_EINVAL;
+    if (want > PLACER_MAX_REPLICAS) /* no list that wide */
+        return rule == PLACER_REPLICATION_PLACER ? plc_replicas_walk_all(s, want, sets)
+                                                 : PLC_SWEEP_DECLINED;
+    if (rule == PLACER_REPLICATION_NETWORK_TOPOLOGY && !one_datacenter(s, want))
+        return PLC_SWEEP_DECLINED;
     uint32_t *zone = plc_malloc(sizeof *zone * (s->nnodes ? s->nnodes : 1));
     if (!zone)
         return PLACER_ENOMEM;
+    int zones = rule != PLACER_REPLICATION_SIMPLE; /* SimpleStrategy: one zone */
     for (uint32_t o = 0; o < s->nnodes; o++)
-        zone[o] = zones ? s->nodes[o].zone_id : 0; /* SimpleStrategy: one zone */
+        zone[o] = zones ? s->nodes[o].zone_id : 0;
     sweep sw = {t, zone, want, 0, {0}, {0}, {0}}, *w = &sw;
-    uint32_t present = start_lists(w), lap1 = zones && s->nzones < want ? s->nzones : want;
+    uint32_t present = start_lists(w, s), lap1 = zones && s->nzones < want ? s->nzones : want;
     w->Z = lap1 < present ? lap1 : present;
     if (w->Z < 1)
         w->Z = 1;
+    if (rule == PLACER_REPLICATION_NETWORK_TOPOLOGY && w->Z < want) {
+        plc_free(zone); /* fewer racks than the factor: hosts of racks met repeat */
+        return PLC_SWEEP_DECLINED;
+    }
     if (w->Z == want)
         WIDTHS(ZONES_ONLY)
     else if (w->Z == 1) /* the owner, then the first distinct nodes */
