@@ -8,6 +8,7 @@ void register_lookup_benches(void);
 void register_directory_benches(void);
 void register_build_benches(void);
 void register_build_scale_benches(void);
+void register_build_sets_benches(void);
 void register_router_benches(void);
 void register_router_writer_benches(void);
 void register_replica_benches(void);

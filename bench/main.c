@@ -10,6 +10,7 @@ int main(int argc, char **argv)
     register_directory_benches();
     register_build_benches();
     register_build_scale_benches();
+    register_build_sets_benches();
     register_router_benches();
     register_router_writer_benches();
     register_replica_benches();

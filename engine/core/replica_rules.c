@@ -220,8 +220,9 @@ static uint32_t replicated(const placer_snapshot *s, const topo *tp, uint32_t R,
 
 int plc_replica_sets(const placer_snapshot *s, uint32_t R, uint32_t *sets)
 {
-    if (!s->rep_rule)
-        return plc_replicas_walk_all(s, R, sets);
+    int swept = plc_replica_sweep(s, R, sets); /* all but NetworkTopologyStrategy's harder rings */
+    if (swept != PLC_SWEEP_DECLINED)
+        return swept;
     const plc_stree *t = &s->tree;
     int nts = s->rep_rule == PLACER_REPLICATION_NETWORK_TOPOLOGY;
     topo tp = {0};

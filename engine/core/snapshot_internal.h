@@ -190,6 +190,14 @@ uint32_t plc_replicas_walk_flat(const placer_snapshot *s, const uint32_t *seq, u
  * O(slots x want^2) instead of up to O(slots^2). 0 or PLACER_ENOMEM. */
 int plc_replicas_walk_all(const placer_snapshot *s, uint32_t want, uint32_t *sets);
 
+/* Every slot's set under s->rep_rule in one backward sweep
+ * (replica_sweep.c), into sets[i * want ..] padded with UINT32_MAX: placer's
+ * walk, SimpleStrategy, and NetworkTopologyStrategy in one datacenter of
+ * enough racks, in O(slots x want). 0, PLACER_ENOMEM, or PLC_SWEEP_DECLINED
+ * (another NetworkTopologyStrategy ring: nothing written). */
+#define PLC_SWEEP_DECLINED 1
+int plc_replica_sweep(const placer_snapshot *s, uint32_t want, uint32_t *sets);
+
 /* The line sets of a ring (replica_lines.c): their bytes for a line table
  * of 2^bkt_bits lines and sets of rep_r (0 when it gets none), and their
  * build from s->rep and s->bkt into `lines` (that many bytes, 64-byte
