@@ -104,8 +104,12 @@ def test_batch_refusals_match():
         snap.lookup_batch(["a", "\ud800"])
     with pytest.raises(ValueError):
         r.lookup_batch(["a", "b"], out)  # out of the wrong size
-    with pytest.raises(ValueError):
+    with pytest.raises(placer.PlacerError) as e:  # as the ctypes path refuses them
         r.lookup_packed(b"abc", np.array([0, 4], dtype=np.uint64), np.empty(1, dtype=np.uint32))
+    assert e.value.name == "PLACER_ERANGE"
+    with pytest.raises(placer.PlacerError) as e:
+        r.lookup_packed(b"abc", np.array([-1, 2], dtype=np.int64), np.empty(1, dtype=np.uint32))
+    assert e.value.name == "PLACER_ERANGE"
     with pytest.raises(TypeError):
         r.lookup_packed(b"abc", np.array([0, 3], dtype=np.int32), np.empty(1, dtype=np.uint32))
     with pytest.raises(placer.PlacerError):  # decreasing offsets: the library's PLACER_EINVAL
