@@ -378,8 +378,11 @@ static int keys_packed_chunk(Keys *k, Py_ssize_t at, Py_ssize_t m)
     uint64_t size = (uint64_t)k->data_view.len, bad = o[m] > size;
     for (Py_ssize_t i = 0; i < m; i++)
         bad |= o[i] > o[i + 1];
-    if (bad)
-        return offsets_check(k, (const unsigned char *)o, (size_t)m + 1) ? -1 : 0;
+    if (bad) { /* offsets_check finds what `bad` saw and raises */
+        if (!offsets_check(k, (const unsigned char *)o, (size_t)m + 1))
+            PyErr_SetString(PyExc_ValueError, "offsets refused"); /* not reached */
+        return -1;
+    }
     const unsigned char *base = k->data_view.buf;
     for (Py_ssize_t i = 0; i < m; i++) {
         k->ptrs[i] = base + o[i];
