@@ -338,6 +338,20 @@ def array_rows(keys):
     return flat, dtype.itemsize, keys.dtype.kind == "U"
 
 
+def native_offsets(offsets):
+    """offsets when the extension reads them as they are (it checks them
+    itself, a chunk at a time on its own copy): a 1-D C-contiguous uint64 or
+    int64 NumPy array in the host's order; None for anything else, which
+    _pack_buffer converts (a copy)."""
+    if (isinstance(offsets, np.ndarray) and offsets.ndim == 1 and offsets.size
+            and offsets.dtype in _NATIVE_OFFSETS and offsets.flags.c_contiguous):
+        return offsets
+    return None
+
+
+_NATIVE_OFFSETS = (np.dtype(np.uint64), np.dtype(np.int64))
+
+
 def pack(keys, offsets=None):
     """keys (and, for a buffer, offsets) as a Packed batch."""
     if offsets is not None:
@@ -371,4 +385,4 @@ def pack(keys, offsets=None):
     return _pack_any_list(keys)
 
 
-__all__ = ["Packed", "pack", "array_rows", "key_bytes", "EINVAL"]
+__all__ = ["Packed", "pack", "array_rows", "native_offsets", "key_bytes", "EINVAL"]

@@ -314,18 +314,18 @@ static PyObject *snap_batch(Reader *r, Keys *k, long want, PyObject *out, PyObje
     int unlocked = k->n >= BATCH_UNLOCKED, err = 0, keys_err = 0;
     if (unlocked)
         r->busy++;
-    Py_ssize_t step = k->chunked ? k->step : (k->n ? k->n : 1);
+    Py_ssize_t step = k->step;
     for (Py_ssize_t at = 0; at < k->n && !err && !keys_err; at += step) {
         size_t m = (size_t)(k->n - at < step ? k->n - at : step);
-        if (k->chunked && (keys_err = keys_chunk(k, at, (Py_ssize_t)m)))
+        if ((keys_err = keys_chunk(k, at, (Py_ssize_t)m)))
             break;
         uint32_t *o = (uint32_t *)ob.buf + (size_t)at * (size_t)(want ? want : 1);
         PyThreadState *ts = unlocked ? PyEval_SaveThread() : NULL;
         if (!want)
-            err = placer_lookup_batch_packed(s, k->data, k->offsets, m, o);
+            err = placer_lookup_batch(s, k->ptrs, k->lens, m, o);
         else
-            err = placer_replicas_batch_packed(s, k->data, k->offsets, m, (uint32_t)want, o,
-                                               (uint32_t *)cb.buf + at);
+            err = placer_replicas_batch(s, k->ptrs, k->lens, m, (uint32_t)want, o,
+                                        (uint32_t *)cb.buf + at);
         if (ts)
             PyEval_RestoreThread(ts);
     }
@@ -358,14 +358,15 @@ static PyObject *snap_lookup_batch(Reader *r, PyObject *args)
     return e > 0 ? Py_NewRef(Py_NotImplemented) : res;
 }
 
-/* lookup_packed(data, offsets, out): placer_lookup_batch_packed. */
+/* lookup_packed(data, offsets, out): owners of packed keys, the offsets
+ * checked here (the caller's array, not a copy). */
 static PyObject *snap_lookup_packed(Reader *r, PyObject *args)
 {
     PyObject *data, *offsets, *out;
     if (!PyArg_ParseTuple(args, "OOO", &data, &offsets, &out))
         return NULL;
     Keys k = {0};
-    PyObject *res = keys_from_buffer(&k, data, offsets) ? NULL : snap_batch(r, &k, 0, out, NULL);
+    PyObject *res = keys_from_buffer(&k, data, offsets, CHUNK, r->fail) ? NULL : snap_batch(r, &k, 0, out, NULL);
     keys_done(&k);
     return res;
 }
@@ -440,7 +441,7 @@ static PyObject *snap_replicas_packed(Reader *r, PyObject *args)
         return NULL;
     Keys k = {0};
     PyObject *res =
-        keys_from_buffer(&k, data, offsets) ? NULL : snap_batch(r, &k, want, out, counts);
+        keys_from_buffer(&k, data, offsets, CHUNK, r->fail) ? NULL : snap_batch(r, &k, want, out, counts);
     keys_done(&k);
     return res;
 }
@@ -629,7 +630,7 @@ static PyObject *router_batch(Reader *r, Keys *k, PyObject *out)
     if (out_buffer(&ob, out, k->n, "out"))
         return NULL;
     PyObject *res = NULL, *known = NULL;
-    int keys_err = k->chunked && k->n ? keys_chunk(k, 0, k->n) : 0;
+    int keys_err = k->n ? keys_chunk(k, 0, k->n) : 0;
     if (keys_err > 0)
         res = Py_NewRef(Py_NotImplemented);
     if (keys_err)
@@ -648,7 +649,7 @@ static PyObject *router_batch(Reader *r, Keys *k, PyObject *out)
     PyThreadState *ts = unlocked ? PyEval_SaveThread() : NULL;
     const placer_snapshot *s = placer_router_acquire(router); /* RCU read side */
     if (k->n)
-        err = placer_lookup_batch_packed(s, k->data, k->offsets, (size_t)k->n, ob.buf);
+        err = placer_lookup_batch(s, k->ptrs, k->lens, (size_t)k->n, ob.buf);
     uint64_t e = placer_snapshot_epoch(s);
     int have = known && known_epoch == e;
     if (err >= 0 && !have)
@@ -704,7 +705,7 @@ static PyObject *router_lookup_packed(Reader *r, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOO", &data, &offsets, &out))
         return NULL;
     Keys k = {0};
-    PyObject *res = keys_from_buffer(&k, data, offsets) ? NULL : router_batch(r, &k, out);
+    PyObject *res = keys_from_buffer(&k, data, offsets, PY_SSIZE_T_MAX, r->fail) ? NULL : router_batch(r, &k, out);
     keys_done(&k);
     return res;
 }

@@ -3,17 +3,42 @@
  */
 #include "_native_keys.h"
 
+#include "placer.h"
+
 #include <stdio.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h> /* part of every x86-64: no flags, no dispatch */
+#endif
 
 void keys_done(Keys *k)
 {
     PyMem_Free(k->own_data);
     PyMem_Free(k->own_offsets);
+    PyMem_Free(k->ptrs);
+    PyMem_Free(k->lens);
     if (k->have_data)
         PyBuffer_Release(&k->data_view);
     if (k->have_offsets)
         PyBuffer_Release(&k->offsets_view);
+}
+
+/* The chunk's arrays for k->n keys `chunk` at a time, and `cap` bytes of
+ * scratch. 0, or -1 with an exception. */
+static int keys_alloc(Keys *k, Py_ssize_t chunk, size_t cap)
+{
+    size_t m = (size_t)(k->n < chunk ? k->n : chunk);
+    k->step = chunk;
+    k->cap = cap;
+    k->own_offsets = PyMem_Malloc(sizeof *k->own_offsets * (m + 1));
+    k->ptrs = PyMem_Malloc(sizeof *k->ptrs * (m ? m : 1));
+    k->lens = PyMem_Malloc(sizeof *k->lens * (m ? m : 1));
+    k->own_data = PyMem_Malloc(cap ? cap : 1);
+    if (!k->own_offsets || !k->ptrs || !k->lens || !k->own_data) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
 }
 
 int keys_from_sequence(Keys *k, PyObject *keys, Py_ssize_t chunk)
@@ -21,18 +46,8 @@ int keys_from_sequence(Keys *k, PyObject *keys, Py_ssize_t chunk)
     if (!PyList_CheckExact(keys) && !PyTuple_CheckExact(keys))
         return 1;
     k->seq = keys;
-    k->chunked = 1;
     k->n = PySequence_Fast_GET_SIZE(keys);
-    k->cap = (size_t)CHUNK * 32;
-    size_t m = (size_t)(k->n < chunk ? k->n : chunk);
-    k->step = chunk;
-    k->own_offsets = PyMem_Malloc(sizeof *k->own_offsets * (m + 1));
-    k->own_data = PyMem_Malloc(k->cap);
-    if (!k->own_offsets || !k->own_data) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    return 0;
+    return keys_alloc(k, chunk, (size_t)CHUNK * 32);
 }
 
 /* Packs keys at .. at + m - 1 of k->seq (m at most the chunk), under the GIL. 1 when
@@ -83,8 +98,11 @@ static int keys_seq_chunk(Keys *k, Py_ssize_t at, Py_ssize_t m)
         used += (size_t)len;
         k->own_offsets[i + 1] = used;
     }
-    k->data = k->own_data;
-    k->offsets = k->own_offsets;
+    /* pointers only now: the scratch may have moved while it grew */
+    for (Py_ssize_t i = 0; i < m; i++) {
+        k->ptrs[i] = k->own_data + k->own_offsets[i];
+        k->lens[i] = (size_t)(k->own_offsets[i + 1] - k->own_offsets[i]);
+    }
     return 0;
 }
 
@@ -107,18 +125,10 @@ int keys_from_rows(Keys *k, PyObject *data, Py_ssize_t width, int ucs4, Py_ssize
     }
     k->width = width;
     k->ucs4 = ucs4;
-    k->chunked = 1;
     k->n = k->data_view.len / width;
-    k->step = chunk;
     size_t m = (size_t)(k->n < chunk ? k->n : chunk);
-    k->cap = m * (size_t)width; /* UTF-8 takes at most 4 bytes a code point */
-    k->own_offsets = PyMem_Malloc(sizeof *k->own_offsets * (m + 1));
-    k->own_data = PyMem_Malloc(k->cap ? k->cap : 1);
-    if (!k->own_offsets || !k->own_data) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    return 0;
+    /* U rows only: UTF-8 takes at most 4 bytes a code point */
+    return keys_alloc(k, chunk, ucs4 ? m * (size_t)width : 0);
 }
 
 /* A code point that str.encode("utf-8") refuses: UnicodeEncodeError, as
@@ -144,8 +154,9 @@ static int refuse_code_point(const uint32_t *row, Py_ssize_t at, Py_ssize_t len)
     return -1;
 }
 
-/* The length of a row without its trailing NULs, 8 bytes at a time. */
-static size_t kept_length(const unsigned char *row, size_t len)
+/* The length of a row without its trailing NULs, a word at a time: the
+ * reference (and the path off x86-64 and for rows under 16 bytes). */
+static size_t kept_length_words(const unsigned char *row, size_t len)
 {
     for (; len >= 8; len -= 8) {
         uint64_t w;
@@ -162,117 +173,260 @@ static size_t kept_length(const unsigned char *row, size_t len)
     return len;
 }
 
-/* Copies rows at .. at + m - 1 of k's array as keys (m at most the chunk):
- * a whole row at a time (the scratch holds `width` bytes a row), then its
- * length without the trailing NULs; a U row of ASCII code points narrowed
- * in one pass. */
+#ifdef __SSE2__
+/* Bit i set when p[i] is not 0, for 16 bytes. */
+static inline uint64_t nonzero16(const unsigned char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    return ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) & 0xFFFFu;
+}
+
+/* Bit i set when p[i] is not 0, for len bytes (16 to 64): 16-byte blocks
+ * from the end, the first len % 16 bytes from one more block at p (it
+ * overlaps the next, whose bits are already there). */
+static inline uint64_t nonzero_bits(const unsigned char *p, size_t len)
+{
+    uint64_t m = 0;
+    size_t at = len;
+    for (; at >= 16; at -= 16)
+        m |= nonzero16(p + at - 16) << (at - 16);
+    if (at)
+        m |= nonzero16(p) & ((1u << at) - 1);
+    return m;
+}
+#endif
+
+/* The length of a row without its trailing NULs (NumPy's value of an S
+ * row; of a U row narrowed to bytes). Rows of 16 to 64 bytes with SSE2:
+ * one mask, one count, no branch on where the key ends (a padded array's
+ * lengths vary row to row and would mispredict). */
+static size_t kept_length(const unsigned char *row, size_t len)
+{
+#ifdef __SSE2__
+    if (len >= 16) {
+        size_t end = len;
+        for (; end > 64; end -= 64) {
+            uint64_t m = nonzero_bits(row + end - 64, 64);
+            if (m)
+                return end - (size_t)__builtin_clzll(m);
+        }
+        uint64_t m = end >= 16 ? nonzero_bits(row, end) : nonzero16(row) & ((1u << end) - 1);
+        return m ? 64 - (size_t)__builtin_clzll(m) : 0;
+    }
+#endif
+    return kept_length_words(row, len);
+}
+
+/* Narrows ncp code points to one byte each into out when all are ASCII;
+ * 0 when some code point is 0x80 or more (out then holds garbage). */
+static int narrow_ascii(const unsigned char *row, size_t ncp, unsigned char *out)
+{
+    size_t j = 0;
+    uint32_t any = 0;
+#ifdef __SSE2__
+    __m128i acc = _mm_setzero_si128();
+    for (; j + 16 <= ncp; j += 16) {
+        const __m128i *p = (const __m128i *)(const void *)(row + 4 * j);
+        __m128i a = _mm_loadu_si128(p), b = _mm_loadu_si128(p + 1);
+        __m128i c = _mm_loadu_si128(p + 2), d = _mm_loadu_si128(p + 3);
+        acc = _mm_or_si128(acc, _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)));
+        /* exact for code points under 0x8000; the others are refused below */
+        __m128i ab = _mm_packs_epi32(a, b), cd = _mm_packs_epi32(c, d);
+        _mm_storeu_si128((__m128i *)(void *)(out + j), _mm_packus_epi16(ab, cd));
+    }
+    acc = _mm_or_si128(acc, _mm_srli_si128(acc, 8));
+    acc = _mm_or_si128(acc, _mm_srli_si128(acc, 4));
+    any = (uint32_t)_mm_cvtsi128_si32(acc);
+#endif
+    for (; j < ncp; j++) {
+        uint32_t c;
+        memcpy(&c, row + 4 * j, 4);
+        any |= c;
+        out[j] = (unsigned char)c;
+    }
+    return any < 0x80;
+}
+
+/* A U row's code points, trailing NULs dropped, as UTF-8 into out: what
+ * str.encode("utf-8") gives. The byte count, or -1 with an exception. */
+static Py_ssize_t encode_utf8(const unsigned char *row, Py_ssize_t ncp, unsigned char *out)
+{
+    uint32_t cps[64];
+    const uint32_t *cp = cps;
+    uint32_t *copy = NULL;
+    if (ncp > 64) { /* code points read through an aligned copy */
+        copy = PyMem_Malloc((size_t)ncp * 4);
+        if (!copy) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        cp = copy;
+    }
+    memcpy((void *)cp, row, (size_t)ncp * 4);
+    Py_ssize_t len = ncp, used = 0;
+    while (len && !cp[len - 1])
+        len--;
+    for (Py_ssize_t j = 0; j < len; j++) {
+        uint32_t c = cp[j];
+        if (c < 0x80) {
+            out[used++] = (unsigned char)c;
+        } else if (c < 0x800) {
+            out[used++] = (unsigned char)(0xC0 | c >> 6);
+            out[used++] = (unsigned char)(0x80 | (c & 0x3F));
+        } else if (c < 0x10000 && (c < 0xD800 || c > 0xDFFF)) {
+            out[used++] = (unsigned char)(0xE0 | c >> 12);
+            out[used++] = (unsigned char)(0x80 | (c >> 6 & 0x3F));
+            out[used++] = (unsigned char)(0x80 | (c & 0x3F));
+        } else if (c >= 0x10000 && c <= 0x10FFFF) {
+            out[used++] = (unsigned char)(0xF0 | c >> 18);
+            out[used++] = (unsigned char)(0x80 | (c >> 12 & 0x3F));
+            out[used++] = (unsigned char)(0x80 | (c >> 6 & 0x3F));
+            out[used++] = (unsigned char)(0x80 | (c & 0x3F));
+        } else {
+            refuse_code_point(cp, j, len);
+            used = -1;
+            break;
+        }
+    }
+    PyMem_Free(copy);
+    return used;
+}
+
+/* Rows at .. at + m - 1 of k's array as keys (m at most the chunk). An S
+ * row is read where it lies: a pointer to it and its length. A U row is
+ * narrowed into the scratch (`width` bytes a row: enough for UTF-8), a
+ * byte a code point when all are ASCII (then its length is that of the
+ * bytes without trailing NULs), else encoded. */
 static int keys_rows_chunk(Keys *k, Py_ssize_t at, Py_ssize_t m)
 {
     const unsigned char *rows = (const unsigned char *)k->data_view.buf + at * k->width;
-    unsigned char *out = (unsigned char *)k->own_data;
-    size_t used = 0;
-    k->own_offsets[0] = 0;
-    for (Py_ssize_t i = 0; i < m; i++) {
-        const unsigned char *row = rows + i * k->width;
-        if (!k->ucs4) {
-            memcpy(out + used, row, (size_t)k->width);
-            used += kept_length(row, (size_t)k->width);
-        } else {
-            uint32_t cps[64];
-            Py_ssize_t ncp = k->width / 4, len = ncp;
-            const uint32_t *cp = (const uint32_t *)(const void *)row;
-            uint32_t *copy = NULL;
-            if ((uintptr_t)row % 4) { /* a view at an odd offset: read through a copy */
-                copy = ncp <= 64 ? cps : PyMem_Malloc((size_t)k->width);
-                if (!copy) {
-                    PyErr_NoMemory();
-                    return -1;
-                }
-                memcpy(copy, row, (size_t)k->width);
-                cp = copy;
-            }
-            uint32_t any = 0;
-            for (Py_ssize_t j = 0; j < ncp; j++)
-                any |= cp[j];
-            if (any < 0x80) { /* ASCII: a byte a code point */
-                for (Py_ssize_t j = 0; j < ncp; j++)
-                    out[used + (size_t)j] = (unsigned char)cp[j];
-                used += kept_length(out + used, (size_t)ncp);
-                len = 0;
-            }
-            while (len && !cp[len - 1])
-                len--;
-            for (Py_ssize_t j = 0; j < len; j++) {
-                uint32_t c = cp[j];
-                if (c < 0x80) {
-                    out[used++] = (unsigned char)c;
-                } else if (c < 0x800) {
-                    out[used++] = (unsigned char)(0xC0 | c >> 6);
-                    out[used++] = (unsigned char)(0x80 | (c & 0x3F));
-                } else if (c < 0x10000 && (c < 0xD800 || c > 0xDFFF)) {
-                    out[used++] = (unsigned char)(0xE0 | c >> 12);
-                    out[used++] = (unsigned char)(0x80 | (c >> 6 & 0x3F));
-                    out[used++] = (unsigned char)(0x80 | (c & 0x3F));
-                } else if (c >= 0x10000 && c <= 0x10FFFF) {
-                    out[used++] = (unsigned char)(0xF0 | c >> 18);
-                    out[used++] = (unsigned char)(0x80 | (c >> 12 & 0x3F));
-                    out[used++] = (unsigned char)(0x80 | (c >> 6 & 0x3F));
-                    out[used++] = (unsigned char)(0x80 | (c & 0x3F));
-                } else {
-                    refuse_code_point(cp, j, len);
-                    if (copy != cps)
-                        PyMem_Free(copy);
-                    return -1;
-                }
-            }
-            if (copy != cps)
-                PyMem_Free(copy);
+    size_t width = (size_t)k->width;
+    if (!k->ucs4) {
+        for (Py_ssize_t i = 0; i < m; i++) {
+            const unsigned char *row = rows + (size_t)i * width;
+            k->ptrs[i] = row;
+            k->lens[i] = kept_length(row, width);
         }
-        k->own_offsets[i + 1] = used;
+        return 0;
     }
-    k->data = k->own_data;
-    k->offsets = k->own_offsets;
+    unsigned char *out = (unsigned char *)k->own_data;
+    size_t used = 0, ncp = width / 4;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        const unsigned char *row = rows + (size_t)i * width;
+        size_t len;
+        if (narrow_ascii(row, ncp, out + used)) {
+            len = kept_length(out + used, ncp);
+        } else {
+            Py_ssize_t got = encode_utf8(row, (Py_ssize_t)ncp, out + used);
+            if (got < 0)
+                return -1;
+            len = (size_t)got;
+        }
+        k->ptrs[i] = out + used;
+        k->lens[i] = len;
+        used += len;
+    }
+    return 0;
+}
+
+/* Every offset: 0, or -1 with PlacerError raised through k->fail, in the
+ * ctypes path's order (negative, past the end, decreasing). */
+static int offsets_check(Keys *k, const unsigned char *raw, size_t count)
+{
+    uint64_t most = 0, less = 0;
+    int64_t least = 0;
+    if (k->offsets_signed) {
+        const int64_t *o = (const int64_t *)(const void *)raw;
+        for (size_t i = 0; i < count; i++)
+            least = o[i] < least ? o[i] : least;
+    }
+    const uint64_t *o = (const uint64_t *)(const void *)raw;
+    for (size_t i = 0; i < count; i++) {
+        most = o[i] > most ? o[i] : most;
+        if (i)
+            less |= o[i] < o[i - 1];
+    }
+    char detail[96];
+    int code = 0;
+    if (least < 0) {
+        code = PLACER_ERANGE;
+        snprintf(detail, sizeof detail, "offsets: negative");
+    } else if (most > (uint64_t)k->data_view.len) {
+        code = PLACER_ERANGE;
+        snprintf(detail, sizeof detail, "offsets: past the end of the %lld-byte buffer",
+                 (long long)k->data_view.len);
+    } else if (less) {
+        code = PLACER_EINVAL;
+        detail[0] = 0;
+    }
+    if (!code)
+        return 0;
+    PyObject *res = PyObject_CallFunction(k->fail, "is", code, detail);
+    Py_XDECREF(res);
+    if (res) /* fail() did not raise: not reached */
+        PyErr_SetString(PyExc_ValueError, "offsets refused");
+    return -1;
+}
+
+/* Keys at .. at + m - 1 of a packed buffer: the chunk's m + 1 offsets
+ * copied, then checked again on the copy (another thread may have written
+ * them since the first check: refused as then) and made pointers. */
+static int keys_packed_chunk(Keys *k, Py_ssize_t at, Py_ssize_t m)
+{
+    uint64_t *o = k->own_offsets;
+    memcpy(o, (const uint64_t *)k->offsets_view.buf + at, sizeof *o * (size_t)(m + 1));
+    uint64_t size = (uint64_t)k->data_view.len, bad = o[m] > size;
+    for (Py_ssize_t i = 0; i < m; i++)
+        bad |= o[i] > o[i + 1];
+    if (bad) { /* offsets_check finds what `bad` saw and raises */
+        if (!offsets_check(k, (const unsigned char *)o, (size_t)m + 1))
+            PyErr_SetString(PyExc_ValueError, "offsets refused"); /* not reached */
+        return -1;
+    }
+    const unsigned char *base = k->data_view.buf;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        k->ptrs[i] = base + o[i];
+        k->lens[i] = (size_t)(o[i + 1] - o[i]);
+    }
     return 0;
 }
 
 int keys_chunk(Keys *k, Py_ssize_t at, Py_ssize_t m)
 {
-    return k->seq ? keys_seq_chunk(k, at, m) : keys_rows_chunk(k, at, m);
+    if (k->seq)
+        return keys_seq_chunk(k, at, m);
+    return k->packed ? keys_packed_chunk(k, at, m) : keys_rows_chunk(k, at, m);
 }
 
-/* The offsets' last at most data's length (the library refuses decreasing
- * ones), checked on the batch's own copy. */
-int keys_from_buffer(Keys *k, PyObject *data, PyObject *offsets)
+int keys_from_buffer(Keys *k, PyObject *data, PyObject *offsets, Py_ssize_t chunk,
+                     PyObject *fail)
 {
-    if (PyObject_GetBuffer(data, &k->data_view, PyBUF_C_CONTIGUOUS))
+    if (PyObject_GetBuffer(data, &k->data_view, PyBUF_FULL_RO))
         return -1;
     k->have_data = 1;
+    if (!PyBuffer_IsContiguous(&k->data_view, 'C')) {
+        PyErr_SetString(PyExc_ValueError, "the key buffer must be contiguous");
+        return -1;
+    }
     if (PyObject_GetBuffer(offsets, &k->offsets_view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT))
         return -1;
     k->have_offsets = 1;
     const char *f = k->offsets_view.format ? k->offsets_view.format : "B";
     if (*f == '@' || *f == '=' || (PY_LITTLE_ENDIAN && *f == '<') || (!PY_LITTLE_ENDIAN && *f == '>'))
         f++;
-    if (k->offsets_view.itemsize != 8 || (strcmp(f, "Q") && strcmp(f, "L")) ||
+    int is_unsigned = !strcmp(f, "Q") || !strcmp(f, "L");
+    k->offsets_signed = !strcmp(f, "q") || !strcmp(f, "l");
+    if (k->offsets_view.itemsize != 8 || (!is_unsigned && !k->offsets_signed) ||
         k->offsets_view.len < 8) {
-        PyErr_SetString(PyExc_TypeError, "offsets: n + 1 uint64 values");
+        PyErr_SetString(PyExc_TypeError, "offsets: n + 1 uint64 or int64 values");
         return -1;
     }
+    k->packed = 1;
+    k->fail = fail;
     k->n = k->offsets_view.len / 8 - 1;
-    k->data = k->data_view.buf;
-    /* The offsets are copied: a batch runs without the GIL, and another
-     * thread writing the caller's array after the check below would send
-     * the library past the end of the buffer. The copy is 8 bytes a key. */
-    k->own_offsets = PyMem_Malloc((size_t)k->offsets_view.len);
-    if (!k->own_offsets) {
-        PyErr_NoMemory();
+    /* checked once here in full (the error before any lookup), and again
+     * a chunk at a time on the batch's own copy (keys_packed_chunk) */
+    if (offsets_check(k, k->offsets_view.buf, (size_t)k->n + 1))
         return -1;
-    }
-    memcpy(k->own_offsets, k->offsets_view.buf, (size_t)k->offsets_view.len);
-    k->offsets = k->own_offsets;
-    if (k->offsets[k->n] > (uint64_t)k->data_view.len) {
-        PyErr_SetString(PyExc_ValueError, "offsets past the end of the keys' buffer");
-        return -1;
-    }
-    return 0;
+    return keys_alloc(k, chunk, 0);
 }

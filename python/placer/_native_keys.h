@@ -10,15 +10,22 @@
 #include <Python.h>
 #include <stdint.h>
 
-/* One batch's keys: a packed buffer, held exported, and its n + 1 offsets;
- * or a list or tuple (seq) of str and bytes or a NumPy array's rows (NumPy's
- * value of a row: trailing NULs dropped, a U row as UTF-8), copied a chunk
- * (CHUNK keys, fewer when rows are wide) at a time
- * under the GIL into memory of the batch's own (own_data, own_offsets):
- * no other thread can change or free them while the GIL is released, a
- * copy is one read of each key (holding references would write every
- * object twice), and the scratch stays small (fresh pages cost more than
- * the lookups) and in cache for the call that reads it. */
+/* One batch's keys, a chunk (`step` keys, fewer when rows are wide) at a
+ * time as the pointer and length arrays placer_lookup_batch takes (ptrs,
+ * lens), filled under the GIL by keys_chunk:
+ *   a list or tuple (seq) of str and bytes: copied into memory of the
+ *     batch's own (own_data): no other thread can change or free them while
+ *     the GIL is released, a copy is one read of each key (holding
+ *     references would write every object twice), and the scratch stays
+ *     small (fresh pages cost more than the lookups) and in cache;
+ *   a NumPy S array's rows: read where they lie (the array held exported),
+ *     each row's length (trailing NULs dropped, NumPy's value) found here;
+ *   a NumPy U array's rows: narrowed to UTF-8 into own_data;
+ *   a packed buffer (held exported) and its n + 1 offsets: the chunk's
+ *     offsets copied into own_offsets and checked there, so another thread
+ *     writing the caller's offsets cannot send the library past the buffer.
+ * A writer of an S array or a buffer while the batch runs changes at most
+ * which bytes a key has, never where the library reads. */
 #define CHUNK 4096
 
 typedef struct {
@@ -26,10 +33,12 @@ typedef struct {
     PyObject *seq;
     Py_ssize_t width; /* rows: a NumPy S or U array, `width` bytes a row */
     int ucs4;         /* rows of code points (U), in the host's order */
-    int chunked;      /* seq or rows: copied `step` keys at a time */
+    int packed;       /* a buffer and offsets */
+    int offsets_signed; /* the offsets are int64 (else uint64) */
     Py_ssize_t step;
-    const void *data;
-    const uint64_t *offsets;
+    PyObject *fail;   /* fail(code, detail) raises PlacerError (packed buffers) */
+    const void **ptrs;
+    size_t *lens;
     char *own_data;
     size_t cap;
     uint64_t *own_offsets;
@@ -49,12 +58,17 @@ Py_ssize_t rows_chunk(Py_ssize_t width);
  * bytes a row, copied at most `chunk` rows at a time. 0, or -1 with an
  * exception. */
 int keys_from_rows(Keys *k, PyObject *data, Py_ssize_t width, int ucs4, Py_ssize_t chunk);
-/* Copies keys at .. at + m - 1 of a list or an array (k->chunked) into the
- * batch's own memory, under the GIL. 1 when some key of a list is neither
- * str nor bytes, 0, or -1 with an exception. */
+/* Keys at .. at + m - 1 (m at most the step) into k->ptrs and k->lens,
+ * under the GIL. 1 when some key of a list is neither str nor bytes, 0, or
+ * -1 with an exception. */
 int keys_chunk(Keys *k, Py_ssize_t at, Py_ssize_t m);
-/* data: any contiguous buffer; offsets: n + 1 uint64 (native order), copied.
- * 0, or -1 with an exception. */
-int keys_from_buffer(Keys *k, PyObject *data, PyObject *offsets);
+/* data: any C-contiguous buffer; offsets: n + 1 uint64 or int64 (native
+ * order, C-contiguous), read a chunk at a time (`chunk` keys). Every offset
+ * is checked first, as the ctypes path checks them: PlacerError through
+ * `fail` (PLACER_ERANGE negative or past the buffer, PLACER_EINVAL
+ * decreasing), TypeError for other offsets, ValueError for a buffer that is
+ * not contiguous. 0, or -1 with an exception. */
+int keys_from_buffer(Keys *k, PyObject *data, PyObject *offsets, Py_ssize_t chunk,
+                     PyObject *fail);
 
 #endif

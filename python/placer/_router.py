@@ -10,7 +10,7 @@ import numpy as np
 from . import _lib
 from ._errors import PlacerError, check, ENOMEM
 from ._handle import Handle
-from ._keys import array_rows, key_bytes, pack
+from ._keys import array_rows, key_bytes, native_offsets, pack
 from ._native_reader import attach, router_reader
 from ._snapshot import node_ids_of, owners_array
 
@@ -132,6 +132,10 @@ class Router:
         if rows is not None:  # NumPy S and U: the extension reads the rows
             owners = np.empty(len(rows[0]), dtype=np.uint32)
             return self._answer(owners, keys.shape, r.lookup_rows(rows[0], rows[1], rows[2], owners))
+        off = native_offsets(offsets) if r is not None else None
+        if off is not None:  # the extension checks the offsets, no copy here
+            owners = np.empty(off.size - 1, dtype=np.uint32)
+            return self._answer(owners, (off.size - 1,), r.lookup_packed(keys, off, owners))
         p = pack(keys, offsets)
         owners = np.empty(p.n, dtype=np.uint32)
         if r is not None and p.offsets is not None:

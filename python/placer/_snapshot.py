@@ -13,7 +13,7 @@ from ._diff import diff_snapshots
 from ._errors import PlacerError, check
 from ._files import write_file
 from ._handle import Handle
-from ._keys import array_rows, key_bytes, pack
+from ._keys import array_rows, key_bytes, native_offsets, pack
 from ._native_reader import attach, reader
 
 STATES = ("active", "joining", "draining", "down")
@@ -183,6 +183,11 @@ class Snapshot:
             owners = np.empty(len(rows[0]), dtype=np.uint32)
             r.lookup_rows(rows[0], rows[1], rows[2], owners)
             return owners_array(owners, keys.shape)
+        off = native_offsets(offsets) if r is not None else None
+        if off is not None:  # the extension checks the offsets, no copy here
+            owners = np.empty(off.size - 1, dtype=np.uint32)
+            r.lookup_packed(keys, off, owners)
+            return owners_array(owners, (off.size - 1,))
         p = pack(keys, offsets)
         owners = np.empty(p.n, dtype=np.uint32)
         if p.n and r is not None and p.offsets is not None:
@@ -220,6 +225,12 @@ class Snapshot:
             counts = np.empty(len(rows[0]), dtype=np.uint32)
             r.replicas_rows(rows[0], rows[1], rows[2], n, out, counts)
             return owners_array(out, keys.shape + (n,))
+        off = native_offsets(offsets) if r is not None else None
+        if off is not None:
+            out = np.full((off.size - 1) * n, _lib.NO_NODE, dtype=np.uint32)
+            counts = np.empty(off.size - 1, dtype=np.uint32)
+            r.replicas_packed(keys, off, n, out, counts)
+            return owners_array(out, (off.size - 1, n))
         p = pack(keys, offsets)
         out = np.full(p.n * n, _lib.NO_NODE, dtype=np.uint32)
         counts = np.empty(p.n, dtype=np.uint32)

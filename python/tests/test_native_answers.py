@@ -104,8 +104,12 @@ def test_batch_refusals_match():
         snap.lookup_batch(["a", "\ud800"])
     with pytest.raises(ValueError):
         r.lookup_batch(["a", "b"], out)  # out of the wrong size
-    with pytest.raises(ValueError):
+    with pytest.raises(placer.PlacerError) as e:  # as the ctypes path refuses them
         r.lookup_packed(b"abc", np.array([0, 4], dtype=np.uint64), np.empty(1, dtype=np.uint32))
+    assert e.value.name == "PLACER_ERANGE"
+    with pytest.raises(placer.PlacerError) as e:
+        r.lookup_packed(b"abc", np.array([-1, 2], dtype=np.int64), np.empty(1, dtype=np.uint32))
+    assert e.value.name == "PLACER_ERANGE"
     with pytest.raises(TypeError):
         r.lookup_packed(b"abc", np.array([0, 3], dtype=np.int32), np.empty(1, dtype=np.uint32))
     with pytest.raises(placer.PlacerError):  # decreasing offsets: the library's PLACER_EINVAL
@@ -203,6 +207,34 @@ def array_cases():
     yield "S wide", np.array([b"w%d" % i + b"x" * (i % 3000) for i in range(5000)], dtype="S3000")
     yield "U wide", np.array(["w%d" % i + "\u00e9" * (i % 1200) for i in range(3000)], dtype="U1200")
     yield "S empty", np.array([], dtype="S4")
+    yield from random_rows()
+
+
+def random_rows():
+    """Random S and U rows of every width the row scans treat apart (under
+    16 bytes, 16 to 64, past 64 with a remainder): empty, full and
+    in-between, NULs inside S rows and U rows (only trailing ones dropped),
+    U rows ASCII, non-ASCII, astral or one of each, and views at an odd
+    byte offset (misaligned rows)."""
+    rng = random.Random(2027)
+    alphabets = ["abcxyz019", "abc\u00e9\u00fc", "\u4e2d\u6587a", "a\U0001F600", "\x00ab"]
+    for width in (1, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 48, 63, 64, 65, 70, 129):
+        raw = [bytes(rng.choice(b"\x00\x01ab\xff") if rng.random() < 0.2 else rng.choice(b"kx:9")
+                     for _ in range(rng.choice([0, width, rng.randrange(width + 1)])))
+               for _ in range(600)]
+        s = np.array(raw, dtype="S%d" % width)
+        yield "S%d random" % width, s
+        odd = np.frombuffer(b"\x00" + s.tobytes(), dtype=s.dtype, offset=1)
+        yield "S%d at an odd offset" % width, odd
+        text = ["".join(rng.choice(rng.choice(alphabets))
+                        for _ in range(rng.choice([0, width, rng.randrange(width + 1)])))
+                for _ in range(600)]
+        u = np.array(text, dtype="U%d" % width)
+        yield "U%d random" % width, u
+        yield "U%d at an odd offset" % width, np.frombuffer(b"\x00\x00" + u.tobytes(), dtype=u.dtype,
+                                                             offset=2)
+        yield "U%d ASCII" % width, np.array(["".join(rng.choice("ab\x00c9") for _ in range(
+            rng.randrange(width + 1))) for _ in range(600)], dtype="U%d" % width)
 
 
 @pytest.mark.parametrize("membership", MEMBERSHIPS[:3], ids=lambda m: m["strategy"] + str(len(m["nodes"])))
