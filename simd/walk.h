@@ -30,6 +30,7 @@
 
 #define PLC_WALK_WINDOW_LEAVES 3u
 #define PLC_WALK_MAX_ZONES 32u /* zone ids below this: a 32-bit taken mask */
+#define PLC_WALK_SMALL_NODES 128u /* zones of up to this many nodes in four vectors */
 
 typedef uint32_t (*plc_walk_window_fn)(const plc_stree_leaf *leaf, uint32_t j, uint32_t lim,
                                        const uint32_t *zone, uint32_t zstride, uint32_t *taken,
@@ -44,9 +45,12 @@ typedef uint32_t (*plc_walk_window_fn)(const plc_stree_leaf *leaf, uint32_t j, u
  * first `need` picks and returns need, or returns 0 when it cannot answer
  * them all (a tie on the line's 16 bits, a crowded line or owner 0xFFFF,
  * the last line, fewer than need zones in the 16 tokens): then the slot's
- * walk does, and out[0..need) may have been written. */
+ * walk does, and out[0..need) may have been written. zone16, when not
+ * NULL, holds the zones of nodes 0 .. PLC_WALK_SMALL_NODES - 1: a ring of that few nodes has its zones looked up in vectors
+ * instead of gathered from the records. */
 typedef uint32_t (*plc_walk_lines_fn)(const plc_bkt *k, uint64_t h, const uint32_t *zone,
-                                      uint32_t zstride, uint32_t need, uint32_t *out);
+                                      uint32_t zstride, const uint16_t *zone16, uint32_t need,
+                                      uint32_t *out);
 
 /* AVX-512 only (NULL in the other instruction sets' kernel tables: the walk
  * a token at a time). A portable kernel of the same mask (fifteen zone
@@ -59,7 +63,8 @@ uint32_t plc_walk_window_avx512(const plc_stree_leaf *leaf, uint32_t j, uint32_t
                                 const uint32_t *zone, uint32_t zstride, uint32_t *taken,
                                 uint32_t need, uint32_t *out);
 uint32_t plc_walk_lines_avx512(const plc_bkt *k, uint64_t h, const uint32_t *zone,
-                               uint32_t zstride, uint32_t need, uint32_t *out);
+                               uint32_t zstride, const uint16_t *zone16, uint32_t need,
+                               uint32_t *out);
 #endif
 
 #endif

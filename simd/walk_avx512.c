@@ -14,12 +14,17 @@
 
 /* The zone mask and picks of a window of 16 owners (dwords), as above:
  * the first `need` tokens of new zones, or 0 when fewer are there. */
-static inline uint32_t window_picks(__m512i own, __mmask16 in, const uint32_t *zone,
-                                    uint32_t zstride, uint32_t taken, uint32_t need,
-                                    uint32_t *out, __mmask16 *fresh_out, __m512i *bit_out)
+static inline __m512i gather_zones(__m512i own, __mmask16 in, const uint32_t *zone,
+                                   uint32_t zstride)
 {
     __m512i at = _mm512_mullo_epi32(own, _mm512_set1_epi32((int)zstride)); /* < 2^31 */
-    __m512i z = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), in, at, zone, 4);
+    return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), in, at, zone, 4);
+}
+
+static inline uint32_t window_picks(__m512i own, __m512i z, __mmask16 in, uint32_t taken,
+                                    uint32_t need, uint32_t *out, __mmask16 *fresh_out,
+                                    __m512i *bit_out)
+{
     __m512i bit = _mm512_sllv_epi32(_mm512_set1_epi32(1), z);
     /* OR of the bits of lanes 0..k, then shifted up one lane: lanes < k */
     const __m512i zero = _mm512_setzero_si512();
@@ -82,14 +87,16 @@ uint32_t plc_walk_window_avx512(const plc_stree_leaf *leaf, uint32_t j, uint32_t
     own = _mm512_mask_permutexvar_epi32(own, third, idx, c);
     __mmask16 in = (__mmask16)((1u << lim) - 1), fresh;
     __m512i bit;
-    uint32_t w = window_picks(own, in, zone, zstride, *taken, need, out, &fresh, &bit);
+    uint32_t w = window_picks(own, gather_zones(own, in, zone, zstride), in, *taken, need, out,
+                              &fresh, &bit);
     if (w < need) /* the lap goes on (rare): the zones of this window's picks, all of them */
         *taken |= (uint32_t)_mm512_mask_reduce_or_epi32(fresh, bit);
     return w;
 }
 
 uint32_t plc_walk_lines_avx512(const plc_bkt *k, uint64_t h, const uint32_t *zone,
-                               uint32_t zstride, uint32_t need, uint32_t *out)
+                               uint32_t zstride, const uint16_t *zone16, uint32_t need,
+                               uint32_t *out)
 {
     uint64_t i = h >> k->shift;
     if (__builtin_expect(i + 1 >= (uint64_t)1 << k->bits, 0))
@@ -117,9 +124,20 @@ uint32_t plc_walk_lines_avx512(const plc_bkt *k, uint64_t h, const uint32_t *zon
      * slot's walk decides */
     if (__builtin_expect(tie || ask || ki > 15, 0))
         return 0;
+    __m512i own = _mm512_cvtepu16_epi32(own16), z;
+    if (zone16) { /* nodes < 128: two word permutes of the zone table, by the owner's bit 6 */
+        __m512i o = _mm512_castsi256_si512(own16);
+        __m512i lo = _mm512_permutex2var_epi16(_mm512_loadu_si512(zone16), o,
+                                               _mm512_loadu_si512(zone16 + 32));
+        __m512i hi = _mm512_permutex2var_epi16(_mm512_loadu_si512(zone16 + 64), o,
+                                               _mm512_loadu_si512(zone16 + 96));
+        __mmask32 upper = _mm512_test_epi16_mask(o, _mm512_set1_epi16(64));
+        z = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(_mm512_mask_mov_epi16(lo, upper, hi)));
+    } else {
+        z = gather_zones(own, 0xFFFF, zone, zstride);
+    }
     __mmask16 fresh;
     __m512i bit;
-    uint32_t w = window_picks(_mm512_cvtepu16_epi32(own16), 0xFFFF, zone, zstride, 0, need, out,
-                              &fresh, &bit);
+    uint32_t w = window_picks(own, z, 0xFFFF, 0, need, out, &fresh, &bit);
     return w == need ? w : 0;
 }

@@ -233,7 +233,9 @@ uint32_t plc_replicas_walk_hash(const placer_snapshot *s, uint64_t h, uint32_t *
 {
     /* want <= nzones: the first lap is the whole set */
     if (__builtin_expect(s->walk_lines && want <= s->nzones && windows_fit(s), 1) &&
-        __builtin_expect(s->walk_lines(&s->bkt, h, &s->nodes[0].zone_id, ZSTRIDE, want, out) != 0,
+        __builtin_expect(s->walk_lines(&s->bkt, h, &s->nodes[0].zone_id, ZSTRIDE,
+                                       s->nnodes <= PLC_WALK_SMALL_NODES ? s->walk_zone16 : NULL,
+                                       want, out) != 0,
                          1))
         return want;
     uint32_t zones;

@@ -137,6 +137,10 @@ struct placer_snapshot {
      * UINT32_MAX - 3 for a replication strategy's sets (rep_r nodes
      * whatever is asked); 0 without them */
     uint32_t rep_wide_span;
+    /* the zones of nodes 0..127 as 16-bit words (zone_id, when below
+     * PLC_WALK_MAX_ZONES) for the walk's window on rings of that few
+     * nodes (simd/walk.h) */
+    uint16_t walk_zone16[PLC_WALK_SMALL_NODES];
     /* cold */
     uint64_t epoch;
     const plc_node *nodes;
