@@ -9,8 +9,11 @@
  * zones are distinct while unused ones remain, nodes are always distinct,
  * and a ring with fewer nodes (or zones) than asked is reported, never
  * padded. Deterministic: it depends only on the snapshot and the hash.
- * Typical cost: a few steps through the leaf lines after the lookup, with
- * unpredictable branches; placer_builder_set_replicas(b, R) precomputes the
+ * With AVX-512 (s->walk_lines, s->walk_window: simd/walk.h) the first lap
+ * is read in vectors: from the key's line of the line table and the next
+ * when they hold it (plc_replicas_walk_hash), else three leaf lines at a
+ * time, picks as a mask rather than a branch a token; the second lap and
+ * other CPU levels go a token at a time. placer_builder_set_replicas(b, R) precomputes the
  * sets of R for every slot at build time (4 * R bytes per token), and then
  * any want <= R is a lookup plus one read (replicas.c).
  */

@@ -19,7 +19,8 @@
  * Any other ring with the line table (s->bkt_index set: placer's ring up
  * to 65,536 nodes, whose positions are the key hash) is answered here
  * without the strategy's layers: the key hash, the slot from the key's line, then the
- * precomputed set or the walk (plc_replicas_walk), one call each. With
+ * precomputed set or the walk (plc_replicas_walk_hash: with AVX-512 from
+ * the key's line and the next, no slot), one call each. With
  * precomputed sets of 2 or more a set of up to 3 nodes comes from the line
  * sets (replica_lines.c): the key's rank in its line gives the owner, and
  * the line of sets beside it, both addressed by the hash and fetched
