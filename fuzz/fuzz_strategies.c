@@ -22,7 +22,8 @@
  *     and a 32-byte copy of it batched together (the fused pass of the
  *     line sets, several blocks) for wants 1 to 5; a token byte's top
  *     two bits add a dense run of tokens: crowded lines, ranked from
- *     their line of sets or past it;
+ *     their line of sets or past it; and a position at a token or beside
+ *     it (ties on the line, the last line) by hash for every want up to 6;
  *   - range strategies: the owner and the next owner differ exactly where
  *     placer_diff_transition lists a range.
  */
@@ -131,6 +132,19 @@ static void check_key(const placer_snapshot *s, const placer_move *m, size_t nm,
         FUZZ_ASSERT(count == rn);
         for (uint32_t i = 0; i < rn; i++)
             FUZZ_ASSERT(one[i] == ref[i] && byh[i] == ref[i] && batch_set[i] == ref[i]);
+    }
+    /* a position at a token, or one before or after it (h picks which):
+     * ties on the line's 16 bits and the ring's last line, where the
+     * walk's windows hand over to the slot's walk */
+    uint64_t tok;
+    uint32_t tok_owner;
+    FUZZ_ASSERT(placer_token_at(s, (uint32_t)(h % placer_token_count(s)), &tok, &tok_owner) == 0);
+    uint64_t at = tok + (h >> 62) % 3 - 1;
+    for (uint32_t want = 1; want <= 6; want++) {
+        uint32_t ref[6], byh[6];
+        uint32_t rn = ref_ring_replicas(s, at, ref, want);
+        FUZZ_ASSERT(placer_replicas_hash(s, at, byh, want, NULL) == (int)rn);
+        FUZZ_ASSERT(memcmp(byh, ref, rn * sizeof *ref) == 0);
     }
 }
 

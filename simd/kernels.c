@@ -47,15 +47,15 @@
 
 static const plc_search_kernel search_kernels[] = {
 #if defined(PLC_HAVE_AVX512)
-    {"stree-avx512", PLC_CPU_AVX512 | PLC_CPU_SSE42, KERNELS(avx512)},
+    {"stree-avx512", PLC_CPU_AVX512 | PLC_CPU_SSE42, KERNELS(avx512), plc_walk_window_avx512, plc_walk_lines_avx512},
 #endif
 #if defined(PLC_HAVE_AVX2)
-    {"stree-avx2", PLC_CPU_AVX2 | PLC_CPU_SSE42, KERNELS(avx2)},
+    {"stree-avx2", PLC_CPU_AVX2 | PLC_CPU_SSE42, KERNELS(avx2), NULL, NULL},
 #endif
 #if defined(PLC_HAVE_SIMD128)
-    {SIMD128_NAME, SIMD128_NEEDS, KERNELS(simd128)},
+    {SIMD128_NAME, SIMD128_NEEDS, KERNELS(simd128), NULL, NULL},
 #endif
-    {"stree-scalar", 0, KERNELS(scalar)},
+    {"stree-scalar", 0, KERNELS(scalar), NULL, NULL},
 };
 #define NSEARCH (sizeof search_kernels / sizeof search_kernels[0])
 
@@ -260,6 +260,8 @@ static void fill(plc_kernels *k, unsigned f)
         .bkt_index = search_kernels[s].bkt_index,
         .bkt_set = search_kernels[s].bkt_key_set,
         .bkt_sets_batch = search_kernels[s].bkt_key_sets,
+        .walk_window = search_kernels[s].walk_window,
+        .walk_lines = search_kernels[s].walk_lines,
         .crc32c_name = crc_choices[c].crc32c_name,
         .crc32_name = crc32_choices[i].name,
         .hash64_name = crc_choices[c].hash64_name,

@@ -21,6 +21,7 @@
 #include "jumpback.h"
 #include "rendezvous.h"
 #include "stree.h"
+#include "walk.h"
 
 typedef void (*plc_md5_batch_fn)(const void *const *keys, const size_t *lens, size_t n,
                                  uint32_t *out);
@@ -52,6 +53,8 @@ typedef struct plc_search_kernel {
     plc_bkt_index_fn bkt_index;
     plc_bkt_key_set_fn bkt_key_set; /* placer-v2 hash + a replica set from the lines */
     plc_bkt_key_sets_fn bkt_key_sets;
+    plc_walk_window_fn walk_window; /* the replica walk's first lap (walk.h) */
+    plc_walk_lines_fn walk_lines;   /* the same from the line table */
 } plc_search_kernel;
 
 /* A SipHash batch kernel (1-3, and 2-4 for the reference vectors) and the
@@ -81,6 +84,8 @@ typedef struct plc_kernels {
     plc_bkt_index_fn bkt_index; /* the first token >= h from the lines (replica walks) */
     plc_bkt_key_set_fn bkt_set; /* fused with placer-v2: a replica set from the line sets */
     plc_bkt_key_sets_fn bkt_sets_batch;
+    plc_walk_window_fn walk_window; /* the replica walk's first lap, same instruction set */
+    plc_walk_lines_fn walk_lines;   /* the same from the line table */
     const char *crc32c_name;
     const char *crc32_name;
     const char *hash64_name;

@@ -5,12 +5,15 @@
  * owner first, distinct nodes, distinct zones; under-replication reported,
  * never padded; batches; errors.
  */
+#define PLACER_STATIC_LINKING_ONLY /* placer_set_cpu_mask */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "isa.h"
 #include "placer.h"
 #include "reference.h"
+#include "replica_test_kit.h"
 
 /* The reference: the walk of placer.h's contract, written plainly
  * (tests/reference.c). */
@@ -323,6 +326,89 @@ static void precomputed(void)
 }
 
 /* More zones than the walk keeps in its small array: still distinct. */
+/* The walk's windows (simd/walk.h: the first lap from the key's line and
+ * the next, else three leaf lines at a time) under every CPU level,
+ * against the reference: rings of 1 to 8 zones and of 30 to 34 (around
+ * the windows' 32), from 1 node to 300, a few tokens to thousands, node
+ * states, wants past the zones and past the nodes; hashes at random, at
+ * tokens and beside them (ties on the line), and at both ends of the ring
+ * (the last line, the last leaves, the wrap); single, by hash, batched. */
+typedef struct windows_ctx {
+    long bad, checked;
+} windows_ctx;
+
+static void windows_level(void *ctx, const cpu_level *level)
+{
+    windows_ctx *c = ctx;
+    uint64_t rng = 9001;
+    enum { K = 32, WMAX = 10 };
+    static unsigned char kb[K][32];
+    static uint32_t sets[K * WMAX], counts[K];
+    const void *keys[K];
+    size_t lens[K];
+    long bad = 0;
+    for (int trial = 0; trial < 30; trial++) {
+        uint32_t zones = 1 + (uint32_t)(check_rand(&rng) % 8);
+        if (trial % 5 == 4)
+            zones = 30 + (uint32_t)(check_rand(&rng) % 5);
+        uint32_t nodes = 1 + (uint32_t)(check_rand(&rng) % (trial % 3 ? 60 : 300));
+        uint32_t vnodes = 1 + (uint32_t)(check_rand(&rng) % (trial % 2 ? 8 : 64));
+        placer_snapshot *s = replica_ring(&rng, nodes, vnodes, zones, 0, trial % 3 == 1);
+        uint32_t nt = placer_token_count(s);
+        for (int q = 0; q < K; q++) {
+            for (int j = 0; j < 32; j += 8) {
+                uint64_t v = check_rand(&rng);
+                memcpy(kb[q] + j, &v, 8);
+            }
+            keys[q] = kb[q];
+            lens[q] = 32;
+        }
+        for (uint32_t want = 1; want <= WMAX; want += want < 3 ? 1 : want - 1) { /* 1 2 3 5 9 */
+            CHECK_EQ(placer_replicas_batch(s, keys, lens, K, want, sets, counts), 0);
+            for (int q = 0; q < K; q++) {
+                uint32_t got[WMAX], ref[WMAX];
+                uint32_t rn = ref_replicas(s, placer_snapshot_hash(s, keys[q], 32), ref, want);
+                int n = placer_replicas(s, keys[q], 32, got, want);
+                bad += n != (int)rn || counts[q] != rn;
+                for (uint32_t i = 0; i < rn && i < (uint32_t)n; i++)
+                    bad += got[i] != ref[i] || sets[(size_t)q * want + i] != ref[i];
+                c->checked++;
+            }
+            /* hashes: at random, at every few tokens and beside them, the
+             * ring's two ends */
+            for (uint32_t t = 0; t < nt; t += 1 + nt / 25) {
+                uint64_t tok, hs[5];
+                uint32_t own;
+                placer_token_at(s, t, &tok, &own);
+                hs[0] = tok;
+                hs[1] = tok - 1;
+                hs[2] = tok + 1;
+                hs[3] = check_rand(&rng);
+                hs[4] = t % 2 ? UINT64_MAX - (uint64_t)t : (uint64_t)t;
+                for (int k = 0; k < 5; k++) {
+                    uint32_t got[WMAX], ref[WMAX];
+                    uint32_t rn = ref_replicas(s, hs[k], ref, want);
+                    int n = placer_replicas_hash(s, hs[k], got, want, NULL);
+                    bad += n != (int)rn || memcmp(got, ref, rn * sizeof *got) != 0;
+                    c->checked++;
+                }
+            }
+        }
+        placer_snapshot_free(s);
+    }
+    if (bad)
+        printf("windows: level %s: %ld sets differ from the reference\n", level->name, bad);
+    c->bad += bad;
+}
+
+static void windows_against_reference(void)
+{
+    windows_ctx c = {0, 0};
+    CHECK(for_each_cpu_level(windows_level, &c) >= 1);
+    CHECK(c.checked > 20000);
+    CHECK_ALL(c.bad == 0, "the walk's windows == reference walk, every CPU level");
+}
+
 static void many_zones(void)
 {
     placer_snapshot *s = zoned_ring(100, 90, 4);
@@ -345,6 +431,7 @@ int main(void)
 {
     against_reference();
     lines_against_reference();
+    windows_against_reference();
     seed_ring_properties();
     under_replication();
     batches();

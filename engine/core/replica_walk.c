@@ -9,11 +9,17 @@
  * zones are distinct while unused ones remain, nodes are always distinct,
  * and a ring with fewer nodes (or zones) than asked is reported, never
  * padded. Deterministic: it depends only on the snapshot and the hash.
- * Typical cost: a few steps through the leaf lines after the lookup, with
- * unpredictable branches; placer_builder_set_replicas(b, R) precomputes the
+ * With AVX-512 (s->walk_lines, s->walk_window: simd/walk.h) the first lap
+ * is read in vectors: from the key's line of the line table and the next
+ * when they hold it (plc_replicas_walk_hash), else three leaf lines at a
+ * time, picks as a mask rather than a branch a token; the second lap and
+ * other CPU levels go a token at a time. placer_builder_set_replicas(b, R) precomputes the
  * sets of R for every slot at build time (4 * R bytes per token), and then
  * any want <= R is a lookup plus one read (replicas.c).
  */
+#include <stddef.h>
+#include <stdint.h>
+
 #include "alloc.h"
 #include "snapshot_internal.h"
 #include "validate.h"
@@ -93,6 +99,18 @@ static int zone_taken(const placer_snapshot *s, const uint32_t *zone, uint32_t n
     return 0;
 }
 
+/* The second lap from the start (the cursor `c`): any node not taken yet. */
+static inline __attribute__((always_inline)) uint32_t second_lap(cursor c, uint32_t *out,
+                                                                 uint32_t count, uint32_t want)
+{
+    while (c.left > 1 && count < want) {
+        uint32_t o = cursor_next(&c);
+        if (o != PLC_NO_NODE && !chosen(out, count, o))
+            out[count++] = o;
+    }
+    return count;
+}
+
 /* The walk from the cursor's position, whose owner is `first`; returns how
  * many nodes it wrote, and the number of distinct zones among them in
  * *zones. `restart` puts the cursor back for the second lap. */
@@ -138,24 +156,93 @@ static inline __attribute__((always_inline)) uint32_t walk(const placer_snapshot
             nz++;
         }
     }
-    if (count < want) {
-        c = restart;
-        while (c.left > 1 && count < want) {
-            uint32_t o = cursor_next(&c);
-            if (o != PLC_NO_NODE && !chosen(out, count, o))
-                out[count++] = o;
-        }
-    }
+    if (count < want)
+        count = second_lap(restart, out, count, want);
     *zones = nz;
     return count;
+}
+
+/* The window reads a node's zone as zone_id of the records, a 4-byte
+ * stride apart. */
+_Static_assert(sizeof(plc_node) % sizeof(uint32_t) == 0 &&
+                   offsetof(plc_node, zone_id) % sizeof(uint32_t) == 0,
+               "plc_node's zone_id at a 4-byte stride");
+#define ZSTRIDE ((uint32_t)(sizeof(plc_node) / sizeof(uint32_t)))
+
+/* The ring's first lap a window of three leaf lines at a time
+ * (simd/walk.h): from the start token (always taken: no zone is used yet)
+ * over the ring's n tokens once, until lap1 zones are used. A window ends
+ * where the lap or the ring does; the last two leaves, where a window has
+ * no three lines to read, go a token at a time. One window answers most
+ * keys (15 - j tokens: 3 zones are all in 11 about 98% of the time), so
+ * the loop's one branch is predictable. */
+static uint32_t ring_first_lap(const placer_snapshot *s, uint32_t start, uint32_t *out,
+                               uint32_t lap1)
+{
+    const plc_stree *t = &s->tree;
+    const uint32_t *zone = &s->nodes[0].zone_id;
+    const uint32_t zstride = ZSTRIDE;
+    const uint32_t n = t->n, wend = t->nleaves > 2 ? t->nleaves - 2 : 0;
+    uint32_t taken = 0, count = 0, p = start, rem = n;
+    while (count < lap1 && rem) {
+        uint32_t leaf = p / PLC_STREE_LEAF, j = p % PLC_STREE_LEAF, lim = 1;
+        if (__builtin_expect(leaf < wend, 1)) {
+            lim = PLC_WALK_WINDOW_LEAVES * PLC_STREE_LEAF - j;
+            lim = lim < rem ? lim : rem;
+            lim = lim < n - p ? lim : n - p; /* the third leaf may be the last, part full */
+            count += s->walk_window(t->leaves + leaf, j, lim, zone, zstride, &taken, lap1 - count,
+                                    out + count);
+        } else {
+            uint32_t o = t->leaves[leaf].owner[j], z = zone[(size_t)o * zstride];
+            uint32_t fresh = (uint32_t)(~taken >> z & 1);
+            out[count] = o; /* count < lap1 <= want */
+            count += fresh;
+            taken |= fresh << z;
+        }
+        rem -= lim;
+        p += lim;
+        p = p == n ? 0 : p;
+    }
+    return count;
+}
+
+/* Can the windows' kernels read s's zones? Ids below 32 (a 32-bit mask of
+ * those taken), and nodes few enough for the gather's 31-bit indexes. */
+static inline int windows_fit(const placer_snapshot *s)
+{
+    return s->zone_ids <= PLC_WALK_MAX_ZONES && s->nnodes <= INT32_MAX / ZSTRIDE;
 }
 
 uint32_t plc_replicas_walk(const placer_snapshot *s, uint32_t start, uint32_t *out, uint32_t want,
                            uint32_t *zones)
 {
     cursor c;
+    if (__builtin_expect(s->walk_window && windows_fit(s), 1)) {
+        uint32_t lap1 = want < s->nzones ? want : s->nzones;
+        uint32_t count = ring_first_lap(s, start, out, lap1 ? lap1 : 1);
+        *zones = count; /* every pick of the first lap is a new zone */
+        if (__builtin_expect(count < want, 0)) {
+            cursor_at(&c, &s->tree, start);
+            count = second_lap(c, out, count, want);
+        }
+        return count;
+    }
     cursor_at(&c, &s->tree, start);
     return walk(s, c, plc_stree_owner_at(&s->tree, start), out, want, zones);
+}
+
+uint32_t plc_replicas_walk_hash(const placer_snapshot *s, uint64_t h, uint32_t *out,
+                                uint32_t want)
+{
+    /* want <= nzones: the first lap is the whole set */
+    if (__builtin_expect(s->walk_lines && want <= s->nzones && windows_fit(s), 1) &&
+        __builtin_expect(s->walk_lines(&s->bkt, h, &s->nodes[0].zone_id, ZSTRIDE,
+                                       s->nnodes <= PLC_WALK_SMALL_NODES ? s->walk_zone16 : NULL,
+                                       want, out) != 0,
+                         1))
+        return want;
+    uint32_t zones;
+    return plc_replicas_walk(s, s->bkt_index(&s->bkt, h), out, want, &zones);
 }
 
 uint32_t plc_replicas_walk_flat(const placer_snapshot *s, const uint32_t *seq, uint32_t n,

@@ -19,7 +19,8 @@
  * Any other ring with the line table (s->bkt_index set: placer's ring up
  * to 65,536 nodes, whose positions are the key hash) is answered here
  * without the strategy's layers: the key hash, the slot from the key's line, then the
- * precomputed set or the walk (plc_replicas_walk), one call each. With
+ * precomputed set or the walk (plc_replicas_walk_hash: with AVX-512 from
+ * the key's line and the next, no slot), one call each. With
  * precomputed sets of 2 or more a set of up to 3 nodes comes from the line
  * sets (replica_lines.c): the key's rank in its line gives the owner, and
  * the line of sets beside it, both addressed by the hash and fetched
@@ -219,7 +220,9 @@ static inline uint32_t ring_set_of(const placer_snapshot *s, uint64_t h, uint32_
             return w;
         return ring_set(s, slot, out, want);
     }
-    return ring_set(s, s->bkt_index(&s->bkt, h), out, want);
+    if (want <= s->rep_r || s->rep_rule)
+        return ring_set(s, s->bkt_index(&s->bkt, h), out, want);
+    return plc_replicas_walk_hash(s, h, out, want);
 }
 
 int placer_replicas_hash(const placer_snapshot *s, uint64_t hash, uint32_t *out, uint32_t want,
@@ -407,12 +410,23 @@ static void ring_batch(const placer_snapshot *s, const void *const *keys, const 
                             : ring_set(s, s->bkt_index(k, h[j]), out + j * want, want);
         return;
     }
+    int precomputed = want <= s->rep_r || s->rep_rule;
+    if (!precomputed && s->walk_lines) { /* the walk from the key's line and the next */
+        for (size_t j = 0; j < m; j++) {
+            uint64_t line = h[j] >> k->shift;
+            __builtin_prefetch(&k->line[line]);
+            __builtin_prefetch(&k->line[line + 1]);
+            __builtin_prefetch(&k->base[line]);
+        }
+        for (size_t j = 0; j < m; j++)
+            counts[j] = plc_replicas_walk_hash(s, h[j], out + j * want, want);
+        return;
+    }
     for (size_t j = 0; j < m; j++) {
         uint64_t line = h[j] >> k->shift;
         __builtin_prefetch(&k->line[line]);
         __builtin_prefetch(&k->base[line]);
     }
-    int precomputed = want <= s->rep_r || s->rep_rule;
     for (size_t j = 0; j < m; j++) {
         slot[j] = s->bkt_index(k, h[j]);
         if (precomputed)

@@ -91,6 +91,8 @@ placer_snapshot *plc_snapshot_new(const placer_builder *b, size_t payload, uint6
         s->nbounded += src->state == PLACER_NODE_ACTIVE || src->state == PLACER_NODE_DRAINING;
     }
     s->nzones = number_zones(nodes, b->nnodes, order, &s->zone_ids);
+    for (uint32_t n = 0; n < b->nnodes && n < PLC_WALK_SMALL_NODES; n++)
+        s->walk_zone16[n] = (uint16_t)nodes[n].zone_id; /* read only when zone_ids <= 32 */
     plc_free(order);
     const plc_kernels *k = plc_kernels_get();
     const plc_strategy_ops *ops = b->ops; /* not the registry: it calls the modules, which call here */

@@ -113,6 +113,11 @@ struct placer_snapshot {
     /* the slot of a hash from the line table (NULL without one): replica
      * walks start there (plc_slot) */
     plc_bkt_index_fn bkt_index;
+    /* the replica walk's first lap over three leaf lines at a time, without
+     * a branch a token (simd/walk.h): the ring's, NULL for other strategies */
+    plc_walk_window_fn walk_window;
+    /* the same from the line table alone (NULL without it) */
+    plc_walk_lines_fn walk_lines;
     /* a line of sets beside each line of the line table (replica_lines.c),
      * NULL unless the ring has both the lines and sets of 2 or more */
     const uint32_t *rep_lines;
@@ -132,6 +137,10 @@ struct placer_snapshot {
      * UINT32_MAX - 3 for a replication strategy's sets (rep_r nodes
      * whatever is asked); 0 without them */
     uint32_t rep_wide_span;
+    /* the zones of nodes 0..127 as 16-bit words (zone_id, when below
+     * PLC_WALK_MAX_ZONES) for the walk's window on rings of that few
+     * nodes (simd/walk.h) */
+    uint16_t walk_zone16[PLC_WALK_SMALL_NODES];
     /* cold */
     uint64_t epoch;
     const plc_node *nodes;
@@ -179,6 +188,12 @@ int plc_replica_sets(const placer_snapshot *s, uint32_t R, uint32_t *sets);
  * in *zones. */
 uint32_t plc_replicas_walk(const placer_snapshot *s, uint32_t start, uint32_t *out, uint32_t want,
                            uint32_t *zones);
+
+/* The walk of hash h on a ring with the line table (s->bkt_index), want
+ * >= 1: from the lines alone when they hold the set (s->walk_lines), else
+ * from h's slot. */
+uint32_t plc_replicas_walk_hash(const placer_snapshot *s, uint64_t h, uint32_t *out,
+                                uint32_t want);
 
 /* The same walk over a flat owner sequence seq[0..n), starting at `start`
  * and wrapping (Maglev, jump). */
