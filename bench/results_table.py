@@ -255,11 +255,12 @@ def paired_table(bench):
            "one at a time (a fifth of the batch's cycles): a crowded line's line of sets holds its first slot and "
            "suffixes, which give its keys (0.8% at 4,096 x 256) their per-slot set; ties and lines past 27 tokens "
            "(1 key in 8,000) take the tree. Precomputed sets are not the default: on the zen5-avx512 machine "
-           "(the `build/sets3/` rows below: paired medians, 2026-12-06, load average 0.2) they make a 120 x 256 "
-           "build 1.22x longer (0.73 to 0.89 ms) and a 4,096 x 256 build 1.24x (33 to 41 ms) in 3 zones, "
-           "1.29-1.31x with one zone or SimpleStrategy (one backward sweep of every slot's set, "
-           "engine/core/replica_sweep.c; 2-2.6x when each set was its own walk of lists), "
-           "NetworkTopologyStrategy 2.5-2.6x, and add "
+           "(the `build/sets3/` rows below: paired medians, 2026-12-06, load average 2-4) they make a 120 x 256 "
+           "build 1.23x longer (0.78 to 0.97 ms) and a 4,096 x 256 build 1.18x (39 to 46 ms) in 3 zones, "
+           "1.18-1.24x with one zone, SimpleStrategy or NetworkTopologyStrategy in one datacenter of 3 "
+           "racks (one backward sweep of every slot's set, engine/core/replica_sweep.c; 2-2.6x when each "
+           "set was its own walk of lists, as NetworkTopologyStrategy rings of several datacenters or of "
+           "fewer racks than the factor still are), and add "
            "20-20.5 bytes a token (12 of per-slot sets, 8 of line sets) to a layout of 22.9-23.5.", "",
            "| filter | " + " | ".join(h for h, _, _ in PAIRED_COLS) + " | date |",
            "|---|" + "---:|" * len(PAIRED_COLS) + "---|"]
