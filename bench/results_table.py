@@ -259,8 +259,8 @@ def paired_table(bench):
            "build 1.23x longer (0.78 to 0.97 ms) and a 4,096 x 256 build 1.18x (39 to 46 ms) in 3 zones, "
            "1.18-1.24x with one zone, SimpleStrategy or NetworkTopologyStrategy in one datacenter of 3 "
            "racks (one backward sweep of every slot's set, engine/core/replica_sweep.c; 2-2.6x when each "
-           "set was its own walk of lists, as NetworkTopologyStrategy rings of several datacenters or of "
-           "fewer racks than the factor still are), and add "
+           "set was its own walk of lists, which NetworkTopologyStrategy rings of several datacenters or of "
+           "fewer racks than the factor keep, unmeasured here), and add "
            "20-20.5 bytes a token (12 of per-slot sets, 8 of line sets) to a layout of 22.9-23.5.", "",
            "| filter | " + " | ".join(h for h, _, _ in PAIRED_COLS) + " | date |",
            "|---|" + "---:|" * len(PAIRED_COLS) + "---|"]

@@ -201,9 +201,9 @@ PLACER_API int placer_builder_set_vnodes(placer_builder *b, uint32_t tokens_per_
  * default key hash, placer_replicas and its batch for up to 3 nodes then
  * cost 1.1-1.45x placer_lookup on 120 nodes of 256 tokens, 1.1-1.7x on
  * 4,096. Not the default, as sets nearly double a
- * snapshot and make its build 1.2-1.3x longer (NetworkTopologyStrategy
- * over several datacenters 2-2.6x: bench/RESULTS.md, "Replica sets and
- * the router, paired").
+ * snapshot and make its build 1.2-1.3x longer (bench/RESULTS.md,
+ * "Replica sets and the router, paired"; NetworkTopologyStrategy over
+ * several datacenters builds its sets by a slower walk).
  * Returns 0, PLACER_ENULL, or PLACER_EINVAL above PLACER_MAX_REPLICAS. */
 PLACER_API int placer_builder_set_replicas(placer_builder *b, uint32_t replicas);
 
