@@ -373,8 +373,8 @@ static PyObject *snap_lookup_packed(Reader *r, PyObject *args)
 
 /* The arguments (data, width, ucs4, out) of a rows call: the rows of a
  * NumPy S (ucs4 0) or U array (ucs4 1, the host's byte order), `width`
- * bytes a row, as k's keys, copied `chunk` rows at a time (0: the
- * snapshot's chunk). 0, or -1 with an exception. */
+ * bytes a row, as k's keys, `chunk` rows at a time (0: the snapshot's
+ * chunk; keys_from_rows). 0, or -1 with an exception. */
 static int rows_arguments(PyObject *args, Keys *k, Py_ssize_t chunk, PyObject **out)
 {
     PyObject *data;
@@ -470,7 +470,7 @@ static PyMethodDef snap_methods[] = {
      "lookup_batch(keys, out): owners of a list or tuple of str and bytes into n uint32; "
      "NotImplemented when a key is neither"},
     {"lookup_packed", (PyCFunction)snap_lookup_packed, METH_VARARGS,
-     "lookup_packed(data, offsets, out): owners of packed keys (n + 1 uint64 offsets)"},
+     "lookup_packed(data, offsets, out): owners of packed keys (n + 1 uint64 or int64 offsets)"},
     {"replicas_batch", (PyCFunction)snap_replicas_batch, METH_VARARGS,
      "replicas_batch(keys, n, out, counts): replica sets of a list or tuple of keys"},
     {"replicas_packed", (PyCFunction)snap_replicas_packed, METH_VARARGS,
@@ -717,7 +717,7 @@ static PyMethodDef router_methods[] = {
      "lookup_batch(keys, out): owners of a list or tuple of str and bytes into n uint32, all "
      "from one epoch: (node ids, epoch); NotImplemented when a key is neither"},
     {"lookup_packed", (PyCFunction)router_lookup_packed, METH_VARARGS,
-     "lookup_packed(data, offsets, out): as lookup_batch, packed keys (n + 1 uint64 offsets)"},
+     "lookup_packed(data, offsets, out): as lookup_batch, packed keys (n + 1 uint64 or int64 offsets)"},
     {"lookup_rows", (PyCFunction)router_lookup_rows, METH_VARARGS,
      "lookup_rows(data, width, ucs4, out): as lookup_batch, a NumPy S or U array's rows"},
     {"retire", (PyCFunction)reader_retire, METH_O,

@@ -55,7 +55,8 @@ int keys_from_sequence(Keys *k, PyObject *keys, Py_ssize_t chunk);
 /* How many rows `width` bytes wide a snapshot's batch copies at a time. */
 Py_ssize_t rows_chunk(Py_ssize_t width);
 /* A NumPy S (ucs4 0) or U array's rows (ucs4 1, the host's order), `width`
- * bytes a row, copied at most `chunk` rows at a time. 0, or -1 with an
+ * bytes a row: S rows read where they lie (their trailing NULs dropped),
+ * U rows encoded to UTF-8 at most `chunk` rows at a time. 0, or -1 with an
  * exception. */
 int keys_from_rows(Keys *k, PyObject *data, Py_ssize_t width, int ucs4, Py_ssize_t chunk);
 /* Keys at .. at + m - 1 (m at most the step) into k->ptrs and k->lens,
