@@ -3,7 +3,9 @@
  * test_replica_wide.c) build their cases from: keys as users send them
  * (mostly 32 bytes, some of other lengths, empty NULL keys) and a ring of
  * placer's walk with precomputed sets, weights 1 to 3 and, on request,
- * down, joining and draining nodes. Both draw from check_rand.
+ * down, joining and draining nodes; and for test_replica_sets.c and
+ * test_replica_sweep.c, a node of a random weight and state. All draw
+ * from check_rand.
  */
 #ifndef PLACER_TESTS_REPLICA_TEST_KIT_H
 #define PLACER_TESTS_REPLICA_TEST_KIT_H
@@ -74,6 +76,25 @@ static inline placer_snapshot *replica_ring(uint64_t *st, uint32_t nodes, uint32
     CHECK_EQ(placer_builder_build(b, 1, &s), 0);
     placer_builder_free(b);
     return s;
+}
+
+/* Node i "n<i>" in `zone` (NULL: none): weight 0.25 to 2 (40 for node 0
+ * when skew), and a node but the first down, joining or draining one time
+ * in eight each. */
+static inline void random_node(placer_builder *b, uint64_t *st, uint32_t i, const char *zone,
+                               int skew)
+{
+    char id[16];
+    snprintf(id, sizeof id, "n%u", i);
+    double w = skew && i == 0 ? 40.0 : 0.25 + (double)(check_rand(st) % 8) / 4;
+    CHECK_EQ(placer_builder_add_node(b, id, zone, w), i);
+    uint64_t r = check_rand(st) % 8;
+    if (r == 0 && i)
+        placer_builder_set_state(b, i, PLACER_NODE_DOWN);
+    else if (r == 1 && i)
+        placer_builder_set_state(b, i, PLACER_NODE_JOINING);
+    else if (r == 2 && i)
+        placer_builder_set_state(b, i, PLACER_NODE_DRAINING);
 }
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "check.h"
 #include "placer.h"
+#include "replica_test_kit.h"
 #include "snapshot_internal.h"
 
 static placer_snapshot *random_ring(uint64_t *st, uint32_t R, int rule, uint32_t *zones_out)
@@ -29,18 +30,9 @@ static placer_snapshot *random_ring(uint64_t *st, uint32_t R, int rule, uint32_t
         zones = 70, nodes = 40 + (uint32_t)(check_rand(st) % 60);
     int skew = check_rand(st) % 4 == 0;
     for (uint32_t i = 0; i < nodes; i++) {
-        char id[16], zone[8];
-        snprintf(id, sizeof id, "n%u", i);
+        char zone[8];
         snprintf(zone, sizeof zone, "z%u", (uint32_t)(check_rand(st) % zones));
-        double w = skew && i == 0 ? 40.0 : 0.25 + (double)(check_rand(st) % 8) / 4;
-        CHECK_EQ(placer_builder_add_node(b, id, zones > 1 || i % 2 ? zone : NULL, w), i);
-        uint64_t r = check_rand(st) % 8;
-        if (r == 0 && i)
-            placer_builder_set_state(b, i, PLACER_NODE_DOWN);
-        else if (r == 1 && i)
-            placer_builder_set_state(b, i, PLACER_NODE_JOINING);
-        else if (r == 2 && i)
-            placer_builder_set_state(b, i, PLACER_NODE_DRAINING);
+        random_node(b, st, i, zones > 1 || i % 2 ? zone : NULL, skew);
     }
     placer_builder_set_vnodes(b, 1 + (uint32_t)(check_rand(st) % 32));
     if (rule)
