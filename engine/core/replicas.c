@@ -175,6 +175,19 @@ static inline int from_wide_any(const placer_snapshot *s, uint64_t h, uint32_t *
     return s->rep_wide_lane == 1 ? from_wide(s, h, out, w, 1) : from_wide(s, h, out, w, 0);
 }
 
+/* Do the precomputed per-slot sets answer want? When it is at most their
+ * width, or always under a replication rule (whose sets have rf nodes). */
+static inline int sets_serve(const placer_snapshot *s, uint32_t want)
+{
+    return want <= s->rep_r || s->rep_rule;
+}
+
+/* How many nodes of a precomputed set want takes: a Cassandra set has rf. */
+static inline uint32_t set_width(const placer_snapshot *s, uint32_t want)
+{
+    return want < s->rep_r ? want : s->rep_r;
+}
+
 /* Do the wide line sets serve want? Then the set has min(want, rep_r) of
  * 4 or 5 nodes (smaller wants take the narrow line sets). */
 static inline int wide_serve(const placer_snapshot *s, uint32_t want)
@@ -185,7 +198,7 @@ static inline int wide_serve(const placer_snapshot *s, uint32_t want)
 /* Do the line sets serve want? Then the set has min(want, rep_r) <= 3 nodes. */
 static inline int lines_serve(const placer_snapshot *s, uint32_t want)
 {
-    return s->rep_lines && (want <= s->rep_r || s->rep_rule) && want <= 3;
+    return s->rep_lines && sets_serve(s, want) && want <= 3;
 }
 
 /* The set of the ring's slot: the precomputed one when it covers want (or
@@ -193,8 +206,8 @@ static inline int lines_serve(const placer_snapshot *s, uint32_t want)
 static inline uint32_t ring_set(const placer_snapshot *s, uint32_t slot, uint32_t *out,
                                 uint32_t want)
 {
-    if (want <= s->rep_r || s->rep_rule) {
-        uint32_t w = want < s->rep_r ? want : s->rep_r; /* a Cassandra set has rf nodes */
+    if (sets_serve(s, want)) {
+        uint32_t w = set_width(s, want);
         return set_prefix(s->rep + (size_t)slot * s->rep_r, w, out);
     }
     uint32_t zones;
@@ -208,19 +221,19 @@ static inline uint32_t ring_set_of(const placer_snapshot *s, uint64_t h, uint32_
                                    uint32_t want)
 {
     if (wide_serve(s, want)) {
-        uint32_t w = want < s->rep_r ? want : s->rep_r;
+        uint32_t w = set_width(s, want);
         if (__builtin_expect(from_wide_any(s, h, out, w), 1))
             return w;
         return ring_set(s, s->bkt_index(&s->bkt, h), out, want);
     }
     if (lines_serve(s, want)) {
         __builtin_prefetch(&s->rep_lines[(h >> s->bkt.shift) * PLC_BKT_LANES]);
-        uint32_t w = want < s->rep_r ? want : s->rep_r, slot = s->bkt_index(&s->bkt, h);
+        uint32_t w = set_width(s, want), slot = s->bkt_index(&s->bkt, h);
         if (__builtin_expect(from_slot(s, h, slot, out, w), 1))
             return w;
         return ring_set(s, slot, out, want);
     }
-    if (want <= s->rep_r || s->rep_rule)
+    if (sets_serve(s, want))
         return ring_set(s, s->bkt_index(&s->bkt, h), out, want);
     return plc_replicas_walk_hash(s, h, out, want);
 }
@@ -237,8 +250,8 @@ int placer_replicas_hash(const placer_snapshot *s, uint64_t hash, uint32_t *out,
         count = ring_set_of(s, hash, out, want);
         if (report)
             zones = plc_distinct_zones(s, out, count);
-    } else if (want && (want <= s->rep_r || s->rep_rule)) { /* ring only: precomputed */
-        uint32_t w = want < s->rep_r ? want : s->rep_r; /* a Cassandra set has rf nodes */
+    } else if (want && sets_serve(s, want)) { /* ring only: precomputed */
+        uint32_t w = set_width(s, want);
         count = set_prefix(s->rep + (size_t)plc_slot(s, hash) * s->rep_r, w, out);
         if (report)
             zones = plc_distinct_zones(s, out, count);
@@ -280,7 +293,7 @@ __attribute__((noinline)) static int exact_set_of(const placer_snapshot *s, uint
 __attribute__((noinline)) static int key_set_fused(const placer_snapshot *s, const void *key,
                                                    size_t len, uint32_t *out, uint32_t want)
 {
-    uint32_t w = want < s->rep_r ? want : s->rep_r;
+    uint32_t w = set_width(s, want);
     uint32_t c = s->bkt_set(&s->bkt, s->rep_lines, s->seed, key, len, w, out);
     if (__builtin_expect(c != 0, 1))
         return (int)c;
@@ -293,7 +306,7 @@ __attribute__((noinline)) static int key_set_wide(const placer_snapshot *s, cons
                                                   size_t len, uint32_t *out, uint32_t want)
 {
     uint64_t h = s->hash(&s->hkey, key, len);
-    uint32_t w = want < s->rep_r ? want : s->rep_r;
+    uint32_t w = set_width(s, want);
     if (__builtin_expect(from_wide_any(s, h, out, w), 1))
         return (int)w;
     return exact_set_of(s, h, out, want);
@@ -307,7 +320,7 @@ __attribute__((noinline)) static int key_set_lines(const placer_snapshot *s, con
 {
     uint64_t h = s->hash(&s->hkey, key, len);
     __builtin_prefetch(&s->rep_lines[(h >> s->bkt.shift) * PLC_BKT_LANES]);
-    uint32_t w = want < s->rep_r ? want : s->rep_r;
+    uint32_t w = set_width(s, want);
     if (__builtin_expect(from_rank(s, h, out, w), 1))
         return (int)w;
     return exact_set_of(s, h, out, want);
@@ -368,7 +381,7 @@ static void precomputed_sets(const placer_snapshot *s, const uint64_t *h, size_t
         set[j] = s->rep + (size_t)plc_slot(s, h[j]) * s->rep_r;
         __builtin_prefetch(set[j]);
     }
-    uint32_t w = want < s->rep_r ? want : s->rep_r; /* a Cassandra set has rf nodes */
+    uint32_t w = set_width(s, want);
     for (size_t j = 0; j < m; j++) {
         counts[j] = set_prefix(set[j], w, out + j * want);
     }
@@ -390,7 +403,7 @@ static void ring_batch(const placer_snapshot *s, const void *const *keys, const 
             __builtin_prefetch(&k->line[line]);
             __builtin_prefetch((const unsigned char *)s->rep_wide + line * entry);
         }
-        uint32_t w = want < s->rep_r ? want : s->rep_r;
+        uint32_t w = set_width(s, want);
         for (size_t j = 0; j < m; j++)
             counts[j] = from_wide_any(s, h[j], out + j * want, w)
                             ? w
@@ -403,14 +416,14 @@ static void ring_batch(const placer_snapshot *s, const void *const *keys, const 
             __builtin_prefetch(&k->line[line]);
             __builtin_prefetch(&s->rep_lines[line * PLC_BKT_LANES]);
         }
-        uint32_t w = want < s->rep_r ? want : s->rep_r;
+        uint32_t w = set_width(s, want);
         for (size_t j = 0; j < m; j++)
             counts[j] = from_rank(s, h[j], out + j * want, w)
                             ? w
                             : ring_set(s, s->bkt_index(k, h[j]), out + j * want, want);
         return;
     }
-    int precomputed = want <= s->rep_r || s->rep_rule;
+    int precomputed = sets_serve(s, want);
     if (!precomputed && s->walk_lines) { /* the walk from the key's line and the next */
         for (size_t j = 0; j < m; j++) {
             uint64_t line = h[j] >> k->shift;
@@ -446,7 +459,7 @@ int placer_replicas_batch(const placer_snapshot *s, const void *const *keys, con
         plc_bkt_sets_job j = {.sets = s->rep_lines,
                               .rep = s->rep,
                               .seed = s->seed,
-                              .w = want < s->rep_r ? want : s->rep_r,
+                              .w = set_width(s, want),
                               .want = want,
                               .rep_r = s->rep_r,
                               .out = out,
@@ -470,7 +483,7 @@ int placer_replicas_batch(const placer_snapshot *s, const void *const *keys, con
             continue;
         }
         positions(s, keys + at, lens + at, m, h);
-        if (want <= s->rep_r || s->rep_rule) {
+        if (sets_serve(s, want)) {
             precomputed_sets(s, h, m, want, out + at * want, counts + at);
             continue;
         }
