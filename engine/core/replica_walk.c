@@ -206,18 +206,21 @@ static uint32_t ring_first_lap(const placer_snapshot *s, uint32_t start, uint32_
     return count;
 }
 
-/* Can the windows' kernels read s's zones? Ids below 32 (a 32-bit mask of
- * those taken), and nodes few enough for the gather's 31-bit indexes. */
-static inline int windows_fit(const placer_snapshot *s)
+void plc_replicas_walk_kernels(placer_snapshot *s, plc_walk_window_fn window,
+                               plc_walk_lines_fn lines)
 {
-    return s->zone_ids <= PLC_WALK_MAX_ZONES && s->nnodes <= INT32_MAX / ZSTRIDE;
+    /* zone ids below 32 (a 32-bit mask of those taken), and nodes few
+     * enough for the gather's 31-bit indexes */
+    int fit = s->zone_ids <= PLC_WALK_MAX_ZONES && s->nnodes <= INT32_MAX / ZSTRIDE;
+    s->walk_window = fit ? window : NULL;
+    s->walk_lines = fit ? lines : NULL;
 }
 
 uint32_t plc_replicas_walk(const placer_snapshot *s, uint32_t start, uint32_t *out, uint32_t want,
                            uint32_t *zones)
 {
     cursor c;
-    if (__builtin_expect(s->walk_window && windows_fit(s), 1)) {
+    if (__builtin_expect(s->walk_window != NULL, 1)) {
         uint32_t lap1 = want < s->nzones ? want : s->nzones;
         uint32_t count = ring_first_lap(s, start, out, lap1 ? lap1 : 1);
         *zones = count; /* every pick of the first lap is a new zone */
@@ -235,7 +238,7 @@ uint32_t plc_replicas_walk_hash(const placer_snapshot *s, uint64_t h, uint32_t *
                                 uint32_t want)
 {
     /* want <= nzones: the first lap is the whole set */
-    if (__builtin_expect(s->walk_lines && want <= s->nzones && windows_fit(s), 1) &&
+    if (__builtin_expect(s->walk_lines && want <= s->nzones, 1) &&
         __builtin_expect(s->walk_lines(&s->bkt, h, &s->nodes[0].zone_id, ZSTRIDE,
                                        s->nnodes <= PLC_WALK_SMALL_NODES ? s->walk_zone16 : NULL,
                                        want, out) != 0,

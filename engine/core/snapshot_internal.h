@@ -114,7 +114,8 @@ struct placer_snapshot {
      * walks start there (plc_slot) */
     plc_bkt_index_fn bkt_index;
     /* the replica walk's first lap over three leaf lines at a time, without
-     * a branch a token (simd/walk.h): the ring's, NULL for other strategies */
+     * a branch a token (simd/walk.h): the ring's, NULL for other strategies
+     * and zones the kernels cannot read (plc_replicas_walk_kernels) */
     plc_walk_window_fn walk_window;
     /* the same from the line table alone (NULL without it) */
     plc_walk_lines_fn walk_lines;
@@ -188,6 +189,12 @@ int plc_replica_sets(const placer_snapshot *s, uint32_t R, uint32_t *sets);
  * in *zones. */
 uint32_t plc_replicas_walk(const placer_snapshot *s, uint32_t start, uint32_t *out, uint32_t want,
                            uint32_t *zones);
+
+/* Give s the walk's window kernels (simd/walk.h) when they can read its
+ * zones (ids below 32, nodes within the gather's indexes), else NULL: the
+ * walk then goes a token at a time. After s's nodes are numbered. */
+void plc_replicas_walk_kernels(placer_snapshot *s, plc_walk_window_fn window,
+                               plc_walk_lines_fn lines);
 
 /* The walk of hash h on a ring with the line table (s->bkt_index), want
  * >= 1: from the lines alone when they hold the set (s->walk_lines), else

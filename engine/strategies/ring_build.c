@@ -249,14 +249,14 @@ static placer_snapshot *fill_ring(placer_snapshot *s, unsigned char *mem, const 
         plc_stree_build(&s->target, tgt.tokens, tgt.token_stride, tgt.owners, tgt.owner_stride,
                         tgt.n, mem + p->off_tnodes, mem + p->off_tleaves);
     s->has_target = tgt.n > 0;
-    s->walk_window = plc_kernels_get()->walk_window;
+    plc_replicas_walk_kernels(s, plc_kernels_get()->walk_window,
+                              p->bkt_bits ? plc_kernels_get()->walk_lines : NULL);
     if (p->bkt_bits) {
         const plc_kernels *k = plc_kernels_get();
         plc_bkt_build(&s->bkt, &s->tree, p->bkt_bits, mem + p->off_dir);
         s->bkt_search = k->bkt_search;
         s->bkt_search_batch = k->bkt_search_batch;
         s->bkt_index = k->bkt_index;
-        s->walk_lines = k->walk_lines;
         if (s->lookup_batch) { /* the fused kernels: placer-v2 */
             s->bkt_lookup = k->bkt_lookup;
             s->bkt_lookup_batch = k->bkt_lookup_batch;
