@@ -292,9 +292,10 @@ static void batch_done(Reader *r)
 }
 
 /* Runs one batch on the reader's snapshot: `want` 0 looks up (owners into
- * out), 1..8 gives replica sets (out and counts); a list's keys a chunk at
- * a time. From BATCH_UNLOCKED keys the batch counts itself busy and
- * releases the GIL around each C call. None, NotImplemented when some key
+ * out), 1..8 gives replica sets (out and counts); the keys a chunk at a
+ * time. From BATCH_UNLOCKED keys the batch counts itself busy and
+ * releases the GIL: around each C call for a list or a packed buffer,
+ * around the whole batch for an array's rows (keys_chunk_free). None, NotImplemented when some key
  * of a list is neither str nor bytes, or NULL with an exception. */
 static PyObject *snap_batch(Reader *r, Keys *k, long want, PyObject *out, PyObject *counts)
 {
@@ -312,15 +313,23 @@ static PyObject *snap_batch(Reader *r, Keys *k, long want, PyObject *out, PyObje
         goto done;
     }
     int unlocked = k->n >= BATCH_UNLOCKED, err = 0, keys_err = 0;
+    /* an array's rows are read without the GIL too: one release for the
+     * whole batch, each small chunk looked up as soon as it is ready */
+    int free_rows = unlocked && keys_rows_free(k), refused = 0;
     if (unlocked)
         r->busy++;
+    PyThreadState *whole = free_rows ? PyEval_SaveThread() : NULL;
     Py_ssize_t step = k->step;
     for (Py_ssize_t at = 0; at < k->n && !err && !keys_err; at += step) {
         size_t m = (size_t)(k->n - at < step ? k->n - at : step);
-        if ((keys_err = keys_chunk(k, at, (Py_ssize_t)m)))
+        if (free_rows)
+            keys_err = refused = keys_chunk_free(k, at, (Py_ssize_t)m);
+        else
+            keys_err = keys_chunk(k, at, (Py_ssize_t)m);
+        if (keys_err)
             break;
         uint32_t *o = (uint32_t *)ob.buf + (size_t)at * (size_t)(want ? want : 1);
-        PyThreadState *ts = unlocked ? PyEval_SaveThread() : NULL;
+        PyThreadState *ts = unlocked && !free_rows ? PyEval_SaveThread() : NULL;
         if (!want)
             err = placer_lookup_batch(s, k->ptrs, k->lens, m, o);
         else
@@ -329,6 +338,10 @@ static PyObject *snap_batch(Reader *r, Keys *k, long want, PyObject *out, PyObje
         if (ts)
             PyEval_RestoreThread(ts);
     }
+    if (whole)
+        PyEval_RestoreThread(whole);
+    if (refused)
+        keys_raise_refused(k);
     if (unlocked)
         batch_done(r);
     if (keys_err > 0)
@@ -382,7 +395,7 @@ static int rows_arguments(PyObject *args, Keys *k, Py_ssize_t chunk, PyObject **
     int ucs4;
     if (!PyArg_ParseTuple(args, "OnpO", &data, &width, &ucs4, out))
         return -1;
-    return keys_from_rows(k, data, width, ucs4, chunk ? chunk : rows_chunk(width));
+    return keys_from_rows(k, data, width, ucs4, chunk ? chunk : rows_chunk(width, ucs4));
 }
 
 /* lookup_rows(data, width, ucs4, out): owners of an array's rows. */
@@ -407,7 +420,7 @@ static PyObject *snap_replicas_rows(Reader *r, PyObject *args)
     if (want < 0)
         return NULL;
     Keys k = {0};
-    PyObject *res = keys_from_rows(&k, data, width, ucs4, rows_chunk(width))
+    PyObject *res = keys_from_rows(&k, data, width, ucs4, rows_chunk(width, ucs4))
                         ? NULL
                         : snap_batch(r, &k, want, out, counts);
     keys_done(&k);
