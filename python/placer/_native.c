@@ -632,7 +632,8 @@ static PyObject *router_lookup(Reader *r, PyObject *key)
 }
 
 /* Runs a batch on the router's current snapshot: every key on one epoch,
- * the list's keys all copied first (under the GIL), then the GIL released
+ * the list's keys all copied first (under the GIL; an array's rows a chunk
+ * at a time inside the section, keys_chunk_free), then the GIL released
  * (from BATCH_UNLOCKED keys, the batch counted busy as a snapshot's is)
  * around the whole section, so the section neither runs Python code nor
  * waits for the GIL. (node ids, epoch); NotImplemented when some key of a
@@ -643,7 +644,10 @@ static PyObject *router_batch(Reader *r, Keys *k, PyObject *out)
     if (out_buffer(&ob, out, k->n, "out"))
         return NULL;
     PyObject *res = NULL, *known = NULL;
-    int keys_err = k->n ? keys_chunk(k, 0, k->n) : 0;
+    /* an array's rows are narrowed a chunk at a time inside the section
+     * (keys_chunk_free calls no Python code); other keys all before it */
+    int free_rows = keys_rows_free(k), refused = 0;
+    int keys_err = k->n && !free_rows ? keys_chunk(k, 0, k->n) : 0;
     if (keys_err > 0)
         res = Py_NewRef(Py_NotImplemented);
     if (keys_err)
@@ -661,18 +665,27 @@ static PyObject *router_batch(Reader *r, Keys *k, PyObject *out)
         r->busy++;
     PyThreadState *ts = unlocked ? PyEval_SaveThread() : NULL;
     const placer_snapshot *s = placer_router_acquire(router); /* RCU read side */
-    if (k->n)
+    if (free_rows) {
+        for (Py_ssize_t at = 0; at < k->n && err >= 0 && !refused; at += k->step) {
+            Py_ssize_t m = k->n - at < k->step ? k->n - at : k->step;
+            if (!(refused = keys_chunk_free(k, at, m)))
+                err = placer_lookup_batch(s, k->ptrs, k->lens, (size_t)m, (uint32_t *)ob.buf + at);
+        }
+    } else if (k->n) {
         err = placer_lookup_batch(s, k->ptrs, k->lens, (size_t)k->n, ob.buf);
+    }
     uint64_t e = placer_snapshot_epoch(s);
     int have = known && known_epoch == e;
-    if (err >= 0 && !have)
+    if (err >= 0 && !refused && !have)
         nomem = raw_ids_copy(s, &fresh);
     placer_router_release(router, s);
     if (ts)
         PyEval_RestoreThread(ts);
     if (unlocked)
         batch_done(r);
-    if (err < 0)
+    if (refused)
+        keys_raise_refused(k);
+    else if (err < 0)
         raise_code(r, err);
     else if (nomem)
         PyErr_NoMemory();
@@ -701,12 +714,12 @@ static PyObject *router_lookup_batch(Reader *r, PyObject *args)
 }
 
 /* lookup_rows(data, width, ucs4, out): as lookup_batch, a NumPy S or U
- * array's rows (all copied first, as a list's keys). */
+ * array's rows (read a chunk at a time inside the read side). */
 static PyObject *router_lookup_rows(Reader *r, PyObject *args)
 {
     PyObject *out;
     Keys k = {0};
-    PyObject *res = rows_arguments(args, &k, PY_SSIZE_T_MAX, &out) ? NULL : router_batch(r, &k, out);
+    PyObject *res = rows_arguments(args, &k, 0, &out) ? NULL : router_batch(r, &k, out);
     keys_done(&k);
     return res;
 }

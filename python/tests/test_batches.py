@@ -170,13 +170,20 @@ def test_numpy_u_refusals_in_a_later_chunk(snap):
 
 
 def test_router_numpy_u_rows():
-    """A router's batch of U rows (all narrowed before its read side)
-    against its one-key lookups."""
-    arr = np.array(u_rows_mix(32, 700, 5), dtype="U32")
+    """A router's batch of U and S rows (read a chunk at a time inside its
+    read side) against its one-key lookups; a refused code point in a later
+    chunk raises as a snapshot's batch does."""
+    arr = np.array(u_rows_mix(32, 1100, 5), dtype="U32")
     router = placer.Router(placer.build(MEMBERSHIP))
     try:
-        owners, node_ids, _ = router.lookup_batch(arr)
-        assert [node_ids[o] for o in owners] == [router.lookup(k) for k in arr.tolist()]
+        for keys in (arr, arr[:100], np.array([k.encode() for k in arr.tolist()], dtype="S128")):
+            owners, node_ids, _ = router.lookup_batch(keys)
+            assert [node_ids[o] for o in owners] == [router.lookup(k) for k in keys.tolist()]
+        bad = arr.copy()
+        bad[900] = "\udfff"
+        with pytest.raises(UnicodeEncodeError):
+            router.lookup_batch(bad)
+        assert router.lookup_batch(arr[:3])[0].shape == (3,)
     finally:
         router.close()
 
