@@ -7,32 +7,25 @@
 
 #include "placer.h"
 
+static inline int narrow_row_sse2(const unsigned char *row, size_t ncp, unsigned char *out,
+                                  size_t *kept)
+{
+    size_t j = 0;
+    int ascii = 1;
+#ifdef __SSE2__
+    __m128i acc = _mm_setzero_si128();
+    for (; j + 16 <= ncp; j += 16)
+        *kept = kept_after(*kept, j, narrow16(row + 4 * j, out + j, &acc));
+    ascii = ascii16(acc);
+#endif
+    return narrow_tail(row, j, ncp, out, kept) < 0x80 && ascii;
+}
+
 size_t narrow_rows_sse2(const unsigned char *rows, size_t n, size_t ncp, unsigned char *out,
                         size_t *used, const void **ptrs, size_t *lens,
                         const unsigned char *ahead, size_t ahead_n)
 {
-    size_t at = *used, i = 0;
-    for (; i < n; i++) {
-        const unsigned char *row = rows + i * 4 * ncp;
-        if (i < ahead_n)
-            fetch_row(ahead + i * 4 * ncp, 4 * ncp);
-        unsigned char *o = out + at;
-        size_t j = 0, kept = 0;
-        int ascii = 1;
-#ifdef __SSE2__
-        __m128i acc = _mm_setzero_si128();
-        for (; j + 16 <= ncp; j += 16)
-            kept = kept_after(kept, j, narrow16(row + 4 * j, o + j, &acc));
-        ascii = ascii16(acc);
-#endif
-        if (narrow_tail(row, j, ncp, o, &kept) >= 0x80 || !ascii)
-            break;
-        ptrs[i] = o;
-        lens[i] = kept;
-        at += kept;
-    }
-    *used = at;
-    return i;
+    return narrow_rows_with(narrow_row_sse2, rows, n, ncp, out, used, ptrs, lens, ahead, ahead_n);
 }
 
 narrow_rows_fn narrow_rows_kernel(void)

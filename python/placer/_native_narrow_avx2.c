@@ -24,33 +24,26 @@ static inline uint32_t narrow32(const unsigned char *cp, unsigned char *out, __m
     return ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256()));
 }
 
+static inline int narrow_row_avx2(const unsigned char *row, size_t ncp, unsigned char *out,
+                                  size_t *kept)
+{
+    size_t j = 0;
+    __m256i acc = _mm256_setzero_si256();
+    for (; j + 32 <= ncp; j += 32)
+        *kept = kept_after(*kept, j, narrow32(row + 4 * j, out + j, &acc));
+    __m128i acc16 = _mm_setzero_si128();
+    if (j + 16 <= ncp) {
+        *kept = kept_after(*kept, j, narrow16(row + 4 * j, out + j, &acc16));
+        j += 16;
+    }
+    acc = _mm256_or_si256(acc, _mm256_set_m128i(_mm_setzero_si128(), acc16));
+    const __m256i high = _mm256_set1_epi32((int)0xFFFFFF80u);
+    return narrow_tail(row, j, ncp, out, kept) < 0x80 && _mm256_testz_si256(acc, high);
+}
+
 size_t narrow_rows_avx2(const unsigned char *rows, size_t n, size_t ncp, unsigned char *out,
                         size_t *used, const void **ptrs, size_t *lens,
                         const unsigned char *ahead, size_t ahead_n)
 {
-    const __m256i high = _mm256_set1_epi32((int)0xFFFFFF80u);
-    size_t at = *used, i = 0;
-    for (; i < n; i++) {
-        const unsigned char *row = rows + i * 4 * ncp;
-        if (i < ahead_n)
-            fetch_row(ahead + i * 4 * ncp, 4 * ncp);
-        unsigned char *o = out + at;
-        size_t j = 0, kept = 0;
-        __m256i acc = _mm256_setzero_si256();
-        for (; j + 32 <= ncp; j += 32)
-            kept = kept_after(kept, j, narrow32(row + 4 * j, o + j, &acc));
-        __m128i acc16 = _mm_setzero_si128();
-        if (j + 16 <= ncp) {
-            kept = kept_after(kept, j, narrow16(row + 4 * j, o + j, &acc16));
-            j += 16;
-        }
-        acc = _mm256_or_si256(acc, _mm256_set_m128i(_mm_setzero_si128(), acc16));
-        if (narrow_tail(row, j, ncp, o, &kept) >= 0x80 || !_mm256_testz_si256(acc, high))
-            break;
-        ptrs[i] = o;
-        lens[i] = kept;
-        at += kept;
-    }
-    *used = at;
-    return i;
+    return narrow_rows_with(narrow_row_avx2, rows, n, ncp, out, used, ptrs, lens, ahead, ahead_n);
 }

@@ -69,4 +69,32 @@ static inline int ascii16(__m128i acc)
 }
 #endif
 
+/* One row's narrowing (a kernel's): ncp code points at row into out, *kept
+ * the length without trailing NULs; 0 when some code point is 0x80 or
+ * more. */
+typedef int (*narrow_row_fn)(const unsigned char *row, size_t ncp, unsigned char *out,
+                             size_t *kept);
+
+/* The rows loop of narrow_rows_fn (_native_narrow.h) around a kernel's
+ * narrow_row, inlined into each kernel. */
+static inline __attribute__((always_inline)) size_t
+narrow_rows_with(narrow_row_fn narrow_row, const unsigned char *rows, size_t n, size_t ncp,
+                 unsigned char *out, size_t *used, const void **ptrs, size_t *lens,
+                 const unsigned char *ahead, size_t ahead_n)
+{
+    size_t at = *used, i = 0, width = 4 * ncp;
+    for (; i < n; i++) {
+        if (i < ahead_n)
+            fetch_row(ahead + i * width, width);
+        size_t kept = 0;
+        if (!narrow_row(rows + i * width, ncp, out + at, &kept))
+            break;
+        ptrs[i] = out + at;
+        lens[i] = kept;
+        at += kept;
+    }
+    *used = at;
+    return i;
+}
+
 #endif
