@@ -386,7 +386,9 @@ def other_tables(bench):
                "Router.lookup) `taskset -c 1 /usr/bin/python3 bench/python_per_key.py --json OUT.json`, "
                "the `python/batch/` rows (ns a key, 262,144 keys in one Snapshot.lookup_batch; "
                "rate_over_c: the median of paired rates over one C call of placer_lookup_batch "
-               "on the same keys, higher is better) `taskset -c 1 /usr/bin/python3 "
+               "on the same keys, higher is better; numpy_u32's read_pass_ns: one read pass "
+               "over the U array's 32 MiB, NumPy's OR of it as uint64, and over_read_pass: the "
+               "median of paired rates over that pass) `taskset -c 1 /usr/bin/python3 "
                "bench/python_lookup.py --keys 262144 --reps 11 --json OUT.json`" if "python" in fams else "")
             + ("; the `compat/*/*_loop` rows (the client libraries themselves, ns a key in their "
                "own loop over 262,144 keys, pymemcache's 100 servers a tenth of them) "

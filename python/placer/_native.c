@@ -292,9 +292,10 @@ static void batch_done(Reader *r)
 }
 
 /* Runs one batch on the reader's snapshot: `want` 0 looks up (owners into
- * out), 1..8 gives replica sets (out and counts); a list's keys a chunk at
- * a time. From BATCH_UNLOCKED keys the batch counts itself busy and
- * releases the GIL around each C call. None, NotImplemented when some key
+ * out), 1..8 gives replica sets (out and counts); the keys a chunk at a
+ * time. From BATCH_UNLOCKED keys the batch counts itself busy and
+ * releases the GIL: around each C call for a list or a packed buffer,
+ * around the whole batch for an array's rows (keys_chunk_free). None, NotImplemented when some key
  * of a list is neither str nor bytes, or NULL with an exception. */
 static PyObject *snap_batch(Reader *r, Keys *k, long want, PyObject *out, PyObject *counts)
 {
@@ -312,15 +313,23 @@ static PyObject *snap_batch(Reader *r, Keys *k, long want, PyObject *out, PyObje
         goto done;
     }
     int unlocked = k->n >= BATCH_UNLOCKED, err = 0, keys_err = 0;
+    /* an array's rows are read without the GIL too: one release for the
+     * whole batch, each small chunk looked up as soon as it is ready */
+    int free_rows = unlocked && keys_rows_free(k), refused = 0;
     if (unlocked)
         r->busy++;
+    PyThreadState *whole = free_rows ? PyEval_SaveThread() : NULL;
     Py_ssize_t step = k->step;
     for (Py_ssize_t at = 0; at < k->n && !err && !keys_err; at += step) {
         size_t m = (size_t)(k->n - at < step ? k->n - at : step);
-        if ((keys_err = keys_chunk(k, at, (Py_ssize_t)m)))
+        if (free_rows)
+            keys_err = refused = keys_chunk_free(k, at, (Py_ssize_t)m);
+        else
+            keys_err = keys_chunk(k, at, (Py_ssize_t)m);
+        if (keys_err)
             break;
         uint32_t *o = (uint32_t *)ob.buf + (size_t)at * (size_t)(want ? want : 1);
-        PyThreadState *ts = unlocked ? PyEval_SaveThread() : NULL;
+        PyThreadState *ts = unlocked && !free_rows ? PyEval_SaveThread() : NULL;
         if (!want)
             err = placer_lookup_batch(s, k->ptrs, k->lens, m, o);
         else
@@ -329,6 +338,10 @@ static PyObject *snap_batch(Reader *r, Keys *k, long want, PyObject *out, PyObje
         if (ts)
             PyEval_RestoreThread(ts);
     }
+    if (whole)
+        PyEval_RestoreThread(whole);
+    if (refused)
+        keys_raise_refused(k);
     if (unlocked)
         batch_done(r);
     if (keys_err > 0)
@@ -382,7 +395,7 @@ static int rows_arguments(PyObject *args, Keys *k, Py_ssize_t chunk, PyObject **
     int ucs4;
     if (!PyArg_ParseTuple(args, "OnpO", &data, &width, &ucs4, out))
         return -1;
-    return keys_from_rows(k, data, width, ucs4, chunk ? chunk : rows_chunk(width));
+    return keys_from_rows(k, data, width, ucs4, chunk ? chunk : rows_chunk(width, ucs4));
 }
 
 /* lookup_rows(data, width, ucs4, out): owners of an array's rows. */
@@ -407,7 +420,7 @@ static PyObject *snap_replicas_rows(Reader *r, PyObject *args)
     if (want < 0)
         return NULL;
     Keys k = {0};
-    PyObject *res = keys_from_rows(&k, data, width, ucs4, rows_chunk(width))
+    PyObject *res = keys_from_rows(&k, data, width, ucs4, rows_chunk(width, ucs4))
                         ? NULL
                         : snap_batch(r, &k, want, out, counts);
     keys_done(&k);
@@ -619,7 +632,8 @@ static PyObject *router_lookup(Reader *r, PyObject *key)
 }
 
 /* Runs a batch on the router's current snapshot: every key on one epoch,
- * the list's keys all copied first (under the GIL), then the GIL released
+ * the list's keys all copied first (under the GIL; an array's rows a chunk
+ * at a time inside the section, keys_chunk_free), then the GIL released
  * (from BATCH_UNLOCKED keys, the batch counted busy as a snapshot's is)
  * around the whole section, so the section neither runs Python code nor
  * waits for the GIL. (node ids, epoch); NotImplemented when some key of a
@@ -630,7 +644,10 @@ static PyObject *router_batch(Reader *r, Keys *k, PyObject *out)
     if (out_buffer(&ob, out, k->n, "out"))
         return NULL;
     PyObject *res = NULL, *known = NULL;
-    int keys_err = k->n ? keys_chunk(k, 0, k->n) : 0;
+    /* an array's rows are narrowed a chunk at a time inside the section
+     * (keys_chunk_free calls no Python code); other keys all before it */
+    int free_rows = keys_rows_free(k), refused = 0;
+    int keys_err = k->n && !free_rows ? keys_chunk(k, 0, k->n) : 0;
     if (keys_err > 0)
         res = Py_NewRef(Py_NotImplemented);
     if (keys_err)
@@ -648,18 +665,27 @@ static PyObject *router_batch(Reader *r, Keys *k, PyObject *out)
         r->busy++;
     PyThreadState *ts = unlocked ? PyEval_SaveThread() : NULL;
     const placer_snapshot *s = placer_router_acquire(router); /* RCU read side */
-    if (k->n)
+    if (free_rows) {
+        for (Py_ssize_t at = 0; at < k->n && err >= 0 && !refused; at += k->step) {
+            Py_ssize_t m = k->n - at < k->step ? k->n - at : k->step;
+            if (!(refused = keys_chunk_free(k, at, m)))
+                err = placer_lookup_batch(s, k->ptrs, k->lens, (size_t)m, (uint32_t *)ob.buf + at);
+        }
+    } else if (k->n) {
         err = placer_lookup_batch(s, k->ptrs, k->lens, (size_t)k->n, ob.buf);
+    }
     uint64_t e = placer_snapshot_epoch(s);
     int have = known && known_epoch == e;
-    if (err >= 0 && !have)
+    if (err >= 0 && !refused && !have)
         nomem = raw_ids_copy(s, &fresh);
     placer_router_release(router, s);
     if (ts)
         PyEval_RestoreThread(ts);
     if (unlocked)
         batch_done(r);
-    if (err < 0)
+    if (refused)
+        keys_raise_refused(k);
+    else if (err < 0)
         raise_code(r, err);
     else if (nomem)
         PyErr_NoMemory();
@@ -688,12 +714,12 @@ static PyObject *router_lookup_batch(Reader *r, PyObject *args)
 }
 
 /* lookup_rows(data, width, ucs4, out): as lookup_batch, a NumPy S or U
- * array's rows (all copied first, as a list's keys). */
+ * array's rows (read a chunk at a time inside the read side). */
 static PyObject *router_lookup_rows(Reader *r, PyObject *args)
 {
     PyObject *out;
     Keys k = {0};
-    PyObject *res = rows_arguments(args, &k, PY_SSIZE_T_MAX, &out) ? NULL : router_batch(r, &k, out);
+    PyObject *res = rows_arguments(args, &k, 0, &out) ? NULL : router_batch(r, &k, out);
     keys_done(&k);
     return res;
 }

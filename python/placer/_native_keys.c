@@ -2,6 +2,7 @@
  * _native_keys.c -- a batch's keys for the extension: see _native_keys.h.
  */
 #include "_native_keys.h"
+#include "_native_narrow.h"
 
 #include "placer.h"
 
@@ -14,6 +15,7 @@
 void keys_done(Keys *k)
 {
     PyMem_Free(k->own_data);
+    PyMem_Free(k->row_copy);
     PyMem_Free(k->own_offsets);
     PyMem_Free(k->ptrs);
     PyMem_Free(k->lens);
@@ -106,12 +108,16 @@ static int keys_seq_chunk(Keys *k, Py_ssize_t at, Py_ssize_t m)
     return 0;
 }
 
-/* A snapshot's batch of rows `width` bytes wide copies CHUNK rows at a
- * time, fewer when they are wide: the scratch stays at most 4 MiB. */
-Py_ssize_t rows_chunk(Py_ssize_t width)
+/* A snapshot's batch of S rows `width` bytes wide reads CHUNK rows at a
+ * time, fewer when they are wide. U rows go U_CHUNK at a time, fewer when
+ * wide: each chunk is narrowed into at most 64 KiB of scratch (one row
+ * when wider; room for UTF-8, 4 bytes a code point) and looked up at once,
+ * while its bytes are still in the first caches. */
+Py_ssize_t rows_chunk(Py_ssize_t width, int ucs4)
 {
-    Py_ssize_t most = width > 0 ? ((Py_ssize_t)1 << 22) / width : CHUNK;
-    return most < 1 ? 1 : most < CHUNK ? most : CHUNK;
+    Py_ssize_t most = width > 0 ? ((Py_ssize_t)1 << (ucs4 ? 16 : 22)) / width : CHUNK;
+    Py_ssize_t cap = ucs4 ? U_CHUNK : CHUNK;
+    return most < 1 ? 1 : most < cap ? most : cap;
 }
 
 int keys_from_rows(Keys *k, PyObject *data, Py_ssize_t width, int ucs4, Py_ssize_t chunk)
@@ -127,6 +133,14 @@ int keys_from_rows(Keys *k, PyObject *data, Py_ssize_t width, int ucs4, Py_ssize
     k->ucs4 = ucs4;
     k->n = k->data_view.len / width;
     size_t m = (size_t)(k->n < chunk ? k->n : chunk);
+    if (ucs4) {
+        k->narrow = narrow_rows_kernel();
+        k->row_copy = PyMem_Malloc((size_t)width);
+        if (!k->row_copy) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
     /* U rows only: UTF-8 takes at most 4 bytes a code point */
     return keys_alloc(k, chunk, ucs4 ? m * (size_t)width : 0);
 }
@@ -197,7 +211,7 @@ static inline uint64_t nonzero_bits(const unsigned char *p, size_t len)
 #endif
 
 /* The length of a row without its trailing NULs (NumPy's value of an S
- * row; of a U row narrowed to bytes). Rows of 16 to 64 bytes with SSE2:
+ * row). Rows of 16 to 64 bytes with SSE2:
  * one mask, one count, no branch on where the key ends (a padded array's
  * lengths vary row to row and would mispredict). */
 static size_t kept_length(const unsigned char *row, size_t len)
@@ -217,52 +231,16 @@ static size_t kept_length(const unsigned char *row, size_t len)
     return kept_length_words(row, len);
 }
 
-/* Narrows ncp code points to one byte each into out when all are ASCII;
- * 0 when some code point is 0x80 or more (out then holds garbage). */
-static int narrow_ascii(const unsigned char *row, size_t ncp, unsigned char *out)
-{
-    size_t j = 0;
-    uint32_t any = 0;
-#ifdef __SSE2__
-    __m128i acc = _mm_setzero_si128();
-    for (; j + 16 <= ncp; j += 16) {
-        const __m128i *p = (const __m128i *)(const void *)(row + 4 * j);
-        __m128i a = _mm_loadu_si128(p), b = _mm_loadu_si128(p + 1);
-        __m128i c = _mm_loadu_si128(p + 2), d = _mm_loadu_si128(p + 3);
-        acc = _mm_or_si128(acc, _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)));
-        /* exact for code points under 0x8000; the others are refused below */
-        __m128i ab = _mm_packs_epi32(a, b), cd = _mm_packs_epi32(c, d);
-        _mm_storeu_si128((__m128i *)(void *)(out + j), _mm_packus_epi16(ab, cd));
-    }
-    acc = _mm_or_si128(acc, _mm_srli_si128(acc, 8));
-    acc = _mm_or_si128(acc, _mm_srli_si128(acc, 4));
-    any = (uint32_t)_mm_cvtsi128_si32(acc);
-#endif
-    for (; j < ncp; j++) {
-        uint32_t c;
-        memcpy(&c, row + 4 * j, 4);
-        any |= c;
-        out[j] = (unsigned char)c;
-    }
-    return any < 0x80;
-}
-
 /* A U row's code points, trailing NULs dropped, as UTF-8 into out: what
- * str.encode("utf-8") gives. The byte count, or -1 with an exception. */
-static Py_ssize_t encode_utf8(const unsigned char *row, Py_ssize_t ncp, unsigned char *out)
+ * str.encode("utf-8") gives. The row is read once, into k->row_copy (a
+ * writer of the array meanwhile cannot make it differ from what is
+ * encoded). No Python call: the byte count, or -1 for a code point that
+ * str.encode refuses, its place kept in k->refused_at and k->refused_len
+ * (the row stays in k->row_copy) for keys_raise_refused. */
+static Py_ssize_t encode_utf8(Keys *k, const unsigned char *row, Py_ssize_t ncp, unsigned char *out)
 {
-    uint32_t cps[64];
-    const uint32_t *cp = cps;
-    uint32_t *copy = NULL;
-    if (ncp > 64) { /* code points read through an aligned copy */
-        copy = PyMem_Malloc((size_t)ncp * 4);
-        if (!copy) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        cp = copy;
-    }
-    memcpy((void *)cp, row, (size_t)ncp * 4);
+    uint32_t *cp = k->row_copy;
+    memcpy(cp, row, (size_t)ncp * 4);
     Py_ssize_t len = ncp, used = 0;
     while (len && !cp[len - 1])
         len--;
@@ -283,21 +261,31 @@ static Py_ssize_t encode_utf8(const unsigned char *row, Py_ssize_t ncp, unsigned
             out[used++] = (unsigned char)(0x80 | (c >> 6 & 0x3F));
             out[used++] = (unsigned char)(0x80 | (c & 0x3F));
         } else {
-            refuse_code_point(cp, j, len);
-            used = -1;
-            break;
+            k->refused_at = j;
+            k->refused_len = len;
+            return -1;
         }
     }
-    PyMem_Free(copy);
     return used;
+}
+
+void keys_raise_refused(Keys *k)
+{
+    refuse_code_point(k->row_copy, k->refused_at, k->refused_len);
+}
+
+int keys_rows_free(const Keys *k)
+{
+    return k->width && !k->seq && !k->packed;
 }
 
 /* Rows at .. at + m - 1 of k's array as keys (m at most the chunk). An S
  * row is read where it lies: a pointer to it and its length. A U row is
  * narrowed into the scratch (`width` bytes a row: enough for UTF-8), a
  * byte a code point when all are ASCII (then its length is that of the
- * bytes without trailing NULs), else encoded. */
-static int keys_rows_chunk(Keys *k, Py_ssize_t at, Py_ssize_t m)
+ * bytes without trailing NULs), else encoded. No Python call (see
+ * keys_chunk_free). */
+int keys_chunk_free(Keys *k, Py_ssize_t at, Py_ssize_t m)
 {
     const unsigned char *rows = (const unsigned char *)k->data_view.buf + at * k->width;
     size_t width = (size_t)k->width;
@@ -310,21 +298,21 @@ static int keys_rows_chunk(Keys *k, Py_ssize_t at, Py_ssize_t m)
         return 0;
     }
     unsigned char *out = (unsigned char *)k->own_data;
-    size_t used = 0, ncp = width / 4;
-    for (Py_ssize_t i = 0; i < m; i++) {
-        const unsigned char *row = rows + (size_t)i * width;
-        size_t len;
-        if (narrow_ascii(row, ncp, out + used)) {
-            len = kept_length(out + used, ncp);
-        } else {
-            Py_ssize_t got = encode_utf8(row, (Py_ssize_t)ncp, out + used);
-            if (got < 0)
-                return -1;
-            len = (size_t)got;
-        }
-        k->ptrs[i] = out + used;
-        k->lens[i] = len;
-        used += len;
+    size_t used = 0, ncp = width / 4, done = 0;
+    /* the next chunk's rows, fetched a row for each row narrowed */
+    const unsigned char *next = rows + (size_t)m * width;
+    size_t next_n = (size_t)(k->n - at - m < m ? k->n - at - m : m);
+    while ((done += k->narrow(rows + done * width, (size_t)m - done, ncp, out, &used,
+                              k->ptrs + done, k->lens + done, next + done * width,
+                              next_n > done ? next_n - done : 0)) < (size_t)m) {
+        /* row `done` has a code point past ASCII */
+        Py_ssize_t got = encode_utf8(k, rows + done * width, (Py_ssize_t)ncp, out + used);
+        if (got < 0)
+            return -1;
+        k->ptrs[done] = out + used;
+        k->lens[done] = (size_t)got;
+        used += (size_t)got;
+        done++;
     }
     return 0;
 }
@@ -395,7 +383,13 @@ int keys_chunk(Keys *k, Py_ssize_t at, Py_ssize_t m)
 {
     if (k->seq)
         return keys_seq_chunk(k, at, m);
-    return k->packed ? keys_packed_chunk(k, at, m) : keys_rows_chunk(k, at, m);
+    if (k->packed)
+        return keys_packed_chunk(k, at, m);
+    if (keys_chunk_free(k, at, m)) {
+        keys_raise_refused(k);
+        return -1;
+    }
+    return 0;
 }
 
 int keys_from_buffer(Keys *k, PyObject *data, PyObject *offsets, Py_ssize_t chunk,

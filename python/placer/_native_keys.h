@@ -10,6 +10,8 @@
 #include <Python.h>
 #include <stdint.h>
 
+#include "_native_narrow.h"
+
 /* One batch's keys, a chunk (`step` keys, fewer when rows are wide) at a
  * time as the pointer and length arrays placer_lookup_batch takes (ptrs,
  * lens), filled under the GIL by keys_chunk:
@@ -20,13 +22,16 @@
  *     small (fresh pages cost more than the lookups) and in cache;
  *   a NumPy S array's rows: read where they lie (the array held exported),
  *     each row's length (trailing NULs dropped, NumPy's value) found here;
- *   a NumPy U array's rows: narrowed to UTF-8 into own_data;
+ *   a NumPy U array's rows: narrowed to UTF-8 into own_data, a chunk of
+ *     U_CHUNK rows at most (its bytes stay in the first caches until the
+ *     lookup reads them);
  *   a packed buffer (held exported) and its n + 1 offsets: the chunk's
  *     offsets copied into own_offsets and checked there, so another thread
  *     writing the caller's offsets cannot send the library past the buffer.
  * A writer of an S array or a buffer while the batch runs changes at most
  * which bytes a key has, never where the library reads. */
 #define CHUNK 4096
+#define U_CHUNK 256
 
 typedef struct {
     Py_ssize_t n;
@@ -40,6 +45,9 @@ typedef struct {
     const void **ptrs;
     size_t *lens;
     char *own_data;
+    narrow_rows_fn narrow; /* U rows' ASCII kernel, chosen once a batch */
+    uint32_t *row_copy;    /* a U row being encoded as UTF-8 (width bytes) */
+    Py_ssize_t refused_at, refused_len; /* the code point encode refused, the row's length */
     size_t cap;
     uint64_t *own_offsets;
     Py_buffer data_view, offsets_view;
@@ -52,8 +60,9 @@ void keys_done(Keys *k);
  * is something else (the caller takes another path), 0, or -1 with an
  * exception. */
 int keys_from_sequence(Keys *k, PyObject *keys, Py_ssize_t chunk);
-/* How many rows `width` bytes wide a snapshot's batch copies at a time. */
-Py_ssize_t rows_chunk(Py_ssize_t width);
+/* How many rows `width` bytes wide (U rows: ucs4 1) a batch takes at a
+ * time. */
+Py_ssize_t rows_chunk(Py_ssize_t width, int ucs4);
 /* A NumPy S (ucs4 0) or U array's rows (ucs4 1, the host's order), `width`
  * bytes a row: S rows read where they lie (their trailing NULs dropped),
  * U rows encoded to UTF-8 at most `chunk` rows at a time. 0, or -1 with an
@@ -63,6 +72,17 @@ int keys_from_rows(Keys *k, PyObject *data, Py_ssize_t width, int ucs4, Py_ssize
  * under the GIL. 1 when some key of a list is neither str nor bytes, 0, or
  * -1 with an exception. */
 int keys_chunk(Keys *k, Py_ssize_t at, Py_ssize_t m);
+/* Whether k's keys are an array's rows, which keys_chunk_free fills
+ * without the GIL. */
+int keys_rows_free(const Keys *k);
+/* As keys_chunk for an array's rows (keys_rows_free), calling no Python
+ * API, so the GIL may be released around it: the array is held exported,
+ * the scratch is the batch's own. 0, or -1 when a U row has a code point
+ * that str.encode refuses: keys_raise_refused, with the GIL, raises it. */
+int keys_chunk_free(Keys *k, Py_ssize_t at, Py_ssize_t m);
+/* The exception of the code point keys_chunk_free refused: UnicodeEncodeError
+ * (a surrogate), ValueError (past U+10FFFF). */
+void keys_raise_refused(Keys *k);
 /* data: any C-contiguous buffer; offsets: n + 1 uint64 or int64 (native
  * order, C-contiguous), read a chunk at a time (`chunk` keys). Every offset
  * is checked first, as the ctypes path checks them: PlacerError through

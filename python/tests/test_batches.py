@@ -1,10 +1,13 @@
 """Batches from every container against single lookups (placer_lookup, one
 key at a time: the plain reference), and the packed buffer's refusals."""
+import ctypes
+
 import numpy as np
 import pytest
 
 import placer
 
+PLACER_CPU_AVX2 = 1 << 2  # placer.h
 MEMBERSHIP = {"strategy": "ring", "seed": 3, "epoch": 1, "vnodes": 32,
               "nodes": [{"id": "n%d" % i, "zone": "z%d" % (i % 3)} for i in range(9)]}
 STR_KEYS = ["user:%d" % i for i in range(300)] + ["", "caf\u00e9", "\u4e2d\u6587", "\U0001f600x",
@@ -108,6 +111,81 @@ def test_numpy_u_arrays_of_either_byte_order(snap, order, width):
     assert snap.lookup_batch(arr[::3]).tolist() == expect[::3]
     square = arr[:300].reshape(30, 10)
     assert snap.lookup_batch(square).tolist() == np.array(expect[:300]).reshape(30, 10).tolist()
+
+
+def u_rows_mix(width, n, seed):
+    """n keys for a U array `width` code points wide: ASCII of every length
+    (0, full width with no NUL left, trailing and inner NULs), and keys past
+    ASCII (2, 3 and 4 UTF-8 bytes) scattered, some at the batch's chunk
+    edges (the extension narrows 256 rows at a time)."""
+    rng = np.random.default_rng(seed)
+    alphabet = "abcxyz019:-\x00"
+    keys = []
+    for i in range(n):
+        length = [0, width, width - 1, int(rng.integers(0, width + 1))][i % 4]
+        keys.append("".join(alphabet[j] for j in rng.integers(0, len(alphabet), size=length)))
+    for at in (0, 255, 256, 257, 511, 512, n // 2, n - 1):
+        if width and at < n:
+            wide = ("\u00e9", "\u4e2d", "\U0001f600", "\x7f")[at % 4]
+            keys[at] = (keys[at][:width - 1] + wide)[-width:]
+    return keys
+
+
+@pytest.mark.parametrize("avx2", [True, False])
+@pytest.mark.parametrize("width", [1, 7, 15, 16, 17, 31, 32, 33, 48, 64, 100])
+def test_numpy_u_rows_across_chunks(snap, width, avx2):
+    """Batches of U rows longer than a chunk (and than the GIL threshold),
+    with each narrowing kernel (AVX2 hidden by the CPU mask: the SSE2 one):
+    every key as placer_lookup gives it for the str NumPy holds."""
+    keys = u_rows_mix(width, 1100, width)
+    arr = np.array(keys, dtype="U%d" % width)
+    expect = singles(snap, arr.tolist())
+    lib = placer._lib.lib
+    if not avx2:
+        lib.placer_set_cpu_mask(ctypes.c_uint(~PLACER_CPU_AVX2 & 0xFFFFFFFF))
+    try:
+        assert snap.lookup_batch(arr).tolist() == expect
+        assert snap.lookup_batch(arr.astype(">U%d" % width)).tolist() == expect
+        assert snap.lookup_batch(arr[:300]).tolist() == expect[:300]  # under the GIL threshold
+    finally:
+        lib.placer_set_cpu_mask(ctypes.c_uint(0xFFFFFFFF))
+
+
+def test_numpy_u_refusals_in_a_later_chunk(snap):
+    """A refused code point in the middle of a batch that runs without the
+    GIL: the same errors, and the snapshot answers afterwards."""
+    keys = np.array(["key:%d" % i for i in range(2000)])
+    bad = keys.copy()
+    bad[1500] = "x\ud800y"
+    with pytest.raises(UnicodeEncodeError) as e:
+        snap.lookup_batch(bad)
+    assert e.value.object[e.value.start] == "\ud800"
+    codes = keys.copy().view(np.uint32).reshape(len(keys), -1)
+    codes[700, 2] = 0x110000
+    with pytest.raises(ValueError, match="past U\\+10FFFF"):
+        snap.lookup_batch(codes.reshape(-1).view(keys.dtype))
+    with pytest.raises(UnicodeEncodeError):
+        snap.replicas_batch(bad, 2)
+    assert snap.lookup_batch(keys).tolist() == singles(snap, keys.tolist())
+
+
+def test_router_numpy_u_rows():
+    """A router's batch of U and S rows (read a chunk at a time inside its
+    read side) against its one-key lookups; a refused code point in a later
+    chunk raises as a snapshot's batch does."""
+    arr = np.array(u_rows_mix(32, 1100, 5), dtype="U32")
+    router = placer.Router(placer.build(MEMBERSHIP))
+    try:
+        for keys in (arr, arr[:100], np.array([k.encode() for k in arr.tolist()], dtype="S128")):
+            owners, node_ids, _ = router.lookup_batch(keys)
+            assert [node_ids[o] for o in owners] == [router.lookup(k) for k in keys.tolist()]
+        bad = arr.copy()
+        bad[900] = "\udfff"
+        with pytest.raises(UnicodeEncodeError):
+            router.lookup_batch(bad)
+        assert router.lookup_batch(arr[:3])[0].shape == (3,)
+    finally:
+        router.close()
 
 
 def test_numpy_u_big_endian_abc(snap):
