@@ -7,10 +7,13 @@
  *   suf[16]  the 16 hash bits below the top b of each token inside that
  *            range, in order, biased (^ 0x8000) so that a signed 16-bit
  *            compare orders them; unused lanes are INT16_MAX;
- *   own[16]  own[r] is the owner of the first token at or after the r-th
- *            token of the line: own[k] (k tokens inside) is the owner of the
- *            first token past the range, or of token 0 past the end (the
- *            wrap). Lanes past k repeat own[k].
+ *   own[16]  own[j] is the owner of token (base + j) mod n (base: the
+ *            line's first token, below), for every lane: own[k] (k tokens
+ *            inside) is the owner of the first token past the range, or
+ *            of token 0 past the end (the wrap), and the lanes past k
+ *            look ahead to the tokens after it. A lookup reads own[r],
+ *            r <= k; the replica line sets (engine/core/replica_lines.c)
+ *            name a set's other nodes by their lanes.
  * A hash's suffix q (its same 16 bits, biased) ranks against the line in
  * one compare: r = #{suf[j] < q} = popcount(movemask(cmpgt16(q, suf))) / 2
  * (two mask bits a lane), and the owner is own[r]. No branch decodes it.
