@@ -121,28 +121,28 @@ typedef uint32_t (*plc_bkt_key_fn)(const plc_bkt *k, uint64_t seed, const void *
 /* The index of the first token >= h (0 past the last), as
  * plc_stree_index_* gives it: the line's base and rank, else the tree. */
 typedef uint32_t (*plc_bkt_index_fn)(const plc_bkt *k, uint64_t h);
-/* Replica sets from the lines and the lines of sets beside them
- * (buckets_sets_body.h; sets: 16 entries a line), hashing with placer-v2
- * (seed). One key: its set's w (1..3) nodes into out, returning w, or 0
+/* Replica sets from the lines and the compact line sets beside them
+ * (engine/core/replica_lines.c), hashing with placer-v2 (seed). Line i's
+ * sets are the 16 bytes sets[16 * i ...]: byte r, for a hash of rank r,
+ * is a | b << 4, the lanes of line i whose owners are the set's second
+ * and third nodes (own[a], own[b]; the first is own[r]), 0xFF when the
+ * line cannot answer (a crowded line's rank is always 0, its byte 0
+ * 0xFF). One key: its set's w (1..3) nodes into out, returning w, or 0
  * when the lines cannot answer (the caller takes its exact sets). A
  * batch: each key's set at out + i * want and counts[i] = its nodes; the
  * keys the lines cannot answer take the per-slot sets rep (rep_r nodes a
- * token slot, UINT32_MAX-padded), their slot from a crowded line's line
- * of sets or the tree. Returns -1, and writes nothing, when a key is NULL
- * with a nonzero length, else 0.
- *
- * A crowded line of 16 to PLC_BKT_CROWD_MAX tokens keeps in its line of
- * sets the slot of its first token (word 0), its tokens' suffixes as
- * int16 lanes 0..27 (words 1..14, biased as the line's, padded
- * PLC_BKT_PAD) and PLC_BKT_CROWD_MARK (word 15), an entry no set can
- * have (a third node of 0xFFFF): a key there finds its slot without the
- * tree. Other crowded lines' entries are all UINT32_MAX. */
+ * token slot, UINT32_MAX-padded), their slot the line's first-token index
+ * and rank, in a crowded line of up to PLC_BKT_CROWD_MAX tokens its first
+ * token's index and the count of its tokens below the hash (read from the
+ * tree's leaves, which hold them in a row), else (ties, lines past
+ * PLC_BKT_CROWD_MAX tokens) the tree's descent. Returns -1, and writes
+ * nothing, when a key is NULL with a nonzero length, else 0. */
 #define PLC_BKT_CROWD_MAX 27u
-#define PLC_BKT_CROWD_MARK 0xFFFF0000u
-typedef uint32_t (*plc_bkt_key_set_fn)(const plc_bkt *k, const uint32_t *sets, uint64_t seed,
+#define PLC_BKT_SET_NONE 0xFFu
+typedef uint32_t (*plc_bkt_key_set_fn)(const plc_bkt *k, const uint8_t *sets, uint64_t seed,
                                        const void *key, size_t len, uint32_t w, uint32_t *out);
 typedef struct plc_bkt_sets_job {
-    const uint32_t *sets;
+    const uint8_t *sets;
     const uint32_t *rep; /* the per-slot sets, rep_r nodes a slot */
     uint64_t seed;
     uint32_t w, want, rep_r;
@@ -158,7 +158,7 @@ typedef int (*plc_bkt_key_sets_fn)(const plc_bkt *k, const plc_bkt_sets_job *j,
                                 const size_t *lens, size_t n, uint32_t *owners);               \
     uint32_t plc_bkt_key_##isa(const plc_bkt *k, uint64_t seed, const void *key, size_t len);  \
     uint32_t plc_bkt_index_##isa(const plc_bkt *k, uint64_t h);                                \
-    uint32_t plc_bkt_key_set_##isa(const plc_bkt *k, const uint32_t *sets, uint64_t seed,      \
+    uint32_t plc_bkt_key_set_##isa(const plc_bkt *k, const uint8_t *sets, uint64_t seed,       \
                                    const void *key, size_t len, uint32_t w, uint32_t *out);    \
     int plc_bkt_key_sets_##isa(const plc_bkt *k, const plc_bkt_sets_job *j,                   \
                                const void *const *keys, const size_t *lens, size_t n)

@@ -1,25 +1,30 @@
 /*
  * buckets_sets_body.h -- replica sets read from the line table and the
- * line of sets beside each line (engine/core/replica_lines.c), hashing
- * with placer-v2 in the same pass: included by buckets_body.h, whose
- * rank, hash and block helpers it uses, once per instruction set. Define
+ * compact line sets beside it (engine/core/replica_lines.c), hashing with
+ * placer-v2 in the same pass: included by buckets_body.h, whose rank,
+ * hash and block helpers it uses, once per instruction set. Define
  * PLC_BKT_KEY_SET and PLC_BKT_KEY_SETS (the function names) before.
  *
- * Line i of the lines has 16 entries at sets[16 * i]: for the rank r a
- * hash gets in its line, the set's second and third nodes (second |
- * third << 16), UINT32_MAX where the line cannot answer; the owner is the
- * line's own[r]. A set is answered when the hash does not tie a suffix,
- * the owner is not PLC_BKT_ASK_TREE and the entry is not UINT32_MAX. Both
- * lines' addresses come from the hash, so they are fetched together: no
- * second, dependent miss. The single key leaves every other key to the
- * caller (its count 0), who takes the exact per-slot sets or the walk.
+ * Line i's sets are the 16 bytes at sets[16 * i]: for the rank r a hash
+ * gets in its line, byte r = a | b << 4 names the lanes of the line whose
+ * owners are the set's second and third nodes, 0xFF where the line cannot
+ * answer; the set is own[r], own[a], own[b], all from the line already
+ * read for the rank. A set is answered when the hash does not tie a
+ * suffix and the byte is not 0xFF (a crowded line's rank is 0, its byte 0
+ * 0xFF; a set led by node 65,535 has 0xFF). The line and the byte are
+ * both addressed by the hash, so they are fetched together: no second,
+ * dependent miss. The single key leaves every other key to the caller
+ * (its count 0), who takes the exact per-slot sets or the walk.
  *
  * The batch is one pass like the lookup batch's: key i + SAHEAD is hashed
- * and its two lines prefetched while key i is answered, each block's keys
- * checked before it is hashed (into the stack up to SBUFFERED keys). The
- * keys its lines cannot answer take their per-slot sets (job->rep): a
- * crowded line's line of sets (buckets.h) gives the slot from its
- * suffixes, the tree the rest (ties and the like, about 1 key in 8,000 at
+ * and its line and byte prefetched while key i is answered, each block's
+ * keys checked before it is hashed (into the stack up to SBUFFERED keys).
+ * The keys its lines cannot answer take their per-slot sets (job->rep) at
+ * a slot found without the tree's descent: the line's first-token index
+ * and the rank, or in a crowded line of up to PLC_BKT_CROWD_MAX tokens its
+ * first-token index and the count of its tokens below the hash, read from
+ * the tree's leaves (the line's tokens in a row); the tree finds the rest
+ * (ties, lines past PLC_BKT_CROWD_MAX tokens, about 1 key in 8,000 at
  * 4,096 x 256).
  */
 
@@ -27,19 +32,9 @@
 #define SAHEAD 48u /* keys a block: two lines a key in flight */
 #endif
 
-/* Write the w (1..3) nodes of an answered set: the owner o and entry e. */
-static inline void bkt_set_write(uint32_t *out, uint32_t w, uint32_t o, uint32_t e)
-{
-    out[0] = o;
-    if (w > 1)
-        out[1] = e & 0xFFFFu;
-    if (w > 2)
-        out[2] = e >> 16;
-}
-
 /* The set of line `at`, suffix q into out (w nodes): w, or 0 when the
  * line cannot answer. */
-static inline uint32_t bkt_set_answer(const plc_bkt_line *line, const uint32_t *sets, size_t at,
+static inline uint32_t bkt_set_answer(const plc_bkt_line *line, const uint8_t *sets, size_t at,
                                       int16_t q, uint32_t w, uint32_t *out)
 {
     const plc_bkt_line *l = &line[at];
@@ -47,18 +42,21 @@ static inline uint32_t bkt_set_answer(const plc_bkt_line *line, const uint32_t *
     size_t off = bkt_rank_bytes(l, q); /* 2r */
     uint16_t o;
     int16_t sq;
-    uint32_t e;
     memcpy(&o, b + offsetof(plc_bkt_line, own) + off, 2);
     memcpy(&sq, b + off, 2);
-    memcpy(&e, (const unsigned char *)(sets + at * PLC_BKT_LANES) + 2 * off, 4);
-    if (__builtin_expect(sq != q && o != PLC_BKT_ASK_TREE && e != UINT32_MAX, 1)) {
-        bkt_set_write(out, w, o, e);
+    uint32_t e = sets[at * PLC_BKT_LANES + off / 2];
+    if (__builtin_expect(sq != q && e != PLC_BKT_SET_NONE, 1)) {
+        out[0] = o;
+        if (w > 1)
+            out[1] = l->own[e & 15];
+        if (w > 2)
+            out[2] = l->own[e >> 4];
         return w;
     }
     return 0;
 }
 
-uint32_t PLC_BKT_KEY_SET(const plc_bkt *k, const uint32_t *sets, uint64_t seed, const void *key,
+uint32_t PLC_BKT_KEY_SET(const plc_bkt *k, const uint8_t *sets, uint64_t seed, const void *key,
                          size_t len, uint32_t w, uint32_t *out)
 {
     uint64_t v = plc_hash64_v2_body(seed, key, len) >> k->sshift;
@@ -73,8 +71,8 @@ typedef struct bkt_sets_ring {
     int16_t q[SAHEAD];
 } bkt_sets_ring;
 
-/* Stage hash h into slot t and prefetch its two lines. */
-static inline void bkt_sets_stage(const plc_bkt_line *line, const uint32_t *sets, uint32_t sshift,
+/* Stage hash h into slot t and prefetch its line and its sets. */
+static inline void bkt_sets_stage(const plc_bkt_line *line, const uint8_t *sets, uint32_t sshift,
                                   uint64_t h, bkt_sets_ring *r, size_t t)
 {
     uint64_t v = h >> sshift;
@@ -116,36 +114,39 @@ static void bkt_sets_exact(const bkt_sets_call *c, size_t i, uint32_t slot)
     c->counts[i] = n;
 }
 
-/* The slot of suffix q in a crowded line's line of sets e (buckets.h),
- * ranked like a line's (the last suffix lane is always padding), or
- * UINT32_MAX on a tie: the tree decides. */
-static inline uint32_t bkt_crowded_slot(const uint32_t *e, int16_t q, uint32_t n)
+/* The slot of hash h in a crowded line of `count` (16..PLC_BKT_CROWD_MAX)
+ * tokens from slot `first`: first plus its tokens below h, read from the
+ * tree's leaves (full tokens: no tie), past the last token the wrap. */
+static inline uint32_t bkt_crowded_slot(const plc_stree *t, uint32_t first, uint32_t count,
+                                        uint64_t h)
 {
-    int16_t suf[2 * PLC_BKT_LANES - 4];
-    memcpy(suf, e + 1, sizeof suf);
     uint32_t r = 0;
-    for (uint32_t j = 0; j < 2 * PLC_BKT_LANES - 4; j++)
-        r += suf[j] < q;
-    if (suf[r] == q)
-        return UINT32_MAX;
-    uint32_t slot = e[0] + r;
-    return slot == n ? 0 : slot; /* past the last token: the wrap */
+    for (uint32_t j = 0; j < count; j++)
+        r += plc_stree_token(t, first + j) < h;
+    uint32_t slot = first + r;
+    return slot == t->n ? 0 : slot;
 }
 
 /* Key i, of line `at` and suffix q, which its lines could not answer: its
- * slot from the crowded line's suffixes, else (ties, node 65,535, padded
- * sets, lines past PLC_BKT_CROWD_MAX tokens: rare) the tree's, hashed
- * again; the key goes into the circle. Out of line: the loop keeps its
- * registers. */
-__attribute__((noinline)) static void bkt_sets_slow(bkt_sets_call *c, const uint32_t *sets,
-                                                    uint32_t at, int16_t q, size_t i)
+ * slot from the line's first-token index and rank, or a crowded line's
+ * tokens, else (ties, lines past PLC_BKT_CROWD_MAX tokens: rare) the
+ * tree's, hashed again; the key goes into the circle. Out of line: the
+ * loop keeps its registers. */
+__attribute__((noinline)) static void bkt_sets_slow(bkt_sets_call *c, uint32_t at, int16_t q,
+                                                    size_t i)
 {
-    const uint32_t *e = sets + (size_t)at * PLC_BKT_LANES;
-    uint32_t slot = UINT32_MAX;
-    if (e[PLC_BKT_LANES - 1] == PLC_BKT_CROWD_MARK)
-        slot = bkt_crowded_slot(e, q, c->k->tree->n);
+    const plc_bkt *k = c->k;
+    const plc_bkt_line *l = &k->line[at];
+    uint32_t r = bkt_rank(l, q), slot = UINT32_MAX, n = k->tree->n;
+    uint32_t first = k->base[at], end = at + 1 < (1u << k->bits) ? k->base[at + 1] : n;
+    if (l->suf[r] != q && end - first < PLC_BKT_LANES) { /* the line decides the slot */
+        slot = first + r == n ? 0 : first + r;
+    } else if (end - first >= PLC_BKT_LANES && end - first <= PLC_BKT_CROWD_MAX) {
+        uint64_t h = plc_hash64_v2_body(c->seed, c->keys[i], c->lens[i]);
+        slot = bkt_crowded_slot(k->tree, first, end - first, h);
+    }
     if (slot == UINT32_MAX)
-        slot = PLC_BKT_TREE_INDEX(c->k->tree, plc_hash64_v2_body(c->seed, c->keys[i], c->lens[i]));
+        slot = PLC_BKT_TREE_INDEX(k->tree, plc_hash64_v2_body(c->seed, c->keys[i], c->lens[i]));
     size_t p = c->npend++ % SPEND;
     if (c->npend > SPEND)
         bkt_sets_exact(c, c->at[p], c->slot[p]);
@@ -162,7 +163,7 @@ static void bkt_sets_drain(bkt_sets_call *c)
     c->npend = 0;
 }
 
-static inline void bkt_sets_one(bkt_sets_call *c, const plc_bkt_line *line, const uint32_t *sets,
+static inline void bkt_sets_one(bkt_sets_call *c, const plc_bkt_line *line, const uint8_t *sets,
                                 uint32_t at, int16_t q, uint32_t w, size_t i, uint32_t *out,
                                 uint32_t *counts)
 {
@@ -170,7 +171,7 @@ static inline void bkt_sets_one(bkt_sets_call *c, const plc_bkt_line *line, cons
     if (__builtin_expect(n != 0, 1))
         counts[i] = n;
     else
-        bkt_sets_slow(c, sets, at, q, i);
+        bkt_sets_slow(c, at, q, i);
 }
 
 /* Answer the M keys of the block at `at` from r, and stage the NM <= M
@@ -217,7 +218,7 @@ int PLC_BKT_KEY_SETS(const plc_bkt *k, const plc_bkt_sets_job *j, const void *co
         counts = j->counts;
     }
     const plc_bkt_line *line = k->line;
-    const uint32_t *sets = j->sets;
+    const uint8_t *sets = j->sets;
     const uint32_t sshift = k->sshift;
     const uint64_t seed = j->seed;
     const uint64_t sm = plc_hash64_v2_mult_seed(seed), b0 = seed ^ PLC_H64_K0 ^ 32;
