@@ -20,7 +20,8 @@
  * and its line and byte prefetched while key i is answered, each block's
  * keys checked before it is hashed (into the stack up to SBUFFERED keys).
  * The keys its lines cannot answer take their per-slot sets (job->rep) at
- * a slot found without the tree's descent: the line's first-token index
+ * a slot found without the tree's descent, SPEND keys at a time
+ * (bkt_sets_flush): the line's first-token index
  * and the rank, or in a crowded line of up to PLC_BKT_CROWD_MAX tokens its
  * first-token index and the count of its tokens below the hash, read from
  * the tree's leaves (the line's tokens in a row); the tree finds the rest
@@ -83,13 +84,19 @@ static inline void bkt_sets_stage(const plc_bkt_line *line, const uint8_t *sets,
     __builtin_prefetch(&sets[(size_t)at * PLC_BKT_LANES]);
 }
 
-/* Keys the lines left, waiting for their per-slot sets: a circle of
- * SPEND slots, each answered when the circle comes back to it (SPEND such
- * keys later, far apart in the batch) or at the batch's end, where their
- * loads overlap. Not prefetched when found: the prefetch stalled about a
- * memory latency each (perf, 4,096 x 256 on Zen 5), more than the
- * batch's end waits for them. */
-#define SPEND 16u
+/* Keys the lines left, gathered SPEND at a time and answered together in
+ * passes whose loads are independent, so that they overlap: the slots
+ * (the lines' first-token indexes), then a crowded line's tokens, then the
+ * per-slot sets. A key's line is in L1 when it is found: its rank and tie
+ * are kept. A prefetch as each key is found stalled the batch's pass
+ * (its misses in flight are its limit: perf, 4,096 x 256 on Zen 5). At
+ * 4,096 x 256 one key in 17 is left by the lines. */
+#define SPEND 64u
+typedef struct bkt_sets_pend {
+    size_t i;                    /* the key */
+    uint32_t at, r, tie;         /* its line, rank, and a tie on its suffix */
+    uint32_t slot, first, count; /* slot UINT32_MAX: a crowded line's, from its tokens */
+} bkt_sets_pend;
 typedef struct bkt_sets_call {
     const plc_bkt *k;
     const void *const *keys;
@@ -98,21 +105,9 @@ typedef struct bkt_sets_call {
     uint32_t *out, *counts;
     uint64_t seed;
     uint32_t w, want, rep_r;
-    size_t npend; /* keys found so far; the circle holds the last SPEND */
-    uint32_t slot[SPEND];
-    size_t at[SPEND];
+    uint32_t npend;
+    bkt_sets_pend pend[SPEND];
 } bkt_sets_call;
-
-/* Key i of slot `slot`: its per-slot set's first w nodes, up to the
- * padding (UINT32_MAX) where nodes ran out. */
-static void bkt_sets_exact(const bkt_sets_call *c, size_t i, uint32_t slot)
-{
-    const uint32_t *set = c->rep + (size_t)slot * c->rep_r;
-    uint32_t *o = c->out + i * c->want, n = 0;
-    for (; n < c->w && set[n] != UINT32_MAX; n++)
-        o[n] = set[n];
-    c->counts[i] = n;
-}
 
 /* The slot of hash h in a crowded line of `count` (16..PLC_BKT_CROWD_MAX)
  * tokens from slot `first`: first plus its tokens below h, read from the
@@ -127,40 +122,64 @@ static inline uint32_t bkt_crowded_slot(const plc_stree *t, uint32_t first, uint
     return slot == t->n ? 0 : slot;
 }
 
-/* Key i, of line `at` and suffix q, which its lines could not answer: its
- * slot from the line's first-token index and rank, or a crowded line's
- * tokens, else (ties, lines past PLC_BKT_CROWD_MAX tokens: rare) the
- * tree's, hashed again; the key goes into the circle. Out of line: the
+/* The gathered keys' sets, in three passes (above). */
+__attribute__((noinline)) static void bkt_sets_flush(bkt_sets_call *c)
+{
+    const plc_bkt *k = c->k;
+    const plc_stree *t = k->tree;
+    const uint32_t n = t->n, m = c->npend;
+    uint32_t crowded = 0;
+    for (uint32_t p = 0; p < m; p++) {
+        bkt_sets_pend *e = &c->pend[p];
+        uint32_t first = k->base[e->at];
+        uint32_t end = e->at + 1 < (1u << k->bits) ? k->base[e->at + 1] : n;
+        e->first = first;
+        e->count = end - first;
+        e->slot = first + e->r == n ? 0 : first + e->r; /* the line decides the slot */
+        if (e->count >= PLC_BKT_LANES || e->tie) {
+            e->slot = UINT32_MAX;
+            crowded++;
+        }
+    }
+    for (uint32_t p = 0; p < m && crowded; p++) {
+        bkt_sets_pend *e = &c->pend[p];
+        if (e->slot != UINT32_MAX)
+            continue;
+        uint64_t h = plc_hash64_v2_body(c->seed, c->keys[e->i], c->lens[e->i]);
+        if (e->count >= PLC_BKT_LANES && e->count <= PLC_BKT_CROWD_MAX)
+            e->slot = bkt_crowded_slot(t, e->first, e->count, h);
+        else /* ties, lines past PLC_BKT_CROWD_MAX tokens: rare */
+            e->slot = PLC_BKT_TREE_INDEX(t, h);
+    }
+    for (uint32_t p = 0; p < m; p++) {
+        const bkt_sets_pend *e = &c->pend[p];
+        const uint32_t *set = c->rep + (size_t)e->slot * c->rep_r;
+        uint32_t *o = c->out + e->i * c->want, x = 0;
+        for (; x < c->w && set[x] != UINT32_MAX; x++)
+            o[x] = set[x];
+        c->counts[e->i] = x;
+    }
+    c->npend = 0;
+}
+
+/* Key i, of line `at` and suffix q, which its lines could not answer:
+ * gathered, and the gathered answered when SPEND are. Out of line: the
  * loop keeps its registers. */
 __attribute__((noinline)) static void bkt_sets_slow(bkt_sets_call *c, uint32_t at, int16_t q,
                                                     size_t i)
 {
-    const plc_bkt *k = c->k;
-    const plc_bkt_line *l = &k->line[at];
-    uint32_t r = bkt_rank(l, q), slot = UINT32_MAX, n = k->tree->n;
-    uint32_t first = k->base[at], end = at + 1 < (1u << k->bits) ? k->base[at + 1] : n;
-    if (l->suf[r] != q && end - first < PLC_BKT_LANES) { /* the line decides the slot */
-        slot = first + r == n ? 0 : first + r;
-    } else if (end - first >= PLC_BKT_LANES && end - first <= PLC_BKT_CROWD_MAX) {
-        uint64_t h = plc_hash64_v2_body(c->seed, c->keys[i], c->lens[i]);
-        slot = bkt_crowded_slot(k->tree, first, end - first, h);
-    }
-    if (slot == UINT32_MAX)
-        slot = PLC_BKT_TREE_INDEX(k->tree, plc_hash64_v2_body(c->seed, c->keys[i], c->lens[i]));
-    size_t p = c->npend++ % SPEND;
-    if (c->npend > SPEND)
-        bkt_sets_exact(c, c->at[p], c->slot[p]);
-    c->slot[p] = slot;
-    c->at[p] = i;
+    const plc_bkt_line *l = &c->k->line[at];
+    uint32_t r = bkt_rank(l, q);
+    c->pend[c->npend++] = (bkt_sets_pend){.i = i, .at = at, .r = r, .tie = l->suf[r] == q};
+    if (c->npend == SPEND)
+        bkt_sets_flush(c);
 }
 
-/* The keys still in the circle, at the batch's end. */
+/* The keys still gathered, at the batch's end. */
 static void bkt_sets_drain(bkt_sets_call *c)
 {
-    size_t m = c->npend < SPEND ? c->npend : SPEND;
-    for (size_t p = 0; p < m; p++)
-        bkt_sets_exact(c, c->at[p], c->slot[p]);
-    c->npend = 0;
+    if (c->npend)
+        bkt_sets_flush(c);
 }
 
 static inline void bkt_sets_one(bkt_sets_call *c, const plc_bkt_line *line, const uint8_t *sets,
