@@ -49,6 +49,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "stree.h"
 
@@ -125,9 +126,10 @@ typedef uint32_t (*plc_bkt_index_fn)(const plc_bkt *k, uint64_t h);
  * (engine/core/replica_lines.c), hashing with placer-v2 (seed). Line i's
  * sets are the 16 bytes sets[16 * i ...]: byte r, for a hash of rank r,
  * is a | b << 4, the lanes of line i whose owners are the set's second
- * and third nodes (own[a], own[b]; the first is own[r]), 0xFF when the
- * line cannot answer (a crowded line's rank is always 0, its byte 0
- * 0xFF). One key: its set's w (1..3) nodes into out, returning w, or 0
+ * and third nodes (own[a], own[b]; the first is own[r]), or a == b for a
+ * spill: the two nodes as 16-bit words at byte a, among the bytes past
+ * the line's ranks; 0xFF when the line cannot answer (a crowded line's
+ * rank is always 0, its byte 0 0xFF). One key: its set's w (1..3) nodes into out, returning w, or 0
  * when the lines cannot answer (the caller takes its exact sets). A
  * batch: each key's set at out + i * want and counts[i] = its nodes; the
  * keys the lines cannot answer take the per-slot sets rep (rep_r nodes a
@@ -139,6 +141,25 @@ typedef uint32_t (*plc_bkt_index_fn)(const plc_bkt *k, uint64_t h);
  * nothing, when a key is NULL with a nonzero length, else 0. */
 #define PLC_BKT_CROWD_MAX 27u
 #define PLC_BKT_SET_NONE 0xFFu
+
+/* The second and third nodes of a line sets' byte e (not
+ * PLC_BKT_SET_NONE) of line l, whose 16 bytes are at `sets`: the owners
+ * of the lanes it names, or when it names one lane twice (a spill), the
+ * two 16-bit words at that byte of the 16. */
+static inline void plc_bkt_set_nodes(const plc_bkt_line *l, const uint8_t *sets, uint32_t e,
+                                     uint32_t *second, uint32_t *third)
+{
+    uint32_t a = e & 15u, b = e >> 4;
+    if (__builtin_expect(a != b, 1)) {
+        *second = l->own[a];
+        *third = l->own[b];
+        return;
+    }
+    uint16_t v[2];
+    memcpy(v, sets + a, sizeof v);
+    *second = v[0];
+    *third = v[1];
+}
 typedef uint32_t (*plc_bkt_key_set_fn)(const plc_bkt *k, const uint8_t *sets, uint64_t seed,
                                        const void *key, size_t len, uint32_t w, uint32_t *out);
 typedef struct plc_bkt_sets_job {

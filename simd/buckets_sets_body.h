@@ -7,9 +7,10 @@
  *
  * Line i's sets are the 16 bytes at sets[16 * i]: for the rank r a hash
  * gets in its line, byte r = a | b << 4 names the lanes of the line whose
- * owners are the set's second and third nodes, 0xFF where the line cannot
- * answer; the set is own[r], own[a], own[b], all from the line already
- * read for the rank. A set is answered when the hash does not tie a
+ * owners are the set's second and third nodes (or, a == b, a spill of the
+ * two nodes in the same 16 bytes: plc_bkt_set_nodes), 0xFF where the line
+ * cannot answer; the set is own[r], own[a], own[b], all from the line
+ * already read for the rank. A set is answered when the hash does not tie a
  * suffix and the byte is not 0xFF (a crowded line's rank is 0, its byte 0
  * 0xFF; a set led by node 65,535 has 0xFF). The line and the byte are
  * both addressed by the hash, so they are fetched together: no second,
@@ -45,13 +46,16 @@ static inline uint32_t bkt_set_answer(const plc_bkt_line *line, const uint8_t *s
     int16_t sq;
     memcpy(&o, b + offsetof(plc_bkt_line, own) + off, 2);
     memcpy(&sq, b + off, 2);
-    uint32_t e = sets[at * PLC_BKT_LANES + off / 2];
+    const uint8_t *es = sets + at * PLC_BKT_LANES;
+    uint32_t e = es[off / 2];
     if (__builtin_expect(sq != q && e != PLC_BKT_SET_NONE, 1)) {
+        uint32_t second, third;
+        plc_bkt_set_nodes(l, es, e, &second, &third);
         out[0] = o;
         if (w > 1)
-            out[1] = l->own[e & 15];
+            out[1] = second;
         if (w > 2)
-            out[2] = l->own[e >> 4];
+            out[2] = third;
         return w;
     }
     return 0;
@@ -86,11 +90,12 @@ static inline void bkt_sets_stage(const plc_bkt_line *line, const uint8_t *sets,
 
 /* Keys the lines left, gathered SPEND at a time and answered together in
  * passes whose loads are independent, so that they overlap: the slots
- * (the lines' first-token indexes), then a crowded line's tokens, then the
- * per-slot sets. A key's line is in L1 when it is found: its rank and tie
- * are kept. A prefetch as each key is found stalled the batch's pass
+ * (the lines' first-token indexes; the per-slot sets and a crowded line's
+ * tokens prefetched), then a crowded line's slot from its tokens, then
+ * the per-slot sets. A key's line is in L1 when it is found: its rank and
+ * tie are kept. A prefetch as each key is found stalled the batch's pass
  * (its misses in flight are its limit: perf, 4,096 x 256 on Zen 5). At
- * 4,096 x 256 one key in 17 is left by the lines. */
+ * 4,096 x 256 one key in 25 is left by the lines. */
 #define SPEND 64u
 typedef struct bkt_sets_pend {
     size_t i;                    /* the key */
@@ -129,6 +134,8 @@ __attribute__((noinline)) static void bkt_sets_flush(bkt_sets_call *c)
     const plc_stree *t = k->tree;
     const uint32_t n = t->n, m = c->npend;
     uint32_t crowded = 0;
+    for (uint32_t p = 0; p < m; p++)
+        __builtin_prefetch(&k->base[c->pend[p].at]);
     for (uint32_t p = 0; p < m; p++) {
         bkt_sets_pend *e = &c->pend[p];
         uint32_t first = k->base[e->at];
@@ -139,6 +146,11 @@ __attribute__((noinline)) static void bkt_sets_flush(bkt_sets_call *c)
         if (e->count >= PLC_BKT_LANES || e->tie) {
             e->slot = UINT32_MAX;
             crowded++;
+            if (e->count <= PLC_BKT_CROWD_MAX) /* its tokens, in a row */
+                for (uint32_t x = first / PLC_STREE_LEAF; x <= (end - 1) / PLC_STREE_LEAF; x++)
+                    __builtin_prefetch(&t->leaves[x]);
+        } else {
+            __builtin_prefetch(c->rep + (size_t)e->slot * c->rep_r);
         }
     }
     for (uint32_t p = 0; p < m && crowded; p++) {
@@ -150,6 +162,7 @@ __attribute__((noinline)) static void bkt_sets_flush(bkt_sets_call *c)
             e->slot = bkt_crowded_slot(t, e->first, e->count, h);
         else /* ties, lines past PLC_BKT_CROWD_MAX tokens: rare */
             e->slot = PLC_BKT_TREE_INDEX(t, h);
+        __builtin_prefetch(c->rep + (size_t)e->slot * c->rep_r);
     }
     for (uint32_t p = 0; p < m; p++) {
         const bkt_sets_pend *e = &c->pend[p];

@@ -44,11 +44,13 @@ static int lines_answer(const placer_snapshot *s, uint64_t h)
 /* Every byte of the line sets against the per-slot sets, the tokens'
  * owners read from the tree: rank r <= k of a line of k < 16 tokens
  * names two lanes whose owners (the tokens first + lane, wrapping) are
- * the set's second and third nodes, led by the owner of slot first + r;
- * and is 0xFF only when no lanes can (a set not led by that owner, padded,
- * a node of 65,535 or more, a node among none of the 16 tokens). A
- * crowded line's bytes are all 0xFF. Returns the wrong bytes; adds the
- * ranks answered and left. */
+ * the set's second and third nodes, or one lane past the ranks twice and
+ * the nodes as two words there (a spill), led by the owner of slot
+ * first + r; and is 0xFF only when no lanes can (a set not led by that
+ * owner, padded, a node of 65,535 or more, a node among none of the 16
+ * tokens). A crowded line's bytes are all 0xFF. Returns the wrong bytes;
+ * adds the ranks answered and left. */
+static long spills;
 static long check_bytes(const placer_snapshot *s, long *answered, long *none)
 {
     const plc_bkt *k = &s->bkt;
@@ -80,9 +82,17 @@ static long check_bytes(const placer_snapshot *s, long *answered, long *none)
                 continue;
             }
             *answered += 1;
-            uint32_t lane[3] = {r, e[r] & 15u, e[r] >> 4};
+            uint32_t a = e[r] & 15u, b = e[r] >> 4, got[3] = {own[r], own[a], own[b]};
+            if (a == b) { /* a spill: two words past the line's ranks */
+                uint16_t v[2];
+                memcpy(v, e + a, sizeof v);
+                got[1] = v[0];
+                got[2] = v[1];
+                bad += a <= end - first || a + 4 > PLC_BKT_LANES;
+                spills++;
+            }
             for (uint32_t x = 0; x < w; x++)
-                bad += own[lane[x]] != set[x];
+                bad += got[x] != set[x];
         }
     }
     return bad;
@@ -168,7 +178,7 @@ static void every_level(void)
     placer_set_cpu_mask(~0u);
     CHECK_ALL(bad == 0, "fused line sets == slot path == reference, every kernel level");
     CHECK_ALL(bad_bytes == 0, "every line sets' byte names the set's lanes, 0xFF only when none can");
-    CHECK(answered > 0 && nones > 0); /* both kinds of byte were checked */
+    CHECK(answered > 0 && nones > 0 && spills > 0); /* every kind of byte was checked */
     CHECK(rings == 12);
     CHECK(left > 0); /* the fallback ran */
     free_keys(&k);

@@ -58,16 +58,57 @@ static uint32_t lane_of(const plc_bkt_line *l, uint32_t node)
     return j;
 }
 
-/* The byte of rank r of line l (its set at `set`, R nodes). */
-static uint8_t set_byte(const plc_bkt_line *l, uint32_t r, const uint32_t *set, uint32_t R)
+/* The byte of rank r of line l (its set at `set`, R nodes), or
+ * PLC_BKT_SET_NONE; *spill set when only the lanes are missing (the set
+ * can take a spill entry). */
+static uint8_t set_byte(const plc_bkt_line *l, uint32_t r, const uint32_t *set, uint32_t R,
+                        int *spill)
 {
-    if (set[0] != l->own[r] || set[0] >= PLC_BKT_ASK_TREE)
-        return PLC_BKT_SET_NONE; /* not led by the line's owner, or past 16 bits */
+    *spill = 0;
+    uint32_t third = R > 2 ? set[2] : 0;
+    if (set[0] != l->own[r] || set[0] >= PLC_BKT_ASK_TREE || set[1] >= PLC_BKT_ASK_TREE ||
+        third >= PLC_BKT_ASK_TREE)
+        return PLC_BKT_SET_NONE; /* not led by the line's owner, padded, or past 16 bits */
     uint32_t a = lane_of(l, set[1]);
-    uint32_t b = R > 2 ? lane_of(l, set[2]) : a == PLC_BKT_LANES - 1 ? 0 : a;
-    if (a >= PLC_BKT_LANES || b >= PLC_BKT_LANES)
-        return PLC_BKT_SET_NONE; /* padded, past 16 bits, or not among the lanes */
+    uint32_t b = R > 2 ? lane_of(l, third) : a ^ 1; /* never a: a == b is a spill */
+    if (a >= PLC_BKT_LANES || b >= PLC_BKT_LANES) {
+        *spill = 1;
+        return PLC_BKT_SET_NONE; /* not among the lanes */
+    }
     return (uint8_t)(a | b << 4);
+}
+
+/* Give the heaviest of line i's ranks whose nodes are not among its lanes
+ * (spills[0..ns), the most keys first) the free bytes past its ranks: a
+ * spill at byte j (count < j <= 12) holds the second and third nodes as
+ * 16-bit words, and the rank's byte is j | j << 4 (a == b, which no lanes
+ * give). */
+static void place_spills(const placer_snapshot *s, uint64_t i, uint32_t base, uint32_t count,
+                         uint32_t *spills, uint32_t ns, uint8_t *e)
+{
+    const plc_bkt *k = &s->bkt;
+    uint64_t lo = i << k->shift, span = UINT64_MAX >> k->bits, w[PLC_BKT_LANES + 1];
+    for (uint32_t x = 0; x < ns; x++) { /* a rank's keys: the hashes from its last token on */
+        uint32_t r = spills[x];
+        uint64_t from = r ? plc_stree_token(&s->tree, base + r - 1) - lo : 0;
+        uint64_t to = r < count ? plc_stree_token(&s->tree, base + r) - lo : span;
+        w[x] = to - from;
+    }
+    for (uint32_t x = 0; x < ns; x++) /* a few: the heaviest first */
+        for (uint32_t y = x + 1; y < ns; y++)
+            if (w[y] > w[x]) {
+                uint64_t tw = w[x];
+                uint32_t tr = spills[x];
+                w[x] = w[y], spills[x] = spills[y];
+                w[y] = tw, spills[y] = tr;
+            }
+    for (uint32_t x = 0, j = count + 1; x < ns && j + 4 <= PLC_BKT_LANES; x++, j += 4) {
+        uint32_t r = spills[x], slot = base + r >= s->tree.n ? base + r - s->tree.n : base + r;
+        const uint32_t *set = s->rep + (size_t)slot * s->rep_r;
+        uint16_t nodes[2] = {(uint16_t)set[1], (uint16_t)(s->rep_r > 2 ? set[2] : set[1])};
+        memcpy(e + j, nodes, sizeof nodes);
+        e[r] = (uint8_t)(j | j << 4);
+    }
 }
 
 void plc_replica_lines_build(const placer_snapshot *s, uint8_t *sets)
@@ -82,9 +123,15 @@ void plc_replica_lines_build(const placer_snapshot *s, uint8_t *sets)
         memset(e, PLC_BKT_SET_NONE, PLC_BKT_LANES);
         if (count >= PLC_BKT_LANES)
             continue; /* crowded */
+        uint32_t spills[PLC_BKT_LANES], ns = 0;
         for (uint32_t r = 0; r <= count; r++) { /* ranks past count: never read */
             uint32_t slot = base + r >= n ? base + r - n : base + r;
-            e[r] = set_byte(l, r, s->rep + (size_t)slot * R, R);
+            int spill;
+            e[r] = set_byte(l, r, s->rep + (size_t)slot * R, R, &spill);
+            if (spill)
+                spills[ns++] = r;
         }
+        if (ns && count + 4 < PLC_BKT_LANES)
+            place_spills(s, i, base, count, spills, ns, e);
     }
 }

@@ -63,21 +63,23 @@ static inline int ring_lines(const placer_snapshot *s)
 }
 
 /* The first w (1..3) nodes of the set of rank r (< 16) in line i: the
- * owner own[r] and the lanes its line sets' byte names (replica_lines.c).
+ * owner own[r] and the nodes its line sets' byte names (replica_lines.c).
  * 1 when written, 0 when they cannot answer: a byte 0xFF, or a crowded
  * line (every owner 0xFFFF: the slot path's rank may pass 0 there). */
 static inline int line_entry(const placer_snapshot *s, uint64_t i, uint32_t r, uint32_t *out,
                              uint32_t w)
 {
     const plc_bkt_line *l = &s->bkt.line[i];
-    uint32_t e = s->rep_lines[i * PLC_BKT_LANES + r], owner = l->own[r];
+    const uint8_t *es = s->rep_lines + i * PLC_BKT_LANES;
+    uint32_t e = es[r], owner = l->own[r], second, third;
     if (e == PLC_BKT_SET_NONE || owner == PLC_BKT_ASK_TREE)
         return 0;
+    plc_bkt_set_nodes(l, es, e, &second, &third);
     out[0] = owner;
     if (w > 1)
-        out[1] = l->own[e & 15];
+        out[1] = second;
     if (w > 2)
-        out[2] = l->own[e >> 4];
+        out[2] = third;
     return 1;
 }
 
