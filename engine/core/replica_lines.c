@@ -13,27 +13,34 @@
  * line's own[j] is the owner of token base[i] + j for every lane j, past
  * its tokens too, so the nodes a set takes from the next tokens are
  * mostly in its 16 lanes. The set is own[r], own[a], own[b]; its line is
- * already read for the rank. A set of 2 has b = a (0 when a is 15), so
- * that an answer is never 0xFF. A byte a rank, where two 16-bit node ids
- * take four: the line sets are a quarter of the line table's size (2 MiB
- * beside its 8 at 4,096 x 256), so fewer of a key's second reads miss the
- * caches than of a second table as large as the line table.
+ * already read for the rank. A set of 2 has b = a ^ 1, so that a byte is
+ * never 0xFF when it answers and a == b stays free: a rank whose nodes
+ * are not among the lanes (5.2% of keys at 4,096 x 256, 3 zones) takes,
+ * when its line has bytes to spare past its ranks (never read: a rank is
+ * at most k), a spill there: the two nodes as 16-bit words at byte j
+ * (k < j <= 12) and the rank's byte j | j << 4, the heaviest such ranks
+ * (the most hashes) first, which leaves 3.1%. A byte a rank, where two
+ * 16-bit node ids take four: the line sets are a quarter of the line
+ * table's size (2 MiB beside its 8 at 4,096 x 256), so fewer of a key's
+ * second reads miss the caches than of a second table as large as the
+ * line table.
  *
  * A byte is 0xFF, and the reader takes the per-slot sets (exact), when the
  * line cannot answer: a set padded because nodes ran out, a node of
  * 65,535 or more (also the owner 0xFFFF that asks the tree), a second or
- * third node not among the line's 16 owners, or a set that does not start
- * with the line's owner at that rank (the reader writes that owner first;
- * a datacenter rule's set starts elsewhere when the token's owner is in a
- * datacenter it does not replicate to); and in a crowded line (16 tokens
- * or more), whose rank is always 0 and whose keys the batch gives their
- * slot from the line's first-token index and the tree's leaves
- * (simd/buckets_sets_body.h), without the tree's descent.
+ * third node not among the line's 16 owners and no spill, or a set that
+ * does not start with the line's owner at that rank (the reader writes
+ * that owner first; a datacenter rule's set starts elsewhere when the
+ * token's owner is in a datacenter it does not replicate to); and in a
+ * crowded line (16 tokens or more), whose rank is always 0 and whose keys
+ * the batch gives their slot from the line's first-token index and the
+ * tree's leaves (simd/buckets_sets_body.h), without the tree's descent.
  *
  * Built from s->rep, whatever its rule (placer's walk or Cassandra's), in
  * O(lines + tokens): the build and the decoder both call it after the
- * sets exist. 2^b * 16 bytes: 1 to 2 bytes a token beside the per-slot
- * sets' 4 * R (counted in placer_snapshot_replica_bytes).
+ * sets exist. 2^b * 16 bytes: 1 to 4 bytes a token (2 at 4,096 x 256)
+ * beside the per-slot sets' 4 * R (counted in
+ * placer_snapshot_replica_bytes).
  */
 #include <string.h>
 
@@ -52,10 +59,21 @@ static uint32_t lane_of(const plc_bkt_line *l, uint32_t node)
 {
     if (node >= PLC_BKT_ASK_TREE)
         return PLC_BKT_LANES;
-    uint32_t j = 0;
-    while (j < PLC_BKT_LANES && l->own[j] != node)
-        j++;
-    return j;
+    /* the 16 lanes compared in two vectors of eight (the compiler's: SSE2
+     * on x86-64, NEON on arm64), read back as four words of four lanes: a
+     * scan lane by lane was a sixth of a 3-zone build at 4,096 x 256 */
+    typedef uint16_t v8u16 __attribute__((vector_size(16)));
+    v8u16 lo, hi, want = {0, 0, 0, 0, 0, 0, 0, 0};
+    want += (uint16_t)node;
+    memcpy(&lo, l->own, sizeof lo);
+    memcpy(&hi, l->own + 8, sizeof hi);
+    v8u16 eq[2] = {(v8u16)(lo == want), (v8u16)(hi == want)};
+    uint64_t w[4];
+    memcpy(w, eq, sizeof w);
+    for (uint32_t x = 0; x < 4; x++)
+        if (w[x])
+            return 4 * x + (uint32_t)__builtin_ctzll(w[x]) / 16;
+    return PLC_BKT_LANES;
 }
 
 /* The byte of rank r of line l (its set at `set`, R nodes), or
@@ -86,18 +104,17 @@ static uint8_t set_byte(const plc_bkt_line *l, uint32_t r, const uint32_t *set, 
 static void place_spills(const placer_snapshot *s, uint64_t i, uint32_t base, uint32_t count,
                          uint32_t *spills, uint32_t ns, uint8_t *e)
 {
-    const plc_bkt *k = &s->bkt;
-    uint64_t lo = i << k->shift, span = UINT64_MAX >> k->bits, w[PLC_BKT_LANES + 1];
+    const plc_bkt_line *l = &s->bkt.line[i];
+    int32_t w[PLC_BKT_LANES + 1];
     for (uint32_t x = 0; x < ns; x++) { /* a rank's keys: the hashes from its last token on */
-        uint32_t r = spills[x];
-        uint64_t from = r ? plc_stree_token(&s->tree, base + r - 1) - lo : 0;
-        uint64_t to = r < count ? plc_stree_token(&s->tree, base + r) - lo : span;
+        uint32_t r = spills[x]; /* by the line's suffixes, 1 / 65,536 of a line */
+        int32_t from = r ? l->suf[r - 1] : INT16_MIN, to = r < count ? l->suf[r] : INT16_MAX + 1;
         w[x] = to - from;
     }
     for (uint32_t x = 0; x < ns; x++) /* a few: the heaviest first */
         for (uint32_t y = x + 1; y < ns; y++)
             if (w[y] > w[x]) {
-                uint64_t tw = w[x];
+                int32_t tw = w[x];
                 uint32_t tr = spills[x];
                 w[x] = w[y], spills[x] = spills[y];
                 w[y] = tw, spills[y] = tr;
