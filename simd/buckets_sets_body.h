@@ -22,12 +22,11 @@
  * keys checked before it is hashed (into the stack up to SBUFFERED keys).
  * The keys its lines cannot answer take their per-slot sets (job->rep) at
  * a slot found without the tree's descent, SPEND keys at a time
- * (bkt_sets_flush): the line's first-token index
- * and the rank, or in a crowded line of up to PLC_BKT_CROWD_MAX tokens its
- * first-token index and the count of its tokens below the hash, read from
- * the tree's leaves (the line's tokens in a row); the tree finds the rest
- * (ties, lines past PLC_BKT_CROWD_MAX tokens, about 1 key in 8,000 at
- * 4,096 x 256).
+ * (bkt_sets_flush): the line's first-token index and the rank, or in a
+ * crowded line of up to PLC_BKT_CROWD_MAX tokens its first-token index and
+ * the count of its tokens below the hash, read from the tree's leaves (the
+ * line's tokens in a row); the tree finds the rest (ties, lines past
+ * PLC_BKT_CROWD_MAX tokens, about 1 key in 7,000 at 4,096 x 256).
  */
 
 #ifndef SAHEAD
@@ -133,7 +132,7 @@ __attribute__((noinline)) static void bkt_sets_flush(bkt_sets_call *c)
     const plc_bkt *k = c->k;
     const plc_stree *t = k->tree;
     const uint32_t n = t->n, m = c->npend;
-    uint32_t crowded = 0;
+    uint32_t later = 0; /* keys whose slot takes the second pass */
     for (uint32_t p = 0; p < m; p++)
         __builtin_prefetch(&k->base[c->pend[p].at]);
     for (uint32_t p = 0; p < m; p++) {
@@ -145,15 +144,15 @@ __attribute__((noinline)) static void bkt_sets_flush(bkt_sets_call *c)
         e->slot = first + e->r == n ? 0 : first + e->r; /* the line decides the slot */
         if (e->count >= PLC_BKT_LANES || e->tie) {
             e->slot = UINT32_MAX;
-            crowded++;
-            if (e->count <= PLC_BKT_CROWD_MAX) /* its tokens, in a row */
+            later++;
+            if (e->count >= PLC_BKT_LANES && e->count <= PLC_BKT_CROWD_MAX) /* its tokens */
                 for (uint32_t x = first / PLC_STREE_LEAF; x <= (end - 1) / PLC_STREE_LEAF; x++)
                     __builtin_prefetch(&t->leaves[x]);
         } else {
             __builtin_prefetch(c->rep + (size_t)e->slot * c->rep_r);
         }
     }
-    for (uint32_t p = 0; p < m && crowded; p++) {
+    for (uint32_t p = 0; p < m && later; p++) {
         bkt_sets_pend *e = &c->pend[p];
         if (e->slot != UINT32_MAX)
             continue;

@@ -293,6 +293,70 @@ static void crowded_lines(void)
     free_keys(&k);
 }
 
+/* A key in an empty first line whose suffix equals the padding (a tie
+ * with no token: its slot is the first token of a later line), in a ring
+ * of 512 tokens none of which is in the first line: the batch, alone and
+ * among other keys, against the slot path, at every kernel level. */
+static void empty_line_tie(void)
+{
+    enum { NODES = 12, SEED = 5, NTOK = 512 };
+    placer_builder *b = placer_builder_new();
+    CHECK_EQ(placer_builder_set_replicas(b, 3), 0);
+    CHECK_EQ(placer_builder_set_seed(b, SEED), 0);
+    for (uint32_t i = 0; i < NODES; i++) {
+        char id[16], zone[16];
+        snprintf(id, sizeof id, "node-%04u", i);
+        snprintf(zone, sizeof zone, "zone-%u", i % 3);
+        CHECK_EQ(placer_builder_add_node(b, id, zone, 1.0), i);
+    }
+    uint64_t st = 31;
+    for (uint32_t i = 0; i < NTOK; i++)
+        CHECK_EQ(placer_builder_add_token(b, i % NODES, check_rand(&st) | UINT64_C(1) << 63), 0);
+    placer_snapshot *s = NULL;
+    CHECK_EQ(placer_builder_build(b, 1, &s), 0);
+    placer_builder_free(b);
+    uint32_t bits = s->bkt.bits;
+    CHECK(bits > 0 && bits < 12 && s->bkt.base[1] == 0); /* line 0 is empty */
+    static unsigned char kb[64][32];
+    const void *keys[64];
+    size_t lens[64];
+    for (int i = 0; i < 64; i++) {
+        memset(kb[i], i, 32);
+        keys[i] = kb[i];
+        lens[i] = 32;
+    }
+    uint64_t n = 0, want = UINT64_C(0xFFFF); /* the top bits + 16 of the hash */
+    do
+        memcpy(kb[7], &n, sizeof n), n++;
+    while (placer_hash64(SEED, kb[7], 32) >> (48 - bits) != want);
+    static const unsigned levels[] = {~0u, PLACER_CPU_AVX2 | PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL,
+                                      PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL, 0u};
+    long bad = 0;
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+        placer_set_cpu_mask(levels[l]);
+        placer_snapshot *x = NULL;
+        void *buf = NULL;
+        size_t len = 0;
+        CHECK_EQ(placer_snapshot_encode(s, &buf, &len), 0);
+        CHECK_EQ(placer_snapshot_decode(buf, len, &x), 0); /* this level's kernels */
+        free(buf);
+        uint32_t out[64 * 3], counts[64], ref[3];
+        for (size_t m = 1; m <= 64; m += 63) {
+            const void *const *kk = m == 1 ? keys + 7 : keys;
+            CHECK_EQ(placer_replicas_batch(x, kk, lens, m, 3, out, counts), 0);
+            for (size_t i = 0; i < m; i++) {
+                uint64_t h = placer_snapshot_hash(x, kk[i], 32);
+                int rn = placer_replicas_hash(x, h, ref, 3, NULL);
+                bad += counts[i] != (uint32_t)rn || memcmp(out + 3 * i, ref, sizeof ref) != 0;
+            }
+        }
+        placer_snapshot_free(x);
+    }
+    placer_set_cpu_mask(~0u);
+    CHECK_ALL(bad == 0, "a tie with the padding of an empty first line: batch == slot path");
+    placer_snapshot_free(s);
+}
+
 /* A NULL key with a length anywhere in a batch fails it, nothing written:
  * in the first block, a later one, and in a batch past the stack buffer
  * (checked in a pass of its own). */
@@ -334,6 +398,7 @@ int main(void)
 {
     every_level();
     crowded_lines();
+    empty_line_tie();
     null_key();
     return check_done("test_replica_lines");
 }
