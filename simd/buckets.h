@@ -129,8 +129,9 @@ typedef uint32_t (*plc_bkt_index_fn)(const plc_bkt *k, uint64_t h);
  * and third nodes (own[a], own[b]; the first is own[r]), or a == b for a
  * spill: the two nodes as 16-bit words at byte a, among the bytes past
  * the line's ranks; 0xFF when the line cannot answer (a crowded line's
- * rank is always 0, its byte 0 0xFF). One key: its set's w (1..3) nodes into out, returning w, or 0
- * when the lines cannot answer (the caller takes its exact sets). A
+ * rank is always 0, its byte 0 0xFF). One key: its set's w (1..3) nodes
+ * into out, returning w, or 0 when the lines cannot answer (the caller
+ * takes its exact sets). A
  * batch: each key's set at out + i * want and counts[i] = its nodes; the
  * keys the lines cannot answer take the per-slot sets rep (rep_r nodes a
  * token slot, UINT32_MAX-padded), their slot the line's first-token index

@@ -26,7 +26,8 @@
  * sets (replica_lines.c): the key's rank in its line gives the owner, and
  * the rank's byte of the line sets, both addressed by the hash and
  * fetched together, the lanes of the line holding the other two; what
- * the line cannot answer takes the slot and the per-slot sets. Sets of 4 and 5 (a Cassandra NetworkTopologyStrategy
+ * the line cannot answer takes the slot and the per-slot sets. Sets of 4
+ * and 5 (a Cassandra NetworkTopologyStrategy
  * of {dc1: 3, dc2: 2}, placer_builder_set_replicas(b, 4 or 5)) come the
  * same way from the wide line sets (replica_wide.c), with any key hash:
  * the rank in generic vectors (rank_in_line), then the owner and the
