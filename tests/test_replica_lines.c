@@ -218,6 +218,21 @@ static void add_run(placer_builder *b, uint32_t nodes, uint64_t from, uint64_t s
         CHECK_EQ(placer_builder_add_token(b, (*next)++ % nodes, from + j * step), 0);
 }
 
+/* A builder of sets of 3, seed `seed` and nodes in 3 zones, no tokens. */
+static placer_builder *zoned_builder(uint32_t nodes, uint64_t seed)
+{
+    placer_builder *b = placer_builder_new();
+    CHECK_EQ(placer_builder_set_replicas(b, 3), 0);
+    CHECK_EQ(placer_builder_set_seed(b, seed), 0);
+    for (uint32_t i = 0; i < nodes; i++) {
+        char id[16], zone[16];
+        snprintf(id, sizeof id, "node-%04u", i);
+        snprintf(zone, sizeof zone, "zone-%u", i % 3);
+        CHECK_EQ(placer_builder_add_node(b, id, zone, 1.0), i);
+    }
+    return b;
+}
+
 /* A ring of explicit tokens, random but for crowded lines where keys 0, 1
  * and 2 go (16 + 4 tokens with distinct suffixes, 40 tokens, 18 tokens
  * whose suffixes come in pairs), one in the last line below most of its
@@ -227,15 +242,7 @@ static void add_run(placer_builder *b, uint32_t nodes, uint64_t from, uint64_t s
 static placer_snapshot *crowded_ring(const keyset *k, uint64_t *st, uint32_t bits, uint32_t ntok)
 {
     enum { NODES = 30, SEED = 77 };
-    placer_builder *b = placer_builder_new();
-    CHECK_EQ(placer_builder_set_replicas(b, 3), 0);
-    CHECK_EQ(placer_builder_set_seed(b, SEED), 0);
-    for (uint32_t i = 0; i < NODES; i++) {
-        char id[16], zone[16];
-        snprintf(id, sizeof id, "node-%04u", i);
-        snprintf(zone, sizeof zone, "zone-%u", i % 3);
-        CHECK_EQ(placer_builder_add_node(b, id, zone, 1.0), i);
-    }
+    placer_builder *b = zoned_builder(NODES, SEED);
     uint32_t next = 0;
     uint64_t span = UINT64_MAX >> bits; /* a line's hashes, less one */
     uint64_t h[10];
@@ -300,15 +307,7 @@ static void crowded_lines(void)
 static void empty_line_tie(void)
 {
     enum { NODES = 12, SEED = 5, NTOK = 512 };
-    placer_builder *b = placer_builder_new();
-    CHECK_EQ(placer_builder_set_replicas(b, 3), 0);
-    CHECK_EQ(placer_builder_set_seed(b, SEED), 0);
-    for (uint32_t i = 0; i < NODES; i++) {
-        char id[16], zone[16];
-        snprintf(id, sizeof id, "node-%04u", i);
-        snprintf(zone, sizeof zone, "zone-%u", i % 3);
-        CHECK_EQ(placer_builder_add_node(b, id, zone, 1.0), i);
-    }
+    placer_builder *b = zoned_builder(NODES, SEED);
     uint64_t st = 31;
     for (uint32_t i = 0; i < NTOK; i++)
         CHECK_EQ(placer_builder_add_token(b, i % NODES, check_rand(&st) | UINT64_C(1) << 63), 0);
