@@ -60,8 +60,9 @@ static uint32_t lane_of(const plc_bkt_line *l, uint32_t node)
     if (node >= PLC_BKT_ASK_TREE)
         return PLC_BKT_LANES;
     /* the 16 lanes compared in two vectors of eight (the compiler's: SSE2
-     * on x86-64, NEON on arm64), read back as four words of four lanes: a
-     * scan lane by lane was a sixth of a 3-zone build at 4,096 x 256 */
+     * on x86-64, NEON on arm64), read back as four words of four lanes (the
+     * first lane a word's low bits, or its high bits on a big-endian host):
+     * a scan lane by lane was a sixth of a 3-zone build at 4,096 x 256 */
     typedef uint16_t v8u16 __attribute__((vector_size(16)));
     v8u16 lo, hi, want = {0, 0, 0, 0, 0, 0, 0, 0};
     want += (uint16_t)node;
@@ -71,8 +72,13 @@ static uint32_t lane_of(const plc_bkt_line *l, uint32_t node)
     uint64_t w[4];
     memcpy(w, eq, sizeof w);
     for (uint32_t x = 0; x < 4; x++)
-        if (w[x])
+        if (w[x]) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+            return 4 * x + (uint32_t)__builtin_clzll(w[x]) / 16;
+#else
             return 4 * x + (uint32_t)__builtin_ctzll(w[x]) / 16;
+#endif
+        }
     return PLC_BKT_LANES;
 }
 
