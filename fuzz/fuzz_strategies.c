@@ -21,9 +21,10 @@
  *     precomputed, 4 and 5 read from the wide line sets), and every key
  *     and a 32-byte copy of it batched together (the fused pass of the
  *     line sets, several blocks) for wants 1 to 5; a token byte's top
- *     two bits add a dense run of tokens: crowded lines, ranked from
- *     their line of sets or past it; and a position at a token or beside
- *     it (ties on the line, the last line) by hash for every want up to 6;
+ *     two bits add a dense run of tokens: crowded lines, ranked by
+ *     their tokens or (past 27) the tree; and a position at a token or
+ *     beside it (ties on the line, the last line) by hash for every want
+ *     up to 6;
  *   - range strategies: the owner and the next owner differ exactly where
  *     placer_diff_transition lists a range.
  */

@@ -192,18 +192,19 @@ PLACER_API int placer_builder_set_vnodes(placer_builder *b, uint32_t tokens_per_
  * token slot (0, the default: none). placer_replicas with want <= replicas
  * then costs a lookup and one read instead of a walk; memory: 4 * replicas
  * bytes per token, and with 2 or more on a ring with the line table
- * (placer_snapshot_layout_name "buckets") one 64-byte line of sets per
- * line of the table (4 to 16 bytes per token), from which sets of up to 3
- * are read beside the key's line, and with 4 or 5 the wide line sets: one
- * more such line per line up to 255 nodes, two above (4 to 8 or 8 to 16
+ * (placer_snapshot_layout_name "buckets") 16 bytes of line sets per
+ * line of the table (1 to 4 bytes per token), from which sets of up to 3
+ * are read beside the key's line, and with 4 or 5 the wide line sets: a
+ * 64-byte line per line up to 255 nodes, two above (4 to 8 or 8 to 16
  * bytes per token), from which sets of 4 and 5 are read the same way with
  * any key hash (placer_snapshot_replica_bytes counts them all): with the
  * default key hash, placer_replicas and its batch for up to 3 nodes then
- * cost 1.1-1.5x placer_lookup on 120 nodes of 256 tokens, 1.45-1.75x on
- * 4,096. Not the default, as sets nearly double a
- * snapshot and make its build 1.2-1.3x longer (bench/RESULTS.md,
- * "Replica sets and the router, paired"; NetworkTopologyStrategy over
- * several datacenters builds its sets by a slower walk).
+ * cost 1.1-1.5x placer_lookup on 120 nodes of 256 tokens, 1.2-1.4x one
+ * key at a time and 1.7x in a batch on 4,096. Not the default, as sets
+ * add over half a snapshot and make its build 1.2-1.5x longer
+ * (bench/RESULTS.md, "Replica sets and the router, paired";
+ * NetworkTopologyStrategy over several datacenters builds its sets by a
+ * slower walk).
  * Returns 0, PLACER_ENULL, or PLACER_EINVAL above PLACER_MAX_REPLICAS. */
 PLACER_API int placer_builder_set_replicas(placer_builder *b, uint32_t replicas);
 

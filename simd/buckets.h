@@ -7,10 +7,13 @@
  *   suf[16]  the 16 hash bits below the top b of each token inside that
  *            range, in order, biased (^ 0x8000) so that a signed 16-bit
  *            compare orders them; unused lanes are INT16_MAX;
- *   own[16]  own[r] is the owner of the first token at or after the r-th
- *            token of the line: own[k] (k tokens inside) is the owner of the
- *            first token past the range, or of token 0 past the end (the
- *            wrap). Lanes past k repeat own[k].
+ *   own[16]  own[j] is the owner of token (base + j) mod n (base: the
+ *            line's first token, below), for every lane: own[k] (k tokens
+ *            inside) is the owner of the first token past the range, or
+ *            of token 0 past the end (the wrap), and the lanes past k
+ *            look ahead to the tokens after it. A lookup reads own[r],
+ *            r <= k; the replica line sets (engine/core/replica_lines.c)
+ *            name a set's other nodes by their lanes.
  * A hash's suffix q (its same 16 bits, biased) ranks against the line in
  * one compare: r = #{suf[j] < q} = popcount(movemask(cmpgt16(q, suf))) / 2
  * (two mask bits a lane), and the owner is own[r]. No branch decodes it.
@@ -46,6 +49,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "stree.h"
 
@@ -118,28 +122,49 @@ typedef uint32_t (*plc_bkt_key_fn)(const plc_bkt *k, uint64_t seed, const void *
 /* The index of the first token >= h (0 past the last), as
  * plc_stree_index_* gives it: the line's base and rank, else the tree. */
 typedef uint32_t (*plc_bkt_index_fn)(const plc_bkt *k, uint64_t h);
-/* Replica sets from the lines and the lines of sets beside them
- * (buckets_sets_body.h; sets: 16 entries a line), hashing with placer-v2
- * (seed). One key: its set's w (1..3) nodes into out, returning w, or 0
- * when the lines cannot answer (the caller takes its exact sets). A
+/* Replica sets from the lines and the compact line sets beside them
+ * (engine/core/replica_lines.c), hashing with placer-v2 (seed). Line i's
+ * sets are the 16 bytes sets[16 * i ...]: byte r, for a hash of rank r,
+ * is a | b << 4, the lanes of line i whose owners are the set's second
+ * and third nodes (own[a], own[b]; the first is own[r]), or a == b for a
+ * spill: the two nodes as 16-bit words at byte a, among the bytes past
+ * the line's ranks; 0xFF when the line cannot answer (a crowded line's
+ * rank is always 0, its byte 0 0xFF). One key: its set's w (1..3) nodes
+ * into out, returning w, or 0 when the lines cannot answer (the caller
+ * takes its exact sets). A
  * batch: each key's set at out + i * want and counts[i] = its nodes; the
  * keys the lines cannot answer take the per-slot sets rep (rep_r nodes a
- * token slot, UINT32_MAX-padded), their slot from a crowded line's line
- * of sets or the tree. Returns -1, and writes nothing, when a key is NULL
- * with a nonzero length, else 0.
- *
- * A crowded line of 16 to PLC_BKT_CROWD_MAX tokens keeps in its line of
- * sets the slot of its first token (word 0), its tokens' suffixes as
- * int16 lanes 0..27 (words 1..14, biased as the line's, padded
- * PLC_BKT_PAD) and PLC_BKT_CROWD_MARK (word 15), an entry no set can
- * have (a third node of 0xFFFF): a key there finds its slot without the
- * tree. Other crowded lines' entries are all UINT32_MAX. */
+ * token slot, UINT32_MAX-padded), their slot the line's first-token index
+ * and rank, in a crowded line of up to PLC_BKT_CROWD_MAX tokens its first
+ * token's index and the count of its tokens below the hash (read from the
+ * tree's leaves, which hold them in a row), else (ties, lines past
+ * PLC_BKT_CROWD_MAX tokens) the tree's descent. Returns -1, and writes
+ * nothing, when a key is NULL with a nonzero length, else 0. */
 #define PLC_BKT_CROWD_MAX 27u
-#define PLC_BKT_CROWD_MARK 0xFFFF0000u
-typedef uint32_t (*plc_bkt_key_set_fn)(const plc_bkt *k, const uint32_t *sets, uint64_t seed,
+#define PLC_BKT_SET_NONE 0xFFu
+
+/* The second and third nodes of a line sets' byte e (not
+ * PLC_BKT_SET_NONE) of line l, whose 16 bytes are at `sets`: the owners
+ * of the lanes it names, or when it names one lane twice (a spill), the
+ * two 16-bit words at that byte of the 16. */
+static inline void plc_bkt_set_nodes(const plc_bkt_line *l, const uint8_t *sets, uint32_t e,
+                                     uint32_t *second, uint32_t *third)
+{
+    uint32_t a = e & 15u, b = e >> 4;
+    if (__builtin_expect(a != b, 1)) {
+        *second = l->own[a];
+        *third = l->own[b];
+        return;
+    }
+    uint16_t v[2];
+    memcpy(v, sets + a, sizeof v);
+    *second = v[0];
+    *third = v[1];
+}
+typedef uint32_t (*plc_bkt_key_set_fn)(const plc_bkt *k, const uint8_t *sets, uint64_t seed,
                                        const void *key, size_t len, uint32_t w, uint32_t *out);
 typedef struct plc_bkt_sets_job {
-    const uint32_t *sets;
+    const uint8_t *sets;
     const uint32_t *rep; /* the per-slot sets, rep_r nodes a slot */
     uint64_t seed;
     uint32_t w, want, rep_r;
@@ -155,7 +180,7 @@ typedef int (*plc_bkt_key_sets_fn)(const plc_bkt *k, const plc_bkt_sets_job *j,
                                 const size_t *lens, size_t n, uint32_t *owners);               \
     uint32_t plc_bkt_key_##isa(const plc_bkt *k, uint64_t seed, const void *key, size_t len);  \
     uint32_t plc_bkt_index_##isa(const plc_bkt *k, uint64_t h);                                \
-    uint32_t plc_bkt_key_set_##isa(const plc_bkt *k, const uint32_t *sets, uint64_t seed,      \
+    uint32_t plc_bkt_key_set_##isa(const plc_bkt *k, const uint8_t *sets, uint64_t seed,       \
                                    const void *key, size_t len, uint32_t w, uint32_t *out);    \
     int plc_bkt_key_sets_##isa(const plc_bkt *k, const plc_bkt_sets_job *j,                   \
                                const void *const *keys, const size_t *lens, size_t n)

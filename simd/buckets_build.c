@@ -2,7 +2,8 @@
  * buckets_build.c -- lay out the lines of buckets.h over a built S+ tree:
  * one pass over the tokens in order (their leaves), each line written once
  * as the tokens reach and pass it, O(n + 2^b), with its first token's
- * index.
+ * index; then one pass back to front fills the lanes past each line's
+ * tokens with the owners of the tokens after it.
  */
 #include "buckets.h"
 
@@ -29,8 +30,9 @@ size_t plc_bkt_bytes(uint32_t bits)
 }
 
 /* Close line l holding k tokens (its first min(k, 16) lanes written): the
- * rest padded with `after`, the owner past its range; 16 or more tokens
- * make it crowded, every rank "ask the tree". Returns 1 when crowded. */
+ * rest of its suffixes padded, its owners `after` (the owner past its
+ * range; fill_lookahead writes the lanes past k); 16 or more tokens make
+ * it crowded, every rank "ask the tree". Returns 1 when crowded. */
 static uint32_t close_line(plc_bkt_line *l, uint32_t k, uint16_t after)
 {
     if (k >= PLC_BKT_LANES) {
@@ -45,6 +47,27 @@ static uint32_t close_line(plc_bkt_line *l, uint32_t k, uint16_t after)
         l->own[j] = after;
     }
     return 0;
+}
+
+/* The owners past each line's k tokens: own[j] = the owner of token
+ * (base + j) mod n for every lane j of a line that is not crowded. Back to
+ * front, so that the next line's lanes are complete when a line copies
+ * them (its token k + j is the next line's token j); after a crowded line
+ * and after the last one, from the tree. O(16 * 2^b). */
+static void fill_lookahead(plc_bkt_line *line, const uint32_t *base, uint64_t m, const plc_stree *t)
+{
+    uint32_t n = t->n, next_k = PLC_BKT_LANES; /* the last line has no next line */
+    for (uint64_t i = m; i-- > 0;) {
+        uint32_t end = i + 1 < m ? base[i + 1] : n, k = end - base[i];
+        if (k < PLC_BKT_LANES) {
+            plc_bkt_line *l = &line[i];
+            const plc_bkt_line *next = next_k < PLC_BKT_LANES ? &line[i + 1] : NULL;
+            for (uint32_t j = k; j < PLC_BKT_LANES; j++)
+                l->own[j] = next ? next->own[j - k]
+                                 : (uint16_t)plc_stree_owner_at(t, (uint32_t)(((uint64_t)base[i] + j) % n));
+        }
+        next_k = k;
+    }
 }
 
 /* One pass over the tokens in order, leaf by leaf (no index arithmetic per
@@ -96,4 +119,5 @@ void plc_bkt_build(plc_bkt *k, const plc_stree *t, uint32_t bits, void *mem)
         base[cur] = t->n;
     }
     k->ncrowded = crowded;
+    fill_lookahead(line, base, m, t);
 }

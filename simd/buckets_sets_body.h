@@ -1,45 +1,41 @@
 /*
  * buckets_sets_body.h -- replica sets read from the line table and the
- * line of sets beside each line (engine/core/replica_lines.c), hashing
- * with placer-v2 in the same pass: included by buckets_body.h, whose
- * rank, hash and block helpers it uses, once per instruction set. Define
+ * compact line sets beside it (engine/core/replica_lines.c), hashing with
+ * placer-v2 in the same pass: included by buckets_body.h, whose rank,
+ * hash and block helpers it uses, once per instruction set. Define
  * PLC_BKT_KEY_SET and PLC_BKT_KEY_SETS (the function names) before.
  *
- * Line i of the lines has 16 entries at sets[16 * i]: for the rank r a
- * hash gets in its line, the set's second and third nodes (second |
- * third << 16), UINT32_MAX where the line cannot answer; the owner is the
- * line's own[r]. A set is answered when the hash does not tie a suffix,
- * the owner is not PLC_BKT_ASK_TREE and the entry is not UINT32_MAX. Both
- * lines' addresses come from the hash, so they are fetched together: no
- * second, dependent miss. The single key leaves every other key to the
- * caller (its count 0), who takes the exact per-slot sets or the walk.
+ * Line i's sets are the 16 bytes at sets[16 * i]: for the rank r a hash
+ * gets in its line, byte r = a | b << 4 names the lanes of the line whose
+ * owners are the set's second and third nodes (or, a == b, a spill of the
+ * two nodes in the same 16 bytes: plc_bkt_set_nodes), 0xFF where the line
+ * cannot answer; the set is own[r], own[a], own[b], all from the line
+ * already read for the rank. A set is answered when the hash does not tie a
+ * suffix and the byte is not 0xFF (a crowded line's rank is 0, its byte 0
+ * 0xFF; a set led by node 65,535 has 0xFF). The line and the byte are
+ * both addressed by the hash, so they are fetched together: no second,
+ * dependent miss. The single key leaves every other key to the caller
+ * (its count 0), who takes the exact per-slot sets or the walk.
  *
  * The batch is one pass like the lookup batch's: key i + SAHEAD is hashed
- * and its two lines prefetched while key i is answered, each block's keys
- * checked before it is hashed (into the stack up to SBUFFERED keys). The
- * keys its lines cannot answer take their per-slot sets (job->rep): a
- * crowded line's line of sets (buckets.h) gives the slot from its
- * suffixes, the tree the rest (ties and the like, about 1 key in 8,000 at
- * 4,096 x 256).
+ * and its line and byte prefetched while key i is answered, each block's
+ * keys checked before it is hashed (into the stack up to SBUFFERED keys).
+ * The keys its lines cannot answer take their per-slot sets (job->rep) at
+ * a slot found without the tree's descent, SPEND keys at a time
+ * (bkt_sets_flush): the line's first-token index and the rank, or in a
+ * crowded line of up to PLC_BKT_CROWD_MAX tokens its first-token index and
+ * the count of its tokens below the hash, read from the tree's leaves (the
+ * line's tokens in a row); the tree finds the rest (ties, lines past
+ * PLC_BKT_CROWD_MAX tokens, about 1 key in 7,000 at 4,096 x 256).
  */
 
 #ifndef SAHEAD
 #define SAHEAD 48u /* keys a block: two lines a key in flight */
 #endif
 
-/* Write the w (1..3) nodes of an answered set: the owner o and entry e. */
-static inline void bkt_set_write(uint32_t *out, uint32_t w, uint32_t o, uint32_t e)
-{
-    out[0] = o;
-    if (w > 1)
-        out[1] = e & 0xFFFFu;
-    if (w > 2)
-        out[2] = e >> 16;
-}
-
 /* The set of line `at`, suffix q into out (w nodes): w, or 0 when the
  * line cannot answer. */
-static inline uint32_t bkt_set_answer(const plc_bkt_line *line, const uint32_t *sets, size_t at,
+static inline uint32_t bkt_set_answer(const plc_bkt_line *line, const uint8_t *sets, size_t at,
                                       int16_t q, uint32_t w, uint32_t *out)
 {
     const plc_bkt_line *l = &line[at];
@@ -47,18 +43,24 @@ static inline uint32_t bkt_set_answer(const plc_bkt_line *line, const uint32_t *
     size_t off = bkt_rank_bytes(l, q); /* 2r */
     uint16_t o;
     int16_t sq;
-    uint32_t e;
     memcpy(&o, b + offsetof(plc_bkt_line, own) + off, 2);
     memcpy(&sq, b + off, 2);
-    memcpy(&e, (const unsigned char *)(sets + at * PLC_BKT_LANES) + 2 * off, 4);
-    if (__builtin_expect(sq != q && o != PLC_BKT_ASK_TREE && e != UINT32_MAX, 1)) {
-        bkt_set_write(out, w, o, e);
+    const uint8_t *es = sets + at * PLC_BKT_LANES;
+    uint32_t e = es[off / 2];
+    if (__builtin_expect(sq != q && e != PLC_BKT_SET_NONE, 1)) {
+        uint32_t second, third;
+        plc_bkt_set_nodes(l, es, e, &second, &third);
+        out[0] = o;
+        if (w > 1)
+            out[1] = second;
+        if (w > 2)
+            out[2] = third;
         return w;
     }
     return 0;
 }
 
-uint32_t PLC_BKT_KEY_SET(const plc_bkt *k, const uint32_t *sets, uint64_t seed, const void *key,
+uint32_t PLC_BKT_KEY_SET(const plc_bkt *k, const uint8_t *sets, uint64_t seed, const void *key,
                          size_t len, uint32_t w, uint32_t *out)
 {
     uint64_t v = plc_hash64_v2_body(seed, key, len) >> k->sshift;
@@ -73,8 +75,8 @@ typedef struct bkt_sets_ring {
     int16_t q[SAHEAD];
 } bkt_sets_ring;
 
-/* Stage hash h into slot t and prefetch its two lines. */
-static inline void bkt_sets_stage(const plc_bkt_line *line, const uint32_t *sets, uint32_t sshift,
+/* Stage hash h into slot t and prefetch its line and its sets. */
+static inline void bkt_sets_stage(const plc_bkt_line *line, const uint8_t *sets, uint32_t sshift,
                                   uint64_t h, bkt_sets_ring *r, size_t t)
 {
     uint64_t v = h >> sshift;
@@ -85,13 +87,20 @@ static inline void bkt_sets_stage(const plc_bkt_line *line, const uint32_t *sets
     __builtin_prefetch(&sets[(size_t)at * PLC_BKT_LANES]);
 }
 
-/* Keys the lines left, waiting for their per-slot sets: a circle of
- * SPEND slots, each answered when the circle comes back to it (SPEND such
- * keys later, far apart in the batch) or at the batch's end, where their
- * loads overlap. Not prefetched when found: the prefetch stalled about a
- * memory latency each (perf, 4,096 x 256 on Zen 5), more than the
- * batch's end waits for them. */
-#define SPEND 16u
+/* Keys the lines left, gathered SPEND at a time and answered together in
+ * passes whose loads are independent, so that they overlap: the slots
+ * (the lines' first-token indexes; the per-slot sets and a crowded line's
+ * tokens prefetched), then a crowded line's slot from its tokens, then
+ * the per-slot sets. A key's line is in L1 when it is found: its rank and
+ * tie are kept. A prefetch as each key is found stalled the batch's pass
+ * (its misses in flight are its limit: perf, 4,096 x 256 on Zen 5). At
+ * 4,096 x 256 one key in 25 is left by the lines. */
+#define SPEND 64u
+typedef struct bkt_sets_pend {
+    size_t i;                    /* the key */
+    uint32_t at, r, tie;         /* its line, rank, and a tie on its suffix */
+    uint32_t slot, first, count; /* slot UINT32_MAX: a crowded line's, from its tokens */
+} bkt_sets_pend;
 typedef struct bkt_sets_call {
     const plc_bkt *k;
     const void *const *keys;
@@ -100,69 +109,92 @@ typedef struct bkt_sets_call {
     uint32_t *out, *counts;
     uint64_t seed;
     uint32_t w, want, rep_r;
-    size_t npend; /* keys found so far; the circle holds the last SPEND */
-    uint32_t slot[SPEND];
-    size_t at[SPEND];
+    uint32_t npend;
+    bkt_sets_pend pend[SPEND];
 } bkt_sets_call;
 
-/* Key i of slot `slot`: its per-slot set's first w nodes, up to the
- * padding (UINT32_MAX) where nodes ran out. */
-static void bkt_sets_exact(const bkt_sets_call *c, size_t i, uint32_t slot)
+/* The slot of hash h in a crowded line of `count` (16..PLC_BKT_CROWD_MAX)
+ * tokens from slot `first`: first plus its tokens below h, read from the
+ * tree's leaves (full tokens: no tie), past the last token the wrap. */
+static inline uint32_t bkt_crowded_slot(const plc_stree *t, uint32_t first, uint32_t count,
+                                        uint64_t h)
 {
-    const uint32_t *set = c->rep + (size_t)slot * c->rep_r;
-    uint32_t *o = c->out + i * c->want, n = 0;
-    for (; n < c->w && set[n] != UINT32_MAX; n++)
-        o[n] = set[n];
-    c->counts[i] = n;
-}
-
-/* The slot of suffix q in a crowded line's line of sets e (buckets.h),
- * ranked like a line's (the last suffix lane is always padding), or
- * UINT32_MAX on a tie: the tree decides. */
-static inline uint32_t bkt_crowded_slot(const uint32_t *e, int16_t q, uint32_t n)
-{
-    int16_t suf[2 * PLC_BKT_LANES - 4];
-    memcpy(suf, e + 1, sizeof suf);
     uint32_t r = 0;
-    for (uint32_t j = 0; j < 2 * PLC_BKT_LANES - 4; j++)
-        r += suf[j] < q;
-    if (suf[r] == q)
-        return UINT32_MAX;
-    uint32_t slot = e[0] + r;
-    return slot == n ? 0 : slot; /* past the last token: the wrap */
+    for (uint32_t j = 0; j < count; j++)
+        r += plc_stree_token(t, first + j) < h;
+    uint32_t slot = first + r;
+    return slot == t->n ? 0 : slot;
 }
 
-/* Key i, of line `at` and suffix q, which its lines could not answer: its
- * slot from the crowded line's suffixes, else (ties, node 65,535, padded
- * sets, lines past PLC_BKT_CROWD_MAX tokens: rare) the tree's, hashed
- * again; the key goes into the circle. Out of line: the loop keeps its
- * registers. */
-__attribute__((noinline)) static void bkt_sets_slow(bkt_sets_call *c, const uint32_t *sets,
-                                                    uint32_t at, int16_t q, size_t i)
+/* The gathered keys' sets, in three passes (above). */
+__attribute__((noinline)) static void bkt_sets_flush(bkt_sets_call *c)
 {
-    const uint32_t *e = sets + (size_t)at * PLC_BKT_LANES;
-    uint32_t slot = UINT32_MAX;
-    if (e[PLC_BKT_LANES - 1] == PLC_BKT_CROWD_MARK)
-        slot = bkt_crowded_slot(e, q, c->k->tree->n);
-    if (slot == UINT32_MAX)
-        slot = PLC_BKT_TREE_INDEX(c->k->tree, plc_hash64_v2_body(c->seed, c->keys[i], c->lens[i]));
-    size_t p = c->npend++ % SPEND;
-    if (c->npend > SPEND)
-        bkt_sets_exact(c, c->at[p], c->slot[p]);
-    c->slot[p] = slot;
-    c->at[p] = i;
-}
-
-/* The keys still in the circle, at the batch's end. */
-static void bkt_sets_drain(bkt_sets_call *c)
-{
-    size_t m = c->npend < SPEND ? c->npend : SPEND;
-    for (size_t p = 0; p < m; p++)
-        bkt_sets_exact(c, c->at[p], c->slot[p]);
+    const plc_bkt *k = c->k;
+    const plc_stree *t = k->tree;
+    const uint32_t n = t->n, m = c->npend;
+    uint32_t later = 0; /* keys whose slot takes the second pass */
+    for (uint32_t p = 0; p < m; p++)
+        __builtin_prefetch(&k->base[c->pend[p].at]);
+    for (uint32_t p = 0; p < m; p++) {
+        bkt_sets_pend *e = &c->pend[p];
+        uint32_t first = k->base[e->at];
+        uint32_t end = e->at + 1 < (1u << k->bits) ? k->base[e->at + 1] : n;
+        e->first = first;
+        e->count = end - first;
+        e->slot = first + e->r == n ? 0 : first + e->r; /* the line decides the slot */
+        if (e->count >= PLC_BKT_LANES || e->tie) {
+            e->slot = UINT32_MAX;
+            later++;
+            if (e->count >= PLC_BKT_LANES && e->count <= PLC_BKT_CROWD_MAX) /* its tokens */
+                for (uint32_t x = first / PLC_STREE_LEAF; x <= (end - 1) / PLC_STREE_LEAF; x++)
+                    __builtin_prefetch(&t->leaves[x]);
+        } else {
+            __builtin_prefetch(c->rep + (size_t)e->slot * c->rep_r);
+        }
+    }
+    for (uint32_t p = 0; p < m && later; p++) {
+        bkt_sets_pend *e = &c->pend[p];
+        if (e->slot != UINT32_MAX)
+            continue;
+        uint64_t h = plc_hash64_v2_body(c->seed, c->keys[e->i], c->lens[e->i]);
+        if (e->count >= PLC_BKT_LANES && e->count <= PLC_BKT_CROWD_MAX)
+            e->slot = bkt_crowded_slot(t, e->first, e->count, h);
+        else /* ties, lines past PLC_BKT_CROWD_MAX tokens: rare */
+            e->slot = PLC_BKT_TREE_INDEX(t, h);
+        __builtin_prefetch(c->rep + (size_t)e->slot * c->rep_r);
+    }
+    for (uint32_t p = 0; p < m; p++) {
+        const bkt_sets_pend *e = &c->pend[p];
+        const uint32_t *set = c->rep + (size_t)e->slot * c->rep_r;
+        uint32_t *o = c->out + e->i * c->want, x = 0;
+        for (; x < c->w && set[x] != UINT32_MAX; x++)
+            o[x] = set[x];
+        c->counts[e->i] = x;
+    }
     c->npend = 0;
 }
 
-static inline void bkt_sets_one(bkt_sets_call *c, const plc_bkt_line *line, const uint32_t *sets,
+/* Key i, of line `at` and suffix q, which its lines could not answer:
+ * gathered, and the gathered answered when SPEND are. Out of line: the
+ * loop keeps its registers. */
+__attribute__((noinline)) static void bkt_sets_slow(bkt_sets_call *c, uint32_t at, int16_t q,
+                                                    size_t i)
+{
+    const plc_bkt_line *l = &c->k->line[at];
+    uint32_t r = bkt_rank(l, q);
+    c->pend[c->npend++] = (bkt_sets_pend){.i = i, .at = at, .r = r, .tie = l->suf[r] == q};
+    if (c->npend == SPEND)
+        bkt_sets_flush(c);
+}
+
+/* The keys still gathered, at the batch's end. */
+static void bkt_sets_drain(bkt_sets_call *c)
+{
+    if (c->npend)
+        bkt_sets_flush(c);
+}
+
+static inline void bkt_sets_one(bkt_sets_call *c, const plc_bkt_line *line, const uint8_t *sets,
                                 uint32_t at, int16_t q, uint32_t w, size_t i, uint32_t *out,
                                 uint32_t *counts)
 {
@@ -170,7 +202,7 @@ static inline void bkt_sets_one(bkt_sets_call *c, const plc_bkt_line *line, cons
     if (__builtin_expect(n != 0, 1))
         counts[i] = n;
     else
-        bkt_sets_slow(c, sets, at, q, i);
+        bkt_sets_slow(c, at, q, i);
 }
 
 /* Answer the M keys of the block at `at` from r, and stage the NM <= M
@@ -217,7 +249,7 @@ int PLC_BKT_KEY_SETS(const plc_bkt *k, const plc_bkt_sets_job *j, const void *co
         counts = j->counts;
     }
     const plc_bkt_line *line = k->line;
-    const uint32_t *sets = j->sets;
+    const uint8_t *sets = j->sets;
     const uint32_t sshift = k->sshift;
     const uint64_t seed = j->seed;
     const uint64_t sm = plc_hash64_v2_mult_seed(seed), b0 = seed ^ PLC_H64_K0 ^ 32;

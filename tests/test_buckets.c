@@ -7,6 +7,8 @@
  * rings: tokens on line boundaries and next to them, 0 and UINT64_MAX,
  * equal tokens from different nodes, one token, every token in one line
  * (crowded: the tree), lines of exactly 15 and 16 tokens, suffix ties,
+ * every line's owner lanes (past its tokens, the owners of the tokens
+ * after it, wrapping),
  * owners up to 65,535 (whose keys the tree answers); at the size plc_bkt_choose_bits picks and at forced
  * sizes from 1 bit up. Keys in runs of 16, 32 and 64 bytes and mixed
  * lengths, batches of every length around the pipeline's depth.
@@ -149,6 +151,25 @@ static void check_bits(const uint64_t *t, const uint32_t *o, uint32_t n, uint32_
     plc_bkt_build(&l, &tree, bits, mem);
     crowded_seen += l.ncrowded;
     lines_seen += (long)1 << bits;
+    /* Every line's first-token index, and its owner lanes: lane j of a line
+     * under 16 tokens is token (first + j) mod n's owner (past its tokens,
+     * those after it), of a crowded line PLC_BKT_ASK_TREE. */
+    long bad_lane = 0;
+    for (uint64_t i = 0, first = 0; i < (uint64_t)1 << bits; i++) {
+        while (first < n && t[first] >> l.shift < i)
+            first++;
+        uint64_t end = first;
+        while (end < n && t[end] >> l.shift == i)
+            end++;
+        bad_lane += l.base[i] != first;
+        for (uint32_t j = 0; j < PLC_BKT_LANES; j++)
+            bad_lane += l.line[i].own[j] != (end - first >= PLC_BKT_LANES
+                                                 ? PLC_BKT_ASK_TREE
+                                                 : (uint16_t)o[(first + j) % n]);
+    }
+    if (bad_lane)
+        fprintf(stderr, "%s n=%u bits=%u: %ld lanes or bases wrong\n", what, n, bits, bad_lane);
+    CHECK_ALL(bad_lane == 0, "every line's base and owner lanes, the lanes past its tokens too");
     size_t nq;
     uint64_t *q = make_queries(t, n, bits, rng, &nq);
     uint32_t *want = malloc(nq * sizeof *want), *got = malloc(nq * sizeof *got);

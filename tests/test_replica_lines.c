@@ -9,11 +9,13 @@
  * sets hold: the walk or per-slot sets); keys of 32 bytes (the batch's
  * constant-length hash) mixed with other lengths and empty NULL keys, in
  * batches of 1 to 3,001 keys; keys the lines cannot answer (ties,
- * crowded lines) counted, so the fallback is known to have run. A ring of
- * explicit tokens puts crowded lines where the keys go: one whose line of
- * sets ranks them, one too crowded for it, one with suffixes equal in
- * pairs, and tokens tying keys' hashes inside and outside them, each kind
- * of key counted. A NULL key with a length fails the batch with nothing
+ * crowded lines, nodes past the line's lanes) counted, so the fallback is
+ * known to have run; every byte of the line sets against the per-slot
+ * sets (the lanes it names, and 0xFF only where none can answer), also
+ * after an encode and decode. A ring of explicit tokens puts crowded
+ * lines where the keys go: one whose tokens the batch ranks, one too
+ * crowded for it, one with suffixes equal in pairs, and tokens tying
+ * keys' hashes inside and outside them, each kind of key counted. A NULL key with a length fails the batch with nothing
  * written, in the first block, a later one, and past the stack buffer.
  */
 #define PLACER_STATIC_LINKING_ONLY
@@ -29,15 +31,71 @@
 enum { NKEYS = 16000, WMAX = 5 };
 
 /* Can the line sets answer h (want <= 3)? As the kernels decide: no tie on
- * the line's 16 bits, an owner below 0xFFFF, an entry written. */
+ * the line's 16 bits, a byte other than 0xFF. */
 static int lines_answer(const placer_snapshot *s, uint64_t h)
 {
     const plc_bkt *k = &s->bkt;
     uint64_t i = h >> k->shift;
     int16_t q = plc_bkt_suffix(h, k->sshift);
     uint32_t r = plc_bkt_rank_plain(&k->line[i], q);
-    return k->line[i].suf[r] != q && k->line[i].own[r] != PLC_BKT_ASK_TREE &&
-           s->rep_lines[i * PLC_BKT_LANES + r] != UINT32_MAX;
+    return k->line[i].suf[r] != q && s->rep_lines[i * PLC_BKT_LANES + r] != PLC_BKT_SET_NONE;
+}
+
+/* Every byte of the line sets against the per-slot sets, the tokens'
+ * owners read from the tree: rank r <= k of a line of k < 16 tokens
+ * names two lanes whose owners (the tokens first + lane, wrapping) are
+ * the set's second and third nodes, or one lane past the ranks twice and
+ * the nodes as two words there (a spill), led by the owner of slot
+ * first + r; and is 0xFF only when no lanes can (a set not led by that
+ * owner, padded, a node of 65,535 or more, a node among none of the 16
+ * tokens). A crowded line's bytes are all 0xFF. Returns the wrong bytes;
+ * adds the ranks answered and left. */
+static long spills;
+static long check_bytes(const placer_snapshot *s, long *answered, long *none)
+{
+    const plc_bkt *k = &s->bkt;
+    uint64_t m = (uint64_t)1 << k->bits;
+    uint32_t n = s->tree.n, R = s->rep_r, w = R < 3 ? R : 3;
+    long bad = 0;
+    for (uint64_t i = 0; i < m; i++) {
+        uint32_t first = k->base[i], end = i + 1 < m ? k->base[i + 1] : n;
+        const uint8_t *e = s->rep_lines + i * PLC_BKT_LANES;
+        uint32_t own[PLC_BKT_LANES];
+        for (uint32_t j = 0; j < PLC_BKT_LANES; j++)
+            own[j] = plc_stree_owner_at(&s->tree, (first + j) % n);
+        for (uint32_t r = 0; r <= end - first && r < PLC_BKT_LANES; r++) {
+            if (end - first >= PLC_BKT_LANES) {
+                bad += e[r] != PLC_BKT_SET_NONE;
+                continue;
+            }
+            const uint32_t *set = s->rep + (size_t)((first + r) % n) * R;
+            int can = set[0] == own[r] && set[0] < PLC_BKT_ASK_TREE;
+            for (uint32_t x = 1; x < w; x++) {
+                int in = 0;
+                for (uint32_t j = 0; j < PLC_BKT_LANES; j++)
+                    in |= own[j] == set[x];
+                can &= in && set[x] < PLC_BKT_ASK_TREE;
+            }
+            if (e[r] == PLC_BKT_SET_NONE) {
+                bad += can;
+                *none += 1;
+                continue;
+            }
+            *answered += 1;
+            uint32_t a = e[r] & 15u, b = e[r] >> 4, got[3] = {own[r], own[a], own[b]};
+            if (a == b) { /* a spill: two words past the line's ranks */
+                uint16_t v[2];
+                memcpy(v, e + a, sizeof v);
+                got[1] = v[0];
+                got[2] = v[1];
+                bad += a <= end - first || a + 4 > PLC_BKT_LANES;
+                spills++;
+            }
+            for (uint32_t x = 0; x < w; x++)
+                bad += got[x] != set[x];
+        }
+    }
+    return bad;
 }
 
 static long check_ring(const placer_snapshot *s, const keyset *k, uint32_t nref, long *left)
@@ -81,25 +139,46 @@ static void every_level(void)
     uint64_t st = 4343;
     keyset k;
     make_keys(&k, &st, NKEYS);
-    long bad = 0, left = 0, rings = 0;
+    long bad = 0, left = 0, rings = 0, bad_bytes = 0, answered = 0, nones = 0;
     for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
         placer_set_cpu_mask(levels[l]);
-        /* the seed ring (3 zones, sets of 3), then random rings */
-        placer_snapshot *s = replica_ring(&st, 120, 256, 3, 3, 0);
-        bad += check_ring(s, &k, 60, &left);
+        /* the seed ring (3 zones, sets of 3) and its decoded copy (the
+         * decoder builds the line sets again), then random rings */
+        placer_snapshot *s = replica_ring(&st, 120, 256, 3, 3, 0), *back = NULL;
+        long seed_left = 0, seed_answered = 0;
+        bad += check_ring(s, &k, 60, &seed_left);
+        bad_bytes += check_bytes(s, &seed_answered, &nones);
+        void *buf = NULL;
+        size_t len = 0;
+        CHECK_EQ(placer_snapshot_encode(s, &buf, &len), 0);
+        CHECK_EQ(placer_snapshot_decode(buf, len, &back), 0);
+        free(buf);
+        bad += memcmp(back->rep_lines, s->rep_lines, plc_replica_lines_bytes(s->bkt.bits, 3)) != 0;
+        bad += check_ring(back, &k, 60, &left);
+        bad_bytes += check_bytes(back, &answered, &nones);
+        placer_snapshot_free(back);
         placer_snapshot_free(s);
+        /* 3 zones and 120 nodes: a few keys in a hundred left */
+        printf("120 x 256, 3 zones: %.2f%% of keys left by the line sets\n",
+               100.0 * (double)seed_left / NKEYS); /* want 3 */
+        CHECK(seed_left > 0 && seed_left < NKEYS / 10);
         for (int t = 0; t < 3; t++) {
             uint32_t nodes = 8 + (uint32_t)(check_rand(&st) % 60);
             uint32_t zones = 1 + (uint32_t)(check_rand(&st) % 4);
             uint32_t sets = 2 + (uint32_t)(check_rand(&st) % 4);
             s = replica_ring(&st, nodes, 16 + (uint32_t)(check_rand(&st) % 64), zones, sets, 1);
             bad += check_ring(s, &k, 40, &left);
+            bad_bytes += check_bytes(s, &answered, &nones);
             placer_snapshot_free(s);
             rings++;
         }
+        left += seed_left;
+        answered += seed_answered;
     }
     placer_set_cpu_mask(~0u);
     CHECK_ALL(bad == 0, "fused line sets == slot path == reference, every kernel level");
+    CHECK_ALL(bad_bytes == 0, "every line sets' byte names the set's lanes, 0xFF only when none can");
+    CHECK(answered > 0 && nones > 0 && spills > 0); /* every kind of byte was checked */
     CHECK(rings == 12);
     CHECK(left > 0); /* the fallback ran */
     free_keys(&k);
@@ -112,23 +191,19 @@ enum { K_CROWD_RANK, K_CROWD_TREE, K_TIE, K_WRAP, K_KINDS };
 static void key_kinds(const placer_snapshot *s, const keyset *k, long kinds[K_KINDS])
 {
     const plc_bkt *b = &s->bkt;
+    uint64_t m = (uint64_t)1 << b->bits;
     for (size_t i = 0; i < NKEYS; i++) {
         uint64_t h = placer_snapshot_hash(s, k->ptrs[i], k->lens[i]);
         uint64_t at = h >> b->shift;
         int16_t q = plc_bkt_suffix(h, b->sshift);
-        const uint32_t *e = s->rep_lines + at * PLC_BKT_LANES;
-        if (b->line[at].own[0] == PLC_BKT_ASK_TREE && b->line[at].suf[0] == PLC_BKT_PAD) {
-            int marked = e[PLC_BKT_LANES - 1] == PLC_BKT_CROWD_MARK;
-            int16_t suf[2 * PLC_BKT_LANES - 4];
-            memcpy(suf, e + 1, sizeof suf);
+        uint32_t first = b->base[at], end = at + 1 < m ? b->base[at + 1] : s->tree.n;
+        if (end - first >= PLC_BKT_LANES) {
+            int ranked = end - first <= PLC_BKT_CROWD_MAX;
             uint32_t r = 0;
-            int tie = 0;
-            for (size_t j = 0; j < sizeof suf / sizeof suf[0] && marked; j++) {
-                tie |= suf[j] == q;
-                r += suf[j] < q;
-            }
-            kinds[!marked ? K_CROWD_TREE : tie ? K_TIE : K_CROWD_RANK]++;
-            kinds[K_WRAP] += marked && !tie && e[0] + r == s->tree.n; /* past the last token */
+            for (uint32_t j = first; j < end && ranked; j++)
+                r += plc_stree_token(&s->tree, j) < h;
+            kinds[ranked ? K_CROWD_RANK : K_CROWD_TREE]++;
+            kinds[K_WRAP] += ranked && first + r == s->tree.n; /* past the last token */
         } else if (b->line[at].suf[plc_bkt_rank_plain(&b->line[at], q)] == q) {
             kinds[K_TIE]++;
         }
@@ -143,6 +218,21 @@ static void add_run(placer_builder *b, uint32_t nodes, uint64_t from, uint64_t s
         CHECK_EQ(placer_builder_add_token(b, (*next)++ % nodes, from + j * step), 0);
 }
 
+/* A builder of sets of 3, seed `seed` and nodes in 3 zones, no tokens. */
+static placer_builder *zoned_builder(uint32_t nodes, uint64_t seed)
+{
+    placer_builder *b = placer_builder_new();
+    CHECK_EQ(placer_builder_set_replicas(b, 3), 0);
+    CHECK_EQ(placer_builder_set_seed(b, seed), 0);
+    for (uint32_t i = 0; i < nodes; i++) {
+        char id[16], zone[16];
+        snprintf(id, sizeof id, "node-%04u", i);
+        snprintf(zone, sizeof zone, "zone-%u", i % 3);
+        CHECK_EQ(placer_builder_add_node(b, id, zone, 1.0), i);
+    }
+    return b;
+}
+
 /* A ring of explicit tokens, random but for crowded lines where keys 0, 1
  * and 2 go (16 + 4 tokens with distinct suffixes, 40 tokens, 18 tokens
  * whose suffixes come in pairs), one in the last line below most of its
@@ -152,15 +242,7 @@ static void add_run(placer_builder *b, uint32_t nodes, uint64_t from, uint64_t s
 static placer_snapshot *crowded_ring(const keyset *k, uint64_t *st, uint32_t bits, uint32_t ntok)
 {
     enum { NODES = 30, SEED = 77 };
-    placer_builder *b = placer_builder_new();
-    CHECK_EQ(placer_builder_set_replicas(b, 3), 0);
-    CHECK_EQ(placer_builder_set_seed(b, SEED), 0);
-    for (uint32_t i = 0; i < NODES; i++) {
-        char id[16], zone[16];
-        snprintf(id, sizeof id, "node-%04u", i);
-        snprintf(zone, sizeof zone, "zone-%u", i % 3);
-        CHECK_EQ(placer_builder_add_node(b, id, zone, 1.0), i);
-    }
+    placer_builder *b = zoned_builder(NODES, SEED);
     uint32_t next = 0;
     uint64_t span = UINT64_MAX >> bits; /* a line's hashes, less one */
     uint64_t h[10];
@@ -208,7 +290,7 @@ static void crowded_lines(void)
     }
     placer_set_cpu_mask(~0u);
     CHECK_ALL(bad == 0, "crowded lines, ties: fused batch == slot path == reference");
-    printf("crowded keys ranked by their line of sets %ld (%ld wrapping), past it %ld; ties %ld\n",
+    printf("crowded keys ranked by their tokens %ld (%ld wrapping), past it %ld; ties %ld\n",
            kinds[K_CROWD_RANK], kinds[K_WRAP], kinds[K_CROWD_TREE], kinds[K_TIE]);
     /* 8 ties planted a level (keys 0 and 3 to 9); a planted tie can count
      * as another kind, its key's line crowded by the ring's runs (31 of 32
@@ -216,6 +298,62 @@ static void crowded_lines(void)
     CHECK(kinds[K_CROWD_RANK] > 0 && kinds[K_WRAP] > 0 && kinds[K_CROWD_TREE] > 0 &&
           kinds[K_TIE] >= 4 * 4);
     free_keys(&k);
+}
+
+/* A key in an empty first line whose suffix equals the padding (a tie
+ * with no token: its slot is the first token of a later line), in a ring
+ * of 512 tokens none of which is in the first line: the batch, alone and
+ * among other keys, against the slot path, at every kernel level. */
+static void empty_line_tie(void)
+{
+    enum { NODES = 12, SEED = 5, NTOK = 512 };
+    placer_builder *b = zoned_builder(NODES, SEED);
+    uint64_t st = 31;
+    for (uint32_t i = 0; i < NTOK; i++)
+        CHECK_EQ(placer_builder_add_token(b, i % NODES, check_rand(&st) | UINT64_C(1) << 63), 0);
+    placer_snapshot *s = NULL;
+    CHECK_EQ(placer_builder_build(b, 1, &s), 0);
+    placer_builder_free(b);
+    uint32_t bits = s->bkt.bits;
+    CHECK(bits > 0 && bits < 12 && s->bkt.base[1] == 0); /* line 0 is empty */
+    static unsigned char kb[64][32];
+    const void *keys[64];
+    size_t lens[64];
+    for (int i = 0; i < 64; i++) {
+        memset(kb[i], i, 32);
+        keys[i] = kb[i];
+        lens[i] = 32;
+    }
+    uint64_t n = 0, want = UINT64_C(0xFFFF); /* the top bits + 16 of the hash */
+    do
+        memcpy(kb[7], &n, sizeof n), n++;
+    while (placer_hash64(SEED, kb[7], 32) >> (48 - bits) != want);
+    static const unsigned levels[] = {~0u, PLACER_CPU_AVX2 | PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL,
+                                      PLACER_CPU_SSE42 | PLACER_CPU_PCLMUL, 0u};
+    long bad = 0;
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+        placer_set_cpu_mask(levels[l]);
+        placer_snapshot *x = NULL;
+        void *buf = NULL;
+        size_t len = 0;
+        CHECK_EQ(placer_snapshot_encode(s, &buf, &len), 0);
+        CHECK_EQ(placer_snapshot_decode(buf, len, &x), 0); /* this level's kernels */
+        free(buf);
+        uint32_t out[64 * 3], counts[64], ref[3];
+        for (size_t m = 1; m <= 64; m += 63) {
+            const void *const *kk = m == 1 ? keys + 7 : keys;
+            CHECK_EQ(placer_replicas_batch(x, kk, lens, m, 3, out, counts), 0);
+            for (size_t i = 0; i < m; i++) {
+                uint64_t h = placer_snapshot_hash(x, kk[i], 32);
+                int rn = placer_replicas_hash(x, h, ref, 3, NULL);
+                bad += counts[i] != (uint32_t)rn || memcmp(out + 3 * i, ref, sizeof ref) != 0;
+            }
+        }
+        placer_snapshot_free(x);
+    }
+    placer_set_cpu_mask(~0u);
+    CHECK_ALL(bad == 0, "a tie with the padding of an empty first line: batch == slot path");
+    placer_snapshot_free(s);
 }
 
 /* A NULL key with a length anywhere in a batch fails it, nothing written:
@@ -259,6 +397,7 @@ int main(void)
 {
     every_level();
     crowded_lines();
+    empty_line_tie();
     null_key();
     return check_done("test_replica_lines");
 }

@@ -326,7 +326,8 @@ static void nts_rings(void)
 }
 
 /* The entries' bytes: 64 a line with 8-bit lanes, 128 with 16-bit, beside
- * the per-slot sets and the narrow line sets; none for sets of 3. */
+ * the per-slot sets and the narrow line sets (16 a line); none for sets
+ * of 3. */
 static void bytes(void)
 {
     uint64_t st = 77;
@@ -335,7 +336,7 @@ static void bytes(void)
             placer_snapshot *s = replica_ring(&st, big ? 300 : 40, 64, 3, sets, 1);
             size_t lines = (size_t)1 << s->bkt.bits, nt = placer_token_count(s);
             size_t wide = sets >= 4 ? lines * (big ? 128 : 64) : 0;
-            CHECK_EQ(placer_snapshot_replica_bytes(s), nt * sets * 4 + lines * 64 + wide);
+            CHECK_EQ(placer_snapshot_replica_bytes(s), nt * sets * 4 + lines * 16 + wide);
             CHECK_EQ(s->rep_wide != NULL, sets >= 4);
             placer_snapshot_free(s);
         }

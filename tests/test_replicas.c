@@ -98,11 +98,11 @@ static void lines_against_reference(void)
         CHECK_EQ(placer_builder_build(b, 1, &s), 0);
         placer_builder_free(b);
         bad += strcmp(placer_snapshot_layout_name(s), "buckets") != 0; /* the path under test */
-        /* sets of 2 or more get a 64-byte line of sets a line (4-16 bytes a
-         * token), sets of 4 and 5 of up to 255 nodes one more line of wide
+        /* sets of 2 or more get 16 bytes of line sets a line (1-4 bytes a
+         * token), sets of 4 and 5 of up to 255 nodes a line of wide
          * entries, all counted with the per-slot sets */
         size_t nt = placer_token_count(s), bytes = placer_snapshot_replica_bytes(s);
-        size_t lines_max = r >= 4 ? 32 * nt : 16 * nt;
+        size_t lines_max = r >= 4 ? 20 * nt : 4 * nt;
         bad += r >= 2 ? bytes <= nt * r * 4 || bytes > nt * r * 4 + lines_max : bytes != nt * r * 4;
         for (uint32_t want = 1; want < WMAX; want += 1 + (uint32_t)(check_rand(&rng) % 3)) {
             CHECK_EQ(placer_replicas_batch(s, keys, lens, K, want, sets, counts), 0);

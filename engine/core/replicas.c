@@ -10,11 +10,12 @@
  * A ring with line sets and the placer-v2 key hash (s->bkt_set) is
  * answered by the fused kernels (simd/buckets_sets_body.h) for the counts
  * the line sets hold: one indirect call a key, or a batch in one pass
- * (key i + 48 hashed and both its lines prefetched while key i is
- * answered); the keys they cannot answer (ties, crowded lines, padded
- * sets) take their slots' per-slot sets, exact: the single key's come
- * back here, the batch's are found in the pass (a crowded line's line of
- * sets gives the slot, else the tree).
+ * (key i + 48 hashed and its line and line sets prefetched while key i
+ * is answered); the keys they cannot answer (ties, crowded lines, padded
+ * sets, nodes past the line's lanes) take their slots' per-slot sets,
+ * exact: the single key's come back here, the batch's are found in the
+ * pass (the line's first-token index and rank, a crowded line's tokens,
+ * else the tree).
  *
  * Any other ring with the line table (s->bkt_index set: placer's ring up
  * to 65,536 nodes, whose positions are the key hash) is answered here
@@ -23,9 +24,10 @@
  * the key's line and the next, no slot), one call each. With
  * precomputed sets of 2 or more a set of up to 3 nodes comes from the line
  * sets (replica_lines.c): the key's rank in its line gives the owner, and
- * the line of sets beside it, both addressed by the hash and fetched
- * together, the other two; what the line cannot answer takes the slot and
- * the per-slot sets. Sets of 4 and 5 (a Cassandra NetworkTopologyStrategy
+ * the rank's byte of the line sets, both addressed by the hash and
+ * fetched together, the lanes of the line holding the other two; what
+ * the line cannot answer takes the slot and the per-slot sets. Sets of 4
+ * and 5 (a Cassandra NetworkTopologyStrategy
  * of {dc1: 3, dc2: 2}, placer_builder_set_replicas(b, 4 or 5)) come the
  * same way from the wide line sets (replica_wide.c), with any key hash:
  * the rank in generic vectors (rank_in_line), then the owner and the
@@ -33,7 +35,7 @@
  * call a key); placer_replicas_hash of up to 3 takes the line kernel's
  * slot. Its batch
  * hashes a chunk of keys with the batch kernel, then prefetches every
- * key's line and line of sets and answers; without line sets it
+ * key's line and line sets and answers; without line sets it
  * prefetches the lines and first-token indexes, finds the slots
  * (prefetching each one's leaf or per-slot set), then answers: each
  * stage's misses overlap across the chunk instead of each key waiting for
@@ -62,19 +64,23 @@ static inline int ring_lines(const placer_snapshot *s)
 }
 
 /* The first w (1..3) nodes of the set of rank r (< 16) in line i: the
- * owner own[r] and the entry beside it. 1 when written, 0 when they cannot
- * answer: a crowded line or owner 0xFFFF, an entry UINT32_MAX. */
+ * owner own[r] and the nodes its line sets' byte names (replica_lines.c).
+ * 1 when written, 0 when they cannot answer: a byte 0xFF, or a crowded
+ * line (every owner 0xFFFF: the slot path's rank may pass 0 there). */
 static inline int line_entry(const placer_snapshot *s, uint64_t i, uint32_t r, uint32_t *out,
                              uint32_t w)
 {
-    uint32_t e = s->rep_lines[i * PLC_BKT_LANES + r], owner = s->bkt.line[i].own[r];
-    if (e == UINT32_MAX || owner == PLC_BKT_ASK_TREE)
+    const plc_bkt_line *l = &s->bkt.line[i];
+    const uint8_t *es = s->rep_lines + i * PLC_BKT_LANES;
+    uint32_t e = es[r], owner = l->own[r], second, third;
+    if (e == PLC_BKT_SET_NONE || owner == PLC_BKT_ASK_TREE)
         return 0;
+    plc_bkt_set_nodes(l, es, e, &second, &third);
     out[0] = owner;
     if (w > 1)
-        out[1] = e & 0xFFFFu;
+        out[1] = second;
     if (w > 2)
-        out[2] = e >> 16;
+        out[2] = third;
     return 1;
 }
 
@@ -115,7 +121,7 @@ static inline int from_rank(const placer_snapshot *s, uint64_t h, uint32_t *out,
 }
 
 /* h's set from the line sets by its slot (the line kernel's answer, ties
- * decided), for placer_replicas_hash: the line of sets is already on its
+ * decided), for placer_replicas_hash: the line sets are already on their
  * way. */
 static inline int from_slot(const placer_snapshot *s, uint64_t h, uint32_t slot, uint32_t *out,
                             uint32_t w)
@@ -214,9 +220,8 @@ static inline uint32_t ring_set(const placer_snapshot *s, uint32_t slot, uint32_
     return plc_replicas_walk(s, slot, out, want, &zones);
 }
 
-/* The set of h: from the line sets when they serve (the line of sets
- * fetched beside the key's line: both addresses come from h), else from
- * h's slot. */
+/* The set of h: from the line sets when they serve (fetched beside the
+ * key's line: both addresses come from h), else from h's slot. */
 static inline uint32_t ring_set_of(const placer_snapshot *s, uint64_t h, uint32_t *out,
                                    uint32_t want)
 {
@@ -410,7 +415,7 @@ static void ring_batch(const placer_snapshot *s, const void *const *keys, const 
                             : ring_set(s, s->bkt_index(k, h[j]), out + j * want, want);
         return;
     }
-    if (lines_serve(s, want)) { /* two lines a key, both from its hash */
+    if (lines_serve(s, want)) { /* a line and 16 bytes a key, both from its hash */
         for (size_t j = 0; j < m; j++) {
             uint64_t line = h[j] >> k->shift;
             __builtin_prefetch(&k->line[line]);

@@ -119,9 +119,10 @@ struct placer_snapshot {
     plc_walk_window_fn walk_window;
     /* the same from the line table alone (NULL without it) */
     plc_walk_lines_fn walk_lines;
-    /* a line of sets beside each line of the line table (replica_lines.c),
-     * NULL unless the ring has both the lines and sets of 2 or more */
-    const uint32_t *rep_lines;
+    /* 16 bytes of sets beside each line of the line table
+     * (replica_lines.c), NULL unless the ring has both the lines and sets
+     * of 2 or more */
+    const uint8_t *rep_lines;
     /* the line sets' fused kernels, hashing with placer-v2 (NULL without
      * line sets or with another key hash), and the largest count they
      * serve (min(rep_r, 3), 3 for a replication strategy's sets; 0 when
@@ -222,10 +223,10 @@ int plc_replica_sweep(const placer_snapshot *s, uint32_t want, uint32_t *sets);
 
 /* The line sets of a ring (replica_lines.c): their bytes for a line table
  * of 2^bkt_bits lines and sets of rep_r (0 when it gets none), and their
- * build from s->rep and s->bkt into `lines` (that many bytes, 64-byte
+ * build from s->rep and s->bkt into `sets` (that many bytes, 64-byte
  * aligned). */
 size_t plc_replica_lines_bytes(uint32_t bkt_bits, uint32_t rep_r);
-void plc_replica_lines_build(const placer_snapshot *s, uint32_t *lines);
+void plc_replica_lines_build(const placer_snapshot *s, uint8_t *sets);
 
 /* The wide line sets of a ring (replica_wide.c): the bytes of a lane for
  * nnodes nodes (1 up to 255 nodes, else 2); their bytes for a line table

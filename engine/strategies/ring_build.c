@@ -284,8 +284,8 @@ static placer_snapshot *fill_ring(placer_snapshot *s, unsigned char *mem, const 
     s->rep = rep;
     s->rep_r = rep_r;
     if (p->lines_bytes) { /* the sets beside the line table, from the sets */
-        plc_replica_lines_build(s, (uint32_t *)(mem + p->off_lines));
-        s->rep_lines = (const uint32_t *)(mem + p->off_lines);
+        plc_replica_lines_build(s, mem + p->off_lines);
+        s->rep_lines = mem + p->off_lines;
         s->rep_lines_want = s->rep_rule ? 3 : rep_r < 3 ? rep_r : 3;
         if (s->bkt_lookup) { /* placer-v2: the fused kernels */
             const plc_kernels *k = plc_kernels_get();
