@@ -239,7 +239,7 @@ def paired_table(bench):
            "(`(replicas_vs_|walk_vs_replicas_|router_vs_|dependent_vs_floor|batch_vs_floor)`), 5 "
            "repetitions interleaved, `--benchmark_min_time=0.5` at 120 x 256 and 1.5 at 4,096 x 256 "
            "(the router cells of the plain 120 x 256 rows: `router_vs_` only, 9 repetitions, 1.0, load "
-           "average 1.3-2): "
+           "average 0.9-1, the machine otherwise idle): "
            "at 0.1 a dependent or independent pair of 4,096 x 256 passes fits once or twice, too few for "
            "a median (zen5-avx512, 2026-12-06, load average 2.5-4 from other jobs). "
            "The `sets3` line sets are 16 bytes beside each 64-byte line of the line table (2 MiB beside "
