@@ -143,23 +143,29 @@ typedef uint32_t (*plc_bkt_index_fn)(const plc_bkt *k, uint64_t h);
 #define PLC_BKT_CROWD_MAX 27u
 #define PLC_BKT_SET_NONE 0xFFu
 
-/* The second and third nodes of a line sets' byte e (not
- * PLC_BKT_SET_NONE) of line l, whose 16 bytes are at `sets`: the owners
- * of the lanes it names, or when it names one lane twice (a spill), the
- * two 16-bit words at that byte of the 16. */
-static inline void plc_bkt_set_nodes(const plc_bkt_line *l, const uint8_t *sets, uint32_t e,
-                                     uint32_t *second, uint32_t *third)
+/* Write the w (1..3) nodes of a set of line l whose owner (own[r] of its
+ * rank r) is o and whose byte of the line sets (16 bytes at `sets`) is e,
+ * not PLC_BKT_SET_NONE: o, then the owners of the lanes e names, or when
+ * it names one lane twice (a spill), the two 16-bit words at that byte of
+ * the 16. */
+static inline void plc_bkt_set_write(const plc_bkt_line *l, const uint8_t *sets, uint32_t o,
+                                     uint32_t e, uint32_t w, uint32_t *out)
 {
-    uint32_t a = e & 15u, b = e >> 4;
+    uint32_t a = e & 15u, b = e >> 4, second, third;
     if (__builtin_expect(a != b, 1)) {
-        *second = l->own[a];
-        *third = l->own[b];
-        return;
+        second = l->own[a];
+        third = l->own[b];
+    } else {
+        uint16_t v[2];
+        memcpy(v, sets + a, sizeof v);
+        second = v[0];
+        third = v[1];
     }
-    uint16_t v[2];
-    memcpy(v, sets + a, sizeof v);
-    *second = v[0];
-    *third = v[1];
+    out[0] = o;
+    if (w > 1)
+        out[1] = second;
+    if (w > 2)
+        out[2] = third;
 }
 typedef uint32_t (*plc_bkt_key_set_fn)(const plc_bkt *k, const uint8_t *sets, uint64_t seed,
                                        const void *key, size_t len, uint32_t w, uint32_t *out);

@@ -8,7 +8,7 @@
  * Line i's sets are the 16 bytes at sets[16 * i]: for the rank r a hash
  * gets in its line, byte r = a | b << 4 names the lanes of the line whose
  * owners are the set's second and third nodes (or, a == b, a spill of the
- * two nodes in the same 16 bytes: plc_bkt_set_nodes), 0xFF where the line
+ * two nodes in the same 16 bytes: plc_bkt_set_write), 0xFF where the line
  * cannot answer; the set is own[r], own[a], own[b], all from the line
  * already read for the rank. A set is answered when the hash does not tie a
  * suffix and the byte is not 0xFF (a crowded line's rank is 0, its byte 0
@@ -48,13 +48,7 @@ static inline uint32_t bkt_set_answer(const plc_bkt_line *line, const uint8_t *s
     const uint8_t *es = sets + at * PLC_BKT_LANES;
     uint32_t e = es[off / 2];
     if (__builtin_expect(sq != q && e != PLC_BKT_SET_NONE, 1)) {
-        uint32_t second, third;
-        plc_bkt_set_nodes(l, es, e, &second, &third);
-        out[0] = o;
-        if (w > 1)
-            out[1] = second;
-        if (w > 2)
-            out[2] = third;
+        plc_bkt_set_write(l, es, o, e, w, out);
         return w;
     }
     return 0;

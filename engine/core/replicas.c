@@ -72,15 +72,10 @@ static inline int line_entry(const placer_snapshot *s, uint64_t i, uint32_t r, u
 {
     const plc_bkt_line *l = &s->bkt.line[i];
     const uint8_t *es = s->rep_lines + i * PLC_BKT_LANES;
-    uint32_t e = es[r], owner = l->own[r], second, third;
+    uint32_t e = es[r], owner = l->own[r];
     if (e == PLC_BKT_SET_NONE || owner == PLC_BKT_ASK_TREE)
         return 0;
-    plc_bkt_set_nodes(l, es, e, &second, &third);
-    out[0] = owner;
-    if (w > 1)
-        out[1] = second;
-    if (w > 2)
-        out[2] = third;
+    plc_bkt_set_write(l, es, owner, e, w, out);
     return 1;
 }
 
