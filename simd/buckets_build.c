@@ -30,10 +30,10 @@ size_t plc_bkt_bytes(uint32_t bits)
 }
 
 /* Close line l holding k tokens (its first min(k, 16) lanes written): the
- * rest of its suffixes padded, its owners `after` (the owner past its
- * range; fill_lookahead writes the lanes past k); 16 or more tokens make
- * it crowded, every rank "ask the tree". Returns 1 when crowded. */
-static uint32_t close_line(plc_bkt_line *l, uint32_t k, uint16_t after)
+ * rest of its suffixes padded (fill_lookahead writes the owners past k);
+ * 16 or more tokens make it crowded, every rank "ask the tree". Returns 1
+ * when crowded. */
+static uint32_t close_line(plc_bkt_line *l, uint32_t k)
 {
     if (k >= PLC_BKT_LANES) {
         for (uint32_t j = 0; j < PLC_BKT_LANES; j++) {
@@ -42,10 +42,8 @@ static uint32_t close_line(plc_bkt_line *l, uint32_t k, uint16_t after)
         }
         return 1;
     }
-    for (uint32_t j = k; j < PLC_BKT_LANES; j++) {
+    for (uint32_t j = k; j < PLC_BKT_LANES; j++)
         l->suf[j] = PLC_BKT_PAD;
-        l->own[j] = after;
-    }
     return 0;
 }
 
@@ -72,8 +70,8 @@ static void fill_lookahead(plc_bkt_line *line, const uint32_t *base, uint64_t m,
 
 /* One pass over the tokens in order, leaf by leaf (no index arithmetic per
  * token): each token goes to its line's next lane, and a token of a later
- * line closes the lines before it (itself their "after" owner); the lines
- * past the last token close on the wrap's owner. */
+ * line closes the lines before it; then fill_lookahead gives every line
+ * its owners past its tokens. */
 void plc_bkt_build(plc_bkt *k, const plc_stree *t, uint32_t bits, void *mem)
 {
     plc_bkt_line *line = mem;
@@ -96,9 +94,9 @@ void plc_bkt_build(plc_bkt *k, const plc_stree *t, uint32_t bits, void *mem)
             uint16_t own = (uint16_t)leaf->owner[j];
             uint64_t e = tok >> shift;
             if (e != cur) { /* close cur and the empty lines up to e */
-                crowded += close_line(&line[cur], count, own);
+                crowded += close_line(&line[cur], count);
                 while (++cur < e) {
-                    close_line(&line[cur], 0, own);
+                    close_line(&line[cur], 0);
                     base[cur] = i;
                 }
                 base[cur] = i;
@@ -112,10 +110,9 @@ void plc_bkt_build(plc_bkt *k, const plc_stree *t, uint32_t bits, void *mem)
             count++;
         }
     }
-    uint16_t wrap = (uint16_t)t->wrap_owner;
-    crowded += close_line(&line[cur], count, wrap);
+    crowded += close_line(&line[cur], count);
     while (++cur < m) {
-        close_line(&line[cur], 0, wrap);
+        close_line(&line[cur], 0);
         base[cur] = t->n;
     }
     k->ncrowded = crowded;
