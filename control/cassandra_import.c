@@ -24,7 +24,8 @@
  * "datacenter"; NetworkTopologyStrategy's factors go to
  * "datacenter_replicas" ('replication_factor' to "replicas", the factor of
  * the datacenters the map does not name), and their sum over the ring's
- * datacenters is at most PLACER_MAX_REPLICAS.
+ * datacenters is at most PLACER_MAX_REPLICAS. Factors that place nothing
+ * (a datacenter with no node in the ring) are left out.
  *
  * Every error names its line (or the map's byte) and why; each line is read
  * once, and a node is found by a hash lookup, so the work is linear.
@@ -543,6 +544,34 @@ static int check_factors(cr *c, const repl *r)
     return 0;
 }
 
+/* Whether some node of the ring is in datacenter dc. */
+static int ring_has_dc(const cr *c, const char *dc)
+{
+    for (size_t i = 0; i < json_array_size(c->dcs); i++)
+        if (!strcmp(json_string_value(json_array_get(c->dcs, i)), dc))
+            return 1;
+    return 0;
+}
+
+/* Whether NetworkTopologyStrategy's 'replication_factor' gives some
+ * datacenter of the ring its factor (one the map does not name). */
+static int rf_all_used(const cr *c, const repl *r)
+{
+    for (size_t i = 0; i < json_array_size(c->dcs); i++) {
+        const char *dc = json_string_value(json_array_get(c->dcs, i));
+        size_t d = 0;
+        while (d < r->ndc && strcmp(r->dc[d], dc))
+            d++;
+        if (d == r->ndc)
+            return 1;
+    }
+    return 0;
+}
+
+/* The membership document. The factors that place nothing are left out,
+ * unchecked (Cassandra takes any; a membership's are 0 .. 8): those of the
+ * map's datacenters with no node in the ring, and NetworkTopologyStrategy's
+ * 'replication_factor' when the map names every datacenter of the ring. */
 static int document(cr *c, const repl *r, json_t *doc)
 {
     int err = check_factors(c, r);
@@ -562,18 +591,22 @@ static int document(cr *c, const repl *r, json_t *doc)
             break;
         kept++;
     }
+    size_t named = 0; /* the map's datacenters that have nodes in the ring */
     for (size_t d = 0; factors && d < r->ndc; d++)
-        if (json_object_set_new(factors, r->dc[d], json_integer(r->rf[d])))
-            break;
-    int rf_all = !nts || r->rf_all > 0;
-    if (!nodes || (nts && (!factors || json_object_size(factors) != r->ndc)) ||
+        if (ring_has_dc(c, r->dc[d])) {
+            named++;
+            if (json_object_set_new(factors, r->dc[d], json_integer(r->rf[d])))
+                break;
+        }
+    int rf_all = !nts || (r->rf_all > 0 && rf_all_used(c, r));
+    if (!nodes || (nts && (!factors || json_object_size(factors) != named)) ||
         kept != json_array_size(c->nodes) ||
         json_object_set_new(doc, "strategy", json_string("ring")) ||
         json_object_set_new(doc, "key_hash", json_string("cassandra-murmur3")) ||
         json_object_set_new(doc, "epoch", json_integer(0)) ||
         (rf_all && json_object_set_new(doc, "replicas", json_integer(r->rf_all))) ||
         json_object_set_new(doc, "replication", json_string(nts ? "network_topology" : "simple")) ||
-        (nts && r->ndc && json_object_set(doc, "datacenter_replicas", factors)) ||
+        (nts && named && json_object_set(doc, "datacenter_replicas", factors)) ||
         json_object_set(doc, "nodes", nodes)) {
         json_decref(nodes);
         json_decref(factors);

@@ -284,6 +284,27 @@ with tempfile.TemporaryDirectory() as d:
                       "10.1.0.2": ("dc2", "r2")}, {"dc1": 1, "dc2": 2}, False, t)
     check(lk.returncode == 0 and [x["id"] for x in json.loads(lk.stdout)["replicas"]] == want,
           "two datacenters, key k: %s against %r" % (lk.stdout, want))
+    # factors that place nothing (a datacenter with no node in the ring, and
+    # 'replication_factor' when the map names every datacenter of the ring) are
+    # left out, whatever their size: the import's sets and its membership's build agree
+    for rmap, want_dcs, want_rf, same in (
+            ("{'class': 'NetworkTopologyStrategy', 'dc1': '1', 'dc2': '2', 'dc3': '10'}",
+             {"dc1": 1, "dc2": 2}, None, True),
+            ("{'class': 'NetworkTopologyStrategy', 'replication_factor': '10', 'dc1': '1', "
+             "'dc2': '2'}", {"dc1": 1, "dc2": 2}, None, True),
+            ("{'class': 'NetworkTopologyStrategy', 'replication_factor': '2', 'dc3': '9', "
+             "'dc1': '1'}", {"dc1": 1}, 2, False)):
+        r = run(["import-cassandra", ring_path, "--replication", rmap, "-o", snap + "4",
+                 "--membership-out", mem])
+        m = json.load(open(mem)) if r.returncode == 0 else {}
+        check(m.get("datacenter_replicas") == want_dcs and m.get("replicas") == want_rf,
+              "factors that place nothing left out, %s: %r %s" % (rmap, m, r.stderr))
+        r2 = run(["build", mem, "-o", snap + "5"])
+        check(r2.returncode == 0 and r.returncode == 0 and
+              open(snap + "4", "rb").read() == open(snap + "5", "rb").read(),
+              "factors left out, %s: import and build agree: %s" % (rmap, r2.stderr))
+        check(not same or open(snap + "4", "rb").read() == open(snap, "rb").read(),
+              "factors that place nothing change no byte of the snapshot: %s" % rmap)
     # a node added to dc1 with 16 random tokens (Cassandra's allocation without
     # allocate_tokens_for_local_replication_factor): `placer diff --replicas` per node
     # equals the server rule's sets before and after, key for key over its sample
