@@ -299,12 +299,8 @@ int keys_chunk_free(Keys *k, Py_ssize_t at, Py_ssize_t m)
     }
     unsigned char *out = (unsigned char *)k->own_data;
     size_t used = 0, ncp = width / 4, done = 0;
-    /* the next chunk's rows, fetched a row for each row narrowed */
-    const unsigned char *next = rows + (size_t)m * width;
-    size_t next_n = (size_t)(k->n - at - m < m ? k->n - at - m : m);
     while ((done += k->narrow(rows + done * width, (size_t)m - done, ncp, out, &used,
-                              k->ptrs + done, k->lens + done, next + done * width,
-                              next_n > done ? next_n - done : 0)) < (size_t)m) {
+                              k->ptrs + done, k->lens + done)) < (size_t)m) {
         /* row `done` has a code point past ASCII */
         Py_ssize_t got = encode_utf8(k, rows + done * width, (Py_ssize_t)ncp, out + used);
         if (got < 0)

@@ -24,7 +24,8 @@
  *     each row's length (trailing NULs dropped, NumPy's value) found here;
  *   a NumPy U array's rows: narrowed to UTF-8 into own_data, a chunk of
  *     U_CHUNK rows at most (its bytes stay in the first caches until the
- *     lookup reads them);
+ *     lookup reads them), the next chunk's rows fetched meanwhile
+ *     (keys_fetch_rows);
  *   a packed buffer (held exported) and its n + 1 offsets: the chunk's
  *     offsets copied into own_offsets and checked there, so another thread
  *     writing the caller's offsets cannot send the library past the buffer.
@@ -80,6 +81,21 @@ int keys_rows_free(const Keys *k);
  * the scratch is the batch's own. 0, or -1 when a U row has a code point
  * that str.encode refuses: keys_raise_refused, with the GIL, raises it. */
 int keys_chunk_free(Keys *k, Py_ssize_t at, Py_ssize_t m);
+/* A U array's rows at .. at + m - 1 (those before k->n) asked of the
+ * memory, to be read later: the batch asks for the next chunk's rows
+ * while this chunk is looked up (a range's last partial line comes with
+ * the next range). Nothing for other keys (S rows are read once, where
+ * they lie, by the lookup itself). Inline: it runs between the calls. */
+static inline void keys_fetch_rows(const Keys *k, Py_ssize_t at, Py_ssize_t m)
+{
+    if (!k->ucs4 || at >= k->n || m <= 0)
+        return;
+    m = k->n - at < m ? k->n - at : m;
+    const unsigned char *p = (const unsigned char *)k->data_view.buf + at * k->width;
+    size_t bytes = (size_t)m * (size_t)k->width;
+    for (size_t b = 0; b < bytes; b += 64)
+        __builtin_prefetch(p + b);
+}
 /* The exception of the code point keys_chunk_free refused: UnicodeEncodeError
  * (a surrogate), ValueError (past U+10FFFF). */
 void keys_raise_refused(Keys *k);

@@ -22,10 +22,9 @@ static inline int narrow_row_sse2(const unsigned char *row, size_t ncp, unsigned
 }
 
 size_t narrow_rows_sse2(const unsigned char *rows, size_t n, size_t ncp, unsigned char *out,
-                        size_t *used, const void **ptrs, size_t *lens,
-                        const unsigned char *ahead, size_t ahead_n)
+                        size_t *used, const void **ptrs, size_t *lens)
 {
-    return narrow_rows_with(narrow_row_sse2, rows, n, ncp, out, used, ptrs, lens, ahead, ahead_n);
+    return narrow_rows_with(narrow_row_sse2, rows, n, ncp, out, used, ptrs, lens);
 }
 
 narrow_rows_fn narrow_rows_kernel(void)

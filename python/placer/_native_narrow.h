@@ -20,7 +20,7 @@
  * changes at most which bytes a key has. */
 typedef size_t (*narrow_rows_fn)(const unsigned char *rows, size_t n, size_t ncp,
                                  unsigned char *out, size_t *used, const void **ptrs,
-                                 size_t *lens, const unsigned char *ahead, size_t ahead_n);
+                                 size_t *lens);
 
 /* The kernel for this CPU (placer_cpu_features(), read on each call so that
  * a test's placer_set_cpu_mask picks the other one). */
@@ -28,12 +28,10 @@ narrow_rows_fn narrow_rows_kernel(void);
 
 /* The portable kernel (SSE2 on x86-64): the reference of the others. */
 size_t narrow_rows_sse2(const unsigned char *rows, size_t n, size_t ncp, unsigned char *out,
-                        size_t *used, const void **ptrs, size_t *lens,
-                        const unsigned char *ahead, size_t ahead_n);
+                        size_t *used, const void **ptrs, size_t *lens);
 #ifdef PLACER_NARROW_AVX2
 size_t narrow_rows_avx2(const unsigned char *rows, size_t n, size_t ncp, unsigned char *out,
-                        size_t *used, const void **ptrs, size_t *lens,
-                        const unsigned char *ahead, size_t ahead_n);
+                        size_t *used, const void **ptrs, size_t *lens);
 #endif
 
 #endif

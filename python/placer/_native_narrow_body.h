@@ -12,16 +12,6 @@
 #include <emmintrin.h>
 #endif
 
-/* Asks for a row of the next chunk (width bytes at row) while this one is
- * narrowed: it arrives while this chunk is looked up, when the memory
- * would otherwise be idle. */
-static inline void fetch_row(const unsigned char *row, size_t width)
-{
-    for (size_t at = 0; at < width; at += 64)
-        __builtin_prefetch(row + at);
-    __builtin_prefetch(row + width - 1);
-}
-
 /* Code points j .. ncp - 1 of row, one at a time, into out; *kept moved
  * past the last one that is not 0. Their OR (0x80 or more: not ASCII). */
 static inline uint32_t narrow_tail(const unsigned char *row, size_t j, size_t ncp,
@@ -79,13 +69,10 @@ typedef int (*narrow_row_fn)(const unsigned char *row, size_t ncp, unsigned char
  * narrow_row, inlined into each kernel. */
 static inline __attribute__((always_inline)) size_t
 narrow_rows_with(narrow_row_fn narrow_row, const unsigned char *rows, size_t n, size_t ncp,
-                 unsigned char *out, size_t *used, const void **ptrs, size_t *lens,
-                 const unsigned char *ahead, size_t ahead_n)
+                 unsigned char *out, size_t *used, const void **ptrs, size_t *lens)
 {
     size_t at = *used, i = 0, width = 4 * ncp;
     for (; i < n; i++) {
-        if (i < ahead_n)
-            fetch_row(ahead + i * width, width);
         size_t kept = 0;
         if (!narrow_row(rows + i * width, ncp, out + at, &kept))
             break;

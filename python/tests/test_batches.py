@@ -117,14 +117,15 @@ def u_rows_mix(width, n, seed):
     """n keys for a U array `width` code points wide: ASCII of every length
     (0, full width with no NUL left, trailing and inner NULs), and keys past
     ASCII (2, 3 and 4 UTF-8 bytes) scattered, some at the batch's chunk
-    edges (the extension narrows 256 rows at a time)."""
+    edges (the extension narrows 256 rows at a time and looks them up 128
+    at a time)."""
     rng = np.random.default_rng(seed)
     alphabet = "abcxyz019:-\x00"
     keys = []
     for i in range(n):
         length = [0, width, width - 1, int(rng.integers(0, width + 1))][i % 4]
         keys.append("".join(alphabet[j] for j in rng.integers(0, len(alphabet), size=length)))
-    for at in (0, 255, 256, 257, 511, 512, n // 2, n - 1):
+    for at in (0, 127, 128, 129, 255, 256, 257, 383, 384, 511, 512, n // 2, n - 1):
         if width and at < n:
             wide = ("\u00e9", "\u4e2d", "\U0001f600", "\x7f")[at % 4]
             keys[at] = (keys[at][:width - 1] + wide)[-width:]
