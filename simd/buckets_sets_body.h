@@ -48,7 +48,7 @@ static inline uint32_t bkt_set_answer(const plc_bkt_line *line, const uint8_t *s
     const uint8_t *es = sets + at * PLC_BKT_LANES;
     uint32_t e = es[off / 2];
     if (__builtin_expect(sq != q && e != PLC_BKT_SET_NONE, 1)) {
-        plc_bkt_set_write(l, es, o, e, w, out);
+        plc_bkt_set_write(l, es, (uint32_t)(off / 2), o, e, w, out);
         return w;
     }
     return 0;

@@ -46,11 +46,12 @@ static int lines_answer(const placer_snapshot *s, uint64_t h)
  * names two lanes whose owners (the tokens first + lane, wrapping) are
  * the set's second and third nodes, or one lane past the ranks twice and
  * the nodes as two words there (a spill), led by the owner of slot
- * first + r; and is 0xFF only when no lanes can (a set not led by that
+ * first + r, or names lane r (the set's leader: no set names it) for the
+ * line's spill word (a node as a word at byte 14, past the ranks); and is 0xFF only when no lanes can (a set not led by that
  * owner, padded, a node of 65,535 or more, a node among none of the 16
  * tokens). A crowded line's bytes are all 0xFF. Returns the wrong bytes;
  * adds the ranks answered and left. */
-static long spills;
+static long spills, words[2]; /* records; spill words for a second node, a third */
 static long check_bytes(const placer_snapshot *s, long *answered, long *none)
 {
     const plc_bkt *k = &s->bkt;
@@ -83,13 +84,19 @@ static long check_bytes(const placer_snapshot *s, long *answered, long *none)
             }
             *answered += 1;
             uint32_t a = e[r] & 15u, b = e[r] >> 4, got[3] = {own[r], own[a], own[b]};
-            if (a == b) { /* a spill: two words past the line's ranks */
+            if (a == b) { /* a record: two words past the line's ranks */
                 uint16_t v[2];
                 memcpy(v, e + a, sizeof v);
                 got[1] = v[0];
                 got[2] = v[1];
                 bad += a <= end - first || a + 4 > PLC_BKT_LANES;
                 spills++;
+            } else if (a == r || b == r) { /* the line's spill word, past its ranks */
+                uint16_t v;
+                memcpy(&v, e + PLC_BKT_SET_WORD, sizeof v);
+                got[a == r ? 1 : 2] = v;
+                bad += end - first >= PLC_BKT_SET_WORD;
+                words[a == r ? 0 : 1] += w > (a == r ? 1u : 2u);
             }
             for (uint32_t x = 0; x < w; x++)
                 bad += got[x] != set[x];
@@ -178,7 +185,10 @@ static void every_level(void)
     placer_set_cpu_mask(~0u);
     CHECK_ALL(bad == 0, "fused line sets == slot path == reference, every kernel level");
     CHECK_ALL(bad_bytes == 0, "every line sets' byte names the set's lanes, 0xFF only when none can");
-    CHECK(answered > 0 && nones > 0 && spills > 0); /* every kind of byte was checked */
+    printf("spill records %ld, spill words for a second node %ld, a third %ld\n", spills,
+           words[0], words[1]);
+    /* every kind of byte was checked */
+    CHECK(answered > 0 && nones > 0 && spills > 0 && words[0] > 0 && words[1] > 0);
     CHECK(rings == 12);
     CHECK(left > 0); /* the fallback ran */
     free_keys(&k);

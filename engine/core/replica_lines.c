@@ -82,56 +82,131 @@ static uint32_t lane_of(const plc_bkt_line *l, uint32_t node)
     return PLC_BKT_LANES;
 }
 
+/* A rank whose set's nodes are not all among its line's lanes: its weight
+ * (the hashes it answers), the lanes of its second and third nodes
+ * (PLC_BKT_LANES: not among them) and the nodes. */
+typedef struct spill_rank {
+    uint32_t r, a, b;
+    int32_t weight;
+    uint16_t second, third;
+} spill_rank;
+
 /* The byte of rank r of line l (its set at `set`, R nodes), or
- * PLC_BKT_SET_NONE; *spill set when only the lanes are missing (the set
- * can take a spill entry). */
+ * PLC_BKT_SET_NONE; *sp filled, and *spill set, when only the lanes are
+ * missing (the set can take a spill). A set of 2 names a second lane b,
+ * neither a nor r, so that its byte is never a spill's or an escape's. */
 static uint8_t set_byte(const plc_bkt_line *l, uint32_t r, const uint32_t *set, uint32_t R,
-                        int *spill)
+                        spill_rank *sp, int *spill)
 {
     *spill = 0;
-    uint32_t third = R > 2 ? set[2] : 0;
+    uint32_t third = R > 2 ? set[2] : set[1];
     if (set[0] != l->own[r] || set[0] >= PLC_BKT_ASK_TREE || set[1] >= PLC_BKT_ASK_TREE ||
         third >= PLC_BKT_ASK_TREE)
         return PLC_BKT_SET_NONE; /* not led by the line's owner, padded, or past 16 bits */
-    uint32_t a = lane_of(l, set[1]);
-    uint32_t b = R > 2 ? lane_of(l, third) : a ^ 1; /* never a: a == b is a spill */
+    uint32_t a = lane_of(l, set[1]), b;
+    if (R > 2)
+        b = lane_of(l, third);
+    else /* a is never r (own[r] leads the set), so b = r ^ 1 names neither */
+        b = a >= PLC_BKT_LANES ? r ^ 1u : (a ^ 1u) != r ? a ^ 1u : a ^ 2u;
     if (a >= PLC_BKT_LANES || b >= PLC_BKT_LANES) {
+        *sp = (spill_rank){.r = r, .a = a, .b = b, .second = (uint16_t)set[1],
+                           .third = (uint16_t)third};
         *spill = 1;
         return PLC_BKT_SET_NONE; /* not among the lanes */
     }
     return (uint8_t)(a | b << 4);
 }
 
-/* Give the heaviest of line i's ranks whose nodes are not among its lanes
- * (spills[0..ns), the most keys first) the free bytes past its ranks: a
- * spill at byte j (count < j <= 12) holds the second and third nodes as
- * 16-bit words, and the rank's byte is j | j << 4 (a == b, which no lanes
- * give). */
-static void place_spills(const placer_snapshot *s, uint64_t i, uint32_t base, uint32_t count,
-                         uint32_t *spills, uint32_t ns, uint8_t *e)
+/* The node of a rank that misses exactly one of its nodes, or -1. */
+static int32_t single_miss(const spill_rank *sp)
 {
-    const plc_bkt_line *l = &s->bkt.line[i];
-    int32_t w[PLC_BKT_LANES + 1];
+    if (sp->a >= PLC_BKT_LANES && sp->b < PLC_BKT_LANES)
+        return sp->second;
+    if (sp->b >= PLC_BKT_LANES && sp->a < PLC_BKT_LANES)
+        return sp->third;
+    return -1;
+}
+
+/* One way to spill line's ranks sp[0..ns) (the heaviest first) into e:
+ * when `word` >= 0, the line's spill word (that node, at byte
+ * PLC_BKT_SET_WORD) for the ranks missing it alone, their byte naming
+ * their rank r in its place (own[r] leads the set: no lane names r);
+ * the others a record of both nodes at byte j of [from, to), shared by
+ * ranks of the same two nodes, their byte j | j << 4. Returns the weight
+ * answered. */
+static int64_t spill_into(const spill_rank *sp, uint32_t ns, uint32_t from, uint32_t to,
+                          int32_t word, uint8_t *e)
+{
+    int64_t got = 0;
+    uint32_t j = from;
+    if (word >= 0) {
+        uint16_t v = (uint16_t)word;
+        memcpy(e + PLC_BKT_SET_WORD, &v, sizeof v);
+    }
+    for (uint32_t x = 0; x < ns; x++) {
+        const spill_rank *p = &sp[x];
+        if (word >= 0 && single_miss(p) == word) {
+            e[p->r] = (uint8_t)((p->a < PLC_BKT_LANES ? p->a : p->r) |
+                                (p->b < PLC_BKT_LANES ? p->b : p->r) << 4);
+            got += p->weight;
+            continue;
+        }
+        uint16_t nodes[2] = {p->second, p->third};
+        uint32_t at = from;
+        while (at < j && memcmp(e + at, nodes, sizeof nodes) != 0)
+            at += 4; /* the same two nodes already spilled */
+        if (at == j) {
+            if (j + 4 > to)
+                continue;
+            memcpy(e + j, nodes, sizeof nodes);
+            j += 4;
+        }
+        e[p->r] = (uint8_t)(at | at << 4);
+        got += p->weight;
+    }
+    return got;
+}
+
+/* Spill line i's ranks whose nodes are not all among its lanes
+ * (sp[0..ns)) into the free bytes past its ranks (count < byte <= 15),
+ * the heaviest ranks first: records of two words only, or the line's
+ * spill word (the node most of the hashes missing one node miss) and
+ * records in the bytes below it, whichever answers more hashes. */
+static void place_spills(const plc_bkt_line *l, uint32_t count, spill_rank *sp, uint32_t ns,
+                         uint8_t *e)
+{
     for (uint32_t x = 0; x < ns; x++) { /* a rank's keys: the hashes from its last token on */
-        uint32_t r = spills[x]; /* by the line's suffixes, 1 / 65,536 of a line */
+        uint32_t r = sp[x].r; /* by the line's suffixes, 1 / 65,536 of a line */
         int32_t from = r ? l->suf[r - 1] : INT16_MIN, to = r < count ? l->suf[r] : INT16_MAX + 1;
-        w[x] = to - from;
+        sp[x].weight = to - from;
     }
     for (uint32_t x = 0; x < ns; x++) /* a few: the heaviest first */
         for (uint32_t y = x + 1; y < ns; y++)
-            if (w[y] > w[x]) {
-                int32_t tw = w[x];
-                uint32_t tr = spills[x];
-                w[x] = w[y], spills[x] = spills[y];
-                w[y] = tw, spills[y] = tr;
+            if (sp[y].weight > sp[x].weight) {
+                spill_rank t = sp[x];
+                sp[x] = sp[y];
+                sp[y] = t;
             }
-    for (uint32_t x = 0, j = count + 1; x < ns && j + 4 <= PLC_BKT_LANES; x++, j += 4) {
-        uint32_t r = spills[x], slot = base + r >= s->tree.n ? base + r - s->tree.n : base + r;
-        const uint32_t *set = s->rep + (size_t)slot * s->rep_r;
-        uint16_t nodes[2] = {(uint16_t)set[1], (uint16_t)(s->rep_r > 2 ? set[2] : set[1])};
-        memcpy(e + j, nodes, sizeof nodes);
-        e[r] = (uint8_t)(j | j << 4);
+    uint8_t records[PLC_BKT_LANES], worded[PLC_BKT_LANES];
+    memcpy(records, e, sizeof records);
+    int64_t by_records = spill_into(sp, ns, count + 1, PLC_BKT_LANES, -1, records), by_word = -1;
+    if (count < PLC_BKT_SET_WORD) {
+        int32_t word = -1;
+        int64_t best = 0;
+        for (uint32_t x = 0; x < ns; x++) { /* the missed node of the most hashes */
+            int32_t node = single_miss(&sp[x]);
+            int64_t sum = 0;
+            for (uint32_t y = 0; y < ns && node >= 0; y++)
+                sum += single_miss(&sp[y]) == node ? sp[y].weight : 0;
+            if (sum > best)
+                best = sum, word = node;
+        }
+        if (word >= 0) {
+            memcpy(worded, e, sizeof worded);
+            by_word = spill_into(sp, ns, count + 1, PLC_BKT_SET_WORD, word, worded);
+        }
     }
+    memcpy(e, by_word > by_records ? worded : records, PLC_BKT_LANES);
 }
 
 void plc_replica_lines_build(const placer_snapshot *s, uint8_t *sets)
@@ -146,15 +221,15 @@ void plc_replica_lines_build(const placer_snapshot *s, uint8_t *sets)
         memset(e, PLC_BKT_SET_NONE, PLC_BKT_LANES);
         if (count >= PLC_BKT_LANES)
             continue; /* crowded */
-        uint32_t spills[PLC_BKT_LANES], ns = 0;
+        spill_rank sp[PLC_BKT_LANES];
+        uint32_t ns = 0;
         for (uint32_t r = 0; r <= count; r++) { /* ranks past count: never read */
             uint32_t slot = base + r >= n ? base + r - n : base + r;
             int spill;
-            e[r] = set_byte(l, r, s->rep + (size_t)slot * R, R, &spill);
-            if (spill)
-                spills[ns++] = r;
+            e[r] = set_byte(l, r, s->rep + (size_t)slot * R, R, &sp[ns], &spill);
+            ns += (uint32_t)spill;
         }
-        if (ns && count + 4 < PLC_BKT_LANES)
-            place_spills(s, i, base, count, spills, ns, e);
+        if (ns && count + 1 < PLC_BKT_LANES)
+            place_spills(l, count, sp, ns, e);
     }
 }
