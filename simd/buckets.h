@@ -126,9 +126,10 @@ typedef uint32_t (*plc_bkt_index_fn)(const plc_bkt *k, uint64_t h);
  * (engine/core/replica_lines.c), hashing with placer-v2 (seed). Line i's
  * sets are the 16 bytes sets[16 * i ...]: byte r, for a hash of rank r,
  * is a | b << 4, the lanes of line i whose owners are the set's second
- * and third nodes (own[a], own[b]; the first is own[r]), or a == b for a
- * spill: the two nodes as 16-bit words at byte a, among the bytes past
- * the line's ranks; 0xFF when the line cannot answer (a crowded line's
+ * and third nodes (own[a], own[b]; the first is own[r]), or spilled into
+ * the bytes past the line's ranks (plc_bkt_set_write): lane r (own[r]'s,
+ * which no set names) for the line's spill word, a == b for a record of
+ * both nodes at byte a; 0xFF when the line cannot answer (a crowded line's
  * rank is always 0, its byte 0 0xFF). One key: its set's w (1..3) nodes
  * into out, returning w, or 0 when the lines cannot answer (the caller
  * takes its exact sets). A

@@ -7,8 +7,9 @@
  *
  * Line i's sets are the 16 bytes at sets[16 * i]: for the rank r a hash
  * gets in its line, byte r = a | b << 4 names the lanes of the line whose
- * owners are the set's second and third nodes (or, a == b, a spill of the
- * two nodes in the same 16 bytes: plc_bkt_set_write), 0xFF where the line
+ * owners are the set's second and third nodes (or, naming lane r or one
+ * lane twice, spilled nodes in the same 16 bytes: plc_bkt_set_write),
+ * 0xFF where the line
  * cannot answer; the set is own[r], own[a], own[b], all from the line
  * already read for the rank. A set is answered when the hash does not tie a
  * suffix and the byte is not 0xFF (a crowded line's rank is 0, its byte 0
@@ -88,7 +89,7 @@ static inline void bkt_sets_stage(const plc_bkt_line *line, const uint8_t *sets,
  * the per-slot sets. A key's line is in L1 when it is found: its rank and
  * tie are kept. A prefetch as each key is found stalled the batch's pass
  * (its misses in flight are its limit: perf, 4,096 x 256 on Zen 5). At
- * 4,096 x 256 one key in 25 is left by the lines. */
+ * 4,096 x 256 one key in 65 is left by the lines. */
 #define SPEND 64u
 typedef struct bkt_sets_pend {
     size_t i;                    /* the key */

@@ -42,15 +42,16 @@ static int lines_answer(const placer_snapshot *s, uint64_t h)
 }
 
 /* Every byte of the line sets against the per-slot sets, the tokens'
- * owners read from the tree: rank r <= k of a line of k < 16 tokens
- * names two lanes whose owners (the tokens first + lane, wrapping) are
- * the set's second and third nodes, or one lane past the ranks twice and
- * the nodes as two words there (a spill), led by the owner of slot
- * first + r, or names lane r (the set's leader: no set names it) for the
- * line's spill word (a node as a word at byte 14, past the ranks); and is 0xFF only when no lanes can (a set not led by that
- * owner, padded, a node of 65,535 or more, a node among none of the 16
- * tokens). A crowded line's bytes are all 0xFF. Returns the wrong bytes;
- * adds the ranks answered and left. */
+ * owners read from the tree: rank r <= k of a line of k < 16 tokens,
+ * whose set the owner of slot first + r leads, names two lanes whose
+ * owners (the tokens first + lane, wrapping) are the set's second and
+ * third nodes; or one lane past the ranks twice and the two nodes as
+ * words there (a record); or lane r (which no set names: its owner
+ * leads) in place of one node, the line's spill word (that node at byte
+ * 14, past the ranks); and is 0xFF only when no lanes can (a set not led
+ * by that owner, padded, a node of 65,535 or more, a node among none of
+ * the 16 tokens). A crowded line's bytes are all 0xFF. Returns the wrong
+ * bytes; adds the ranks answered and left. */
 static long spills, words[2]; /* records; spill words for a second node, a third */
 static long check_bytes(const placer_snapshot *s, long *answered, long *none)
 {

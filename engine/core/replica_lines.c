@@ -13,25 +13,33 @@
  * line's own[j] is the owner of token base[i] + j for every lane j, past
  * its tokens too, so the nodes a set takes from the next tokens are
  * mostly in its 16 lanes. The set is own[r], own[a], own[b]; its line is
- * already read for the rank. A set of 2 has b = a ^ 1, so that a byte is
- * never 0xFF when it answers and a == b stays free: a rank whose nodes
+ * already read for the rank. No lane a set names is r (own[r] leads the
+ * set), and a set of 2 names a second lane b that is neither a nor r, so
+ * that a == b and a lane r stay free for the spills. A rank whose nodes
  * are not among the lanes (5.2% of keys at 4,096 x 256, 3 zones) takes,
  * when its line has bytes to spare past its ranks (never read: a rank is
- * at most k), a spill there: the two nodes as 16-bit words at byte j
- * (k < j <= 12) and the rank's byte j | j << 4, the heaviest such ranks
- * (the most hashes) first, which leaves 3.1%. A byte a rank, where two
- * 16-bit node ids take four: the line sets are a quarter of the line
- * table's size (2 MiB beside its 8 at 4,096 x 256), so fewer of a key's
- * second reads miss the caches than of a second table as large as the
- * line table.
+ * at most k), a spill. Nearly all of them miss one node alone: the line's
+ * spill word holds that node as a 16-bit word at byte PLC_BKT_SET_WORD
+ * (14, so k <= 13), and the byte of every rank of the line that misses
+ * that node alone names lane r in its place (a second node: r | b << 4; a
+ * third: a | r << 4). The others take a record, both nodes as 16-bit words
+ * at byte j (k < j, j + 4 <= 16, or <= 14 beside the word), their byte j |
+ * j << 4, one record for the ranks of the same two nodes. The builder
+ * spills the heaviest ranks (the most hashes) first and keeps, line by
+ * line, the word with records below it or records alone, whichever answers
+ * more hashes: 0.69% of keys are left at 4,096 x 256 (3.1% with records
+ * alone). A byte a rank, where two 16-bit node ids take four: the line
+ * sets are a quarter of the line table's size (2 MiB beside its 8 at 4,096
+ * x 256), so fewer of a key's second reads miss the caches than of a
+ * second table as large as the line table.
  *
  * A byte is 0xFF, and the reader takes the per-slot sets (exact), when the
- * line cannot answer: a set padded because nodes ran out, a node of
- * 65,535 or more (also the owner 0xFFFF that asks the tree), a second or
- * third node not among the line's 16 owners and no spill, or a set that
- * does not start with the line's owner at that rank (the reader writes
- * that owner first; a datacenter rule's set starts elsewhere when the
- * token's owner is in a datacenter it does not replicate to); and in a
+ * line cannot answer: a set padded because nodes ran out, a node of 65,535
+ * or more (also the owner 0xFFFF that asks the tree), a second or third
+ * node not among the line's 16 owners and no room to spill it, or a set
+ * that does not start with the line's owner at that rank (the reader
+ * writes that owner first; a datacenter rule's set starts elsewhere when
+ * the token's owner is in a datacenter it does not replicate to); and in a
  * crowded line (16 tokens or more), whose rank is always 0 and whose keys
  * the batch gives their slot from the line's first-token index and the
  * tree's leaves (simd/buckets_sets_body.h), without the tree's descent.
