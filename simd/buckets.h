@@ -146,6 +146,11 @@ typedef uint32_t (*plc_bkt_index_fn)(const plc_bkt *k, uint64_t h);
 
 /* The byte of a line's 16 where its spill word starts (replica_lines.c). */
 #define PLC_BKT_SET_WORD 14u
+/* A crowded line's 16 bytes: byte 0 (its rank's) PLC_BKT_SET_NONE, then
+ * at byte 2 + 2j (j < PLC_BKT_CROWD_PIVOTS) the suffix (biased, as the
+ * lines') of its token 4j + 3, PLC_BKT_PAD past its tokens: a hash's
+ * suffix against them leaves 3 of its tokens to read (replica_lines.c). */
+#define PLC_BKT_CROWD_PIVOTS 6u
 
 /* Write the w (1..3) nodes of the set of rank r of line l, whose owner
  * (own[r]) is o and whose byte of the line sets (16 bytes at `sets`) is

@@ -50,9 +50,11 @@ static int lines_answer(const placer_snapshot *s, uint64_t h)
  * leads) in place of one node, the line's spill word (that node at byte
  * 14, past the ranks); and is 0xFF only when no lanes can (a set not led
  * by that owner, padded, a node of 65,535 or more, a node among none of
- * the 16 tokens). A crowded line's bytes are all 0xFF. Returns the wrong
+ * the 16 tokens). A crowded line's byte 0 is 0xFF, and from byte 2 the
+ * suffixes of its tokens 3, 7, 11, ... (padding past them). Returns the wrong
  * bytes; adds the ranks answered and left. */
 static long spills, words[2]; /* records; spill words for a second node, a third */
+static long pivots;            /* a crowded line's token suffixes checked */
 static long check_bytes(const placer_snapshot *s, long *answered, long *none)
 {
     const plc_bkt *k = &s->bkt;
@@ -66,8 +68,18 @@ static long check_bytes(const placer_snapshot *s, long *answered, long *none)
         for (uint32_t j = 0; j < PLC_BKT_LANES; j++)
             own[j] = plc_stree_owner_at(&s->tree, (first + j) % n);
         for (uint32_t r = 0; r <= end - first && r < PLC_BKT_LANES; r++) {
-            if (end - first >= PLC_BKT_LANES) {
-                bad += e[r] != PLC_BKT_SET_NONE;
+            if (end - first >= PLC_BKT_LANES) { /* r is 0 */
+                bad += e[0] != PLC_BKT_SET_NONE || e[1] != PLC_BKT_SET_NONE;
+                for (uint32_t j = 0; j < PLC_BKT_CROWD_PIVOTS; j++) { /* its tokens 3, 7, ... */
+                    uint32_t at = 4 * j + 3;
+                    int16_t v, want = at < end - first
+                                          ? plc_bkt_suffix(plc_stree_token(&s->tree, first + at),
+                                                           k->sshift)
+                                          : PLC_BKT_PAD;
+                    memcpy(&v, e + 2 + 2 * j, sizeof v);
+                    bad += v != want;
+                    pivots += at < end - first;
+                }
                 continue;
             }
             const uint32_t *set = s->rep + (size_t)((first + r) % n) * R;
@@ -189,7 +201,7 @@ static void every_level(void)
     printf("spill records %ld, spill words for a second node %ld, a third %ld\n", spills,
            words[0], words[1]);
     /* every kind of byte was checked */
-    CHECK(answered > 0 && nones > 0 && spills > 0 && words[0] > 0 && words[1] > 0);
+    CHECK(answered > 0 && nones > 0 && spills > 0 && words[0] > 0 && words[1] > 0 && pivots > 0);
     CHECK(rings == 12);
     CHECK(left > 0); /* the fallback ran */
     free_keys(&k);
@@ -297,6 +309,8 @@ static void crowded_lines(void)
         CHECK_EQ(s->bkt.bits, bits);
         key_kinds(s, &k, kinds);
         bad += check_ring(s, &k, 2000, &left);
+        long answered = 0, nones = 0;
+        bad += check_bytes(s, &answered, &nones); /* a crowded line's token suffixes too */
         placer_snapshot_free(s);
     }
     placer_set_cpu_mask(~0u);

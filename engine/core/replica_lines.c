@@ -43,6 +43,11 @@
  * crowded line (16 tokens or more), whose rank is always 0 and whose keys
  * the batch gives their slot from the line's first-token index and the
  * tree's leaves (simd/buckets_sets_body.h), without the tree's descent.
+ * A crowded line's other bytes name the tokens of it to read: from byte
+ * 2, PLC_BKT_CROWD_PIVOTS suffixes (16 bits, biased as the line table's)
+ * of its tokens 3, 7, 11, ... (PLC_BKT_PAD past its tokens), so that a
+ * key's suffix against them leaves at most 3 of up to 27 tokens, one or
+ * two leaves of the tree instead of up to seven.
  *
  * Built from s->rep, whatever its rule (placer's walk or Cassandra's), in
  * O(lines + tokens): the build and the decoder both call it after the
@@ -227,8 +232,15 @@ void plc_replica_lines_build(const placer_snapshot *s, uint8_t *sets)
         const plc_bkt_line *l = &k->line[i];
         uint32_t base = k->base[i], end = i + 1 < m ? k->base[i + 1] : n, count = end - base;
         memset(e, PLC_BKT_SET_NONE, PLC_BKT_LANES);
-        if (count >= PLC_BKT_LANES)
-            continue; /* crowded */
+        if (count >= PLC_BKT_LANES) { /* crowded: the suffixes of its tokens 3, 7, 11, ... */
+            for (uint32_t j = 0; j < PLC_BKT_CROWD_PIVOTS; j++) {
+                uint32_t at = 4 * j + 3;
+                uint64_t tok = at < count ? plc_stree_token(&s->tree, base + at) : 0;
+                uint16_t v = at < count ? (uint16_t)((tok >> k->sshift) ^ 0x8000u) : PLC_BKT_PAD;
+                memcpy(e + 2 + 2 * j, &v, sizeof v);
+            }
+            continue;
+        }
         spill_rank sp[PLC_BKT_LANES];
         uint32_t ns = 0;
         for (uint32_t r = 0; r <= count; r++) { /* ranks past count: never read */
