@@ -126,9 +126,10 @@ typedef uint32_t (*plc_bkt_index_fn)(const plc_bkt *k, uint64_t h);
  * (engine/core/replica_lines.c), hashing with placer-v2 (seed). Line i's
  * sets are the 16 bytes sets[16 * i ...]: byte r, for a hash of rank r,
  * is a | b << 4, the lanes of line i whose owners are the set's second
- * and third nodes (own[a], own[b]; the first is own[r]), or a == b for a
- * spill: the two nodes as 16-bit words at byte a, among the bytes past
- * the line's ranks; 0xFF when the line cannot answer (a crowded line's
+ * and third nodes (own[a], own[b]; the first is own[r]), or spilled into
+ * the bytes past the line's ranks (plc_bkt_set_write): lane r (own[r]'s,
+ * which no set names) for the line's spill word, a == b for a record of
+ * both nodes at byte a; 0xFF when the line cannot answer (a crowded line's
  * rank is always 0, its byte 0 0xFF). One key: its set's w (1..3) nodes
  * into out, returning w, or 0 when the lines cannot answer (the caller
  * takes its exact sets). A
@@ -143,23 +144,36 @@ typedef uint32_t (*plc_bkt_index_fn)(const plc_bkt *k, uint64_t h);
 #define PLC_BKT_CROWD_MAX 27u
 #define PLC_BKT_SET_NONE 0xFFu
 
-/* Write the w (1..3) nodes of a set of line l whose owner (own[r] of its
- * rank r) is o and whose byte of the line sets (16 bytes at `sets`) is e,
- * not PLC_BKT_SET_NONE: o, then the owners of the lanes e names, or when
- * it names one lane twice (a spill), the two 16-bit words at that byte of
- * the 16. */
-static inline void plc_bkt_set_write(const plc_bkt_line *l, const uint8_t *sets, uint32_t o,
-                                     uint32_t e, uint32_t w, uint32_t *out)
+/* The byte of a line's 16 where its spill word starts (replica_lines.c). */
+#define PLC_BKT_SET_WORD 14u
+/* A crowded line's 16 bytes: byte 0 (its rank's) PLC_BKT_SET_NONE, then
+ * at byte 2 + 2j (j < PLC_BKT_CROWD_PIVOTS) the suffix (biased, as the
+ * lines') of its token 4j + 3, PLC_BKT_PAD past its tokens: a hash's
+ * suffix against them leaves 3 of its tokens to read (replica_lines.c). */
+#define PLC_BKT_CROWD_PIVOTS 6u
+
+/* Write the w (1..3) nodes of the set of rank r of line l, whose owner
+ * (own[r]) is o and whose byte of the line sets (16 bytes at `sets`) is
+ * e, not PLC_BKT_SET_NONE: o, then the nodes e = a | b << 4 names: own[a]
+ * and own[b]; a lane r (which none names: own[r] leads the set) the
+ * line's spill word, the 16-bit node at byte PLC_BKT_SET_WORD; one lane
+ * twice (a == b, past the line's ranks) a record, the two nodes as 16-bit
+ * words at that byte. */
+static inline void plc_bkt_set_write(const plc_bkt_line *l, const uint8_t *sets, uint32_t r,
+                                     uint32_t o, uint32_t e, uint32_t w, uint32_t *out)
 {
-    uint32_t a = e & 15u, b = e >> 4, second, third;
-    if (__builtin_expect(a != b, 1)) {
-        second = l->own[a];
-        third = l->own[b];
-    } else {
+    uint32_t a = e & 15u, b = e >> 4, second = l->own[a], third = l->own[b];
+    if (__builtin_expect(a == b || a == r || b == r, 0)) {
         uint16_t v[2];
-        memcpy(v, sets + a, sizeof v);
-        second = v[0];
-        third = v[1];
+        if (a == b) { /* a record */
+            memcpy(v, sets + a, sizeof v);
+            second = v[0];
+            third = v[1];
+        } else { /* the spill word for the second node or the third */
+            memcpy(v, sets + PLC_BKT_SET_WORD, sizeof v[0]);
+            second = a == r ? v[0] : second;
+            third = b == r ? v[0] : third;
+        }
     }
     out[0] = o;
     if (w > 1)

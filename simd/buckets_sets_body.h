@@ -7,8 +7,9 @@
  *
  * Line i's sets are the 16 bytes at sets[16 * i]: for the rank r a hash
  * gets in its line, byte r = a | b << 4 names the lanes of the line whose
- * owners are the set's second and third nodes (or, a == b, a spill of the
- * two nodes in the same 16 bytes: plc_bkt_set_write), 0xFF where the line
+ * owners are the set's second and third nodes (or, naming lane r or one
+ * lane twice, spilled nodes in the same 16 bytes: plc_bkt_set_write),
+ * 0xFF where the line
  * cannot answer; the set is own[r], own[a], own[b], all from the line
  * already read for the rank. A set is answered when the hash does not tie a
  * suffix and the byte is not 0xFF (a crowded line's rank is 0, its byte 0
@@ -25,8 +26,10 @@
  * (bkt_sets_flush): the line's first-token index and the rank, or in a
  * crowded line of up to PLC_BKT_CROWD_MAX tokens its first-token index and
  * the count of its tokens below the hash, read from the tree's leaves (the
- * line's tokens in a row); the tree finds the rest (ties, lines past
- * PLC_BKT_CROWD_MAX tokens, about 1 key in 7,000 at 4,096 x 256).
+ * line's tokens in a row), only the at most 3 that the suffixes of its
+ * every fourth token in its line sets leave (bkt_crowded_span); the tree
+ * finds the rest (ties, lines past PLC_BKT_CROWD_MAX tokens, about 1 key
+ * in 7,000 at 4,096 x 256).
  */
 
 #ifndef SAHEAD
@@ -48,7 +51,7 @@ static inline uint32_t bkt_set_answer(const plc_bkt_line *line, const uint8_t *s
     const uint8_t *es = sets + at * PLC_BKT_LANES;
     uint32_t e = es[off / 2];
     if (__builtin_expect(sq != q && e != PLC_BKT_SET_NONE, 1)) {
-        plc_bkt_set_write(l, es, o, e, w, out);
+        plc_bkt_set_write(l, es, (uint32_t)(off / 2), o, e, w, out);
         return w;
     }
     return 0;
@@ -88,17 +91,20 @@ static inline void bkt_sets_stage(const plc_bkt_line *line, const uint8_t *sets,
  * the per-slot sets. A key's line is in L1 when it is found: its rank and
  * tie are kept. A prefetch as each key is found stalled the batch's pass
  * (its misses in flight are its limit: perf, 4,096 x 256 on Zen 5). At
- * 4,096 x 256 one key in 25 is left by the lines. */
+ * 4,096 x 256 one key in 65 is left by the lines. */
 #define SPEND 64u
 typedef struct bkt_sets_pend {
     size_t i;                    /* the key */
     uint32_t at, r, tie;         /* its line, rank, and a tie on its suffix */
     uint32_t slot, first, count; /* slot UINT32_MAX: a crowded line's, from its tokens */
+    uint32_t lo, hi;             /* a crowded line's tokens to read */
+    int16_t q;                   /* its suffix */
 } bkt_sets_pend;
 typedef struct bkt_sets_call {
     const plc_bkt *k;
     const void *const *keys;
     const size_t *lens;
+    const uint8_t *sets;
     const uint32_t *rep;
     uint32_t *out, *counts;
     uint64_t seed;
@@ -120,6 +126,24 @@ static inline uint32_t bkt_crowded_slot(const plc_stree *t, uint32_t first, uint
     return slot == t->n ? 0 : slot;
 }
 
+/* The tokens [*lo, *hi) of a crowded line (16 bytes of line sets at es,
+ * count tokens) a hash of suffix q must be ranked against: those below
+ * *lo are below it, those from *hi on above it, by the suffixes of its
+ * tokens 3, 7, 11, ... there; all of them when q ties one. */
+static inline void bkt_crowded_span(const uint8_t *es, uint32_t count, int16_t q, uint32_t *lo,
+                                    uint32_t *hi)
+{
+    uint32_t g = 0, tie = 0;
+    for (uint32_t j = 0; j < PLC_BKT_CROWD_PIVOTS; j++) {
+        int16_t v;
+        memcpy(&v, es + 2 + 2 * j, sizeof v);
+        g += v < q;
+        tie |= v == q;
+    }
+    *lo = tie ? 0 : 4 * g;
+    *hi = tie || g == PLC_BKT_CROWD_PIVOTS || 4 * g + 3 > count ? count : 4 * g + 3;
+}
+
 /* The gathered keys' sets, in three passes (above). */
 __attribute__((noinline)) static void bkt_sets_flush(bkt_sets_call *c)
 {
@@ -139,9 +163,13 @@ __attribute__((noinline)) static void bkt_sets_flush(bkt_sets_call *c)
         if (e->count >= PLC_BKT_LANES || e->tie) {
             e->slot = UINT32_MAX;
             later++;
-            if (e->count >= PLC_BKT_LANES && e->count <= PLC_BKT_CROWD_MAX) /* its tokens */
-                for (uint32_t x = first / PLC_STREE_LEAF; x <= (end - 1) / PLC_STREE_LEAF; x++)
+            if (e->count >= PLC_BKT_LANES && e->count <= PLC_BKT_CROWD_MAX) { /* its tokens */
+                bkt_crowded_span(c->sets + (size_t)e->at * PLC_BKT_LANES, e->count, e->q, &e->lo,
+                                 &e->hi);
+                for (uint32_t x = (first + e->lo) / PLC_STREE_LEAF;
+                     e->hi > e->lo && x <= (first + e->hi - 1) / PLC_STREE_LEAF; x++)
                     __builtin_prefetch(&t->leaves[x]);
+            }
         } else {
             __builtin_prefetch(c->rep + (size_t)e->slot * c->rep_r);
         }
@@ -152,7 +180,7 @@ __attribute__((noinline)) static void bkt_sets_flush(bkt_sets_call *c)
             continue;
         uint64_t h = plc_hash64_v2_body(c->seed, c->keys[e->i], c->lens[e->i]);
         if (e->count >= PLC_BKT_LANES && e->count <= PLC_BKT_CROWD_MAX)
-            e->slot = bkt_crowded_slot(t, e->first, e->count, h);
+            e->slot = bkt_crowded_slot(t, e->first + e->lo, e->hi - e->lo, h);
         else /* ties, lines past PLC_BKT_CROWD_MAX tokens: rare */
             e->slot = PLC_BKT_TREE_INDEX(t, h);
         __builtin_prefetch(c->rep + (size_t)e->slot * c->rep_r);
@@ -176,7 +204,7 @@ __attribute__((noinline)) static void bkt_sets_slow(bkt_sets_call *c, uint32_t a
 {
     const plc_bkt_line *l = &c->k->line[at];
     uint32_t r = bkt_rank(l, q);
-    c->pend[c->npend++] = (bkt_sets_pend){.i = i, .at = at, .r = r, .tie = l->suf[r] == q};
+    c->pend[c->npend++] = (bkt_sets_pend){.i = i, .at = at, .r = r, .tie = l->suf[r] == q, .q = q};
     if (c->npend == SPEND)
         bkt_sets_flush(c);
 }
@@ -254,6 +282,7 @@ int PLC_BKT_KEY_SETS(const plc_bkt *k, const plc_bkt_sets_job *j, const void *co
     bkt_sets_call call = {.k = k,
                           .keys = keys,
                           .lens = lens,
+                          .sets = j->sets,
                           .rep = j->rep,
                           .out = out,
                           .counts = counts,

@@ -42,15 +42,19 @@ static int lines_answer(const placer_snapshot *s, uint64_t h)
 }
 
 /* Every byte of the line sets against the per-slot sets, the tokens'
- * owners read from the tree: rank r <= k of a line of k < 16 tokens
- * names two lanes whose owners (the tokens first + lane, wrapping) are
- * the set's second and third nodes, or one lane past the ranks twice and
- * the nodes as two words there (a spill), led by the owner of slot
- * first + r; and is 0xFF only when no lanes can (a set not led by that
- * owner, padded, a node of 65,535 or more, a node among none of the 16
- * tokens). A crowded line's bytes are all 0xFF. Returns the wrong bytes;
- * adds the ranks answered and left. */
-static long spills;
+ * owners read from the tree: rank r <= k of a line of k < 16 tokens,
+ * whose set the owner of slot first + r leads, names two lanes whose
+ * owners (the tokens first + lane, wrapping) are the set's second and
+ * third nodes; or one lane past the ranks twice and the two nodes as
+ * words there (a record); or lane r (which no set names: its owner
+ * leads) in place of one node, the line's spill word (that node at byte
+ * 14, past the ranks); and is 0xFF only when no lanes can (a set not led
+ * by that owner, padded, a node of 65,535 or more, a node among none of
+ * the 16 tokens). A crowded line's byte 0 is 0xFF, and from byte 2 the
+ * suffixes of its tokens 3, 7, 11, ... (padding past them). Returns the wrong
+ * bytes; adds the ranks answered and left. */
+static long spills, words[2]; /* records; spill words for a second node, a third */
+static long pivots;            /* a crowded line's token suffixes checked */
 static long check_bytes(const placer_snapshot *s, long *answered, long *none)
 {
     const plc_bkt *k = &s->bkt;
@@ -64,8 +68,18 @@ static long check_bytes(const placer_snapshot *s, long *answered, long *none)
         for (uint32_t j = 0; j < PLC_BKT_LANES; j++)
             own[j] = plc_stree_owner_at(&s->tree, (first + j) % n);
         for (uint32_t r = 0; r <= end - first && r < PLC_BKT_LANES; r++) {
-            if (end - first >= PLC_BKT_LANES) {
-                bad += e[r] != PLC_BKT_SET_NONE;
+            if (end - first >= PLC_BKT_LANES) { /* r is 0 */
+                bad += e[0] != PLC_BKT_SET_NONE || e[1] != PLC_BKT_SET_NONE;
+                for (uint32_t j = 0; j < PLC_BKT_CROWD_PIVOTS; j++) { /* its tokens 3, 7, ... */
+                    uint32_t at = 4 * j + 3;
+                    int16_t v, want = at < end - first
+                                          ? plc_bkt_suffix(plc_stree_token(&s->tree, first + at),
+                                                           k->sshift)
+                                          : PLC_BKT_PAD;
+                    memcpy(&v, e + 2 + 2 * j, sizeof v);
+                    bad += v != want;
+                    pivots += at < end - first;
+                }
                 continue;
             }
             const uint32_t *set = s->rep + (size_t)((first + r) % n) * R;
@@ -83,13 +97,19 @@ static long check_bytes(const placer_snapshot *s, long *answered, long *none)
             }
             *answered += 1;
             uint32_t a = e[r] & 15u, b = e[r] >> 4, got[3] = {own[r], own[a], own[b]};
-            if (a == b) { /* a spill: two words past the line's ranks */
+            if (a == b) { /* a record: two words past the line's ranks */
                 uint16_t v[2];
                 memcpy(v, e + a, sizeof v);
                 got[1] = v[0];
                 got[2] = v[1];
                 bad += a <= end - first || a + 4 > PLC_BKT_LANES;
                 spills++;
+            } else if (a == r || b == r) { /* the line's spill word, past its ranks */
+                uint16_t v;
+                memcpy(&v, e + PLC_BKT_SET_WORD, sizeof v);
+                got[a == r ? 1 : 2] = v;
+                bad += end - first >= PLC_BKT_SET_WORD;
+                words[a == r ? 0 : 1] += w > (a == r ? 1u : 2u);
             }
             for (uint32_t x = 0; x < w; x++)
                 bad += got[x] != set[x];
@@ -178,7 +198,10 @@ static void every_level(void)
     placer_set_cpu_mask(~0u);
     CHECK_ALL(bad == 0, "fused line sets == slot path == reference, every kernel level");
     CHECK_ALL(bad_bytes == 0, "every line sets' byte names the set's lanes, 0xFF only when none can");
-    CHECK(answered > 0 && nones > 0 && spills > 0); /* every kind of byte was checked */
+    printf("spill records %ld, spill words for a second node %ld, a third %ld\n", spills,
+           words[0], words[1]);
+    /* every kind of byte was checked */
+    CHECK(answered > 0 && nones > 0 && spills > 0 && words[0] > 0 && words[1] > 0 && pivots > 0);
     CHECK(rings == 12);
     CHECK(left > 0); /* the fallback ran */
     free_keys(&k);
@@ -286,6 +309,8 @@ static void crowded_lines(void)
         CHECK_EQ(s->bkt.bits, bits);
         key_kinds(s, &k, kinds);
         bad += check_ring(s, &k, 2000, &left);
+        long answered = 0, nones = 0;
+        bad += check_bytes(s, &answered, &nones); /* a crowded line's token suffixes too */
         placer_snapshot_free(s);
     }
     placer_set_cpu_mask(~0u);

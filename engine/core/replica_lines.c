@@ -13,28 +13,41 @@
  * line's own[j] is the owner of token base[i] + j for every lane j, past
  * its tokens too, so the nodes a set takes from the next tokens are
  * mostly in its 16 lanes. The set is own[r], own[a], own[b]; its line is
- * already read for the rank. A set of 2 has b = a ^ 1, so that a byte is
- * never 0xFF when it answers and a == b stays free: a rank whose nodes
+ * already read for the rank. No lane a set names is r (own[r] leads the
+ * set), and a set of 2 names a second lane b that is neither a nor r, so
+ * that a == b and a lane r stay free for the spills. A rank whose nodes
  * are not among the lanes (5.2% of keys at 4,096 x 256, 3 zones) takes,
  * when its line has bytes to spare past its ranks (never read: a rank is
- * at most k), a spill there: the two nodes as 16-bit words at byte j
- * (k < j <= 12) and the rank's byte j | j << 4, the heaviest such ranks
- * (the most hashes) first, which leaves 3.1%. A byte a rank, where two
- * 16-bit node ids take four: the line sets are a quarter of the line
- * table's size (2 MiB beside its 8 at 4,096 x 256), so fewer of a key's
- * second reads miss the caches than of a second table as large as the
- * line table.
+ * at most k), a spill. Nearly all of them miss one node alone: the line's
+ * spill word holds that node as a 16-bit word at byte PLC_BKT_SET_WORD
+ * (14, so k <= 13), and the byte of every rank of the line that misses
+ * that node alone names lane r in its place (a second node: r | b << 4; a
+ * third: a | r << 4). The others take a record, both nodes as 16-bit words
+ * at byte j (k < j, j + 4 <= 16, or <= 14 beside the word), their byte j |
+ * j << 4, one record for the ranks of the same two nodes. The builder
+ * spills the heaviest ranks (the most hashes) first and keeps, line by
+ * line, the word with records below it or records alone, whichever answers
+ * more hashes: 0.69% of keys are left at 4,096 x 256 (3.1% with records
+ * alone). A byte a rank, where two 16-bit node ids take four: the line
+ * sets are a quarter of the line table's size (2 MiB beside its 8 at 4,096
+ * x 256), so fewer of a key's second reads miss the caches than of a
+ * second table as large as the line table.
  *
  * A byte is 0xFF, and the reader takes the per-slot sets (exact), when the
- * line cannot answer: a set padded because nodes ran out, a node of
- * 65,535 or more (also the owner 0xFFFF that asks the tree), a second or
- * third node not among the line's 16 owners and no spill, or a set that
- * does not start with the line's owner at that rank (the reader writes
- * that owner first; a datacenter rule's set starts elsewhere when the
- * token's owner is in a datacenter it does not replicate to); and in a
+ * line cannot answer: a set padded because nodes ran out, a node of 65,535
+ * or more (also the owner 0xFFFF that asks the tree), a second or third
+ * node not among the line's 16 owners and no room to spill it, or a set
+ * that does not start with the line's owner at that rank (the reader
+ * writes that owner first; a datacenter rule's set starts elsewhere when
+ * the token's owner is in a datacenter it does not replicate to); and in a
  * crowded line (16 tokens or more), whose rank is always 0 and whose keys
  * the batch gives their slot from the line's first-token index and the
  * tree's leaves (simd/buckets_sets_body.h), without the tree's descent.
+ * A crowded line's other bytes name the tokens of it to read: from byte
+ * 2, PLC_BKT_CROWD_PIVOTS suffixes (16 bits, biased as the line table's)
+ * of its tokens 3, 7, 11, ... (PLC_BKT_PAD past its tokens), so that a
+ * key's suffix against them leaves at most 3 of up to 27 tokens, one or
+ * two leaves of the tree instead of up to seven.
  *
  * Built from s->rep, whatever its rule (placer's walk or Cassandra's), in
  * O(lines + tokens): the build and the decoder both call it after the
@@ -82,56 +95,131 @@ static uint32_t lane_of(const plc_bkt_line *l, uint32_t node)
     return PLC_BKT_LANES;
 }
 
+/* A rank whose set's nodes are not all among its line's lanes: its weight
+ * (the hashes it answers), the lanes of its second and third nodes
+ * (PLC_BKT_LANES: not among them) and the nodes. */
+typedef struct spill_rank {
+    uint32_t r, a, b;
+    int32_t weight;
+    uint16_t second, third;
+} spill_rank;
+
 /* The byte of rank r of line l (its set at `set`, R nodes), or
- * PLC_BKT_SET_NONE; *spill set when only the lanes are missing (the set
- * can take a spill entry). */
+ * PLC_BKT_SET_NONE; *sp filled, and *spill set, when only the lanes are
+ * missing (the set can take a spill). A set of 2 names a second lane b,
+ * neither a nor r, so that its byte is never a spill's or an escape's. */
 static uint8_t set_byte(const plc_bkt_line *l, uint32_t r, const uint32_t *set, uint32_t R,
-                        int *spill)
+                        spill_rank *sp, int *spill)
 {
     *spill = 0;
-    uint32_t third = R > 2 ? set[2] : 0;
+    uint32_t third = R > 2 ? set[2] : set[1];
     if (set[0] != l->own[r] || set[0] >= PLC_BKT_ASK_TREE || set[1] >= PLC_BKT_ASK_TREE ||
         third >= PLC_BKT_ASK_TREE)
         return PLC_BKT_SET_NONE; /* not led by the line's owner, padded, or past 16 bits */
-    uint32_t a = lane_of(l, set[1]);
-    uint32_t b = R > 2 ? lane_of(l, third) : a ^ 1; /* never a: a == b is a spill */
+    uint32_t a = lane_of(l, set[1]), b;
+    if (R > 2)
+        b = lane_of(l, third);
+    else /* a is never r (own[r] leads the set), so b = r ^ 1 names neither */
+        b = a >= PLC_BKT_LANES ? r ^ 1u : (a ^ 1u) != r ? a ^ 1u : a ^ 2u;
     if (a >= PLC_BKT_LANES || b >= PLC_BKT_LANES) {
+        *sp = (spill_rank){.r = r, .a = a, .b = b, .second = (uint16_t)set[1],
+                           .third = (uint16_t)third};
         *spill = 1;
         return PLC_BKT_SET_NONE; /* not among the lanes */
     }
     return (uint8_t)(a | b << 4);
 }
 
-/* Give the heaviest of line i's ranks whose nodes are not among its lanes
- * (spills[0..ns), the most keys first) the free bytes past its ranks: a
- * spill at byte j (count < j <= 12) holds the second and third nodes as
- * 16-bit words, and the rank's byte is j | j << 4 (a == b, which no lanes
- * give). */
-static void place_spills(const placer_snapshot *s, uint64_t i, uint32_t base, uint32_t count,
-                         uint32_t *spills, uint32_t ns, uint8_t *e)
+/* The node of a rank that misses exactly one of its nodes, or -1. */
+static int32_t single_miss(const spill_rank *sp)
 {
-    const plc_bkt_line *l = &s->bkt.line[i];
-    int32_t w[PLC_BKT_LANES + 1];
+    if (sp->a >= PLC_BKT_LANES && sp->b < PLC_BKT_LANES)
+        return sp->second;
+    if (sp->b >= PLC_BKT_LANES && sp->a < PLC_BKT_LANES)
+        return sp->third;
+    return -1;
+}
+
+/* One way to spill line's ranks sp[0..ns) (the heaviest first) into e:
+ * when `word` >= 0, the line's spill word (that node, at byte
+ * PLC_BKT_SET_WORD) for the ranks missing it alone, their byte naming
+ * their rank r in its place (own[r] leads the set: no lane names r);
+ * the others a record of both nodes at byte j of [from, to), shared by
+ * ranks of the same two nodes, their byte j | j << 4. Returns the weight
+ * answered. */
+static int64_t spill_into(const spill_rank *sp, uint32_t ns, uint32_t from, uint32_t to,
+                          int32_t word, uint8_t *e)
+{
+    int64_t got = 0;
+    uint32_t j = from;
+    if (word >= 0) {
+        uint16_t v = (uint16_t)word;
+        memcpy(e + PLC_BKT_SET_WORD, &v, sizeof v);
+    }
+    for (uint32_t x = 0; x < ns; x++) {
+        const spill_rank *p = &sp[x];
+        if (word >= 0 && single_miss(p) == word) {
+            e[p->r] = (uint8_t)((p->a < PLC_BKT_LANES ? p->a : p->r) |
+                                (p->b < PLC_BKT_LANES ? p->b : p->r) << 4);
+            got += p->weight;
+            continue;
+        }
+        uint16_t nodes[2] = {p->second, p->third};
+        uint32_t at = from;
+        while (at < j && memcmp(e + at, nodes, sizeof nodes) != 0)
+            at += 4; /* the same two nodes already spilled */
+        if (at == j) {
+            if (j + 4 > to)
+                continue;
+            memcpy(e + j, nodes, sizeof nodes);
+            j += 4;
+        }
+        e[p->r] = (uint8_t)(at | at << 4);
+        got += p->weight;
+    }
+    return got;
+}
+
+/* Spill line i's ranks whose nodes are not all among its lanes
+ * (sp[0..ns)) into the free bytes past its ranks (count < byte <= 15),
+ * the heaviest ranks first: records of two words only, or the line's
+ * spill word (the node most of the hashes missing one node miss) and
+ * records in the bytes below it, whichever answers more hashes. */
+static void place_spills(const plc_bkt_line *l, uint32_t count, spill_rank *sp, uint32_t ns,
+                         uint8_t *e)
+{
     for (uint32_t x = 0; x < ns; x++) { /* a rank's keys: the hashes from its last token on */
-        uint32_t r = spills[x]; /* by the line's suffixes, 1 / 65,536 of a line */
+        uint32_t r = sp[x].r; /* by the line's suffixes, 1 / 65,536 of a line */
         int32_t from = r ? l->suf[r - 1] : INT16_MIN, to = r < count ? l->suf[r] : INT16_MAX + 1;
-        w[x] = to - from;
+        sp[x].weight = to - from;
     }
     for (uint32_t x = 0; x < ns; x++) /* a few: the heaviest first */
         for (uint32_t y = x + 1; y < ns; y++)
-            if (w[y] > w[x]) {
-                int32_t tw = w[x];
-                uint32_t tr = spills[x];
-                w[x] = w[y], spills[x] = spills[y];
-                w[y] = tw, spills[y] = tr;
+            if (sp[y].weight > sp[x].weight) {
+                spill_rank t = sp[x];
+                sp[x] = sp[y];
+                sp[y] = t;
             }
-    for (uint32_t x = 0, j = count + 1; x < ns && j + 4 <= PLC_BKT_LANES; x++, j += 4) {
-        uint32_t r = spills[x], slot = base + r >= s->tree.n ? base + r - s->tree.n : base + r;
-        const uint32_t *set = s->rep + (size_t)slot * s->rep_r;
-        uint16_t nodes[2] = {(uint16_t)set[1], (uint16_t)(s->rep_r > 2 ? set[2] : set[1])};
-        memcpy(e + j, nodes, sizeof nodes);
-        e[r] = (uint8_t)(j | j << 4);
+    uint8_t records[PLC_BKT_LANES], worded[PLC_BKT_LANES];
+    memcpy(records, e, sizeof records);
+    int64_t by_records = spill_into(sp, ns, count + 1, PLC_BKT_LANES, -1, records), by_word = -1;
+    if (count < PLC_BKT_SET_WORD) {
+        int32_t word = -1;
+        int64_t best = 0;
+        for (uint32_t x = 0; x < ns; x++) { /* the missed node of the most hashes */
+            int32_t node = single_miss(&sp[x]);
+            int64_t sum = 0;
+            for (uint32_t y = 0; y < ns && node >= 0; y++)
+                sum += single_miss(&sp[y]) == node ? sp[y].weight : 0;
+            if (sum > best)
+                best = sum, word = node;
+        }
+        if (word >= 0) {
+            memcpy(worded, e, sizeof worded);
+            by_word = spill_into(sp, ns, count + 1, PLC_BKT_SET_WORD, word, worded);
+        }
     }
+    memcpy(e, by_word > by_records ? worded : records, PLC_BKT_LANES);
 }
 
 void plc_replica_lines_build(const placer_snapshot *s, uint8_t *sets)
@@ -144,17 +232,24 @@ void plc_replica_lines_build(const placer_snapshot *s, uint8_t *sets)
         const plc_bkt_line *l = &k->line[i];
         uint32_t base = k->base[i], end = i + 1 < m ? k->base[i + 1] : n, count = end - base;
         memset(e, PLC_BKT_SET_NONE, PLC_BKT_LANES);
-        if (count >= PLC_BKT_LANES)
-            continue; /* crowded */
-        uint32_t spills[PLC_BKT_LANES], ns = 0;
+        if (count >= PLC_BKT_LANES) { /* crowded: the suffixes of its tokens 3, 7, 11, ... */
+            for (uint32_t j = 0; j < PLC_BKT_CROWD_PIVOTS; j++) {
+                uint32_t at = 4 * j + 3;
+                uint64_t tok = at < count ? plc_stree_token(&s->tree, base + at) : 0;
+                uint16_t v = at < count ? (uint16_t)((tok >> k->sshift) ^ 0x8000u) : PLC_BKT_PAD;
+                memcpy(e + 2 + 2 * j, &v, sizeof v);
+            }
+            continue;
+        }
+        spill_rank sp[PLC_BKT_LANES];
+        uint32_t ns = 0;
         for (uint32_t r = 0; r <= count; r++) { /* ranks past count: never read */
             uint32_t slot = base + r >= n ? base + r - n : base + r;
             int spill;
-            e[r] = set_byte(l, r, s->rep + (size_t)slot * R, R, &spill);
-            if (spill)
-                spills[ns++] = r;
+            e[r] = set_byte(l, r, s->rep + (size_t)slot * R, R, &sp[ns], &spill);
+            ns += (uint32_t)spill;
         }
-        if (ns && count + 4 < PLC_BKT_LANES)
-            place_spills(s, i, base, count, spills, ns, e);
+        if (ns && count + 1 < PLC_BKT_LANES)
+            place_spills(l, count, sp, ns, e);
     }
 }

@@ -75,7 +75,7 @@ static inline int line_entry(const placer_snapshot *s, uint64_t i, uint32_t r, u
     uint32_t e = es[r], owner = l->own[r];
     if (e == PLC_BKT_SET_NONE || owner == PLC_BKT_ASK_TREE)
         return 0;
-    plc_bkt_set_write(l, es, owner, e, w, out);
+    plc_bkt_set_write(l, es, r, owner, e, w, out);
     return 1;
 }
 
