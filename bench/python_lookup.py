@@ -23,6 +23,7 @@ key, with the C call's ns a key and the paired time ratio as counters.
 
 Usage (from a build tree):
   PLACER_LIBRARY_PATH=build/engine:build/control PYTHONPATH=python \\
+  PLACER_EXTENSION_PATH=build/python \\
       /usr/bin/python3 bench/python_lookup.py [--keys N] [--reps R] [--json FILE]
 """
 import argparse
@@ -33,7 +34,7 @@ import time
 import numpy as np
 
 import placer
-from placer import _lib
+from placer import _lib, _native_reader
 
 
 def membership():
@@ -70,6 +71,8 @@ def main():
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--json")
     args = ap.parse_args()
+    if _native_reader.native is None:
+        raise SystemExit("the C extension was not found: build it and set PLACER_EXTENSION_PATH")
     n = args.keys
     snap = placer.build(membership(), epoch=1)
     s_arr = make_keys(n)

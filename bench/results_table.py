@@ -400,7 +400,10 @@ def other_tables(bench):
             "`taskset -c 1 build/bench/placer_bench --benchmark_filter='^NAME$' --benchmark_repetitions=7`"
             + ("; the `import/` rows (ns an import, paired with `placer build` of its membership: "
                "build_ms, import_over_build) `build/bench/import_vs_build 7 OUT.json`" if "import" in fams else "")
-            + ("; the `python/per_key/` rows (ns a key, one at a time from Python; router_ns: "
+            + ("; the `python/` rows with the build tree's library and C extension "
+               "(`PLACER_LIBRARY_PATH=build/engine:build/control PYTHONPATH=python "
+               "PLACER_EXTENSION_PATH=build/python` before each command): the `python/per_key/` "
+               "rows (ns a key, one at a time from Python; router_ns: "
                "Router.lookup) `taskset -c 1 /usr/bin/python3 bench/python_per_key.py --json OUT.json`, "
                "the `python/batch/` rows (ns a key, 262,144 keys in one Snapshot.lookup_batch; "
                "rate_over_c: the median of paired rates over one C call of placer_lookup_batch "
