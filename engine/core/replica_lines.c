@@ -235,8 +235,9 @@ void plc_replica_lines_build(const placer_snapshot *s, uint8_t *sets)
         if (count >= PLC_BKT_LANES) { /* crowded: the suffixes of its tokens 3, 7, 11, ... */
             for (uint32_t j = 0; j < PLC_BKT_CROWD_PIVOTS; j++) {
                 uint32_t at = 4 * j + 3;
-                uint64_t tok = at < count ? plc_stree_token(&s->tree, base + at) : 0;
-                uint16_t v = at < count ? (uint16_t)((tok >> k->sshift) ^ 0x8000u) : PLC_BKT_PAD;
+                int16_t v = PLC_BKT_PAD;
+                if (at < count)
+                    v = plc_bkt_suffix(plc_stree_token(&s->tree, base + at), k->sshift);
                 memcpy(e + 2 + 2 * j, &v, sizeof v);
             }
             continue;
