@@ -487,13 +487,22 @@ static int parse_ring(cr *c, const char *text, size_t len)
     return 0;
 }
 
+/* The position of datacenter dc in the map, r->ndc when it names none. */
+static size_t dc_named(const repl *r, const char *dc)
+{
+    size_t d = 0;
+    while (d < r->ndc && strcmp(r->dc[d], dc))
+        d++;
+    return d;
+}
+
 /* The factor the map gives datacenter dc: its own, else
  * 'replication_factor' (Cassandra's expansion), else 0. */
 static long dc_factor(const repl *r, const char *dc)
 {
-    for (size_t d = 0; d < r->ndc; d++)
-        if (!strcmp(r->dc[d], dc))
-            return r->rf[d];
+    size_t d = dc_named(r, dc);
+    if (d < r->ndc)
+        return r->rf[d];
     return r->rf_all > 0 ? r->rf_all : 0;
 }
 
@@ -557,14 +566,9 @@ static int ring_has_dc(const cr *c, const char *dc)
  * datacenter of the ring its factor (one the map does not name). */
 static int rf_all_used(const cr *c, const repl *r)
 {
-    for (size_t i = 0; i < json_array_size(c->dcs); i++) {
-        const char *dc = json_string_value(json_array_get(c->dcs, i));
-        size_t d = 0;
-        while (d < r->ndc && strcmp(r->dc[d], dc))
-            d++;
-        if (d == r->ndc)
+    for (size_t i = 0; i < json_array_size(c->dcs); i++)
+        if (dc_named(r, json_string_value(json_array_get(c->dcs, i))) == r->ndc)
             return 1;
-    }
     return 0;
 }
 
