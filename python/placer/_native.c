@@ -285,7 +285,7 @@ static int out_buffer(Py_buffer *b, PyObject *out, Py_ssize_t n, const char *wha
  * many rows of the next chunk (keys_fetch_rows), so that the memory
  * streams the next rows while these are looked up (the lookup computes,
  * the narrowing waits on the memory). Measured against asking for them
- * row by row while this chunk was narrowed: U batches 8-12% faster with
+ * row by row while this chunk was narrowed: U batches 8-10% faster with
  * two calls of 128 for a chunk of 256 rows; calls of 64, or the whole
  * next chunk asked for before one call, were no faster. */
 #define U_LOOKUP_SLICE 128
