@@ -26,7 +26,6 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
-#include <string.h>
 #include <time.h>
 
 #include "placer.h"
@@ -269,80 +268,17 @@ static PyObject *snap_replicas(Reader *r, PyObject *const *args, Py_ssize_t narg
 
 /* ---- batches ----------------------------------------------------------- */
 
-/* Whether a buffer's format is a native int64 ('q', or 'l' of 8 bytes). */
-static int format_is_int64(const Py_buffer *b)
+/* out: a writable contiguous buffer of exactly n uint32. */
+static int out_buffer(Py_buffer *b, PyObject *out, Py_ssize_t n, const char *what)
 {
-    const char *f = b->format ? b->format : "B";
-    if (*f == '@' || *f == '=' || (PY_LITTLE_ENDIAN && *f == '<') || (!PY_LITTLE_ENDIAN && *f == '>'))
-        f++;
-    return b->itemsize == 8 && (!strcmp(f, "q") || !strcmp(f, "l"));
-}
-
-/* out: a writable C-contiguous buffer of exactly n uint32 (any 4-byte
- * items), or, int64_ok, of n int64. 0 for uint32, 1 for int64,
- * or -1 with a ValueError. */
-static int out_buffer(Py_buffer *b, PyObject *out, Py_ssize_t n, int int64_ok, const char *what)
-{
-    if (PyObject_GetBuffer(out, b, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT))
+    if (PyObject_GetBuffer(out, b, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE))
         return -1;
-    if (b->itemsize == 4 && b->len == n * 4)
-        return 0;
-    if (int64_ok && format_is_int64(b) && b->len == n * 8)
-        return 1;
-    PyBuffer_Release(b);
-    PyErr_Format(PyExc_ValueError, "%s: %zd %s values wanted", what, n,
-                 int64_ok ? "uint32 or int64" : "uint32");
-    return -1;
-}
-
-/* The scratch of a batch whose out is int64: uint32 owners as the
- * library writes them, `room` at a time, before widen_owners. Small (a
- * chunk, CHUNK at most), so it stays in cache: no second array the size of
- * the batch, no second pass over one. */
-typedef struct {
-    uint32_t *buf;
-    size_t room;
-} Scratch;
-
-/* k's batch's scratch: 0, or -1 with an exception. Freed by PyMem_Free. */
-static int scratch_alloc(Scratch *sc, const Keys *k)
-{
-    Py_ssize_t m = k->n < k->step ? k->n : k->step;
-    sc->room = (size_t)(m < 1 ? 1 : m < CHUNK ? m : CHUNK);
-    sc->buf = PyMem_Malloc(sizeof *sc->buf * sc->room);
-    if (!sc->buf) {
-        PyErr_NoMemory();
+    if (b->itemsize != 4 || b->len != n * 4) {
+        PyBuffer_Release(b);
+        PyErr_Format(PyExc_ValueError, "%s: %zd uint32 values wanted", what, n);
         return -1;
     }
     return 0;
-}
-
-/* uint32 owners as int64 node indices, -1 for PLACER_NO_NODE: node
- * indices stay below 2^31 (PLACER_MAX_NODES), so the int32 view
- * sign-extended is the rule, as owners_array's in _snapshot.py (GCC and
- * Clang convert to int32_t modulo 2^32). */
-static void widen_owners(int64_t *to, const uint32_t *from, size_t m)
-{
-    for (size_t i = 0; i < m; i++)
-        to[i] = (int32_t)from[i];
-}
-
-/* Owners of m keys into o: uint32 when sc is NULL, else int64 through
- * the scratch, sc->room keys a library call. 0 or the library's error
- * code. */
-static int lookup_owners(const placer_snapshot *s, const void *const *ptrs, const size_t *lens,
-                         size_t m, void *o, const Scratch *sc)
-{
-    if (!sc)
-        return placer_lookup_batch(s, ptrs, lens, m, o);
-    int err = 0;
-    for (size_t i = 0; i < m && !err; i += sc->room) {
-        size_t q = m - i < sc->room ? m - i : sc->room;
-        err = placer_lookup_batch(s, ptrs + i, lens + i, q, sc->buf);
-        if (!err)
-            widen_owners((int64_t *)o + i, sc->buf, q);
-    }
-    return err;
 }
 
 /* U rows: keys a library call, each call preceded by the request for as
@@ -356,11 +292,10 @@ static int lookup_owners(const placer_snapshot *s, const void *const *ptrs, cons
 
 /* The owners (want 0) or replica sets (want 1..8) of chunk at .. at + m - 1,
  * whose keys are in k->ptrs and k->lens, into o (and counts): one library
- * call for most keys, U_LOOKUP_SLICE keys a call for U rows. o is uint32,
- * or int64 owners (want 0) through sc when sc is not NULL. 0 or the
+ * call for most keys, U_LOOKUP_SLICE keys a call for U rows. 0 or the
  * library's error code. */
 static int chunk_lookup(const placer_snapshot *s, Keys *k, Py_ssize_t at, size_t m, long want,
-                        void *o, uint32_t *counts, const Scratch *sc)
+                        uint32_t *o, uint32_t *counts)
 {
     size_t slice = k->ucs4 ? U_LOOKUP_SLICE : m, per = want ? (size_t)want : 1;
     int err = 0;
@@ -368,11 +303,10 @@ static int chunk_lookup(const placer_snapshot *s, Keys *k, Py_ssize_t at, size_t
         size_t q = m - i < slice ? m - i : slice;
         keys_fetch_rows(k, at + (Py_ssize_t)(m + i), (Py_ssize_t)q);
         if (!want)
-            err = lookup_owners(s, k->ptrs + i, k->lens + i, q,
-                                sc ? (void *)((int64_t *)o + i) : (void *)((uint32_t *)o + i), sc);
+            err = placer_lookup_batch(s, k->ptrs + i, k->lens + i, q, o + i);
         else
             err = placer_replicas_batch(s, k->ptrs + i, k->lens + i, q, (uint32_t)want,
-                                        (uint32_t *)o + i * per, counts + i);
+                                        o + i * per, counts + i);
     }
     return err;
 }
@@ -388,26 +322,21 @@ static void batch_done(Reader *r)
 }
 
 /* Runs one batch on the reader's snapshot: `want` 0 looks up (owners into
- * out, n uint32 or int64), 1..8 gives replica sets (out and counts, n * want
- * and n uint32); the keys a chunk at a time. From BATCH_UNLOCKED keys the
- * batch counts itself busy and releases the GIL: around each C call for a
- * list or a packed buffer, around the whole batch for an array's rows
- * (keys_chunk_free). None, NotImplemented when some key of a list is
- * neither str nor bytes, or NULL with an exception. */
+ * out), 1..8 gives replica sets (out and counts); the keys a chunk at a
+ * time. From BATCH_UNLOCKED keys the batch counts itself busy and
+ * releases the GIL: around each C call for a list or a packed buffer,
+ * around the whole batch for an array's rows (keys_chunk_free). None, NotImplemented when some key
+ * of a list is neither str nor bytes, or NULL with an exception. */
 static PyObject *snap_batch(Reader *r, Keys *k, long want, PyObject *out, PyObject *counts)
 {
     Py_buffer ob, cb;
     PyObject *res = NULL;
-    Scratch sc = {0};
-    int wide = out_buffer(&ob, out, k->n * (want ? want : 1), !want, "out");
-    if (wide < 0)
+    if (out_buffer(&ob, out, k->n * (want ? want : 1), "out"))
         return NULL;
-    if (want && out_buffer(&cb, counts, k->n, 0, "counts")) {
+    if (want && out_buffer(&cb, counts, k->n, "counts")) {
         PyBuffer_Release(&ob);
         return NULL;
     }
-    if (wide && scratch_alloc(&sc, k))
-        goto done;
     const placer_snapshot *s = r->ptr;
     if (!s) {
         raise_closed(r);
@@ -429,11 +358,9 @@ static PyObject *snap_batch(Reader *r, Keys *k, long want, PyObject *out, PyObje
             keys_err = keys_chunk(k, at, (Py_ssize_t)m);
         if (keys_err)
             break;
-        void *o = wide ? (void *)((int64_t *)ob.buf + at)
-                       : (void *)((uint32_t *)ob.buf + (size_t)at * (size_t)(want ? want : 1));
+        uint32_t *o = (uint32_t *)ob.buf + (size_t)at * (size_t)(want ? want : 1);
         PyThreadState *ts = unlocked && !free_rows ? PyEval_SaveThread() : NULL;
-        err = chunk_lookup(s, k, at, m, want, o, want ? (uint32_t *)cb.buf + at : NULL,
-                           wide ? &sc : NULL);
+        err = chunk_lookup(s, k, at, m, want, o, want ? (uint32_t *)cb.buf + at : NULL);
         if (ts)
             PyEval_RestoreThread(ts);
     }
@@ -450,7 +377,6 @@ static PyObject *snap_batch(Reader *r, Keys *k, long want, PyObject *out, PyObje
     else if (!keys_err)
         res = Py_NewRef(Py_None);
 done:
-    PyMem_Free(sc.buf);
     PyBuffer_Release(&ob);
     if (want)
         PyBuffer_Release(&cb);
@@ -458,8 +384,7 @@ done:
 }
 
 /* lookup_batch(keys, out): keys a list or tuple of str and bytes, out n
- * uint32 or n int64 (-1: no owner). None, or NotImplemented when some key
- * is neither. */
+ * uint32. None, or NotImplemented when some key is neither. */
 static PyObject *snap_lookup_batch(Reader *r, PyObject *args)
 {
     PyObject *keys, *out;
@@ -581,20 +506,16 @@ static PyMethodDef snap_methods[] = {
     {"replicas", (PyCFunction)(void (*)(void))snap_replicas, METH_FASTCALL | METH_KEYWORDS,
      "replicas(key, n=3): the key's replica set, ids, owner first"},
     {"lookup_batch", (PyCFunction)snap_lookup_batch, METH_VARARGS,
-     "lookup_batch(keys, out): owners of a list or tuple of str and bytes into out, n uint32 "
-     "(PLACER_NO_NODE: no owner) or n int64 (-1: no owner); NotImplemented when a key is "
-     "neither"},
+     "lookup_batch(keys, out): owners of a list or tuple of str and bytes into n uint32; "
+     "NotImplemented when a key is neither"},
     {"lookup_packed", (PyCFunction)snap_lookup_packed, METH_VARARGS,
-     "lookup_packed(data, offsets, out): owners of packed keys (n + 1 uint64 or int64 offsets) "
-     "into out, as lookup_batch's"},
+     "lookup_packed(data, offsets, out): owners of packed keys (n + 1 uint64 or int64 offsets)"},
     {"replicas_batch", (PyCFunction)snap_replicas_batch, METH_VARARGS,
-     "replicas_batch(keys, n, out, counts): replica sets of a list or tuple of keys (out and "
-     "counts uint32)"},
+     "replicas_batch(keys, n, out, counts): replica sets of a list or tuple of keys"},
     {"replicas_packed", (PyCFunction)snap_replicas_packed, METH_VARARGS,
      "replicas_packed(data, offsets, n, out, counts): replica sets of packed keys"},
     {"lookup_rows", (PyCFunction)snap_lookup_rows, METH_VARARGS,
-     "lookup_rows(data, width, ucs4, out): owners of a NumPy S or U array's rows into out, as "
-     "lookup_batch's"},
+     "lookup_rows(data, width, ucs4, out): owners of a NumPy S or U array's rows"},
     {"replicas_rows", (PyCFunction)snap_replicas_rows, METH_VARARGS,
      "replicas_rows(data, width, ucs4, n, out, counts): replica sets of an array's rows"},
     {"retire", (PyCFunction)reader_retire, METH_O,
@@ -741,19 +662,14 @@ static PyObject *router_lookup(Reader *r, PyObject *key)
  * at a time inside the section, keys_chunk_free), then the GIL released
  * (from BATCH_UNLOCKED keys, the batch counted busy as a snapshot's is)
  * around the whole section, so the section neither runs Python code nor
- * waits for the GIL. out: n uint32 or int64 owners. (node ids, epoch);
- * NotImplemented when some key of a list is neither str nor bytes; or NULL
- * with an exception. */
+ * waits for the GIL. (node ids, epoch); NotImplemented when some key of a
+ * list is neither str nor bytes; or NULL with an exception. */
 static PyObject *router_batch(Reader *r, Keys *k, PyObject *out)
 {
     Py_buffer ob;
-    Scratch sc = {0};
-    int wide = out_buffer(&ob, out, k->n, 1, "out");
-    if (wide < 0)
+    if (out_buffer(&ob, out, k->n, "out"))
         return NULL;
     PyObject *res = NULL, *known = NULL;
-    if (wide && scratch_alloc(&sc, k))
-        goto done;
     /* an array's rows are narrowed a chunk at a time inside the section
      * (keys_chunk_free calls no Python code); other keys all before it */
     int free_rows = keys_rows_free(k), refused = 0;
@@ -780,11 +696,10 @@ static PyObject *router_batch(Reader *r, Keys *k, PyObject *out)
             Py_ssize_t m = k->n - at < k->step ? k->n - at : k->step;
             if ((refused = keys_chunk_free(k, at, m)))
                 break;
-            void *o = wide ? (void *)((int64_t *)ob.buf + at) : (void *)((uint32_t *)ob.buf + at);
-            err = chunk_lookup(s, k, at, (size_t)m, 0, o, NULL, wide ? &sc : NULL);
+            err = chunk_lookup(s, k, at, (size_t)m, 0, (uint32_t *)ob.buf + at, NULL);
         }
     } else if (k->n) {
-        err = lookup_owners(s, k->ptrs, k->lens, (size_t)k->n, ob.buf, wide ? &sc : NULL);
+        err = placer_lookup_batch(s, k->ptrs, k->lens, (size_t)k->n, ob.buf);
     }
     uint64_t e = placer_snapshot_epoch(s);
     int have = known && known_epoch == e;
@@ -806,15 +721,13 @@ static PyObject *router_batch(Reader *r, Keys *k, PyObject *out)
     else if (!ids_keep(r, &fresh, e))
         res = Py_BuildValue("(OK)", r->ids, (unsigned long long)e);
 done:
-    PyMem_Free(sc.buf);
     Py_XDECREF(known);
     PyBuffer_Release(&ob);
     return res;
 }
 
 /* lookup_batch(keys, out): keys a list or tuple of str and bytes, out n
- * uint32 or n int64 (-1: no owner): (node ids, epoch) of the snapshot
- * that answered. */
+ * uint32: (node ids, epoch) of the snapshot that answered. */
 static PyObject *router_lookup_batch(Reader *r, PyObject *args)
 {
     PyObject *keys, *out;
@@ -854,9 +767,8 @@ static PyMethodDef router_methods[] = {
     {"lookup", (PyCFunction)router_lookup, METH_O,
      "lookup(key): the id of the node that owns key now, or None"},
     {"lookup_batch", (PyCFunction)router_lookup_batch, METH_VARARGS,
-     "lookup_batch(keys, out): owners of a list or tuple of str and bytes into out, n uint32 "
-     "(PLACER_NO_NODE: no owner) or n int64 (-1: no owner), all from one epoch: (node ids, "
-     "epoch); NotImplemented when a key is neither"},
+     "lookup_batch(keys, out): owners of a list or tuple of str and bytes into n uint32, all "
+     "from one epoch: (node ids, epoch); NotImplemented when a key is neither"},
     {"lookup_packed", (PyCFunction)router_lookup_packed, METH_VARARGS,
      "lookup_packed(data, offsets, out): as lookup_batch, packed keys (n + 1 uint64 or int64 offsets)"},
     {"lookup_rows", (PyCFunction)router_lookup_rows, METH_VARARGS,

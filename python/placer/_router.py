@@ -122,42 +122,38 @@ class Router:
         """Owners of many keys (as Snapshot.lookup_batch takes them), all
         from one epoch: (owners, node_ids, epoch), owners int64 indices into
         that epoch's node_ids (-1: no owner)."""
-        # the extension writes int64 owners (-1: no owner) into the answer
-        # itself; ctypes writes uint32 ones, widened by owners_array
         r = self._reader
         if r is not None and offsets is None and type(keys) in (list, tuple):
-            owners = np.empty(len(keys), dtype=np.int64)  # str and bytes: the extension's
+            owners = np.empty(len(keys), dtype=np.uint32)  # str and bytes: the extension's
             got = r.lookup_batch(keys, owners)
             if got is not NotImplemented:
-                return self._answer(owners, got)
+                return self._answer(owners, (len(keys),), got)
         rows = array_rows(keys) if r is not None and offsets is None else None
         if rows is not None:  # NumPy S and U: the extension reads the rows
-            owners = np.empty(keys.shape, dtype=np.int64)
-            return self._answer(owners, r.lookup_rows(rows[0], rows[1], rows[2], owners))
+            owners = np.empty(len(rows[0]), dtype=np.uint32)
+            return self._answer(owners, keys.shape, r.lookup_rows(rows[0], rows[1], rows[2], owners))
         off = native_offsets(offsets) if r is not None else None
         if off is not None:  # the extension checks the offsets, no copy here
-            owners = np.empty(off.size - 1, dtype=np.int64)
-            return self._answer(owners, r.lookup_packed(keys, off, owners))
+            owners = np.empty(off.size - 1, dtype=np.uint32)
+            return self._answer(owners, (off.size - 1,), r.lookup_packed(keys, off, owners))
         p = pack(keys, offsets)
-        if r is not None and p.offsets is not None:
-            owners = np.empty(p.shape, dtype=np.int64)
-            return self._answer(owners, r.lookup_packed(p.buf, p.offsets, owners))
         owners = np.empty(p.n, dtype=np.uint32)
+        if r is not None and p.offsets is not None:
+            return self._answer(owners, p.shape, r.lookup_packed(p.buf, p.offsets, owners))
 
         def batch(s, ids, epoch):
             check(p.lookup(s, owners))
             return owners_array(owners, p.shape), ids, epoch
         return self._on_current(batch)
 
-    def _answer(self, owners, got):
-        """lookup_batch's answer from the extension's int64 owners and its
-        (node ids, epoch)."""
+    def _answer(self, owners, shape, got):
+        """lookup_batch's answer from the extension's (node ids, epoch)."""
         ids, epoch = got
         cached = self._ids.get(epoch)
         if cached is None:
             cached = np.array(ids, dtype=object)
             self._ids = {epoch: cached}
-        return owners, cached, epoch
+        return owners_array(owners, shape), cached, epoch
 
     def __repr__(self):
         if self._h.closed:

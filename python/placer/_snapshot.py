@@ -173,31 +173,26 @@ class Snapshot:
         pyarrow string or binary array, an object array; or a buffer
         (bytes, bytearray, memoryview, uint8 array) with offsets, n + 1
         non-decreasing integers: key i is keys[offsets[i]:offsets[i + 1]]."""
-        # the extension writes int64 owners (-1: no owner) into the answer
-        # itself; ctypes writes uint32 ones, widened by owners_array
         r = self._reader
         if r is not None and offsets is None and type(keys) in (list, tuple):
-            owners = np.empty(len(keys), dtype=np.int64)  # str and bytes: the extension's
+            owners = np.empty(len(keys), dtype=np.uint32)  # str and bytes: the extension's
             if r.lookup_batch(keys, owners) is not NotImplemented:
-                return owners
+                return owners_array(owners, (len(keys),))
         rows = array_rows(keys) if r is not None and offsets is None else None
         if rows is not None:  # NumPy S and U: the extension reads the rows
-            owners = np.empty(keys.shape, dtype=np.int64)
+            owners = np.empty(len(rows[0]), dtype=np.uint32)
             r.lookup_rows(rows[0], rows[1], rows[2], owners)
-            return owners
+            return owners_array(owners, keys.shape)
         off = native_offsets(offsets) if r is not None else None
         if off is not None:  # the extension checks the offsets, no copy here
-            owners = np.empty(off.size - 1, dtype=np.int64)
+            owners = np.empty(off.size - 1, dtype=np.uint32)
             r.lookup_packed(keys, off, owners)
-            return owners
+            return owners_array(owners, (off.size - 1,))
         p = pack(keys, offsets)
-        if r is not None and p.offsets is not None:
-            owners = np.empty(p.shape, dtype=np.int64)
-            if p.n:
-                r.lookup_packed(p.buf, p.offsets, owners)
-            return owners
         owners = np.empty(p.n, dtype=np.uint32)
-        if p.n:
+        if p.n and r is not None and p.offsets is not None:
+            r.lookup_packed(p.buf, p.offsets, owners)
+        elif p.n:
             self._call(lambda h: check(p.lookup(h, owners)))
         return owners_array(owners, p.shape)
 
