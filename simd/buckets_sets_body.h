@@ -227,7 +227,7 @@ static inline void bkt_sets_one(bkt_sets_call *c, const plc_bkt_line *line, cons
         bkt_sets_slow(c, at, q, i);
 }
 
-/* Answer the M keys of the block at `at` from *rp, and stage the NM <= M
+/* Answer the M keys of the block at `at` from r, and stage the NM <= M
  * keys of the next block as their slots free (HASH: the hash of hk[t]).
  * Both blocks full (the usual case), the trip counts are constants:
  * about 3% less time at 4,096 x 256 on Zen 5 (paired runs, loaded). */
@@ -236,40 +236,16 @@ static inline void bkt_sets_one(bkt_sets_call *c, const plc_bkt_line *line, cons
         const void *const *hk = keys + at + SAHEAD;                                    \
         size_t t = 0;                                                                  \
         for (; t < (NM); t++) {                                                        \
-            uint32_t a_ = rp->at[t];                                                   \
-            int16_t q_ = rp->q[t];                                                     \
-            bkt_sets_stage(line, sets, sshift, (HASH), rp, t);                         \
-            bkt_sets_one(callp, line, sets, a_, q_, (W), at + t, out + (at + t) * (WANT), \
+            uint32_t a_ = r.at[t];                                                     \
+            int16_t q_ = r.q[t];                                                       \
+            bkt_sets_stage(line, sets, sshift, (HASH), &r, t);                         \
+            bkt_sets_one(&call, line, sets, a_, q_, (W), at + t, out + (at + t) * (WANT), \
                          counts);                                                      \
         }                                                                              \
         for (; t < (M); t++)                                                           \
-            bkt_sets_one(callp, line, sets, rp->at[t], rp->q[t], (W), at + t,          \
+            bkt_sets_one(&call, line, sets, r.at[t], r.q[t], (W), at + t,              \
                          out + (at + t) * (WANT), counts);                             \
     } while (0)
-
-/* Steps while the block at `at` and the next one are full, the next one's
- * keys all have 32 bytes and the sets are of 3 (the caller checked the
- * first pair), and returns the first block it did not step (still to
- * answer). Out of line, as bkt_run_32 is for the lookup batch: the loop's
- * invariants and the hash's temporaries in registers of its own instead of
- * reloaded from the batch's stack a key. */
-__attribute__((noinline)) static size_t bkt_sets_run_32(bkt_sets_call *callp, bkt_sets_ring *rp,
-                                                        size_t at, size_t n, uint64_t b0,
-                                                        uint64_t sm, uint64_t sk32)
-{
-    const plc_bkt_line *line = callp->k->line;
-    const uint8_t *sets = callp->sets;
-    const uint32_t sshift = callp->k->sshift;
-    const void *const *keys = callp->keys;
-    const size_t *lens = callp->lens;
-    uint32_t *out = callp->out, *counts = callp->counts;
-    for (;;) {
-        BKT_SETS_STEP(bkt_hash32(hk[t], b0, sm, sk32), 3, 3, SAHEAD, SAHEAD);
-        at += SAHEAD;
-        if (at + 2 * SAHEAD > n || bkt_block_len(keys, lens, at + SAHEAD, SAHEAD) != 32)
-            return at;
-    }
-}
 
 /* A batch of up to SBUFFERED keys (of sets of up to 3) is answered into
  * the stack and copied out once all its keys are checked, so the checks
@@ -315,30 +291,26 @@ int PLC_BKT_KEY_SETS(const plc_bkt *k, const plc_bkt_sets_job *j, const void *co
                           .want = want,
                           .rep_r = j->rep_r,
                           .npend = 0};
-    bkt_sets_call *callp = &call;
-    bkt_sets_ring ring, *rp = &ring;
+    bkt_sets_ring r;
     {
         size_t m = n < SAHEAD ? n : SAHEAD;
         if (bkt_block_len(keys, lens, 0, m) == BKT_NULL_KEY)
             return -1;
         for (size_t t = 0; t < m; t++)
-            bkt_sets_stage(line, sets, sshift, plc_hash64_v2_body(seed, keys[t], lens[t]), rp, t);
+            bkt_sets_stage(line, sets, sshift, plc_hash64_v2_body(seed, keys[t], lens[t]), &r, t);
     }
-    for (size_t at = 0; at < n;) {
+    for (size_t at = 0; at < n; at += SAHEAD) {
         size_t m = n - at < SAHEAD ? n - at : SAHEAD, next = at + SAHEAD;
         size_t nm = next < n ? (n - next < SAHEAD ? n - next : SAHEAD) : 0;
         size_t bl = nm ? bkt_block_len(keys, lens, next, nm) : SIZE_MAX;
         if (bl == BKT_NULL_KEY)
             return -1; /* before any set is out of the buffer */
-        if (bl == 32 && w == 3 && want == 3 && nm == SAHEAD) { /* the usual case */
-            at = bkt_sets_run_32(callp, rp, at, n, b0, sm, sk32);
-            continue;
-        }
-        if (bl == 32)
+        if (bl == 32 && w == 3 && want == 3 && nm == SAHEAD) /* the usual case */
+            BKT_SETS_STEP(bkt_hash32(hk[t], b0, sm, sk32), 3, 3, SAHEAD, SAHEAD);
+        else if (bl == 32)
             BKT_SETS_STEP(bkt_hash32(hk[t], b0, sm, sk32), w, want, m, nm);
         else
             BKT_SETS_STEP(plc_hash64_v2_body(seed, hk[t], lens[next + t]), w, want, m, nm);
-        at = next;
     }
     bkt_sets_drain(&call);
     if (out != j->out) {
