@@ -154,7 +154,9 @@ def _pack_u(keys):
         c = int(cps[bad[0]])
         if c > 0x10FFFF:
             raise ValueError("code point 0x%x is past U+10FFFF" % c)
-        chr(c).encode("utf-8")  # UnicodeEncodeError, as for a str in a list
+        # the row's own str.encode: its error names the row, as the extension's does
+        row = int(np.searchsorted(np.cumsum(lens), bad[0], side="right"))
+        flat[row].item().encode("utf-8")
     data = cps.astype("<u4").tobytes().decode("utf-32-le").encode("utf-8")
     widths = np.zeros(len(cps) + 1, dtype=np.uint64)  # UTF-8 bytes before each code point
     np.cumsum(_utf8_widths(cps), out=widths[1:])
@@ -229,9 +231,21 @@ def _split_at_nuls(raw, n, owner=None):
     return Packed(raw, None, (n,), lens=lens, starts=starts, owner=owner)
 
 
+def _refused_key(keys):
+    """The UnicodeEncodeError of the first key str.encode refuses (its
+    object the key, its start in the key, as the extension raises it), in
+    place of the joined keys' error."""
+    for key in keys:
+        key.encode("utf-8")
+
+
 def _pack_str_list(keys):
     joined = "\0".join(keys)  # TypeError when an item is not a str
-    raw, owner = _utf8(joined)
+    try:
+        raw, owner = _utf8(joined)
+    except UnicodeEncodeError:
+        _refused_key(keys)
+        raise
     p = _split_at_nuls(raw, len(keys), owner)
     if p is not None:
         return p

@@ -276,6 +276,30 @@ def test_every_strategy(strategy):
     assert s.lookup_batch(np.array(keys)).tolist() == singles(s, keys)
 
 
+@pytest.mark.parametrize("make", [list, np.array, lambda k: np.array(k, dtype=">U8"),
+                                  lambda k: [b"bytes"] + k],
+                         ids=["list", "U array", "big-endian U array", "mixed list"])
+def test_refused_key_is_named(snap, make):
+    """The UnicodeEncodeError of a key str.encode refuses is that key's own
+    (its object the key, its start and end in the key), with the extension
+    and through ctypes alike, for a snapshot and a router, as a single
+    lookup's is."""
+    bad = "ab\udc80c"
+    keys = make(["ok:%d" % i for i in range(300)] + [bad, "zz"])
+    with pytest.raises(UnicodeEncodeError) as single:
+        snap.lookup(bad)
+    assert (single.value.object, single.value.start, single.value.end) == (bad, 2, 3)
+    router = placer.Router(placer.build(MEMBERSHIP))
+    try:
+        for call in (snap.lookup_batch, lambda k: snap.replicas_batch(k, 2),
+                     router.lookup_batch):
+            with pytest.raises(UnicodeEncodeError) as e:
+                call(keys)
+            assert (e.value.object, e.value.start, e.value.end) == (bad, 2, 3)
+    finally:
+        router.close()
+
+
 def test_numpy_u_array_refusals(snap):
     """A U array's code points that str.encode refuses, on both paths:
     UnicodeEncodeError for a surrogate (as a list's str), ValueError past
