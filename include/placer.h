@@ -195,7 +195,7 @@ PLACER_API int placer_builder_set_vnodes(placer_builder *b, uint32_t tokens_per_
  * (placer_snapshot_layout_name "buckets") 16 bytes of line sets per
  * line of the table (1 to 4 bytes per token), from which sets of up to 3
  * are read beside the key's line, and with 4 or 5 the wide line sets: a
- * 64-byte line per line up to 255 nodes, two above (4 to 8 or 8 to 16
+ * 64-byte line per line up to 255 nodes, two above (4 to 16 or 8 to 32
  * bytes per token), from which sets of 4 and 5 are read the same way with
  * any key hash (placer_snapshot_replica_bytes counts them all): with the
  * default key hash, placer_replicas and its batch for up to 3 nodes then

@@ -25,9 +25,10 @@
  * whose first node is not the line's owner at that rank. Built
  * from s->rep, whatever its rule (placer's walk or Cassandra's), in
  * O(lines), after the sets exist (the build and the decoder both assemble
- * through ring_build.c). 2^b * 64 or 2^b * 128 bytes: 4 to 8 or 8 to 16
+ * through ring_build.c). 2^b * 64 or 2^b * 128 bytes: with 4 to 16
+ * tokens a line on average (plc_bkt_choose_bits), 4 to 16 or 8 to 32
  * bytes a token beside the per-slot sets' 4 * R and the narrow line sets'
- * 4 to 8 (placer_snapshot_replica_bytes counts all three).
+ * 1 to 4 (placer_snapshot_replica_bytes counts all three).
  */
 #include "snapshot_internal.h"
 
