@@ -5,11 +5,13 @@
  * (or a forger who recomputed the CRC) wrote a placement placer would
  * build.
  *
- * Ring replica sets are the walk from their token (the builder's own code,
- * plc_replicas_walk): so each starts with the range's owner, holds only
- * nodes of the current placement (never a joining one), distinct nodes
- * spread over zones first. Recomputing the walk and comparing is exact:
- * the encoding is canonical, so a set that differs is a forgery or damage.
+ * Ring replica sets are what the snapshot's replication rule gives from
+ * their token (the builder's own code, plc_replica_sets: placer's walk or
+ * Cassandra's strategies): so each starts with the range's owner, holds
+ * only nodes of the current placement (never a joining one), distinct
+ * nodes spread as the rule spreads them. Recomputing them and comparing is
+ * exact: the encoding is canonical, so a set that differs is a forgery or
+ * damage.
  */
 #include <stdio.h>
 
@@ -21,8 +23,8 @@ int plc_snapshot_relations(const placer_snapshot *s, char *why, size_t why_len)
     if (!s->rep_r)
         return 0;
     uint32_t R = s->rep_r;
-    /* every set at once (plc_replicas_walk_all: O(slots x R^2), where a walk
-     * per slot could cross the ring each time) */
+    /* every set at once (plc_replica_sets: a sweep or the rule's lists,
+     * where a walk per slot could cross the ring each time) */
     uint32_t *all = plc_malloc((size_t)s->tree.n * R * sizeof *all);
     if (!all)
         return PLACER_ENOMEM;
