@@ -333,7 +333,7 @@ static void relations(void)
     while (other == plc_rd32(rep) || other == plc_rd32(rep + 4) || other == plc_rd32(rep + 8) ||
            other == 1)
         other++;
-    FORGE(plc_wr32(m + off[PLC_SEC_REPLICAS] + 8, other), "the ring's walk");
+    FORGE(plc_wr32(m + off[PLC_SEC_REPLICAS] + 8, other), "the replication rule from the range");
     placer_buffer_free(buf);
     placer_snapshot_free(s);
 

@@ -38,7 +38,7 @@ int plc_snapshot_relations(const placer_snapshot *s, char *why, size_t why_len)
                 snprintf(why, why_len, "replica set %u does not start with its range's owner "
                                        "(node %u, not %u)", i, set[0], stored[0]);
             else if (why && why_len)
-                snprintf(why, why_len, "replica set %u: entry %u is node %u, the ring's walk "
+                snprintf(why, why_len, "replica set %u: entry %u is node %u, the replication rule "
                                        "from the range gives %u%s", i, j, stored[j], set[j],
                          stored[j] < s->nnodes && s->nodes[stored[j]].state == PLACER_NODE_JOINING
                              ? " (a joining node holds no copy)" : "");
