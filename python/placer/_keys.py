@@ -157,7 +157,6 @@ def _pack_u(keys):
         # the row's own str.encode: its error names the row, as the extension's does
         row = int(np.searchsorted(np.cumsum(lens), bad[0], side="right"))
         flat[row].item().encode("utf-8")
-        chr(c).encode("utf-8")  # not reached: the row holds c
     data = cps.astype("<u4").tobytes().decode("utf-32-le").encode("utf-8")
     widths = np.zeros(len(cps) + 1, dtype=np.uint64)  # UTF-8 bytes before each code point
     np.cumsum(_utf8_widths(cps), out=widths[1:])
