@@ -200,7 +200,7 @@ PLACER_API int placer_builder_set_vnodes(placer_builder *b, uint32_t tokens_per_
  * any key hash (placer_snapshot_replica_bytes counts them all): with the
  * default key hash, placer_replicas and its batch for up to 3 nodes then
  * cost 1.1-1.7x placer_lookup on 120 nodes of 256 tokens, 1.2-1.5x one
- * key at a time and 1.7x in a batch on 4,096. Not the default, as sets
+ * key at a time and 1.6-1.7x in a batch on 4,096. Not the default, as sets
  * add over half a snapshot and make its build 1.2-1.5x longer
  * (bench/RESULTS.md, "Replica sets and the router, paired";
  * NetworkTopologyStrategy over several datacenters builds its sets by a
