@@ -11,7 +11,11 @@
  * down, joining and draining nodes, a node owning most tokens, R from 1 to
  * PLACER_MAX_REPLICAS, and every slot compared, the last ones' sets
  * wrapping past the ring's end. The snapshots' stored sets (the build's
- * call) are the sweep's too, for both rules.
+ * call) are the sweep's too, for both rules. NetworkTopologyStrategy over
+ * 1 to 3 datacenters: the datacenters' sweep (replica_sweep_dcs.c) against
+ * replica_rules.c's lists (which test_datacenter_replication.c holds to a
+ * plain reference of Cassandra's rule), every slot, sets of 1 to
+ * PLACER_MAX_REPLICAS (narrower and wider than the factors' sum).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -169,9 +173,90 @@ static void three_zones(void)
     placer_builder_free(b);
 }
 
+/* A ring of 1 to 3 datacenters (and nodes of none), 1 to 4 racks each
+ * whose names repeat across them, factors 0 to 3 a datacenter (some
+ * datacenters not replicated to), weights and node states. */
+static placer_snapshot *random_datacenters(uint64_t *st)
+{
+    placer_builder *b = placer_builder_new();
+    uint32_t dcs = 1 + (uint32_t)(check_rand(st) % 3), racks[3], nodes;
+    for (uint32_t d = 0; d < 3; d++)
+        racks[d] = 1 + (uint32_t)(check_rand(st) % 4);
+    nodes = 1 + (uint32_t)(check_rand(st) % 30);
+    for (uint32_t i = 0; i < nodes; i++) {
+        uint32_t d = (uint32_t)(check_rand(st) % (dcs + (check_rand(st) % 8 == 0)));
+        char rack[16], dc[16];
+        snprintf(rack, sizeof rack, "r%u", (uint32_t)(check_rand(st) % racks[d < 3 ? d : 0]));
+        random_node(b, st, i, rack, check_rand(st) % 8 == 0);
+        snprintf(dc, sizeof dc, "dc%u", d);
+        CHECK_EQ(placer_builder_set_datacenter(b, i, d < dcs ? dc : NULL), 0);
+    }
+    placer_builder_set_vnodes(b, 1 + (uint32_t)(check_rand(st) % 32));
+    uint32_t sum = 0;
+    for (uint32_t d = 0; d < dcs; d++) {
+        char dc[16];
+        snprintf(dc, sizeof dc, "dc%u", d);
+        uint32_t rf = (uint32_t)(check_rand(st) % 4);
+        CHECK_EQ(placer_builder_set_datacenter_replication(b, dc, rf), 0);
+        sum += rf;
+    }
+    if (!sum)
+        CHECK_EQ(placer_builder_set_datacenter_replication(b, "dc0", 1), 0);
+    placer_snapshot *s = NULL;
+    int rc = placer_builder_build(b, 1, &s);
+    placer_builder_free(b);
+    return rc ? NULL : s;
+}
+
+static void compare_datacenters(void)
+{
+    uint64_t st = 977;
+    long rings = 0, swept = 0, declined = 0, narrow = 0, slots = 0;
+    for (int round = 0; round < 1500; round++) {
+        placer_snapshot *s = random_datacenters(&st);
+        if (!s)
+            continue;
+        uint32_t n = s->tree.n, R = 1 + (uint32_t)(check_rand(&st) % PLACER_MAX_REPLICAS);
+        uint32_t *sweep = malloc(sizeof *sweep * (size_t)n * R);
+        uint32_t *lists = malloc(sizeof *lists * (size_t)n * R);
+        CHECK(sweep && lists);
+        int rc = plc_replica_sets_by_dc_sweep(s, R, sweep);
+        CHECK(rc == 0 || rc == PLC_SWEEP_DECLINED);
+        CHECK_EQ(plc_replica_sets_by_lists(s, R, lists), 0);
+        if (rc == 0) {
+            CHECK_ALL(memcmp(sweep, lists, sizeof *sweep * (size_t)n * R) == 0,
+                      "the datacenters' sweep == the lists, every slot");
+            swept++;
+            narrow += R < s->rep_r;
+            slots += n;
+        } else {
+            declined++;
+        }
+        /* the build's stored sets are the lists' (whichever way they came) */
+        if (s->rep_r && s->rep_rule == PLACER_REPLICATION_NETWORK_TOPOLOGY) {
+            uint32_t *stored = malloc(sizeof *stored * (size_t)n * s->rep_r);
+            CHECK(stored != NULL);
+            CHECK_EQ(plc_replica_sets_by_lists(s, s->rep_r, stored), 0);
+            CHECK_ALL(memcmp(stored, s->rep, sizeof *stored * (size_t)n * s->rep_r) == 0,
+                      "the stored sets == the lists'");
+            free(stored);
+        }
+        rings++;
+        free(sweep);
+        free(lists);
+        placer_snapshot_free(s);
+    }
+    printf("replica_sweep: %ld datacenter rings, %ld swept (%ld cut narrower than the factors' "
+           "sum; %ld slots compared), %ld declined\n",
+           rings, swept, narrow, slots, declined);
+    CHECK(rings > 1000);
+    CHECK(swept > 300 && declined > 100 && narrow > 100);
+}
+
 int main(void)
 {
     compare_random();
+    compare_datacenters();
     three_zones();
     return check_done("replica_sweep");
 }

@@ -28,6 +28,10 @@
  * a hostile 1 MB file), but one backward pass over the slots keeping
  * move-to-front lists of hosts and racks (struct walk below), from which
  * each set is read in O(RF^2): O(T x RF^2) in all, O(n log n) before.
+ * Most rings take a sweep instead: replica_sweep.c's (placer's walk,
+ * SimpleStrategy, one datacenter of enough racks), or replica_sweep_dcs.c's
+ * (datacenters of at least as many racks as their factors); the lists take
+ * the rest, datacenters of fewer racks than their factor.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -218,22 +222,17 @@ static uint32_t replicated(const placer_snapshot *s, const topo *tp, uint32_t R,
     return n;
 }
 
-int plc_replica_sets(const placer_snapshot *s, uint32_t R, uint32_t *sets)
+/* Every slot's set from the move-to-front lists (struct walk): any ring
+ * and rule, O(T x RF^2). */
+static int lists_sets(const placer_snapshot *s, const topo *tpp, uint32_t R, uint32_t *sets)
 {
-    int swept = plc_replica_sweep(s, R, sets); /* all but NetworkTopologyStrategy's harder rings */
-    if (swept != PLC_SWEEP_DECLINED)
-        return swept;
     const plc_stree *t = &s->tree;
-    int nts = s->rep_rule == PLACER_REPLICATION_NETWORK_TOPOLOGY;
-    topo tp = {0};
-    int err = number_topology(s, &tp);
-    if (!err && !nts) /* SimpleStrategy: one datacenter of everything */
-        for (uint32_t o = 0; o < s->nnodes; o++)
-            tp.dc[o] = 0;
+    int nts = s->rep_rule == PLACER_REPLICATION_NETWORK_TOPOLOGY, err = 0;
+    topo tp = *tpp;
     size_t n = s->nnodes, k = tp.nrack, d = tp.ndc;
-    uint32_t *mem = err ? NULL : plc_malloc((5 * n + 3 * k + 4 * d) * sizeof *mem);
-    unsigned char *flags = err ? NULL : plc_calloc(n + k + 1, 1);
-    if (!err && (!mem || !flags))
+    uint32_t *mem = plc_malloc((5 * n + 3 * k + 4 * d) * sizeof *mem);
+    unsigned char *flags = plc_calloc(n + k + 1, 1);
+    if (!mem || !flags)
         err = PLACER_ENOMEM;
     if (!err) {
         walk w = {mem, mem + n, mem + 2 * n, mem + 3 * n, mem + 4 * n,
@@ -273,7 +272,76 @@ int plc_replica_sets(const placer_snapshot *s, uint32_t R, uint32_t *sets)
     }
     plc_free(mem);
     plc_free(flags);
-    plc_free(tp.dc);
-    plc_free(tp.rack);
+    return err;
+}
+
+/* NetworkTopologyStrategy's sets by replica_sweep_dcs.c's sweep: 0,
+ * PLACER_ENOMEM, or PLC_SWEEP_DECLINED (a datacenter short of racks). */
+static int swept_dcs(const placer_snapshot *s, const topo *tp, uint32_t R, uint32_t *sets)
+{
+    uint32_t dcs[PLACER_MAX_REPLICAS], rfs[PLACER_MAX_REPLICAS];
+    uint32_t nd = replicated(s, tp, R, dcs, rfs);
+    uint32_t *slot_of_dc = plc_malloc(sizeof *slot_of_dc * (tp->ndc ? tp->ndc : 1));
+    if (!slot_of_dc)
+        return PLACER_ENOMEM;
+    for (uint32_t x = 0; x < tp->ndc; x++)
+        slot_of_dc[x] = UINT32_MAX;
+    for (uint32_t j = 0; j < nd; j++)
+        slot_of_dc[dcs[j]] = j;
+    int rc = plc_replica_sweep_dcs(s, R, tp->dc, tp->rack, slot_of_dc, rfs, nd, sets);
+    plc_free(slot_of_dc);
+    return rc;
+}
+
+/* The topology's ids (SimpleStrategy: one datacenter of everything). */
+static int topology(const placer_snapshot *s, topo *tp)
+{
+    int err = number_topology(s, tp);
+    if (!err && s->rep_rule != PLACER_REPLICATION_NETWORK_TOPOLOGY)
+        for (uint32_t o = 0; o < s->nnodes; o++)
+            tp->dc[o] = 0;
+    return err;
+}
+
+static void topology_free(topo *tp)
+{
+    plc_free(tp->dc);
+    plc_free(tp->rack);
+}
+
+int plc_replica_sets(const placer_snapshot *s, uint32_t R, uint32_t *sets)
+{
+    int swept = plc_replica_sweep(s, R, sets); /* all but NetworkTopologyStrategy's harder rings */
+    if (swept != PLC_SWEEP_DECLINED)
+        return swept;
+    topo tp = {0};
+    int err = topology(s, &tp);
+    if (!err && s->rep_rule == PLACER_REPLICATION_NETWORK_TOPOLOGY)
+        err = swept_dcs(s, &tp, R, sets); /* datacenters of enough racks */
+    if (err == PLC_SWEEP_DECLINED || (!err && s->rep_rule != PLACER_REPLICATION_NETWORK_TOPOLOGY))
+        err = lists_sets(s, &tp, R, sets);
+    topology_free(&tp);
+    return err;
+}
+
+int plc_replica_sets_by_lists(const placer_snapshot *s, uint32_t R, uint32_t *sets)
+{
+    topo tp = {0};
+    int err = topology(s, &tp);
+    if (!err)
+        err = lists_sets(s, &tp, R, sets);
+    topology_free(&tp);
+    return err;
+}
+
+int plc_replica_sets_by_dc_sweep(const placer_snapshot *s, uint32_t R, uint32_t *sets)
+{
+    if (s->rep_rule != PLACER_REPLICATION_NETWORK_TOPOLOGY)
+        return PLC_SWEEP_DECLINED;
+    topo tp = {0};
+    int err = topology(s, &tp);
+    if (!err)
+        err = swept_dcs(s, &tp, R, sets);
+    topology_free(&tp);
     return err;
 }

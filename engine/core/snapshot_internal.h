@@ -182,8 +182,14 @@ struct placer_snapshot {
 int plc_snapshot_relations(const placer_snapshot *s, char *why, size_t why_len);
 
 /* Every slot's precomputed replica set under s->rep_rule (replica_rules.c):
- * R entries a slot, UINT32_MAX-padded. 0 or PLACER_ENOMEM. */
+ * R entries a slot, UINT32_MAX-padded. 0 or PLACER_ENOMEM. A sweep where
+ * the rule allows one (plc_replica_sweep, then plc_replica_sweep_dcs),
+ * else the move-to-front lists. The two below take one way only, for the
+ * tests that hold them to each other: the lists (any ring and rule) and
+ * the datacenters' sweep (PLC_SWEEP_DECLINED where it does not apply). */
 int plc_replica_sets(const placer_snapshot *s, uint32_t R, uint32_t *sets);
+int plc_replica_sets_by_lists(const placer_snapshot *s, uint32_t R, uint32_t *sets);
+int plc_replica_sets_by_dc_sweep(const placer_snapshot *s, uint32_t R, uint32_t *sets);
 
 /* The replica walk from slot `start` of the ring (replica_walk.c): writes
  * at most want nodes, returns how many, and the distinct zones among them
@@ -220,6 +226,17 @@ int plc_replicas_walk_all(const placer_snapshot *s, uint32_t want, uint32_t *set
  * (another NetworkTopologyStrategy ring: nothing written). */
 #define PLC_SWEEP_DECLINED 1
 int plc_replica_sweep(const placer_snapshot *s, uint32_t want, uint32_t *sets);
+
+/* NetworkTopologyStrategy's sets over datacenters whose racks owning
+ * tokens are at least their factors, in one backward sweep
+ * (replica_sweep_dcs.c): dc_of and rack_of each node's datacenter and
+ * (datacenter, rack) ids, slot_of_dc a datacenter id's place among the nd
+ * replicated ones (UINT32_MAX: not replicated to) and rfs their factors,
+ * in the order replica_rules.c cuts a set at R. 0 or PLC_SWEEP_DECLINED (a
+ * datacenter short of racks: nothing written). */
+int plc_replica_sweep_dcs(const placer_snapshot *s, uint32_t R, const uint32_t *dc_of,
+                          const uint32_t *rack_of, const uint32_t *slot_of_dc, const uint32_t *rfs,
+                          uint32_t nd, uint32_t *sets);
 
 /* The line sets of a ring (replica_lines.c): their bytes for a line table
  * of 2^bkt_bits lines and sets of rep_r (0 when it gets none), and their
