@@ -1,15 +1,19 @@
 /*
  * bench_build_sets.c -- what precomputed replica sets
  * (placer_builder_set_replicas) add to a ring's build, paired in one
- * process: the same nodes built without sets and with sets of 3,
+ * process: the same nodes built without sets and with sets of 3 (or 5),
  * alternating (which goes first alternates too), each build timed by the
  * thread's CPU time (page faults count). Rings of 120 and 4,096 nodes x
  * 256 tokens; the rule placer's walk in 3 zones (the sets from the zone
  * list alone) and in one zone (the node list alone), Cassandra's
- * SimpleStrategy, and NetworkTopologyStrategy in one datacenter of 3 racks
- * (its own move-to-front lists, replica_rules.c). Counters: sets_over_plain
- * is the median of the pairs' ratios, plain_ms and sets_ms the builds'
- * medians; the benchmark's time is the builds with sets.
+ * SimpleStrategy (all three by replica_sweep.c), NetworkTopologyStrategy
+ * in one datacenter of 3 racks (replica_sweep.c too) and in two
+ * datacenters of 3 racks, factors 3 and 2 (replica_sweep_dcs.c; sets of 5,
+ * the wide line sets of replica_wide.c beside the narrow ones; a node's
+ * datacenter alternates, its rack the next of 3 every other node).
+ * Counters: sets_over_plain is the median of the pairs' ratios, plain_ms
+ * and sets_ms the builds' medians; the benchmark's time is the builds with
+ * sets.
  */
 #include <stdio.h>
 
@@ -20,10 +24,13 @@
 
 typedef struct sets_case {
     uint32_t nodes, zones;
-    int rule; /* PLACER_REPLICATION_* */
+    int rule;      /* PLACER_REPLICATION_* */
+    uint32_t dcs;  /* 1, or 2: the datacenters' factors SETS_DC0 and SETS_DC1 */
+    uint32_t sets; /* the set's size, placer_builder_set_replicas */
 } sets_case;
 
-#define SETS_R 3u
+#define SETS_DC0 3u
+#define SETS_DC1 2u
 #define MAX_PAIRS 512u
 
 static placer_builder *case_builder(const sets_case *c, uint32_t sets)
@@ -34,11 +41,23 @@ static placer_builder *case_builder(const sets_case *c, uint32_t sets)
     char id[32], zone[16];
     for (uint32_t n = 0; n < c->nodes; n++) {
         snprintf(id, sizeof id, "node-%05u", n);
-        snprintf(zone, sizeof zone, "z%u", n % c->zones);
-        if (placer_builder_add_node(b, id, zone, 1.0) < 0)
+        snprintf(zone, sizeof zone, "z%u", n / c->dcs % c->zones);
+        int node = placer_builder_add_node(b, id, zone, 1.0);
+        if (node < 0)
             goto fail;
+        if (c->dcs > 1) {
+            char dc[16];
+            snprintf(dc, sizeof dc, "dc%u", n % c->dcs);
+            if (placer_builder_set_datacenter(b, (uint32_t)node, dc) != 0)
+                goto fail;
+        }
     }
-    if (sets && c->rule && placer_builder_set_replication(b, c->rule, sets) != 0)
+    if (sets && c->dcs > 1 &&
+        (placer_builder_set_datacenter_replication(b, "dc0", SETS_DC0) != 0 ||
+         placer_builder_set_datacenter_replication(b, "dc1", SETS_DC1) != 0))
+        goto fail;
+    else if (sets && c->dcs == 1 && c->rule &&
+             placer_builder_set_replication(b, c->rule, sets) != 0)
         goto fail;
     if (placer_builder_set_replicas(b, sets) != 0)
         goto fail;
@@ -62,7 +81,7 @@ static double timed_build(placer_builder *b)
 static void bench_build_sets(plc_bench *b, const void *arg)
 {
     const sets_case *c = arg;
-    placer_builder *plain = case_builder(c, 0), *sets = case_builder(c, SETS_R);
+    placer_builder *plain = case_builder(c, 0), *sets = case_builder(c, c->sets);
     static double ratio[MAX_PAIRS], plain_ms[MAX_PAIRS], sets_ms[MAX_PAIRS];
     uint32_t np = 0;
     if (!plain || !sets || timed_build(plain) < 0 || timed_build(sets) < 0) {
@@ -104,20 +123,23 @@ out:
 void register_build_sets_benches(void)
 {
     static const sets_case cases[] = {
-        {120, 3, PLACER_REPLICATION_PLACER},
-        {120, 1, PLACER_REPLICATION_PLACER},
-        {120, 3, PLACER_REPLICATION_SIMPLE},
-        {120, 3, PLACER_REPLICATION_NETWORK_TOPOLOGY},
-        {4096, 3, PLACER_REPLICATION_PLACER},
-        {4096, 1, PLACER_REPLICATION_PLACER},
-        {4096, 3, PLACER_REPLICATION_SIMPLE},
-        {4096, 3, PLACER_REPLICATION_NETWORK_TOPOLOGY},
+        {120, 3, PLACER_REPLICATION_PLACER, 1, 3},
+        {120, 1, PLACER_REPLICATION_PLACER, 1, 3},
+        {120, 3, PLACER_REPLICATION_SIMPLE, 1, 3},
+        {120, 3, PLACER_REPLICATION_NETWORK_TOPOLOGY, 1, 3},
+        {120, 3, PLACER_REPLICATION_NETWORK_TOPOLOGY, 2, SETS_DC0 + SETS_DC1},
+        {4096, 3, PLACER_REPLICATION_PLACER, 1, 3},
+        {4096, 1, PLACER_REPLICATION_PLACER, 1, 3},
+        {4096, 3, PLACER_REPLICATION_SIMPLE, 1, 3},
+        {4096, 3, PLACER_REPLICATION_NETWORK_TOPOLOGY, 1, 3},
+        {4096, 3, PLACER_REPLICATION_NETWORK_TOPOLOGY, 2, SETS_DC0 + SETS_DC1},
     };
     static const char *const names[] = {
         "build/sets3/120x256/placer_3zones",  "build/sets3/120x256/placer_1zone",
         "build/sets3/120x256/simple",         "build/sets3/120x256/nts_3racks",
-        "build/sets3/4096x256/placer_3zones", "build/sets3/4096x256/placer_1zone",
-        "build/sets3/4096x256/simple",        "build/sets3/4096x256/nts_3racks",
+        "build/sets5/120x256/nts_2dcs",       "build/sets3/4096x256/placer_3zones",
+        "build/sets3/4096x256/placer_1zone",  "build/sets3/4096x256/simple",
+        "build/sets3/4096x256/nts_3racks",    "build/sets5/4096x256/nts_2dcs",
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         plc_bench_register(names[i], bench_build_sets, &cases[i]);

@@ -280,10 +280,16 @@ def paired_table(bench):
            "120 x 256 build 1.49x longer (0.83 to 1.24 ms) and a 4,096 x 256 build 1.36x (40 to 54 ms) in 3 "
            "zones, 1.48x and 1.38x with NetworkTopologyStrategy in one datacenter of 3 racks (the line sets' "
            "lanes and spills: sets of 3 zones reach past the next token), 1.18-1.28x with one zone or "
-           "SimpleStrategy (one backward sweep of every slot's set, engine/core/replica_sweep.c; "
-           "NetworkTopologyStrategy rings of several datacenters or of fewer racks than the factor take "
-           "replica_rules.c's lists instead, not measured here), and add "
-           "14-14.1 bytes a token (12 of per-slot sets, 2-2.1 of line sets) to a layout of 22.9-23.5.", "",
+           "SimpleStrategy (one backward sweep of every slot's set, engine/core/replica_sweep.c), and add "
+           "14-14.1 bytes a token (12 of per-slot sets, 2-2.1 of line sets) to a layout of 22.9-23.5. "
+           "NetworkTopologyStrategy over two datacenters of 3 racks, factors 3 and 2 (the `build/sets5/` "
+           "rows: sets of 5, with the wide line sets beside the narrow ones; 2026-12-06, load average "
+           "0.3-0.5), makes a 120 x 256 build 2.10x longer (0.77 to 1.61 ms) and a 4,096 x 256 build "
+           "1.82x (39 to 72 ms): one backward sweep of a list of the racks met first "
+           "(engine/core/replica_sweep_dcs.c), then 20 bytes a token of per-slot sets and the wide line sets' "
+           "64 bytes a line (128 past 255 nodes) to write. Rings with a datacenter of fewer racks than its factor take "
+           "replica_rules.c's move-to-front lists (two laps of list moves a slot, each set sorted): the "
+           "same two-datacenter rings through the lists took 3.6x and 3.1x.", "",
            "| filter | " + " | ".join(h for h, _, _ in PAIRED_COLS) + " | date |",
            "|---|" + "---:|" * len(PAIRED_COLS) + "---|"]
 
