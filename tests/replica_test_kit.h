@@ -78,6 +78,16 @@ static inline placer_snapshot *replica_ring(uint64_t *st, uint32_t nodes, uint32
     return s;
 }
 
+/* b's snapshot, or NULL when its build fails (a random ring may be one no
+ * build takes); b freed either way. */
+static inline placer_snapshot *built_or_null(placer_builder *b)
+{
+    placer_snapshot *s = NULL;
+    int rc = placer_builder_build(b, 1, &s);
+    placer_builder_free(b);
+    return rc ? NULL : s;
+}
+
 /* Node i "n<i>" in `zone` (NULL: none): weight 0.25 to 2 (40 for node 0
  * when skew), and a node but the first down, joining or draining one time
  * in eight each. */

@@ -29,10 +29,7 @@ static placer_snapshot *random_ring(uint64_t *st, uint32_t R)
     }
     placer_builder_set_vnodes(b, 1 + (uint32_t)(check_rand(st) % 24));
     CHECK_EQ(placer_builder_set_replicas(b, R), 0);
-    placer_snapshot *s = NULL;
-    int rc = placer_builder_build(b, 1, &s);
-    placer_builder_free(b);
-    return rc ? NULL : s;
+    return built_or_null(b);
 }
 
 static void compare_random(void)

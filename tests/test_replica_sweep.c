@@ -42,11 +42,8 @@ static placer_snapshot *random_ring(uint64_t *st, uint32_t R, int rule, uint32_t
     if (rule)
         CHECK_EQ(placer_builder_set_replication(b, rule, R), 0);
     CHECK_EQ(placer_builder_set_replicas(b, R), 0);
-    placer_snapshot *s = NULL;
-    int rc = placer_builder_build(b, 1, &s);
-    placer_builder_free(b);
     *zones_out = zones;
-    return rc ? NULL : s;
+    return built_or_null(b);
 }
 
 /* Cassandra's rule from slot i in one datacenter, plainly: every token
@@ -202,10 +199,7 @@ static placer_snapshot *random_datacenters(uint64_t *st)
     }
     if (!sum)
         CHECK_EQ(placer_builder_set_datacenter_replication(b, "dc0", 1), 0);
-    placer_snapshot *s = NULL;
-    int rc = placer_builder_build(b, 1, &s);
-    placer_builder_free(b);
-    return rc ? NULL : s;
+    return built_or_null(b);
 }
 
 static void compare_datacenters(void)
