@@ -128,13 +128,18 @@ static int check_replicas(plc_dec *d, const plc_sec *r)
         return plc_dec_fail(d, PLACER_ECORRUPT, "replica sets: %llu entries for %llu tokens of %u",
                             (unsigned long long)r->count,
                             (unsigned long long)d->s[PLC_SEC_TOKENS].count, R);
+    /* NetworkTopologyStrategy's set is empty where no datacenter it
+     * replicates to has a node owning tokens (Cassandra's too): only the
+     * other rules' sets always start with a node */
+    int empty_ok = r->aux >> 16 == PLACER_REPLICATION_NETWORK_TOPOLOGY;
     for (uint64_t i = 0; i < r->count; i += R) {
         const unsigned char *set = r->p + 4 * i;
         int ended = 0;
         for (uint32_t j = 0; j < R; j++) {
             uint32_t v = plc_rd32(set + 4 * j);
             int bad = ended ? v != PLC_NO_NODE
-                            : (v != PLC_NO_NODE && v >= d->nnodes) || (!j && v == PLC_NO_NODE);
+                            : (v != PLC_NO_NODE && v >= d->nnodes) ||
+                                  (!j && v == PLC_NO_NODE && !empty_ok);
             for (uint32_t x = 0; x < j && !bad && v != PLC_NO_NODE; x++)
                 bad = plc_rd32(set + 4 * x) == v;
             if (bad)
