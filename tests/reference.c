@@ -328,3 +328,81 @@ uint32_t ref_ring_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out, 
     free(zone_of);
     return count;
 }
+
+/* Are nodes a and b in one datacenter (by name)? In one rack (the
+ * datacenter and the zone)? */
+static int ref_same_dc(const placer_snapshot *s, uint32_t a, uint32_t b)
+{
+    return !strcmp(placer_node_datacenter(s, a), placer_node_datacenter(s, b));
+}
+
+static int ref_same_rack(const placer_snapshot *s, uint32_t a, uint32_t b)
+{
+    return ref_same_dc(s, a, b) && !strcmp(placer_node_zone(s, a), placer_node_zone(s, b));
+}
+
+uint32_t ref_nts_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want)
+{
+    uint32_t n = placer_token_count(s), nn = placer_node_count(s), count = 0;
+    if (!n || !want)
+        return 0;
+    uint64_t *tok = malloc(n * sizeof *tok);
+    uint32_t *own = malloc(n * sizeof *own), *dc = malloc(nn * sizeof *dc);
+    int *owns = calloc(nn, sizeof *owns), *left = calloc(nn, sizeof *left);
+    int *repeats = calloc(nn, sizeof *repeats), *taken = calloc(nn, sizeof *taken);
+    if (!tok || !own || !dc || !owns || !left || !repeats || !taken)
+        abort();
+    for (uint32_t i = 0; i < n; i++) {
+        placer_token_at(s, i, &tok[i], &own[i]);
+        owns[own[i]] = 1;
+    }
+    /* each datacenter of the ring, as its first node owning tokens: its
+     * hosts and racks owning tokens, what is left of its factor (up to its
+     * hosts) and the repeats of a rack it may take (factor - racks) */
+    for (uint32_t o = 0; o < nn; o++) {
+        if (!owns[o])
+            continue;
+        dc[o] = o;
+        for (uint32_t r = 0; r < o; r++)
+            if (owns[r] && ref_same_dc(s, r, o)) {
+                dc[o] = r;
+                break;
+            }
+        if (dc[o] != o)
+            continue;
+        int hosts = 0, racks = 0, rf = (int)placer_node_replication(s, o);
+        for (uint32_t x = 0; x < nn; x++) {
+            if (!owns[x] || !ref_same_dc(s, x, o))
+                continue;
+            hosts++;
+            int first = 1;
+            for (uint32_t y = 0; y < x; y++)
+                first &= !(owns[y] && ref_same_rack(s, x, y));
+            racks += first;
+        }
+        left[o] = rf < hosts ? rf : hosts;
+        repeats[o] = rf - racks;
+    }
+    uint32_t start = ref_lower_bound_wrap(tok, n, h);
+    for (uint32_t step = 0; step < n && count < want; step++) {
+        uint32_t o = own[(start + step) % n], d = dc[o];
+        if (!left[d] || taken[o])
+            continue;
+        int new_rack = 1;
+        for (uint32_t j = 0; j < count; j++)
+            new_rack &= !ref_same_rack(s, out[j], o);
+        if (!new_rack && repeats[d]-- <= 0)
+            continue;
+        taken[o] = 1;
+        out[count++] = o;
+        left[d]--;
+    }
+    free(tok);
+    free(own);
+    free(dc);
+    free(owns);
+    free(left);
+    free(repeats);
+    free(taken);
+    return count;
+}

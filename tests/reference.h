@@ -76,6 +76,16 @@ uint32_t ref_owner(const placer_snapshot *s, uint64_t h);
  * nodes not taken. Writes at most want nodes, returns how many. */
 uint32_t ref_ring_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want);
 
+/* Cassandra 4's NetworkTopologyStrategy set of position h, plainly, from
+ * the snapshot's inspection calls (datacenters and racks compared by
+ * name, factors from placer_node_replication): each datacenter's hosts
+ * and racks owning tokens counted, then one walk from the first token >= h
+ * (wrapping) taking a host of its datacenter while that datacenter wants
+ * more (its factor, at most its hosts) when its rack is new there, or
+ * while fewer than factor - racks repeats of a rack were taken. The walk's
+ * order; at most want nodes, returns how many. */
+uint32_t ref_nts_replicas(const placer_snapshot *s, uint64_t h, uint32_t *out, uint32_t want);
+
 /* Consistent hashing with bounded loads by the plain rule: m = the nodes
  * whose states[] is active or draining, cap = ceil(c * (total + 1) / m);
  * from the first token >= h (wrapping; a linear scan), the first owner that

@@ -1,0 +1,136 @@
+/*
+ * fuzz_replication.c -- differential: the precomputed replica sets of
+ * Cassandra's NetworkTopologyStrategy, whichever way the build took them
+ * (engine/core/replica_sweep.c for one datacenter, replica_sweep_dcs.c for
+ * datacenters of enough racks, replica_rules.c's move-to-front lists for
+ * the rest), against ref_nts_replicas (tests/reference.c), the rule walked
+ * token by token over names, on fuzzer-built rings.
+ *
+ * Input: vnodes, then up to 12 nodes, each a datacenter byte (3 names or
+ * none), a rack byte (4 names, the same names in every datacenter: other
+ * racks), a weight byte and a state byte; a default factor (or none) and
+ * a factor for each named datacenter (0 to 4); then keys. Checked: the set
+ * at every token, just past it and at each key's hash (single call, by
+ * hash and batched) equals the reference's, whole and cut at every want
+ * from 1 to PLACER_MAX_REPLICAS; and the same after an encode and decode
+ * (the decoder recomputes the sets and refuses any that differ).
+ */
+#include "fuzz.h"
+#include "placer.h"
+#include "reference.h"
+
+#define MAX_NODES 12
+#define MAX_KEYS 16
+
+/* A ring from the input, NULL when the build refuses it or no factor was
+ * set (placer's own rule then: fuzz_strategies covers it). */
+static placer_snapshot *membership(fuzz_producer *p)
+{
+    placer_builder *b = placer_builder_new();
+    FUZZ_ASSERT(b);
+    placer_builder_set_vnodes(b, 1 + fuzz_u8(p) % 24);
+    int n = 1 + fuzz_u8(p) % MAX_NODES;
+    for (int i = 0; i < n; i++) {
+        char id[8], rack[8], dc[8];
+        uint8_t d = fuzz_u8(p);
+        snprintf(id, sizeof id, "n%d", i);
+        snprintf(rack, sizeof rack, "r%u", (unsigned)(fuzz_u8(p) % 4));
+        snprintf(dc, sizeof dc, "dc%u", (unsigned)(d % 4));
+        int idx = placer_builder_add_node(b, id, rack, 0.5 * (1 + fuzz_u8(p) % 6));
+        FUZZ_ASSERT(idx == i);
+        FUZZ_ASSERT(placer_builder_set_state(b, (uint32_t)idx, fuzz_u8(p) % 4) == 0);
+        if (d % 4 != 3) /* dc3: no datacenter */
+            FUZZ_ASSERT(placer_builder_set_datacenter(b, (uint32_t)idx, dc) == 0);
+    }
+    uint8_t all = fuzz_u8(p) % 5; /* the factor of datacenters named by no call */
+    int nts = all != 0;
+    if (all)
+        FUZZ_ASSERT(placer_builder_set_replication(b, PLACER_REPLICATION_NETWORK_TOPOLOGY,
+                                                   all) == 0);
+    for (unsigned d = 0; d < 3; d++) {
+        uint8_t rf = fuzz_u8(p);
+        char dc[8];
+        snprintf(dc, sizeof dc, "dc%u", d);
+        if (rf & 0x80) /* else it keeps the default factor */
+            FUZZ_ASSERT(placer_builder_set_datacenter_replication(b, dc, rf % 5) == 0);
+        nts |= rf >> 7;
+    }
+    placer_snapshot *s = NULL;
+    int rc = placer_builder_build(b, 1, &s);
+    /* nobody placed, or factors that place nothing or sum past 8 */
+    FUZZ_ASSERT(rc == 0 || rc == PLACER_ENONODES || rc == PLACER_EINVAL);
+    placer_builder_free(b);
+    if (!nts) {
+        placer_snapshot_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* The set at position h, whole and cut, against the reference (a cut
+ * set is the whole one's first nodes: the walk's order). */
+static void check_position(const placer_snapshot *s, uint64_t h)
+{
+    uint32_t ref[PLACER_MAX_REPLICAS], got[PLACER_MAX_REPLICAS];
+    uint32_t rn = ref_nts_replicas(s, h, ref, PLACER_MAX_REPLICAS);
+    for (uint32_t want = 1; want <= PLACER_MAX_REPLICAS; want++) {
+        uint32_t n = want < rn ? want : rn;
+        FUZZ_ASSERT(placer_replicas_hash(s, h, got, want, NULL) == (int)n);
+        FUZZ_ASSERT(memcmp(got, ref, n * sizeof *ref) == 0);
+    }
+}
+
+static void check_snapshot(const placer_snapshot *s, const void *const *keys, const size_t *lens,
+                           size_t nk)
+{
+    uint32_t T = placer_token_count(s);
+    for (uint32_t i = 0; i < T; i++) {
+        uint64_t tok;
+        uint32_t owner;
+        FUZZ_ASSERT(placer_token_at(s, i, &tok, &owner) == 0);
+        check_position(s, tok);
+        check_position(s, tok + 1);
+    }
+    uint32_t batch[MAX_KEYS * PLACER_MAX_REPLICAS], counts[MAX_KEYS];
+    FUZZ_ASSERT(placer_replicas_batch(s, keys, lens, nk, PLACER_MAX_REPLICAS, batch, counts) == 0);
+    for (size_t k = 0; k < nk; k++) {
+        uint32_t ref[PLACER_MAX_REPLICAS], one[PLACER_MAX_REPLICAS];
+        uint64_t h = placer_snapshot_hash(s, keys[k], lens[k]);
+        uint32_t rn = ref_nts_replicas(s, h, ref, PLACER_MAX_REPLICAS);
+        FUZZ_ASSERT(placer_replicas(s, keys[k], lens[k], one, PLACER_MAX_REPLICAS) == (int)rn);
+        FUZZ_ASSERT(counts[k] == rn);
+        FUZZ_ASSERT(memcmp(one, ref, rn * sizeof *ref) == 0);
+        FUZZ_ASSERT(memcmp(batch + k * PLACER_MAX_REPLICAS, ref, rn * sizeof *ref) == 0);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_producer p = {data, size};
+    placer_snapshot *s = membership(&p);
+    if (!s)
+        return 0;
+    /* the keys: the rest of the input, a length byte each */
+    const void *keys[MAX_KEYS];
+    size_t lens[MAX_KEYS], nk = 0;
+    while (nk < MAX_KEYS && p.size) {
+        size_t want = fuzz_u8(&p) % 24, got;
+        keys[nk] = fuzz_bytes(&p, want, &got);
+        lens[nk++] = got;
+    }
+    check_snapshot(s, keys, lens, nk);
+    void *buf = NULL;
+    size_t len = 0;
+    placer_snapshot *back = NULL;
+    FUZZ_ASSERT(placer_snapshot_encode(s, &buf, &len) == 0);
+    char why[256] = "";
+    int dec = placer_snapshot_decode_ex(buf, len, &back, why, sizeof why);
+    if (dec != 0)
+        fprintf(stderr, "decode of the encoded snapshot: %d, %s\n", dec, why);
+    FUZZ_ASSERT(dec == 0);
+    check_snapshot(back, keys, lens, nk);
+    placer_snapshot_free(back);
+    placer_buffer_free(buf);
+    placer_snapshot_free(s);
+    return 0;
+}
