@@ -12,7 +12,8 @@
  * PLACER_MAX_REPLICAS, and every slot compared, the last ones' sets
  * wrapping past the ring's end. The snapshots' stored sets (the build's
  * call) are the sweep's too, for both rules. NetworkTopologyStrategy over
- * 1 to 3 datacenters: the datacenters' sweep (replica_sweep_dcs.c) against
+ * 1 to 3 datacenters: the datacenters' sweep (replica_sweep_dcs.c; rack
+ * lists, or host lists in a datacenter of one rack) against
  * replica_rules.c's lists (which test_datacenter_replication.c holds to a
  * plain reference of Cassandra's rule), every slot, sets of 1 to
  * PLACER_MAX_REPLICAS (narrower and wider than the factors' sum).

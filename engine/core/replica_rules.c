@@ -30,8 +30,9 @@
  * each set is read in O(RF^2): O(T x RF^2) in all, O(n log n) before.
  * Most rings take a sweep instead: replica_sweep.c's (placer's walk,
  * SimpleStrategy, one datacenter of enough racks), or replica_sweep_dcs.c's
- * (datacenters of at least as many racks as their factors); the lists take
- * the rest, datacenters of fewer racks than their factor.
+ * (datacenters of at least as many racks as their factors, or of one
+ * rack); the lists take the rest, a datacenter of 2 racks or more but
+ * fewer than its factor.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -275,21 +276,63 @@ static int lists_sets(const placer_snapshot *s, const topo *tpp, uint32_t R, uin
     return err;
 }
 
-/* NetworkTopologyStrategy's sets by replica_sweep_dcs.c's sweep: 0,
- * PLACER_ENOMEM, or PLC_SWEEP_DECLINED (a datacenter short of racks). */
+/* NetworkTopologyStrategy's sets by replica_sweep_dcs.c's sweep, where
+ * each datacenter replicated to takes one list: racks (keys the racks'
+ * ids) when it has at least its factor of racks owning tokens, the first
+ * hosts met (keys past the racks' ids: every host a rack of its own) when
+ * it has one rack, as many as it has hosts up to its factor. 0,
+ * PLACER_ENOMEM, or PLC_SWEEP_DECLINED (a datacenter of 2 racks or more
+ * but fewer than its factor: the lists). */
 static int swept_dcs(const placer_snapshot *s, const topo *tp, uint32_t R, uint32_t *sets)
 {
-    uint32_t dcs[PLACER_MAX_REPLICAS], rfs[PLACER_MAX_REPLICAS];
-    uint32_t nd = replicated(s, tp, R, dcs, rfs);
-    uint32_t *slot_of_dc = plc_malloc(sizeof *slot_of_dc * (tp->ndc ? tp->ndc : 1));
-    if (!slot_of_dc)
-        return PLACER_ENOMEM;
-    for (uint32_t x = 0; x < tp->ndc; x++)
-        slot_of_dc[x] = UINT32_MAX;
-    for (uint32_t j = 0; j < nd; j++)
-        slot_of_dc[dcs[j]] = j;
-    int rc = plc_replica_sweep_dcs(s, R, tp->dc, tp->rack, slot_of_dc, rfs, nd, sets);
-    plc_free(slot_of_dc);
+    uint32_t dcs[PLACER_MAX_REPLICAS], rfs[PLACER_MAX_REPLICAS], width[PLACER_MAX_REPLICAS];
+    uint32_t nd = replicated(s, tp, R, dcs, rfs), n = s->nnodes, kept = 0;
+    /* per datacenter: hosts and racks owning tokens; per node: its list
+     * (UINT32_MAX: none) and key */
+    uint32_t *hosts = plc_calloc((size_t)tp->ndc + 1, sizeof *hosts);
+    uint32_t *racks = plc_calloc((size_t)tp->ndc + 1, sizeof *racks);
+    uint32_t *list = plc_malloc(sizeof *list * ((size_t)n + 1));
+    uint32_t *key = plc_malloc(sizeof *key * ((size_t)n + 1));
+    unsigned char *seen = plc_calloc((size_t)n + 1, 1), *rack_seen = plc_calloc(tp->nrack + 1, 1);
+    uint32_t list_of_dc[PLACER_MAX_REPLICAS], by_hosts[PLACER_MAX_REPLICAS];
+    int rc = 0;
+    if (!hosts || !racks || !list || !key || !seen || !rack_seen)
+        rc = PLACER_ENOMEM;
+    for (uint32_t i = 0; !rc && i < s->tree.n; i++) {
+        uint32_t o = plc_stree_owner_at(&s->tree, i);
+        hosts[tp->dc[o]] += !seen[o];
+        racks[tp->dc[o]] += !rack_seen[tp->rack[o]];
+        seen[o] = rack_seen[tp->rack[o]] = 1;
+    }
+    for (uint32_t j = 0; !rc && j < nd; j++) {
+        uint32_t d = dcs[j], rf = rfs[j];
+        list_of_dc[j] = UINT32_MAX;
+        by_hosts[j] = racks[d] < rf;
+        if (by_hosts[j] && racks[d] > 1)
+            rc = PLC_SWEEP_DECLINED; /* hosts of racks met repeat: the lists */
+        width[kept] = by_hosts[j] && hosts[d] < rf ? hosts[d] : rf;
+        if (!rc && width[kept]) /* a datacenter owning no token adds nothing */
+            list_of_dc[j] = kept++;
+    }
+    for (uint32_t o = 0; !rc && o < n; o++) {
+        uint32_t j = 0;
+        while (j < nd && dcs[j] != tp->dc[o])
+            j++;
+        list[o] = j < nd ? list_of_dc[j] : UINT32_MAX;
+        key[o] = j < nd && by_hosts[j] ? tp->nrack + o : tp->rack[o];
+    }
+    if (!rc && !kept) { /* no datacenter to fill: every set empty */
+        for (size_t x = 0; x < (size_t)s->tree.n * R; x++)
+            sets[x] = UINT32_MAX;
+    } else if (!rc) {
+        rc = plc_replica_sweep_dcs(s, R, key, list, width, kept, sets);
+    }
+    plc_free(hosts);
+    plc_free(racks);
+    plc_free(list);
+    plc_free(key);
+    plc_free(seen);
+    plc_free(rack_seen);
     return rc;
 }
 

@@ -1,46 +1,47 @@
 /*
  * replica_sweep_dcs.c -- NetworkTopologyStrategy's sets over several
- * datacenters in one backward sweep, where every datacenter replicated to
- * has at least as many racks owning tokens as its factor RF. Its replicas
- * from a slot are then the first host of each of the first RF racks the
- * walk meets (no host of a rack met repeats), so each datacenter needs one
- * list: its first RF racks, each with the host at its first slot and that
- * slot. Slot i's lists are slot i + 1's with slot i's rack moved to the
- * front of its datacenter's list, evicting its copy or the last entry, as
- * replica_sweep.c does for one datacenter. A set is the datacenters'
- * lists in replica_rules.c's order, cut at R, sorted by the slot each host
- * is met at: the walk's order, the datacenters' hosts interleaved.
+ * datacenters in one backward sweep, where each datacenter replicated to
+ * has at least its factor RF of racks owning tokens, or a single rack.
+ * With enough racks its replicas from a slot are the first host of each
+ * of the first RF racks the walk meets (no host of a rack met repeats);
+ * with one rack, the first RF hosts met (every host after the first a
+ * repeat of its rack, and RF - 1 repeats allowed), or all of them when
+ * fewer. Either way one list a datacenter answers every set: the first
+ * keys met (racks, or hosts as racks of their own), each with the host at
+ * its first slot and that slot. Slot i's lists are slot i + 1's with slot
+ * i's key moved to the front of its datacenter's list, evicting its copy
+ * or the last entry, as replica_sweep.c does for one datacenter. A set is
+ * the datacenters' lists in replica_rules.c's order, cut at R, sorted by
+ * the slot each host is met at: the walk's order, the datacenters' hosts
+ * interleaved.
  *
- * The lists are kept as one, in the order their racks are met: the rack
+ * The lists are kept as one, in the order their keys are met: the key
  * moved to the front is met first from slot i, so the others keep their
  * order, and the entry it evicts is its copy or its datacenter's last. A
- * set of every listed host (R at least the factors' sum, the build's
+ * set of every listed host (R at least the lists' widths, the build's
  * width) is that list as it stands; a narrower one is cut in the
  * datacenters' order, then sorted. The moves are written with masks: which
  * entry goes is a coin toss a branch predictor loses.
  *
  * replica_rules.c's move-to-front lists give the same sets for any ring,
- * at about five times the time (two laps of three list moves a slot, then
- * each set read from the lists and sorted); it takes the rings declined
- * here, whose datacenters have fewer racks than their factor.
+ * at several times the time (two laps of three list moves a slot, then
+ * each set read from the lists and sorted); they take the rings declined
+ * here, a datacenter of 2 racks or more but fewer than its factor.
  */
-#include <stdlib.h>
-
-#include "alloc.h"
 #include "snapshot_internal.h"
 
 #define EMPTY UINT32_MAX
 
-/* The racks listed, the first met first: rack[j] (a (datacenter, rack)
- * id), the host at its first slot host[j], its datacenter's place dc[j]
- * and that slot at[j] (past the ring's end, n + slot, in the lap after
- * it); W entries, each datacenter's factor of them. */
+/* The keys listed, the first met first: key[j] (a rack's id, or a host's
+ * past them), the host at its first slot host[j], its datacenter's list
+ * dc[j] and that slot at[j] (past the ring's end, n + slot, in the lap
+ * after it); W entries, each datacenter's width of them. */
 typedef struct merged {
-    uint32_t rack[PLACER_MAX_REPLICAS], host[PLACER_MAX_REPLICAS];
+    uint32_t key[PLACER_MAX_REPLICAS], host[PLACER_MAX_REPLICAS];
     uint32_t dc[PLACER_MAX_REPLICAS], at[PLACER_MAX_REPLICAS];
 } merged;
 
-/* Rack r of datacenter place d, first met at slot `at` on host h, to the
+/* Key r of datacenter list d, first met at slot `at` on host h, to the
  * front: the entries before the one it evicts (its copy, else d's last)
  * move down one. */
 static inline __attribute__((always_inline)) void to_front(merged *m, const uint32_t W,
@@ -49,7 +50,7 @@ static inline __attribute__((always_inline)) void to_front(merged *m, const uint
 {
     uint32_t copy = 0, last = 0; /* bit j: entry j is r; entry j is d's */
     for (uint32_t j = 0; j < W; j++) {
-        copy |= (uint32_t)(m->rack[j] == r) << j;
+        copy |= (uint32_t)(m->key[j] == r) << j;
         last |= (uint32_t)(m->dc[j] == d) << j;
     }
     /* the evicted entry: the copy (at most one), else d's last */
@@ -57,12 +58,12 @@ static inline __attribute__((always_inline)) void to_front(merged *m, const uint
     uint32_t moves = gone - 1; /* bit j: entry j moves down to j + 1 */
     for (uint32_t j = W - 1; j > 0; j--) {
         uint32_t keep = -(((moves >> (j - 1)) & 1) ^ 1); /* all ones: j stays */
-        m->rack[j] = (m->rack[j] & keep) | (m->rack[j - 1] & ~keep);
+        m->key[j] = (m->key[j] & keep) | (m->key[j - 1] & ~keep);
         m->host[j] = (m->host[j] & keep) | (m->host[j - 1] & ~keep);
         m->dc[j] = (m->dc[j] & keep) | (m->dc[j - 1] & ~keep);
         m->at[j] = (m->at[j] & keep) | (m->at[j - 1] & ~keep);
     }
-    m->rack[0] = r;
+    m->key[0] = r;
     m->host[0] = h;
     m->dc[0] = d;
     m->at[0] = at;
@@ -86,7 +87,7 @@ static void cut_set(const merged *m, uint32_t W, uint32_t nd, uint32_t R, uint32
 /* The sweep at width W (a constant where compiled apart). */
 static inline __attribute__((always_inline)) void run(const placer_snapshot *s, merged *m,
                                                       const uint32_t W, const uint32_t *place,
-                                                      const uint32_t *rack_of, uint32_t nd,
+                                                      const uint32_t *key_of, uint32_t nd,
                                                       uint32_t R, uint32_t *sets)
 {
     const plc_stree *t = &s->tree;
@@ -97,7 +98,7 @@ static inline __attribute__((always_inline)) void run(const placer_snapshot *s, 
         for (uint32_t x = slots; x-- > 0;) {
             uint32_t o = leaf->owner[x], d = place[o], *set = sets + (size_t)(first + x) * R;
             if (d != EMPTY)
-                to_front(m, W, rack_of[o], d, o, first + x);
+                to_front(m, W, key_of[o], d, o, first + x);
             if (R >= W) {
                 for (uint32_t j = 0; j < W; j++)
                     set[j] = m->host[j];
@@ -110,9 +111,8 @@ static inline __attribute__((always_inline)) void run(const placer_snapshot *s, 
     }
 }
 
-int plc_replica_sweep_dcs(const placer_snapshot *s, uint32_t R, const uint32_t *dc_of,
-                          const uint32_t *rack_of, const uint32_t *slot_of_dc, const uint32_t *rfs,
-                          uint32_t nd, uint32_t *sets)
+int plc_replica_sweep_dcs(const placer_snapshot *s, uint32_t R, const uint32_t *key_of,
+                          const uint32_t *place, const uint32_t *widths, uint32_t nd, uint32_t *sets)
 {
     const plc_stree *t = &s->tree;
     const uint32_t n = t->n;
@@ -120,48 +120,39 @@ int plc_replica_sweep_dcs(const placer_snapshot *s, uint32_t R, const uint32_t *
     if (!nd || nd > PLACER_MAX_REPLICAS)
         return PLC_SWEEP_DECLINED;
     for (uint32_t d = 0; d < nd; d++) {
-        if (!rfs[d] || rfs[d] > PLACER_MAX_REPLICAS - W)
+        if (!widths[d] || widths[d] > PLACER_MAX_REPLICAS - W)
             return PLC_SWEEP_DECLINED;
-        want[d] = rfs[d];
-        W += rfs[d];
+        want[d] = widths[d];
+        W += widths[d];
     }
-    /* each node's datacenter place, one load a slot instead of two */
-    uint32_t *place = plc_malloc(sizeof *place * (s->nnodes ? s->nnodes : 1));
-    if (!place)
-        return PLACER_ENOMEM;
-    for (uint32_t o = 0; o < s->nnodes; o++)
-        place[o] = slot_of_dc[dc_of[o]];
     /* The list from slot 0, the start of the lap after the sweep's first
-     * slot: forward until each datacenter has its factor of racks. One
-     * short of racks (or of tokens) leaves it short after a lap: declined. */
+     * slot: forward until each datacenter has its width of keys. One
+     * short of them after a lap is declined. */
     merged m;
     uint32_t full = 0;
     for (uint32_t i = 0; i < n && full < W; i++) {
         uint32_t o = plc_stree_owner_at(t, i), d = place[o], j = 0;
         if (d == EMPTY || !want[d])
-            continue; /* not replicated to, or its racks found */
-        while (j < full && m.rack[j] != rack_of[o])
+            continue; /* not replicated to, or its keys found */
+        while (j < full && m.key[j] != key_of[o])
             j++;
         if (j < full)
             continue;
-        m.rack[full] = rack_of[o];
+        m.key[full] = key_of[o];
         m.host[full] = o;
         m.dc[full] = d;
         m.at[full++] = n + i;
         want[d]--;
     }
-    if (full < W) {
-        plc_free(place);
+    if (full < W)
         return PLC_SWEEP_DECLINED;
-    }
     switch (W) {
-    case 2: run(s, &m, 2, place, rack_of, nd, R, sets); break;
-    case 3: run(s, &m, 3, place, rack_of, nd, R, sets); break;
-    case 4: run(s, &m, 4, place, rack_of, nd, R, sets); break;
-    case 5: run(s, &m, 5, place, rack_of, nd, R, sets); break;
-    case 6: run(s, &m, 6, place, rack_of, nd, R, sets); break;
-    default: run(s, &m, W, place, rack_of, nd, R, sets); break;
+    case 2: run(s, &m, 2, place, key_of, nd, R, sets); break;
+    case 3: run(s, &m, 3, place, key_of, nd, R, sets); break;
+    case 4: run(s, &m, 4, place, key_of, nd, R, sets); break;
+    case 5: run(s, &m, 5, place, key_of, nd, R, sets); break;
+    case 6: run(s, &m, 6, place, key_of, nd, R, sets); break;
+    default: run(s, &m, W, place, key_of, nd, R, sets); break;
     }
-    plc_free(place);
     return 0;
 }

@@ -227,16 +227,17 @@ int plc_replicas_walk_all(const placer_snapshot *s, uint32_t want, uint32_t *set
 #define PLC_SWEEP_DECLINED 1
 int plc_replica_sweep(const placer_snapshot *s, uint32_t want, uint32_t *sets);
 
-/* NetworkTopologyStrategy's sets over datacenters whose racks owning
- * tokens are at least their factors, in one backward sweep
- * (replica_sweep_dcs.c): dc_of and rack_of each node's datacenter and
- * (datacenter, rack) ids, slot_of_dc a datacenter id's place among the nd
- * replicated ones (UINT32_MAX: not replicated to) and rfs their factors,
- * in the order replica_rules.c cuts a set at R. 0 or PLC_SWEEP_DECLINED (a
- * datacenter short of racks: nothing written). */
-int plc_replica_sweep_dcs(const placer_snapshot *s, uint32_t R, const uint32_t *dc_of,
-                          const uint32_t *rack_of, const uint32_t *slot_of_dc, const uint32_t *rfs,
-                          uint32_t nd, uint32_t *sets);
+/* NetworkTopologyStrategy's sets over datacenters of at least their
+ * factor of racks owning tokens, or of one rack, in one backward sweep
+ * (replica_sweep_dcs.c): key_of each node's key (its rack's id, or a host
+ * id past every rack's in a datacenter of one rack), place its
+ * datacenter's list among the nd kept (UINT32_MAX: not replicated to) and
+ * widths each list's width (the factor, or fewer hosts), in the order
+ * replica_rules.c cuts a set at R. 0 or PLC_SWEEP_DECLINED (a list short
+ * after a lap: nothing written). */
+int plc_replica_sweep_dcs(const placer_snapshot *s, uint32_t R, const uint32_t *key_of,
+                          const uint32_t *place, const uint32_t *widths, uint32_t nd,
+                          uint32_t *sets);
 
 /* The line sets of a ring (replica_lines.c): their bytes for a line table
  * of 2^bkt_bits lines and sets of rep_r (0 when it gets none), and their
