@@ -7,10 +7,11 @@
  * 256 tokens; the rule placer's walk in 3 zones (the sets from the zone
  * list alone) and in one zone (the node list alone), Cassandra's
  * SimpleStrategy (all three by replica_sweep.c), NetworkTopologyStrategy
- * in one datacenter of 3 racks (replica_sweep.c too) and in two
- * datacenters of 3 racks, factors 3 and 2 (replica_sweep_dcs.c; sets of 5,
- * the wide line sets of replica_wide.c beside the narrow ones; a node's
- * datacenter alternates, its rack the next of 3 every other node).
+ * in one datacenter of 3 racks (replica_sweep.c too), in one of one rack
+ * (the deployment without racks: replica_sweep_dcs.c's host list) and in
+ * two datacenters of 3 racks, factors 3 and 2 (replica_sweep_dcs.c; sets
+ * of 5, the wide line sets of replica_wide.c beside the narrow ones; a
+ * node's datacenter alternates, its rack the next of 3 every other node).
  * Counters: sets_over_plain is the median of the pairs' ratios, plain_ms
  * and sets_ms the builds' medians; the benchmark's time is the builds with
  * sets.
@@ -127,19 +128,22 @@ void register_build_sets_benches(void)
         {120, 1, PLACER_REPLICATION_PLACER, 1, 3},
         {120, 3, PLACER_REPLICATION_SIMPLE, 1, 3},
         {120, 3, PLACER_REPLICATION_NETWORK_TOPOLOGY, 1, 3},
+        {120, 1, PLACER_REPLICATION_NETWORK_TOPOLOGY, 1, 3},
         {120, 3, PLACER_REPLICATION_NETWORK_TOPOLOGY, 2, SETS_DC0 + SETS_DC1},
         {4096, 3, PLACER_REPLICATION_PLACER, 1, 3},
         {4096, 1, PLACER_REPLICATION_PLACER, 1, 3},
         {4096, 3, PLACER_REPLICATION_SIMPLE, 1, 3},
         {4096, 3, PLACER_REPLICATION_NETWORK_TOPOLOGY, 1, 3},
+        {4096, 1, PLACER_REPLICATION_NETWORK_TOPOLOGY, 1, 3},
         {4096, 3, PLACER_REPLICATION_NETWORK_TOPOLOGY, 2, SETS_DC0 + SETS_DC1},
     };
     static const char *const names[] = {
         "build/sets3/120x256/placer_3zones",  "build/sets3/120x256/placer_1zone",
         "build/sets3/120x256/simple",         "build/sets3/120x256/nts_3racks",
-        "build/sets5/120x256/nts_2dcs",       "build/sets3/4096x256/placer_3zones",
-        "build/sets3/4096x256/placer_1zone",  "build/sets3/4096x256/simple",
-        "build/sets3/4096x256/nts_3racks",    "build/sets5/4096x256/nts_2dcs",
+        "build/sets3/120x256/nts_1rack",      "build/sets5/120x256/nts_2dcs",
+        "build/sets3/4096x256/placer_3zones", "build/sets3/4096x256/placer_1zone",
+        "build/sets3/4096x256/simple",        "build/sets3/4096x256/nts_3racks",
+        "build/sets3/4096x256/nts_1rack",     "build/sets5/4096x256/nts_2dcs",
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         plc_bench_register(names[i], bench_build_sets, &cases[i]);
