@@ -2,8 +2,8 @@
  * fuzz_replication.c -- differential: the precomputed replica sets of
  * Cassandra's NetworkTopologyStrategy, whichever way the build took them
  * (engine/core/replica_sweep.c for one datacenter, replica_sweep_dcs.c for
- * datacenters of enough racks, replica_rules.c's move-to-front lists for
- * the rest), against ref_nts_replicas (tests/reference.c), the rule walked
+ * datacenters of enough racks or of one rack, replica_rules.c's
+ * move-to-front lists for the rest), against ref_nts_replicas (tests/reference.c), the rule walked
  * token by token over names, on fuzzer-built rings.
  *
  * Input: vnodes, then up to 12 nodes, each a datacenter byte (3 names or

@@ -360,7 +360,7 @@ int plc_replica_sets(const placer_snapshot *s, uint32_t R, uint32_t *sets)
     topo tp = {0};
     int err = topology(s, &tp);
     if (!err && s->rep_rule == PLACER_REPLICATION_NETWORK_TOPOLOGY)
-        err = swept_dcs(s, &tp, R, sets); /* datacenters of enough racks */
+        err = swept_dcs(s, &tp, R, sets); /* datacenters of enough racks, or of one */
     if (err == PLC_SWEEP_DECLINED || (!err && s->rep_rule != PLACER_REPLICATION_NETWORK_TOPOLOGY))
         err = lists_sets(s, &tp, R, sets);
     topology_free(&tp);
