@@ -201,10 +201,11 @@ PLACER_API int placer_builder_set_vnodes(placer_builder *b, uint32_t tokens_per_
  * default key hash, placer_replicas and its batch for up to 3 nodes then
  * cost 1.1-1.7x placer_lookup on 120 nodes of 256 tokens, 1.2-1.5x one
  * key at a time and 1.6-1.7x in a batch on 4,096. Not the default, as sets
- * add over half a snapshot and make its build 1.2-1.5x longer
+ * add over half a snapshot and make its build 1.2-1.6x longer
  * (bench/RESULTS.md, "Replica sets and the router, paired";
- * NetworkTopologyStrategy over several datacenters builds its sets by a
- * slower walk).
+ * NetworkTopologyStrategy over two datacenters, sets of 5, 1.9-2.1x; a
+ * datacenter of 2 racks or more but fewer than its factor takes a slower
+ * walk).
  * Returns 0, PLACER_ENULL, or PLACER_EINVAL above PLACER_MAX_REPLICAS. */
 PLACER_API int placer_builder_set_replicas(placer_builder *b, uint32_t replicas);
 
@@ -226,8 +227,10 @@ PLACER_API int placer_builder_set_replicas(placer_builder *b, uint32_t replicas)
  *                                        taken only while fewer than
  *                                        rf - racks were.
  * Both as Cassandra 4's server computes them, in its order: the walk's,
- * the range's owner first, the datacenters' hosts interleaved as the walk
- * meets them (docs/COMPAT.md). A set holds up to the sum of the
+ * the range's owner first (under NetworkTopologyStrategy when its
+ * datacenter is replicated to; a set is empty where no datacenter that is
+ * has a node owning tokens), the datacenters' hosts interleaved as the
+ * walk meets them (docs/COMPAT.md). A set holds up to the sum of the
  * datacenters' factors (at most PLACER_MAX_REPLICAS, checked at build);
  * placer_replicas and its batch give its first `want` nodes. The ring only
  * (another strategy fails at build with PLACER_EINVAL). Returns 0,
