@@ -321,12 +321,8 @@ static int swept_dcs(const placer_snapshot *s, const topo *tp, uint32_t R, uint3
         list[o] = j < nd ? list_of_dc[j] : UINT32_MAX;
         key[o] = j < nd && by_hosts[j] ? tp->nrack + o : tp->rack[o];
     }
-    if (!rc && !kept) { /* no datacenter to fill: every set empty */
-        for (size_t x = 0; x < (size_t)s->tree.n * R; x++)
-            sets[x] = UINT32_MAX;
-    } else if (!rc) {
+    if (!rc) /* no list kept (no datacenter to fill): declined, the lists' empty sets */
         rc = plc_replica_sweep_dcs(s, R, key, list, width, kept, sets);
-    }
     plc_free(hosts);
     plc_free(racks);
     plc_free(list);
@@ -367,24 +363,26 @@ int plc_replica_sets(const placer_snapshot *s, uint32_t R, uint32_t *sets)
     return err;
 }
 
-int plc_replica_sets_by_lists(const placer_snapshot *s, uint32_t R, uint32_t *sets)
+/* One way alone, inside the topology's ids. */
+static int with_topology(const placer_snapshot *s, uint32_t R, uint32_t *sets,
+                         int (*way)(const placer_snapshot *, const topo *, uint32_t, uint32_t *))
 {
     topo tp = {0};
     int err = topology(s, &tp);
     if (!err)
-        err = lists_sets(s, &tp, R, sets);
+        err = way(s, &tp, R, sets);
     topology_free(&tp);
     return err;
+}
+
+int plc_replica_sets_by_lists(const placer_snapshot *s, uint32_t R, uint32_t *sets)
+{
+    return with_topology(s, R, sets, lists_sets);
 }
 
 int plc_replica_sets_by_dc_sweep(const placer_snapshot *s, uint32_t R, uint32_t *sets)
 {
     if (s->rep_rule != PLACER_REPLICATION_NETWORK_TOPOLOGY)
         return PLC_SWEEP_DECLINED;
-    topo tp = {0};
-    int err = topology(s, &tp);
-    if (!err)
-        err = swept_dcs(s, &tp, R, sets);
-    topology_free(&tp);
-    return err;
+    return with_topology(s, R, sets, swept_dcs);
 }
