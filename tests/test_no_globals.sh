@@ -9,7 +9,7 @@
 #
 # The scan is lexical: comments, strings and preprocessor lines are
 # dropped, braces tracked, and each declaration read up to its ';' or '{'
-# (a declaration at depth 0 with '(' and no '(*' is a function). With FILE
+# (a declaration whose first '(' does not open '(*' is a function). With FILE
 # arguments only those are scanned (the self-test below uses that).
 set -uo pipefail
 root=$1
@@ -19,6 +19,11 @@ allow="$root/tests/globals_allowed.txt"
 # One line per mutable variable: "path:line: name: declaration".
 scan() {
     awk '
+    # A function has a "(" and its first one does not open "(*name)" (a
+    # parameter may itself be a pointer to a function).
+    function isfunction(decl) {
+        return decl ~ /\(/ && decl !~ /^[^(]*\( *\*/
+    }
     function flush(stmt, line,   s, name, before, tail) {
         s = stmt
         gsub(/[ \t\r\n]+/, " ", s)
@@ -34,11 +39,11 @@ scan() {
             if (s ~ /^(struct|union|enum) [A-Za-z_0-9]+ *$/) return   # forward declaration
             if (s ~ /^(struct|union|enum)( [A-Za-z_0-9]+)? *\{?$/ && opener == "{") return
             before = s; sub(/=.*/, "", before)
-            if (before ~ /\(/ && before !~ /\( *\*/) return          # a function
+            if (isfunction(before)) return
         } else {
             if (s !~ /^static /) return                               # automatic storage
             before = s; sub(/=.*/, "", before)
-            if (before ~ /\(/ && before !~ /\( *\*/) return
+            if (isfunction(before)) return
         }
         # const applies to the object: after the last "*" if any, else anywhere
         tail = before
@@ -152,6 +157,8 @@ static const int fine_n = 3;
 typedef struct s { int x; } s;
 int fine_fn(int x);
 static int fine_def(const void *a, const void *b) { static const int k = 1; int y = k; return y; }
+static int fine_takes_fn(int x, int (*way)(int)) { return way(x); }
+int fine_proto(int (*way)(int));
 static const struct s *sort_cfg_;
 static int counter;
 uint32_t table[8][256];
