@@ -376,6 +376,28 @@ static void residues(void)
     placer_snapshot_free(d);
 }
 
+/* Wilson's 95% interval holds the sampled fraction at every count,
+ * the ends included: all moved (641 of 641 left its top a rounding unit
+ * under 1 once), none moved. */
+static void wilson_holds_the_fraction(void)
+{
+    size_t outside = 0;
+    for (uint64_t keys = 1; keys <= 2000; keys += 1 + keys / 7)
+        for (uint64_t moved = 0; moved <= keys; moved++) {
+            double lo, hi, p = (double)moved / (double)keys;
+            plc_diff_wilson95(moved, keys, &lo, &hi);
+            outside += !(0 <= lo && lo <= p && p <= hi && hi <= 1);
+        }
+    CHECK_EQ(outside, 0);
+    double lo, hi;
+    plc_diff_wilson95(641, 641, &lo, &hi);
+    CHECK(hi == 1 && lo > 0.99 && lo < 1);
+    plc_diff_wilson95(0, 641, &lo, &hi);
+    CHECK(lo == 0 && hi > 0 && hi < 0.01);
+    plc_diff_wilson95(0, 0, &lo, &hi);
+    CHECK(lo == 0 && hi == 1);
+}
+
 /* ---- replica sets ---- */
 
 static int in_set(const uint32_t *set, uint32_t n, uint32_t x)
@@ -443,6 +465,7 @@ int main(void)
 {
     narrow_hashes();
     residues();
+    wilson_holds_the_fraction();
     keyset sets[3] = {make_keys(0), make_keys(1), make_keys(2)};
     every_mode(sets);
     mode_pairs(sets);

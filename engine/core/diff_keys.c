@@ -56,6 +56,8 @@ void plc_diff_wilson95(uint64_t moved, uint64_t keys, double *lo, double *hi)
     double n = (double)keys, p = (double)moved / n;
     double mid = (p + z2 / (2 * n)) / (1 + z2 / n);
     double half = z * sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
-    *lo = mid - half < 0 ? 0 : mid - half;
-    *hi = mid + half > 1 ? 1 : mid + half;
+    /* The interval holds p; rounding may leave an end a unit past it
+     * (1 - 1e-16 at p = 1). */
+    *lo = mid - half < 0 ? 0 : mid - half > p ? p : mid - half;
+    *hi = mid + half > 1 ? 1 : mid + half < p ? p : mid + half;
 }
