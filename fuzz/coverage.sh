@@ -33,7 +33,9 @@ if [ ${#targets[@]} -eq 0 ]; then
 fi
 if [ ! -f "$build/build.ninja" ]; then
     flags='-fprofile-instr-generate -fcoverage-mapping'
-    CC=clang CXX=clang++ meson setup "$build" "$root" -Dbuildtype=debugoptimized \
+    # meson runs instrumented checks while it configures: their profiles
+    # are not the corpora's and go nowhere
+    LLVM_PROFILE_FILE=/dev/null CC=clang CXX=clang++ meson setup "$build" "$root" -Dbuildtype=debugoptimized \
         -Dc_args="$flags" -Dcpp_args="$flags" -Dc_link_args="$flags" -Dcpp_link_args="$flags" \
         -Djemalloc=disabled -Dbench=disabled -Dtests=true -Dfuzzing_engine=none >/dev/null
 fi
