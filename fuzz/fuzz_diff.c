@@ -10,6 +10,12 @@
  * states, so it may be in transition: then a hash's owner and next owner
  * differ if and only if placer_diff_transition lists a range holding it.
  * Then hashes.
+ *
+ * placer_diff_measure of the two rings, both ways: exact (ranges), its
+ * moved fraction, gives, receives and pairs equal to placer_diff's ranges
+ * summed by pair. Forced to sample: every count equal to the test's own
+ * key-by-key lookups of the keys it documents ("key:" and 16 hex digits of
+ * splitmix64 from 0), the moved fraction inside Wilson's interval.
  */
 #include <math.h>
 #include <string.h>
@@ -56,6 +62,95 @@ static void check_hash(const placer_snapshot *a, const placer_snapshot *b, const
     FUZZ_ASSERT((strcmp(ida, idb) != 0) == ref_in_moves(m, n, h));
 }
 
+/* The ranges' shares summed by (from, to) pair: placer_diff's account. */
+static void pair_shares(const placer_move *m, size_t n, double share[MAX_NODES][MAX_NODES])
+{
+    memset(share, 0, sizeof(double) * MAX_NODES * MAX_NODES);
+    for (size_t i = 0; i < n; i++) {
+        FUZZ_ASSERT(m[i].from < MAX_NODES && m[i].to < MAX_NODES);
+        share[m[i].from][m[i].to] += placer_moves_coverage(&m[i], 1);
+    }
+}
+
+/* A report's pairs against expected shares, largest first, none twice;
+ * gives and receives their sums. */
+static void check_report(const placer_snapshot *a, const placer_snapshot *b,
+                         const placer_diff_report *r, double want[MAX_NODES][MAX_NODES], double eps)
+{
+    double got[MAX_NODES][MAX_NODES] = {{0}}, gives[MAX_NODES] = {0}, receives[MAX_NODES] = {0};
+    double moved = 0;
+    for (size_t i = 0; i < r->npairs; i++) {
+        const placer_diff_pair *q = &r->pairs[i];
+        FUZZ_ASSERT(q->from < placer_node_count(a) && q->to < placer_node_count(b));
+        FUZZ_ASSERT(strcmp(placer_node_id(a, q->from), placer_node_id(b, q->to)) != 0);
+        FUZZ_ASSERT(got[q->from][q->to] == 0 && q->share > 0);
+        FUZZ_ASSERT(i == 0 || r->pairs[i - 1].share >= q->share);
+        got[q->from][q->to] = q->share;
+        moved += q->share;
+    }
+    for (uint32_t i = 0; i < MAX_NODES; i++)
+        for (uint32_t j = 0; j < MAX_NODES; j++) {
+            FUZZ_ASSERT(fabs(got[i][j] - want[i][j]) <= eps);
+            gives[i] += want[i][j];
+            receives[j] += want[i][j];
+        }
+    FUZZ_ASSERT(fabs(moved - r->moved) <= eps);
+    for (uint32_t i = 0; i < placer_node_count(a); i++)
+        FUZZ_ASSERT(fabs(r->gives[i] - gives[i]) <= eps);
+    for (uint32_t j = 0; j < placer_node_count(b); j++)
+        FUZZ_ASSERT(fabs(r->receives[j] - receives[j]) <= eps);
+}
+
+/* Exact, both ways: the same moved fraction and pairs as the ranges. */
+static void check_measured(const placer_snapshot *a, const placer_snapshot *b, const placer_move *m,
+                           size_t n)
+{
+    double want[MAX_NODES][MAX_NODES];
+    pair_shares(m, n, want);
+    placer_diff_report r = {.size = sizeof r};
+    FUZZ_ASSERT(placer_diff_measure(a, b, 0, 0, &r) == 0);
+    FUZZ_ASSERT(r.method == PLACER_DIFF_RANGES && r.low95 == r.moved && r.high95 == r.moved);
+    check_report(a, b, &r, want, 1e-9);
+    double forth = r.moved, fraction = -1;
+    placer_diff_report_release(&r);
+    FUZZ_ASSERT(placer_moved_fraction(a, b, 1, &fraction) == 0 && fraction == forth);
+    FUZZ_ASSERT(placer_diff_measure(b, a, 0, 0, &r) == 0);
+    FUZZ_ASSERT(r.method == PLACER_DIFF_RANGES && fabs(r.moved - forth) <= 1e-9);
+    placer_diff_report_release(&r);
+}
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Sampled: the documented keys looked up one by one here, counted by
+ * pair, give the report's counts exactly. */
+static void check_sampled(const placer_snapshot *a, const placer_snapshot *b, uint64_t keys)
+{
+    double want[MAX_NODES][MAX_NODES] = {{0}};
+    uint64_t seed = 0, moved = 0;
+    for (uint64_t k = 0; k < keys; k++) {
+        char key[21];
+        snprintf(key, sizeof key, "key:%016llx", (unsigned long long)splitmix64(&seed));
+        uint32_t oa = (uint32_t)placer_lookup(a, key, 20), ob = (uint32_t)placer_lookup(b, key, 20);
+        if (strcmp(placer_node_id(a, oa), placer_node_id(b, ob)) != 0) {
+            want[oa][ob] += 1.0 / (double)keys;
+            moved++;
+        }
+    }
+    placer_diff_report r = {.size = sizeof r};
+    FUZZ_ASSERT(placer_diff_measure(a, b, keys, PLACER_DIFF_FORCE_SAMPLE, &r) == 0);
+    FUZZ_ASSERT(r.method == PLACER_DIFF_SAMPLED && r.keys == keys && r.unplaced == 0);
+    FUZZ_ASSERT(fabs(r.moved * (double)keys - (double)moved) < 1e-6);
+    FUZZ_ASSERT(r.low95 >= 0 && r.low95 <= r.moved && r.moved <= r.high95 && r.high95 <= 1);
+    check_report(a, b, &r, want, 1e-9);
+    placer_diff_report_release(&r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_producer p = {data, size};
@@ -85,6 +180,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (uint32_t i = 0; i < placer_node_count(a); i++)
         sum += out_of[i];
     FUZZ_ASSERT(fabs(sum - f) < 1e-9 && f <= 1.0 + 1e-12);
+    check_measured(a, b, m, n);
+    check_sampled(a, b, 1 + (uint64_t)(f * 1e6) % 1300); /* across the 512-key chunks */
     placer_moves_free(m);
 
     /* b's own transition: owner and next owner differ exactly in the moves. */
