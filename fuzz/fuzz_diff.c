@@ -16,6 +16,8 @@
  * summed by pair. Forced to sample: every count equal to the test's own
  * key-by-key lookups of the keys it documents ("key:" and 16 hex digits of
  * splitmix64 from 0), the moved fraction inside Wilson's interval.
+ * placer_diff_replicas of them: each count equal to the harness's own
+ * comparison, by node id, of the sets placer_replicas gives key by key.
  */
 #include <math.h>
 #include <string.h>
@@ -151,6 +153,50 @@ static void check_sampled(const placer_snapshot *a, const placer_snapshot *b, ui
     placer_diff_report_release(&r);
 }
 
+static int id_in(const placer_snapshot *s, const uint32_t *set, int n, const char *id)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(placer_node_id(s, set[i]), id))
+            return 1;
+    return 0;
+}
+
+/* Replica sets of R: keys whose set changes members, what each node of b
+ * gains and each node of a loses, counted here key by key. */
+static void check_replica_sets(const placer_snapshot *a, const placer_snapshot *b, uint32_t R,
+                               uint64_t keys)
+{
+    uint64_t seed = 0, changed = 0, placed = 0, gained[MAX_NODES] = {0}, lost[MAX_NODES] = {0};
+    for (uint64_t k = 0; k < keys; k++) {
+        char key[21];
+        uint32_t sa[MAX_NODES + 1], sb[MAX_NODES + 1];
+        snprintf(key, sizeof key, "key:%016llx", (unsigned long long)splitmix64(&seed));
+        int na = placer_replicas(a, key, 20, sa, R), nb = placer_replicas(b, key, 20, sb, R);
+        FUZZ_ASSERT(na > 0 && nb > 0 && na <= MAX_NODES && nb <= MAX_NODES);
+        placed++;
+        int moved = 0;
+        for (int j = 0; j < nb; j++)
+            if (!id_in(a, sa, na, placer_node_id(b, sb[j])))
+                gained[sb[j]]++, moved = 1;
+        for (int i = 0; i < na; i++)
+            if (!id_in(b, sb, nb, placer_node_id(a, sa[i])))
+                lost[sa[i]]++, moved = 1;
+        changed += (uint64_t)moved;
+    }
+    placer_diff_report r = {.size = sizeof r};
+    FUZZ_ASSERT(placer_diff_replicas(a, b, R, keys, &r) == 0);
+    FUZZ_ASSERT(r.method == PLACER_DIFF_SAMPLED && r.keys == placed && r.unplaced == 0);
+    FUZZ_ASSERT(r.npairs == 0 && fabs(r.moved * (double)keys - (double)changed) < 1e-6);
+    FUZZ_ASSERT(r.low95 >= 0 && r.low95 <= r.moved && r.moved <= r.high95 && r.high95 <= 1);
+    for (uint32_t i = 0; i < placer_node_count(a); i++)
+        FUZZ_ASSERT(fabs(r.gives[i] * (double)keys - (double)lost[i]) < 1e-6);
+    for (uint32_t j = 0; j < placer_node_count(b); j++)
+        FUZZ_ASSERT(fabs(r.receives[j] * (double)keys - (double)gained[j]) < 1e-6);
+    placer_diff_report_release(&r);
+    FUZZ_ASSERT(placer_diff_replicas(a, b, 0, keys, &r) == PLACER_EINVAL);
+    FUZZ_ASSERT(placer_diff_replicas(a, b, 65, keys, &r) == PLACER_EINVAL);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_producer p = {data, size};
@@ -181,7 +227,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sum += out_of[i];
     FUZZ_ASSERT(fabs(sum - f) < 1e-9 && f <= 1.0 + 1e-12);
     check_measured(a, b, m, n);
-    check_sampled(a, b, 1 + (uint64_t)(f * 1e6) % 1300); /* across the 512-key chunks */
+    uint64_t keys = 1 + (uint64_t)(f * 1e6) % 1300; /* across the 512-key chunks */
+    check_sampled(a, b, keys);
+    check_replica_sets(a, b, 1 + (uint32_t)(keys % MAX_NODES), keys);
     placer_moves_free(m);
 
     /* b's own transition: owner and next owner differ exactly in the moves. */
