@@ -3,17 +3,20 @@
  * Cassandra's NetworkTopologyStrategy, whichever way the build took them
  * (engine/core/replica_sweep.c for one datacenter, replica_sweep_dcs.c for
  * datacenters of enough racks or of one rack, replica_rules.c's
- * move-to-front lists for the rest), against ref_nts_replicas (tests/reference.c), the rule walked
- * token by token over names, on fuzzer-built rings.
+ * move-to-front lists for the rest), against ref_nts_replicas
+ * (tests/reference.c), the rule walked token by token over names, on
+ * fuzzer-built rings.
  *
- * Input: vnodes, then up to 12 nodes, each a datacenter byte (3 names or
- * none), a rack byte (4 names, the same names in every datacenter: other
- * racks), a weight byte and a state byte; a default factor (or none) and
- * a factor for each named datacenter (0 to 4); then keys. Checked: the set
- * at every token, just past it and at each key's hash (single call, by
- * hash and batched) equals the reference's, whole and cut at every want
- * from 1 to PLACER_MAX_REPLICAS; and the same after an encode and decode
- * (the decoder recomputes the sets and refuses any that differ).
+ * Input: vnodes (its top bit: keys hashed by Cassandra's Murmur3
+ * partitioner, whose token the key's hash must be), then up to 12 nodes,
+ * each a datacenter byte (3 names or none), a rack byte (4 names, the same
+ * names in every datacenter: other racks), a weight byte and a state byte;
+ * a default factor (or none) and a factor for each named datacenter (0 to
+ * 4); then keys. Checked: the set at every token, just past it and at each
+ * key's hash (single call, by hash and batched) equals the reference's,
+ * whole and cut at every want from 1 to PLACER_MAX_REPLICAS; and the same
+ * after an encode and decode (the decoder recomputes the sets and refuses
+ * any that differ).
  */
 #include "fuzz.h"
 #include "placer.h"
@@ -28,7 +31,10 @@ static placer_snapshot *membership(fuzz_producer *p)
 {
     placer_builder *b = placer_builder_new();
     FUZZ_ASSERT(b);
-    placer_builder_set_vnodes(b, 1 + fuzz_u8(p) % 24);
+    uint8_t v = fuzz_u8(p);
+    placer_builder_set_vnodes(b, 1 + v % 24);
+    if (v & 0x80) /* keys placed as Cassandra places them */
+        FUZZ_ASSERT(placer_builder_set_key_hash(b, PLACER_HASH_CASSANDRA_MURMUR3) == 0);
     int n = 1 + fuzz_u8(p) % MAX_NODES;
     for (int i = 0; i < n; i++) {
         char id[8], rack[8], dc[8];
@@ -96,6 +102,12 @@ static void check_snapshot(const placer_snapshot *s, const void *const *keys, co
     for (size_t k = 0; k < nk; k++) {
         uint32_t ref[PLACER_MAX_REPLICAS], one[PLACER_MAX_REPLICAS];
         uint64_t h = placer_snapshot_hash(s, keys[k], lens[k]);
+        if (placer_snapshot_key_hash(s) == PLACER_HASH_CASSANDRA_MURMUR3) {
+            int64_t t = placer_cassandra_partitioner_token(keys[k], lens[k]), t2 = 0;
+            FUZZ_ASSERT(h == ((uint64_t)t ^ UINT64_C(1) << 63));
+            FUZZ_ASSERT(lens[k] ? placer_cassandra_token(keys[k], lens[k], &t2) == 0 && t2 == t
+                                : placer_cassandra_token(keys[k], 0, &t2) == PLACER_EINVAL);
+        }
         uint32_t rn = ref_nts_replicas(s, h, ref, PLACER_MAX_REPLICAS);
         FUZZ_ASSERT(placer_replicas(s, keys[k], lens[k], one, PLACER_MAX_REPLICAS) == (int)rn);
         FUZZ_ASSERT(counts[k] == rn);
