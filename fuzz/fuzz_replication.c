@@ -16,7 +16,8 @@
  * key's hash (single call, by hash and batched) equals the reference's,
  * whole and cut at every want from 1 to PLACER_MAX_REPLICAS; and the same
  * after an encode and decode (the decoder recomputes the sets and refuses
- * any that differ).
+ * any that differ). Each key is also composed as a partition key of two
+ * columns and of one, against the layout written out by hand.
  */
 #include "fuzz.h"
 #include "placer.h"
@@ -86,6 +87,31 @@ static void check_position(const placer_snapshot *s, uint64_t h)
     }
 }
 
+/* A key cut in two columns and kept whole, composed as Cassandra's
+ * CompositeType lays them out (placer.h), against those bytes written
+ * here; one byte short of room is refused with the length needed. */
+static void check_compose(const uint8_t *key, size_t len)
+{
+    size_t cut = len ? key[0] % (len + 1) : 0, lens[2] = {cut, len - cut}, got = 0;
+    const void *parts[2] = {key, key + cut};
+    uint8_t want[24 + 6], out[24 + 6];
+    size_t w = 0;
+    for (int i = 0; i < 2; i++) {
+        want[w++] = (uint8_t)(lens[i] >> 8);
+        want[w++] = (uint8_t)lens[i];
+        memcpy(want + w, parts[i], lens[i]);
+        w += lens[i];
+        want[w++] = 0;
+    }
+    FUZZ_ASSERT(placer_cassandra_key_compose(parts, lens, 2, out, sizeof out, &got) == 0);
+    FUZZ_ASSERT(got == w && memcmp(out, want, w) == 0);
+    FUZZ_ASSERT(placer_cassandra_key_compose(parts, lens, 2, out, w - 1, &got) == PLACER_EINVAL &&
+                got == w);
+    FUZZ_ASSERT(placer_cassandra_key_compose(parts, &len, 1, out, sizeof out, &got) == 0);
+    FUZZ_ASSERT(got == len && (!len || memcmp(out, key, len) == 0));
+    FUZZ_ASSERT(placer_cassandra_key_compose(parts, lens, 0, out, sizeof out, &got) == PLACER_EINVAL);
+}
+
 static void check_snapshot(const placer_snapshot *s, const void *const *keys, const size_t *lens,
                            size_t nk)
 {
@@ -131,6 +157,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         lens[nk++] = got;
     }
     check_snapshot(s, keys, lens, nk);
+    for (size_t k = 0; k < nk; k++)
+        check_compose(keys[k], lens[k]);
     void *buf = NULL;
     size_t len = 0;
     placer_snapshot *back = NULL;
