@@ -17,7 +17,8 @@
  * whole and cut at every want from 1 to PLACER_MAX_REPLICAS; and the same
  * after an encode and decode (the decoder recomputes the sets and refuses
  * any that differ). Each key is also composed as a partition key of two
- * columns and of one, against the layout written out by hand.
+ * columns and of one, against the layout written out by hand, and its
+ * refusals tried.
  */
 #include "fuzz.h"
 #include "placer.h"
@@ -110,6 +111,15 @@ static void check_compose(const uint8_t *key, size_t len)
     FUZZ_ASSERT(placer_cassandra_key_compose(parts, &len, 1, out, sizeof out, &got) == 0);
     FUZZ_ASSERT(got == len && (!len || memcmp(out, key, len) == 0));
     FUZZ_ASSERT(placer_cassandra_key_compose(parts, lens, 0, out, sizeof out, &got) == PLACER_EINVAL);
+    /* the refusals: no length out, a missing column, a column past 2^16 - 1 */
+    static const uint8_t one = 1;
+    const void *missing[2] = {NULL, &one};
+    size_t some[2] = {1, 1}, huge[2] = {65536, 0};
+    FUZZ_ASSERT(placer_cassandra_key_compose(parts, lens, 2, out, sizeof out, NULL) == PLACER_ENULL);
+    FUZZ_ASSERT(placer_cassandra_key_compose(missing, some, 2, out, sizeof out, &got) == PLACER_ENULL);
+    missing[0] = &one;
+    FUZZ_ASSERT(placer_cassandra_key_compose(missing, huge, 2, out, sizeof out, &got) == PLACER_EINVAL);
+    FUZZ_ASSERT(placer_cassandra_token(&one, 1, NULL) == PLACER_ENULL);
 }
 
 static void check_snapshot(const placer_snapshot *s, const void *const *keys, const size_t *lens,
